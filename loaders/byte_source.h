@@ -1,0 +1,71 @@
+// ByteSource: gets a file's content into memory, decompressed, followed by
+// zero padding (simdjson reads up to 64 bytes past the end). Plain files are
+// memory-mapped, not copied. gzip (all members) and zstd (all frames,
+// skippable frames skipped) are detected by magic bytes and inflated; a
+// truncated or corrupt compressed tail keeps every byte decoded before it and
+// says so, so the format loader can still load the prefix.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "loaders/load.h"
+#include "loaders/load_error.h"
+#include "model/result.h"
+
+namespace stepline::loaders {
+
+// Bytes followed by at least kPadding zero bytes. Move-only.
+class ByteBuffer {
+ public:
+  static constexpr size_t kPadding = 64;
+
+  ByteBuffer() = default;
+  ByteBuffer(ByteBuffer&&) noexcept;
+  ByteBuffer& operator=(ByteBuffer&&) noexcept;
+  ~ByteBuffer();
+
+  // Heap buffer with size() == capacity, every byte zero. On allocation
+  // failure the buffer is empty and data() is null.
+  static ByteBuffer Allocate(size_t capacity);
+  static Result<ByteBuffer, LoadError> MapFile(const std::string& path);  // read-only private mapping
+
+  const char* data() const { return data_; }
+  char* mutable_data() { return data_; }  // heap buffers only
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  void Resize(size_t n);    // heap buffers only; n <= capacity; re-zeroes the padding
+  void Reserve(size_t n);   // heap buffers only; grows capacity, keeps content (unchanged on failure)
+  std::string_view view() const { return {data_, size_}; }
+
+ private:
+  char* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+  size_t mapped_bytes_ = 0;  // != 0: data_ is an mmap of this many bytes
+};
+
+struct DecodedInput {
+  ByteBuffer bytes;                 // decompressed content + padding
+  std::string compression;          // "", "gzip", "zstd"
+  uint64_t file_bytes = 0;          // size on disk / of the given buffer
+  bool truncated = false;           // the compressed stream ended early or broke
+  uint64_t truncated_at = 0;        // compressed offset where decoding stopped
+  std::string truncation_detail;    // e.g. "gzip stream ends inside a member"
+};
+
+// Decompressed content beyond this is refused with kTooLarge (decompression
+// bombs): min(64 GiB, physical RAM).
+uint64_t DefaultMaxDecodedBytes();
+
+// Reads and decompresses a file. Never writes to it. `max_decoded_bytes` 0
+// means DefaultMaxDecodedBytes() (tests pass a small limit).
+Result<DecodedInput, LoadError> OpenInput(const std::string& path, LoadProgress* progress,
+                                          uint64_t max_decoded_bytes = 0);
+// The same for bytes already in memory (copied once).
+Result<DecodedInput, LoadError> DecodeBytes(std::string_view bytes, const std::string& name, LoadProgress* progress,
+                                            uint64_t max_decoded_bytes = 0);
+
+}  // namespace stepline::loaders

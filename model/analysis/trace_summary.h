@@ -1,0 +1,31 @@
+// TraceSummary: the headline counts of a loaded trace (what `stepline info`
+// prints): events per table, tracks per kind, GPU activity per kind, steps.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "model/gpu_kind.h"
+#include "model/trace.h"
+#include "model/track_table.h"
+
+namespace stepline::analysis {
+
+struct TraceSummary {
+  uint64_t slices = 0, instants = 0, counter_samples = 0, flows = 0, launch_flows = 0;
+  std::array<uint64_t, kTrackKindCount> tracks_by_kind{};  // indexed by TrackKind
+  DurNs span_ns = 0;
+  // GPU-side slices (gpu_kind != kNone), count and summed duration per kind,
+  // indexed by GpuKind.
+  std::array<uint64_t, kGpuKindCount> gpu_count{};
+  std::array<DurNs, kGpuKindCount> gpu_ns{};
+  uint64_t devices = 0;  // distinct device ids with at least one GPU-side slice
+  // Step markers: Kineto ProfilerStep#N slices, plus slices on XProf/TensorBoard
+  // "Steps" rows (track kind kGpuDerived named "Steps"). A step shown on
+  // several devices' Steps rows counts once per distinct (start, name).
+  uint64_t steps = 0;
+};
+
+TraceSummary ComputeTraceSummary(const Trace& trace);
+
+}  // namespace stepline::analysis

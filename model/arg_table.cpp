@@ -1,0 +1,68 @@
+// ArgTable: append-only arg sets.
+#include "model/arg_table.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "model/sl_assert.h"
+
+namespace stepline {
+
+ArgValue ArgValue::Double(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return {ArgType::kDouble, bits};
+}
+
+double ArgValue::as_double() const {
+  double v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
+bool ArgValue::ToInt64(int64_t* out) const {
+  switch (type) {
+    case ArgType::kInt: *out = as_int(); return true;
+    case ArgType::kUint: *out = static_cast<int64_t>(bits); return true;
+    case ArgType::kBool: *out = as_bool() ? 1 : 0; return true;
+    case ArgType::kDouble: {
+      const double d = as_double();
+      if (!std::isfinite(d) || std::fabs(d) > 9.2e18) return false;
+      *out = static_cast<int64_t>(d);
+      return true;
+    }
+    case ArgType::kString:
+    case ArgType::kJson: return false;
+  }
+  return false;
+}
+
+ArgSetId ArgTable::AddSet(std::span<const Arg> args) {
+  if (args.empty()) return ArgSetId::None();
+  SL_ASSERT(key_.size() + args.size() < UINT32_MAX && "arg table overflow");
+  for (const Arg& a : args) {
+    key_.push_back(a.key);
+    type_.push_back(a.value.type);
+    value_.push_back(a.value.bits);
+  }
+  set_begin_.push_back(static_cast<uint32_t>(key_.size()));
+  return ArgSetId::FromIndex(set_begin_.size() - 2);
+}
+
+bool ArgTable::Find(ArgSetId set, StringId key, ArgValue* out) const {
+  if (set.is_none()) return false;
+  for (uint32_t r = set_begin(set); r < set_end(set); ++r) {
+    if (key_[r] == key) {
+      *out = value(r);
+      return true;
+    }
+  }
+  return false;
+}
+
+size_t ArgTable::MemoryBytes() const {
+  return set_begin_.capacity() * sizeof(uint32_t) + key_.capacity() * sizeof(StringId) + type_.capacity() +
+         value_.capacity() * sizeof(uint64_t);
+}
+
+}  // namespace stepline

@@ -1,0 +1,83 @@
+// ArgTable: the sparse args of slices, instants and flows, grouped in arg
+// sets. A set is a contiguous run of rows; ArgSetId k covers rows
+// [set_begin[k], set_begin[k+1]). Set 0 is the empty set ("no args").
+//
+// Columns per row:
+//   key    StringId  interned arg name ("correlation", "grid", ...)
+//   type   ArgType   which member of the 8-byte value is meaningful
+//   value  uint64    the bits: int64, uint64, double, StringId (kString / kJson) or 0/1 (kBool)
+// Rows within a set keep the order the trace gave them.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "model/ids.h"
+
+namespace stepline {
+
+enum class ArgType : uint8_t {
+  kInt = 0,  // int64
+  kUint,     // uint64
+  kDouble,   // double
+  kString,   // StringId
+  kBool,     // 0 / 1
+  kJson,     // StringId of compact JSON text (arrays, objects, null)
+};
+
+struct ArgValue {
+  ArgType type = ArgType::kInt;
+  uint64_t bits = 0;
+
+  static ArgValue Int(int64_t v) { return {ArgType::kInt, static_cast<uint64_t>(v)}; }
+  static ArgValue Uint(uint64_t v) { return {ArgType::kUint, v}; }
+  static ArgValue Double(double v);
+  static ArgValue String(StringId s) { return {ArgType::kString, s.value}; }
+  static ArgValue Bool(bool b) { return {ArgType::kBool, b ? 1u : 0u}; }
+  static ArgValue Json(StringId s) { return {ArgType::kJson, s.value}; }
+
+  int64_t as_int() const { return static_cast<int64_t>(bits); }
+  uint64_t as_uint() const { return bits; }
+  double as_double() const;
+  StringId as_string() const { return StringId(static_cast<uint32_t>(bits)); }
+  bool as_bool() const { return bits != 0; }
+  // Numeric value of kInt/kUint/kDouble/kBool; false for strings.
+  bool ToInt64(int64_t* out) const;
+};
+
+struct Arg {
+  StringId key;
+  ArgValue value;
+};
+
+class ArgTable {
+ public:
+  ArgTable() { set_begin_.push_back(0); set_begin_.push_back(0); }  // set 0: empty
+
+  // Appends one set and returns its id; an empty span returns ArgSetId 0.
+  ArgSetId AddSet(std::span<const Arg> args);
+  size_t set_count() const { return set_begin_.size() - 1; }  // including the empty set 0
+  size_t size() const { return key_.size(); }                 // total rows
+
+  // Rows of one set, as [begin, end) into the columns.
+  uint32_t set_begin(ArgSetId id) const { return set_begin_[id.index()]; }
+  uint32_t set_end(ArgSetId id) const { return set_begin_[id.index() + 1]; }
+  std::span<const StringId> key() const { return key_; }
+  std::span<const ArgType> type() const { return type_; }
+  std::span<const uint64_t> value_bits() const { return value_; }
+  ArgValue value(uint32_t row) const { return ArgValue{type_[row], value_[row]}; }
+
+  // The first arg named `key` in the set, if any.
+  bool Find(ArgSetId set, StringId key, ArgValue* out) const;
+  size_t MemoryBytes() const;
+
+ private:
+  std::vector<uint32_t> set_begin_;  // size set_count() + 1
+  std::vector<StringId> key_;
+  std::vector<ArgType> type_;
+  std::vector<uint64_t> value_;
+};
+
+}  // namespace stepline

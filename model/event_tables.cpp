@@ -1,0 +1,37 @@
+// Appends of the instant, counter and flow tables.
+#include "model/event_tables.h"
+
+namespace stepline {
+
+InstantId InstantTable::Append(const Row& row) {
+  const InstantId id = InstantId::FromIndex(ts_ns_.size());
+  track_.push_back(row.track);
+  ts_ns_.push_back(row.ts_ns);
+  name_.push_back(row.name);
+  category_.push_back(row.category);
+  arg_set_.push_back(row.arg_set);
+  return id;
+}
+
+size_t InstantTable::MemoryBytes() const {
+  return track_.capacity() * sizeof(TrackId) + ts_ns_.capacity() * sizeof(TimeNs) +
+         (name_.capacity() + category_.capacity()) * sizeof(StringId) + arg_set_.capacity() * sizeof(ArgSetId);
+}
+
+void CounterTable::Append(TrackId track, TimeNs ts_ns, double value) {
+  track_.push_back(track);
+  ts_ns_.push_back(ts_ns);
+  value_.push_back(value);
+}
+
+size_t CounterTable::MemoryBytes() const {
+  return track_.capacity() * sizeof(TrackId) + ts_ns_.capacity() * sizeof(TimeNs) + value_.capacity() * sizeof(double);
+}
+
+size_t FlowTable::MemoryBytes() const {
+  return (from_.capacity() + to_.capacity()) * sizeof(SliceId) + kind_.capacity() +
+         (name_.capacity() + category_.capacity()) * sizeof(StringId) + flow_id_.capacity() * sizeof(uint64_t) +
+         pending_.capacity() * sizeof(Pending);
+}
+
+}  // namespace stepline

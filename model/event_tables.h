@@ -1,0 +1,131 @@
+// The smaller event tables: instants, counter samples and flows.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "model/ids.h"
+#include "model/time.h"
+
+namespace stepline {
+
+// InstantTable: zero-duration events (Chrome i/I/n, XEvents with no duration
+// on non-counter lines). Columns:
+//   track     TrackId   owning track (thread, async, or kMarkers for p/g scope)
+//   ts_ns     TimeNs    time, ns; after Finalize() sorted ascending within a track
+//   name      StringId  0 = unnamed
+//   category  StringId  0 = none
+//   arg_set   ArgSetId  0 = no args
+// After Finalize() rows are sorted by (track, ts_ns).
+class InstantTable {
+ public:
+  struct Row {
+    TrackId track;
+    TimeNs ts_ns = 0;
+    StringId name;
+    StringId category;
+    ArgSetId arg_set;
+  };
+  InstantId Append(const Row& row);
+  size_t size() const { return ts_ns_.size(); }
+  std::span<const TrackId> track() const { return track_; }
+  std::span<const TimeNs> ts_ns() const { return ts_ns_; }
+  std::span<const StringId> name() const { return name_; }
+  std::span<const StringId> category() const { return category_; }
+  std::span<const ArgSetId> arg_set() const { return arg_set_; }
+  size_t MemoryBytes() const;
+
+ private:
+  friend class Trace;
+  std::vector<TrackId> track_;
+  std::vector<TimeNs> ts_ns_;
+  std::vector<StringId> name_;
+  std::vector<StringId> category_;
+  std::vector<ArgSetId> arg_set_;
+};
+
+// CounterTable: one row per sample of a kCounter track. Columns:
+//   track  TrackId  the counter track (one per series)
+//   ts_ns  TimeNs   sample time, ns; after Finalize() sorted ascending within a track
+//   value  double   sample value, in the counter's own unit
+class CounterTable {
+ public:
+  void Append(TrackId track, TimeNs ts_ns, double value);
+  size_t size() const { return ts_ns_.size(); }
+  std::span<const TrackId> track() const { return track_; }
+  std::span<const TimeNs> ts_ns() const { return ts_ns_; }
+  std::span<const double> value() const { return value_; }
+  size_t MemoryBytes() const;
+
+ private:
+  friend class Trace;
+  std::vector<TrackId> track_;
+  std::vector<TimeNs> ts_ns_;
+  std::vector<double> value_;
+};
+
+enum class FlowKind : uint8_t {
+  kGeneric = 0,  // a Chrome s/t/f flow, an XSpace producer/consumer link
+  kLaunch,       // host launch call -> the GPU activity it launched (correlation id, ac2g)
+};
+
+// Where one end of a flow attaches while the trace is being built. Either a
+// slice the loader already knows, or a (track, time) pair bound during
+// Finalize() the way Chrome binds s/t/f events.
+struct FlowEndpoint {
+  enum class Binding : uint8_t {
+    kSlice,      // `slice` is set (a pre-Finalize SliceId)
+    kEnclosing,  // deepest slice on `track` containing ts_ns (Chrome "bp":"e", and every flow start)
+    kNext,       // first slice on `track` starting at or after ts_ns (Chrome flow end without "bp":"e")
+  };
+  Binding binding = Binding::kSlice;
+  SliceId slice;
+  TrackId track;
+  TimeNs ts_ns = 0;
+
+  static FlowEndpoint OfSlice(SliceId s) { return {Binding::kSlice, s, TrackId::None(), 0}; }
+  static FlowEndpoint Enclosing(TrackId t, TimeNs ts) { return {Binding::kEnclosing, SliceId::None(), t, ts}; }
+  static FlowEndpoint Next(TrackId t, TimeNs ts) { return {Binding::kNext, SliceId::None(), t, ts}; }
+};
+
+// FlowTable: one row per arrow between two slices. Columns:
+//   from      SliceId   source slice (a launch call for kLaunch)
+//   to        SliceId   destination slice (a kernel / copy for kLaunch)
+//   kind      FlowKind
+//   name      StringId  flow name; 0 = none
+//   category  StringId  flow category (ac2g, fwdbwd, ...); 0 = none
+//   flow_id   uint64    id from the trace (JSON id, correlation id); 0 = none
+// After Finalize() rows are sorted by (from, to) and unique per (from, to, kind);
+// endpoints that could not be bound are dropped with a diagnostic.
+class FlowTable {
+ public:
+  struct Pending {
+    FlowEndpoint from, to;
+    FlowKind kind = FlowKind::kGeneric;
+    StringId name, category;
+    uint64_t flow_id = 0;
+    uint64_t byte_offset = 0;  // where the flow's last event was, for diagnostics
+  };
+  void AddPending(const Pending& p) { pending_.push_back(p); }  // building phase
+  size_t pending_size() const { return pending_.size(); }
+
+  size_t size() const { return from_.size(); }
+  std::span<const SliceId> from() const { return from_; }
+  std::span<const SliceId> to() const { return to_; }
+  std::span<const FlowKind> kind() const { return kind_; }
+  std::span<const StringId> name() const { return name_; }
+  std::span<const StringId> category() const { return category_; }
+  std::span<const uint64_t> flow_id() const { return flow_id_; }
+  size_t MemoryBytes() const;
+
+ private:
+  friend class Trace;
+  std::vector<Pending> pending_;
+  std::vector<SliceId> from_, to_;
+  std::vector<FlowKind> kind_;
+  std::vector<StringId> name_, category_;
+  std::vector<uint64_t> flow_id_;
+};
+
+}  // namespace stepline

@@ -1,0 +1,53 @@
+// StringPool: interns every name, category and arg key of a trace behind a
+// 32-bit StringId, so columns hold 4-byte ids instead of strings.
+//
+// Id layout: ids are dense indices in interning order. Id 0 is the empty
+// string and doubles as "none". The bytes live in 1 MiB blocks that never move
+// (a longer string gets a block of its own), so a string_view returned by Get()
+// stays valid for the pool's lifetime. A string is stored once; the hash index
+// is open-addressed with linear probing and keeps the 32-bit hash beside the id
+// so most probes never touch the bytes.
+//
+// Not thread-safe while interning; read-only use after building is.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "model/ids.h"
+
+namespace stepline {
+
+class StringPool {
+ public:
+  StringPool();
+  StringPool(StringPool&&) noexcept = default;
+  StringPool& operator=(StringPool&&) noexcept = default;
+
+  StringId Intern(std::string_view s);            // returns the existing id when present
+  StringId Find(std::string_view s) const;        // None() (== id 0) when absent, or for ""
+  std::string_view Get(StringId id) const { return views_[id.index()]; }
+  size_t size() const { return views_.size(); }   // number of distinct strings, "" included
+  size_t MemoryBytes() const;                     // resident estimate: blocks + index + views
+
+  static uint64_t Hash(std::string_view s);
+
+ private:
+  struct Slot {
+    uint32_t hash = 0;
+    uint32_t id_plus_one = 0;  // 0 = empty slot
+  };
+  std::string_view Store(std::string_view s);
+  void Grow();
+
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  size_t block_used_ = 0;
+  size_t block_size_ = 0;
+  size_t block_bytes_total_ = 0;
+  std::vector<std::string_view> views_;
+  std::vector<Slot> slots_;  // size is a power of two
+};
+
+}  // namespace stepline

@@ -1,0 +1,406 @@
+// Trace::Finalize() and the invariant check.
+//
+// [SECTION] Building-phase accessors
+// [SECTION] Grouping rows by track (counting sort + per-track sort)
+// [SECTION] Finalize: slices, depth/parents, instants/counters, flows, span
+// [SECTION] Readers
+// [SECTION] Invariants
+#include "model/trace.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <thread>
+
+#include "model/sl_assert.h"
+
+namespace stepline {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Building-phase accessors
+//-----------------------------------------------------------------------------
+
+StringPool& Trace::mutable_strings() {
+  SL_ASSERT(!finalized_ && "trace is immutable after Finalize()");
+  return strings_;
+}
+ProcessTable& Trace::mutable_processes() {
+  SL_ASSERT(!finalized_ && "trace is immutable after Finalize()");
+  return processes_;
+}
+TrackTable& Trace::mutable_tracks() {
+  SL_ASSERT(!finalized_ && "trace is immutable after Finalize()");
+  return tracks_;
+}
+SliceTable& Trace::mutable_slices() {
+  SL_ASSERT(!finalized_ && "trace is immutable after Finalize()");
+  return slices_;
+}
+InstantTable& Trace::mutable_instants() {
+  SL_ASSERT(!finalized_ && "trace is immutable after Finalize()");
+  return instants_;
+}
+CounterTable& Trace::mutable_counters() {
+  SL_ASSERT(!finalized_ && "trace is immutable after Finalize()");
+  return counters_;
+}
+FlowTable& Trace::mutable_flows() {
+  SL_ASSERT(!finalized_ && "trace is immutable after Finalize()");
+  return flows_;
+}
+ArgTable& Trace::mutable_args() {
+  SL_ASSERT(!finalized_ && "trace is immutable after Finalize()");
+  return args_;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Grouping rows by track
+//-----------------------------------------------------------------------------
+namespace {
+
+// Returns `order` (new row -> old row) with rows grouped by track in track-id
+// order, stable within a track, and fills `track_begin` (size tracks + 1).
+std::vector<uint32_t> GroupByTrack(std::span<const TrackId> track, size_t track_count,
+                                   std::vector<uint32_t>* track_begin) {
+  track_begin->assign(track_count + 1, 0);
+  for (TrackId t : track) ++(*track_begin)[t.index() + 1];
+  std::partial_sum(track_begin->begin(), track_begin->end(), track_begin->begin());
+  std::vector<uint32_t> cursor(track_begin->begin(), track_begin->end() - 1);
+  std::vector<uint32_t> order(track.size());
+  for (uint32_t i = 0; i < track.size(); ++i) order[cursor[track[i].index()]++] = i;
+  return order;
+}
+
+// Sorts each track's run of `order` with `less` unless it is already sorted
+// (the common case: profilers mostly write a thread's events in time order).
+// Tracks are split between two threads when the trace is large.
+template <typename Less>
+void SortWithinTracks(std::vector<uint32_t>* order, const std::vector<uint32_t>& track_begin, Less less) {
+  auto sort_tracks = [&](size_t first_track, size_t end_track) {
+    for (size_t t = first_track; t < end_track; ++t) {
+      auto b = order->begin() + track_begin[t], e = order->begin() + track_begin[t + 1];
+      if (!std::is_sorted(b, e, less)) std::sort(b, e, less);
+    }
+  };
+  const size_t tracks = track_begin.size() - 1;
+  const size_t rows = order->size();
+  if (rows < (1u << 20) || tracks < 2 || std::thread::hardware_concurrency() < 2) {
+    sort_tracks(0, tracks);
+    return;
+  }
+  // Split at the track where half the rows are behind us.
+  size_t split = static_cast<size_t>(
+      std::upper_bound(track_begin.begin(), track_begin.end(), static_cast<uint32_t>(rows / 2)) -
+      track_begin.begin());
+  split = std::clamp<size_t>(split, 1, tracks);
+  std::thread worker(sort_tracks, 0, split);
+  sort_tracks(split, tracks);
+  worker.join();
+}
+
+template <typename T>
+void Permute(std::vector<T>* column, const std::vector<uint32_t>& order) {
+  std::vector<T> out(order.size());
+  for (size_t i = 0; i < order.size(); ++i) out[i] = (*column)[order[i]];
+  column->swap(out);
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Finalize
+//-----------------------------------------------------------------------------
+
+void Trace::Finalize() {
+  SL_ASSERT(!finalized_ && "Finalize() called twice");
+  std::vector<uint32_t> new_index_of_old;
+  SortSlices(&new_index_of_old);
+  ComputeDepthAndParents();
+  SortInstantsAndCounters();
+  BindFlows(new_index_of_old);
+  ComputeSpan();
+  finalized_ = true;
+}
+
+void Trace::SortSlices(std::vector<uint32_t>* new_index_of_old) {
+  SliceTable& s = slices_;
+  SL_ASSERT(s.size() < UINT32_MAX && "more slices than SliceId can address");
+  std::vector<uint32_t> track_begin;
+  std::vector<uint32_t> order = GroupByTrack(s.track_, tracks_.size(), &track_begin);
+  const auto& start = s.start_ns_;
+  const auto& dur = s.dur_ns_;
+  // (start asc, dur desc, input order): a parent sorts before its children,
+  // also when they start together.
+  SortWithinTracks(&order, track_begin, [&](uint32_t a, uint32_t b) {
+    if (start[a] != start[b]) return start[a] < start[b];
+    if (dur[a] != dur[b]) return dur[a] > dur[b];
+    return a < b;
+  });
+  Permute(&s.track_, order);
+  Permute(&s.start_ns_, order);
+  Permute(&s.dur_ns_, order);
+  Permute(&s.name_, order);
+  Permute(&s.category_, order);
+  Permute(&s.arg_set_, order);
+  Permute(&s.gpu_kind_, order);
+  new_index_of_old->assign(order.size(), 0);
+  for (uint32_t i = 0; i < order.size(); ++i) (*new_index_of_old)[order[i]] = i;
+  for (size_t t = 0; t < tracks_.size(); ++t) {
+    TrackTable::Ranges& r = tracks_.mutable_ranges(TrackId::FromIndex(t));
+    r.slice_begin = track_begin[t];
+    r.slice_end = track_begin[t + 1];
+  }
+}
+
+void Trace::ComputeDepthAndParents() {
+  SliceTable& s = slices_;
+  s.depth_.assign(s.size(), 0);
+  s.parent_.assign(s.size(), SliceId::None());
+  std::vector<uint32_t> stack;
+  uint64_t overlaps = 0, too_deep = 0;
+  uint64_t first_overlap_row = 0;
+  for (size_t t = 0; t < tracks_.size(); ++t) {
+    TrackTable::Ranges& r = tracks_.mutable_ranges(TrackId::FromIndex(t));
+    stack.clear();
+    uint16_t max_depth = 0;
+    for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
+      const TimeNs start = s.start_ns_[i];
+      const TimeNs end = start + s.dur_ns_[i];
+      // A slice ending exactly where the next starts is its sibling, not its parent.
+      while (!stack.empty() && s.start_ns_[stack.back()] + s.dur_ns_[stack.back()] <= start) stack.pop_back();
+      if (!stack.empty()) {
+        const uint32_t p = stack.back();
+        s.parent_[i] = SliceId(p);
+        // Partial overlap: keep the child's true duration (analyses need it)
+        // and nest it anyway; count it so the user knows the row lies.
+        if (end > s.start_ns_[p] + s.dur_ns_[p]) {
+          if (overlaps++ == 0) first_overlap_row = i;
+        }
+      }
+      if (stack.size() >= 0xFFFF) {
+        ++too_deep;
+        s.depth_[i] = 0xFFFF;
+        continue;  // never push: deeper slices share the last level
+      }
+      s.depth_[i] = static_cast<uint16_t>(stack.size());
+      max_depth = std::max<uint16_t>(max_depth, static_cast<uint16_t>(stack.size() + 1));
+      stack.push_back(i);
+    }
+    r.max_depth = max_depth;
+  }
+  if (overlaps > 0) {
+    diagnostics_.Add(DiagCode::kOverlappingSlices, overlaps, Diagnostics::kNoOffset,
+                     "first: slice \"" + std::string(strings_.Get(s.name_[first_overlap_row])) + "\" at " +
+                         std::to_string(s.start_ns_[first_overlap_row]) + " ns");
+  }
+  if (too_deep > 0) diagnostics_.Add(DiagCode::kDepthLimit, too_deep, Diagnostics::kNoOffset, "");
+}
+
+void Trace::SortInstantsAndCounters() {
+  std::vector<uint32_t> track_begin;
+  {
+    InstantTable& in = instants_;
+    std::vector<uint32_t> order = GroupByTrack(in.track_, tracks_.size(), &track_begin);
+    const auto& ts = in.ts_ns_;
+    SortWithinTracks(&order, track_begin, [&](uint32_t a, uint32_t b) {
+      return ts[a] != ts[b] ? ts[a] < ts[b] : a < b;
+    });
+    Permute(&in.track_, order);
+    Permute(&in.ts_ns_, order);
+    Permute(&in.name_, order);
+    Permute(&in.category_, order);
+    Permute(&in.arg_set_, order);
+    for (size_t t = 0; t < tracks_.size(); ++t) {
+      TrackTable::Ranges& r = tracks_.mutable_ranges(TrackId::FromIndex(t));
+      r.instant_begin = track_begin[t];
+      r.instant_end = track_begin[t + 1];
+    }
+  }
+  {
+    CounterTable& c = counters_;
+    std::vector<uint32_t> order = GroupByTrack(c.track_, tracks_.size(), &track_begin);
+    const auto& ts = c.ts_ns_;
+    SortWithinTracks(&order, track_begin, [&](uint32_t a, uint32_t b) {
+      return ts[a] != ts[b] ? ts[a] < ts[b] : a < b;
+    });
+    Permute(&c.track_, order);
+    Permute(&c.ts_ns_, order);
+    Permute(&c.value_, order);
+    for (size_t t = 0; t < tracks_.size(); ++t) {
+      TrackTable::Ranges& r = tracks_.mutable_ranges(TrackId::FromIndex(t));
+      r.counter_begin = track_begin[t];
+      r.counter_end = track_begin[t + 1];
+    }
+  }
+}
+
+void Trace::BindFlows(const std::vector<uint32_t>& new_index_of_old) {
+  FlowTable& f = flows_;
+  struct Bound {
+    SliceId from, to;
+    FlowKind kind;
+    StringId name, category;
+    uint64_t flow_id;
+  };
+  auto resolve = [&](const FlowEndpoint& e) -> SliceId {
+    switch (e.binding) {
+      case FlowEndpoint::Binding::kSlice:
+        return e.slice.is_none() || e.slice.index() >= new_index_of_old.size()
+                   ? SliceId::None()
+                   : SliceId(new_index_of_old[e.slice.index()]);
+      case FlowEndpoint::Binding::kEnclosing:
+        return FindEnclosingSlice(e.track, e.ts_ns);
+      case FlowEndpoint::Binding::kNext: {
+        if (e.track.is_none() || e.track.index() >= tracks_.size()) return SliceId::None();
+        const auto& r = tracks_.ranges(e.track);
+        auto b = slices_.start_ns_.begin() + r.slice_begin, en = slices_.start_ns_.begin() + r.slice_end;
+        auto it = std::lower_bound(b, en, e.ts_ns);
+        return it == en ? SliceId::None() : SliceId::FromIndex(it - slices_.start_ns_.begin());
+      }
+    }
+    return SliceId::None();
+  };
+  std::vector<Bound> bound;
+  bound.reserve(f.pending_.size());
+  uint64_t unbound = 0, first_unbound_offset = Diagnostics::kNoOffset;
+  for (const FlowTable::Pending& p : f.pending_) {
+    SliceId from = resolve(p.from), to = resolve(p.to);
+    if (from.is_none() || to.is_none()) {
+      if (unbound++ == 0) first_unbound_offset = p.byte_offset;
+      continue;
+    }
+    bound.push_back({from, to, p.kind, p.name, p.category, p.flow_id});
+  }
+  if (unbound > 0) {
+    diagnostics_.Add(DiagCode::kUnboundFlow, unbound, first_unbound_offset, "flow endpoint matched no slice");
+  }
+  std::vector<FlowTable::Pending>().swap(f.pending_);
+  std::sort(bound.begin(), bound.end(), [](const Bound& a, const Bound& b) {
+    if (a.from != b.from) return a.from < b.from;
+    if (a.to != b.to) return a.to < b.to;
+    if (a.kind != b.kind) return a.kind < b.kind;
+    // Deterministic choice among duplicates: the named one (ac2g) first.
+    if (a.name != b.name) return a.name > b.name;
+    return a.flow_id < b.flow_id;
+  });
+  // Kineto states a launch twice (correlation args and an ac2g flow): keep one.
+  bound.erase(std::unique(bound.begin(), bound.end(),
+                          [](const Bound& a, const Bound& b) {
+                            return a.from == b.from && a.to == b.to && a.kind == b.kind;
+                          }),
+              bound.end());
+  for (const Bound& b : bound) {
+    f.from_.push_back(b.from);
+    f.to_.push_back(b.to);
+    f.kind_.push_back(b.kind);
+    f.name_.push_back(b.name);
+    f.category_.push_back(b.category);
+    f.flow_id_.push_back(b.flow_id);
+  }
+}
+
+void Trace::ComputeSpan() {
+  TimeNs lo = INT64_MAX, hi = INT64_MIN;
+  for (size_t i = 0; i < slices_.size(); ++i) {
+    lo = std::min(lo, slices_.start_ns_[i]);
+    hi = std::max(hi, slices_.start_ns_[i] + slices_.dur_ns_[i]);
+  }
+  for (TimeNs t : instants_.ts_ns_) {
+    lo = std::min(lo, t);
+    hi = std::max(hi, t);
+  }
+  for (TimeNs t : counters_.ts_ns_) {
+    lo = std::min(lo, t);
+    hi = std::max(hi, t);
+  }
+  span_ = lo <= hi ? TimeRange{lo, hi} : TimeRange{};
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Readers
+//-----------------------------------------------------------------------------
+
+std::span<const TimeNs> Trace::TrackSliceStarts(TrackId track) const {
+  const auto& r = tracks_.ranges(track);
+  return std::span<const TimeNs>(slices_.start_ns_).subspan(r.slice_begin, r.slice_end - r.slice_begin);
+}
+
+SliceId Trace::FindEnclosingSlice(TrackId track, TimeNs ts) const {
+  if (track.is_none() || track.index() >= tracks_.size()) return SliceId::None();
+  const auto& r = tracks_.ranges(track);
+  const auto& starts = slices_.start_ns_;
+  auto b = starts.begin() + r.slice_begin, e = starts.begin() + r.slice_end;
+  auto it = std::upper_bound(b, e, ts);
+  if (it == b) return SliceId::None();
+  // The last slice starting at or before ts; if it does not contain ts, an
+  // ancestor may (every slice starting in [ancestor.start, ts] nests in it).
+  SliceId cur = SliceId::FromIndex((it - 1) - starts.begin());
+  while (!cur.is_none()) {
+    const TimeNs s = starts[cur.index()], en = s + slices_.dur_ns_[cur.index()];
+    if (s <= ts && (ts < en || ts == s)) return cur;
+    cur = slices_.parent_.empty() ? SliceId::None() : slices_.parent_[cur.index()];
+  }
+  return SliceId::None();
+}
+
+size_t Trace::MemoryBytes() const {
+  return strings_.MemoryBytes() + processes_.MemoryBytes() + tracks_.MemoryBytes() + slices_.MemoryBytes() +
+         instants_.MemoryBytes() + counters_.MemoryBytes() + flows_.MemoryBytes() + args_.MemoryBytes();
+}
+
+size_t Trace::ArgsMemoryBytes() const { return args_.MemoryBytes(); }
+
+//-----------------------------------------------------------------------------
+// [SECTION] Invariants
+//-----------------------------------------------------------------------------
+
+std::string Trace::CheckInvariants() const {
+  const SliceTable& s = slices_;
+  const size_t n = s.size();
+  if (s.track_.size() != n || s.dur_ns_.size() != n || s.name_.size() != n || s.category_.size() != n ||
+      s.arg_set_.size() != n || s.gpu_kind_.size() != n || s.depth_.size() != n || s.parent_.size() != n) {
+    return "slice columns differ in length";
+  }
+  uint32_t expected_begin = 0;
+  for (size_t t = 0; t < tracks_.size(); ++t) {
+    const TrackId id = TrackId::FromIndex(t);
+    const auto& r = tracks_.ranges(id);
+    if (tracks_.process(id).is_none() || tracks_.process(id).index() >= processes_.size())
+      return "track " + std::to_string(t) + " has no valid process";
+    if (r.slice_begin != expected_begin || r.slice_end < r.slice_begin) return "track ranges not contiguous";
+    expected_begin = r.slice_end;
+    for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
+      if (s.track_[i] != id) return "slice " + std::to_string(i) + " outside its track's range";
+      if (s.dur_ns_[i] < 0) return "slice " + std::to_string(i) + " has a negative duration";
+      if (i > r.slice_begin && s.start_ns_[i] < s.start_ns_[i - 1]) return "slices not sorted by start";
+      const SliceId p = s.parent_[i];
+      if (p.is_none()) {
+        if (s.depth_[i] != 0) return "root slice with non-zero depth";
+        continue;
+      }
+      if (p.index() >= i || p.index() < r.slice_begin) return "parent does not precede child on its track";
+      if (s.start_ns_[p.index()] > s.start_ns_[i]) return "child starts before its parent";
+      if (s.depth_[i] != 0xFFFF && s.depth_[i] != s.depth_[p.index()] + 1) return "depth != parent depth + 1";
+    }
+  }
+  if (expected_begin != n) return "track ranges do not cover every slice";
+  for (size_t i = 0; i < n; ++i) {
+    if (s.name_[i].index() >= strings_.size() || s.category_[i].index() >= strings_.size())
+      return "slice with an invalid string id";
+    if (s.arg_set_[i].index() >= args_.set_count()) return "slice with an invalid arg set";
+  }
+  for (size_t i = 0; i < flows_.size(); ++i) {
+    if (flows_.from_[i].index() >= n || flows_.to_[i].index() >= n) return "flow with an invalid endpoint";
+  }
+  for (size_t i = 1; i < instants_.size(); ++i) {
+    if (instants_.track_[i] == instants_.track_[i - 1] && instants_.ts_ns_[i] < instants_.ts_ns_[i - 1])
+      return "instants not sorted within a track";
+  }
+  for (size_t i = 1; i < counters_.size(); ++i) {
+    if (counters_.track_[i] == counters_.track_[i - 1] && counters_.ts_ns_[i] < counters_.ts_ns_[i - 1])
+      return "counters not sorted within a track";
+  }
+  return {};
+}
+
+}  // namespace stepline

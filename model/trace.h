@@ -1,0 +1,105 @@
+// Trace: owns one loaded profile, every table and the string pool.
+//
+// Two phases. Building: a loader (through loaders/trace_builder) appends rows
+// and may fix them up. Trace::Finalize() then sorts slices by (track, start,
+// longer first), computes depth and parent, binds pending flows, sorts
+// instants and counters, fills each track's row ranges, and checks the
+// invariants. After that the trace is immutable: hand it out as
+// `std::shared_ptr<const Trace>` and read it from any thread without locks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "model/arg_table.h"
+#include "model/diagnostics.h"
+#include "model/event_tables.h"
+#include "model/slice_table.h"
+#include "model/string_pool.h"
+#include "model/time.h"
+#include "model/track_table.h"
+
+namespace stepline {
+
+// Facts about the file rather than its events.
+struct TraceInfo {
+  std::string format;              // "chrome-json", "xplane", "demo", ...
+  std::string source_path;         // as given to the loader; empty for in-memory input
+  uint64_t input_bytes = 0;        // decompressed bytes parsed
+  uint64_t file_bytes = 0;         // bytes on disk (compressed size when compressed)
+  std::string compression;         // "", "gzip", "zstd"
+  TimeNs display_origin_ns = 0;    // subtract for display (first event, or profile start)
+  TimeNs wall_clock_origin_ns = 0; // ns since the Unix epoch of model time 0, when known; else 0
+  ArgSetId metadata;               // trace-level key/values (deviceProperties, schemaVersion, ...)
+};
+
+class Trace {
+ public:
+  Trace() = default;
+  Trace(Trace&&) noexcept = default;
+  Trace& operator=(Trace&&) noexcept = default;
+  Trace(const Trace&) = delete;
+  Trace& operator=(const Trace&) = delete;
+
+  const StringPool& strings() const { return strings_; }
+  const ProcessTable& processes() const { return processes_; }
+  const TrackTable& tracks() const { return tracks_; }
+  const SliceTable& slices() const { return slices_; }
+  const InstantTable& instants() const { return instants_; }
+  const CounterTable& counters() const { return counters_; }
+  const FlowTable& flows() const { return flows_; }
+  const ArgTable& args() const { return args_; }
+  const Diagnostics& diagnostics() const { return diagnostics_; }
+  const TraceInfo& info() const { return info_; }
+
+  // Building phase only (asserts !finalized(), except diagnostics and info
+  // which loaders may still annotate after Finalize()).
+  StringPool& mutable_strings();
+  ProcessTable& mutable_processes();
+  TrackTable& mutable_tracks();
+  SliceTable& mutable_slices();
+  InstantTable& mutable_instants();
+  CounterTable& mutable_counters();
+  FlowTable& mutable_flows();
+  ArgTable& mutable_args();
+  Diagnostics& mutable_diagnostics() { return diagnostics_; }
+  TraceInfo& mutable_info() { return info_; }
+
+  void Finalize();
+  bool finalized() const { return finalized_; }
+
+  // Convenience readers (valid after Finalize()).
+  std::string_view str(StringId id) const { return strings_.Get(id); }
+  TimeRange span() const { return span_; }  // min start .. max end over slices, instants, counters
+  // Sorted slice rows of one track: [ranges.slice_begin, ranges.slice_end).
+  std::span<const TimeNs> TrackSliceStarts(TrackId track) const;
+  // Deepest slice on `track` with start <= ts < end (or start == ts); None if none.
+  SliceId FindEnclosingSlice(TrackId track, TimeNs ts) const;
+  // Verifies every documented invariant; returns a description of the first
+  // violation, or an empty string.
+  std::string CheckInvariants() const;
+  size_t MemoryBytes() const;      // resident estimate of every table + strings
+  size_t ArgsMemoryBytes() const;  // the part of MemoryBytes() held by the args table
+
+ private:
+  void SortSlices(std::vector<uint32_t>* new_index_of_old);
+  void ComputeDepthAndParents();
+  void SortInstantsAndCounters();
+  void BindFlows(const std::vector<uint32_t>& new_index_of_old);
+  void ComputeSpan();
+
+  StringPool strings_;
+  ProcessTable processes_;
+  TrackTable tracks_;
+  SliceTable slices_;
+  InstantTable instants_;
+  CounterTable counters_;
+  FlowTable flows_;
+  ArgTable args_;
+  Diagnostics diagnostics_;
+  TraceInfo info_;
+  TimeRange span_;
+  bool finalized_ = false;
+};
+
+}  // namespace stepline

@@ -1,0 +1,173 @@
+// Trace::Finalize(): sorting, depth/parents, ranges, flows, span, invariants.
+#include "model/trace.h"
+
+#include <gtest/gtest.h>
+
+namespace stepline {
+namespace {
+
+class TraceTest : public ::testing::Test {
+ protected:
+  TrackId AddTrack(int64_t tid) {
+    if (process_.is_none()) process_ = trace_.mutable_processes().Append({1, StringId::None(), 0, -1});
+    TrackTable::Row row;
+    row.process = process_;
+    row.tid = tid;
+    return trace_.mutable_tracks().Append(row);
+  }
+  SliceId Slice(TrackId track, TimeNs start, DurNs dur, const char* name) {
+    SliceTable::Row row;
+    row.track = track;
+    row.start_ns = start;
+    row.dur_ns = dur;
+    row.name = trace_.mutable_strings().Intern(name);
+    return trace_.mutable_slices().Append(row);
+  }
+  std::string_view NameAt(uint32_t row) const { return trace_.str(trace_.slices().name()[row]); }
+
+  Trace trace_;
+  ProcessId process_;
+};
+
+TEST_F(TraceTest, SortsPerTrackAndComputesDepth) {
+  const TrackId t0 = AddTrack(10), t1 = AddTrack(11);
+  // Appended out of order and interleaved across tracks.
+  Slice(t1, 500, 10, "t1-b");
+  Slice(t0, 150, 20, "child2");
+  Slice(t0, 100, 100, "root");
+  Slice(t1, 100, 10, "t1-a");
+  Slice(t0, 110, 30, "child1");
+  Slice(t0, 110, 5, "grandchild");  // same start as child1, shorter: nested in it
+  Slice(t0, 200, 0, "instant-at-root-end");
+  trace_.Finalize();
+  ASSERT_EQ(trace_.CheckInvariants(), "");
+
+  const auto& r0 = trace_.tracks().ranges(t0);
+  const auto& r1 = trace_.tracks().ranges(t1);
+  EXPECT_EQ(r0.slice_begin, 0u);
+  EXPECT_EQ(r0.slice_end, 5u);
+  EXPECT_EQ(r1.slice_begin, 5u);
+  EXPECT_EQ(r1.slice_end, 7u);
+  EXPECT_EQ(NameAt(0), "root");
+  EXPECT_EQ(NameAt(1), "child1");
+  EXPECT_EQ(NameAt(2), "grandchild");
+  EXPECT_EQ(NameAt(3), "child2");
+  EXPECT_EQ(NameAt(4), "instant-at-root-end");
+  EXPECT_EQ(NameAt(5), "t1-a");
+  const auto depth = trace_.slices().depth();
+  const auto parent = trace_.slices().parent();
+  EXPECT_EQ(depth[0], 0);
+  EXPECT_EQ(depth[1], 1);
+  EXPECT_EQ(depth[2], 2);
+  EXPECT_EQ(depth[3], 1);
+  EXPECT_EQ(depth[4], 0);  // starts where root ends: a sibling, not a child
+  EXPECT_EQ(parent[2], SliceId(1));
+  EXPECT_EQ(parent[3], SliceId(0));
+  EXPECT_TRUE(parent[4].is_none());
+  EXPECT_EQ(r0.max_depth, 3);
+  EXPECT_EQ(r1.max_depth, 1);
+  EXPECT_EQ(trace_.span(), (TimeRange{100, 510}));
+  EXPECT_TRUE(trace_.diagnostics().empty());
+}
+
+TEST_F(TraceTest, PartialOverlapIsNestedAndReported) {
+  const TrackId t = AddTrack(1);
+  Slice(t, 0, 100, "a");
+  Slice(t, 50, 100, "b");  // ends after a
+  trace_.Finalize();
+  EXPECT_EQ(trace_.CheckInvariants(), "");
+  EXPECT_EQ(trace_.slices().depth()[1], 1);
+  EXPECT_EQ(trace_.slices().dur_ns()[1], 100);  // true duration kept
+  EXPECT_EQ(trace_.diagnostics().count(DiagCode::kOverlappingSlices), 1u);
+}
+
+TEST_F(TraceTest, FindEnclosingSliceWalksUpParents) {
+  const TrackId t = AddTrack(1);
+  Slice(t, 0, 100, "root");
+  Slice(t, 10, 10, "early-child");
+  Slice(t, 60, 0, "zero");
+  trace_.Finalize();
+  EXPECT_EQ(NameAt(trace_.FindEnclosingSlice(t, 15).value), "early-child");
+  EXPECT_EQ(NameAt(trace_.FindEnclosingSlice(t, 30).value), "root");  // after early-child ended
+  EXPECT_EQ(NameAt(trace_.FindEnclosingSlice(t, 60).value), "zero");   // zero-length slice at its start
+  EXPECT_TRUE(trace_.FindEnclosingSlice(t, 100).is_none());            // end is exclusive
+  EXPECT_TRUE(trace_.FindEnclosingSlice(t, -1).is_none());
+}
+
+TEST_F(TraceTest, FlowsAreBoundRemappedAndDeduplicated) {
+  const TrackId host = AddTrack(1), gpu = AddTrack(2);
+  const SliceId kernel = Slice(gpu, 300, 50, "kernel");
+  const SliceId launch = Slice(host, 100, 20, "cudaLaunchKernel");
+  Slice(host, 0, 1000, "step");  // appended last, sorts first on its track
+  FlowTable& flows = trace_.mutable_flows();
+  FlowTable::Pending by_id;
+  by_id.from = FlowEndpoint::OfSlice(launch);
+  by_id.to = FlowEndpoint::OfSlice(kernel);
+  by_id.kind = FlowKind::kLaunch;
+  flows.AddPending(by_id);
+  FlowTable::Pending by_time = by_id;  // the same link stated by ac2g s/f events
+  by_time.from = FlowEndpoint::Enclosing(host, 100);
+  by_time.to = FlowEndpoint::Enclosing(gpu, 300);
+  flows.AddPending(by_time);
+  FlowTable::Pending next = by_id;
+  next.kind = FlowKind::kGeneric;
+  next.from = FlowEndpoint::Enclosing(host, 500);  // binds to "step"
+  next.to = FlowEndpoint::Next(gpu, 250);          // first slice at/after 250: kernel
+  flows.AddPending(next);
+  FlowTable::Pending dangling = by_id;
+  dangling.to = FlowEndpoint::Next(gpu, 400);  // nothing starts after 400
+  dangling.byte_offset = 77;
+  flows.AddPending(dangling);
+  trace_.Finalize();
+  ASSERT_EQ(trace_.CheckInvariants(), "");
+  const FlowTable& f = trace_.flows();
+  ASSERT_EQ(f.size(), 2u);
+  // Rows sorted by from: "step" (row 0) then the launch (row 1).
+  EXPECT_EQ(NameAt(f.from()[0].value), "step");
+  EXPECT_EQ(f.kind()[0], FlowKind::kGeneric);
+  EXPECT_EQ(NameAt(f.from()[1].value), "cudaLaunchKernel");
+  EXPECT_EQ(NameAt(f.to()[1].value), "kernel");
+  EXPECT_EQ(f.kind()[1], FlowKind::kLaunch);
+  EXPECT_EQ(trace_.diagnostics().count(DiagCode::kUnboundFlow), 1u);
+  EXPECT_EQ(trace_.diagnostics().entry(DiagCode::kUnboundFlow).first_offset, 77u);
+}
+
+TEST_F(TraceTest, InstantsAndCountersSortedWithRanges) {
+  const TrackId t = AddTrack(1), c = AddTrack(2);
+  trace_.mutable_instants().Append({t, 30, StringId::None(), StringId::None(), ArgSetId::None()});
+  trace_.mutable_instants().Append({t, 10, StringId::None(), StringId::None(), ArgSetId::None()});
+  trace_.mutable_counters().Append(c, 5, 1.0);
+  trace_.mutable_counters().Append(c, 2, 2.0);
+  trace_.Finalize();
+  EXPECT_EQ(trace_.CheckInvariants(), "");
+  EXPECT_EQ(trace_.instants().ts_ns()[0], 10);
+  EXPECT_EQ(trace_.counters().ts_ns()[0], 2);
+  EXPECT_DOUBLE_EQ(trace_.counters().value()[0], 2.0);
+  EXPECT_EQ(trace_.tracks().ranges(c).counter_begin, 0u);
+  EXPECT_EQ(trace_.tracks().ranges(c).counter_end, 2u);
+  EXPECT_EQ(trace_.tracks().ranges(t).instant_end, 2u);
+  EXPECT_EQ(trace_.span(), (TimeRange{2, 30}));
+}
+
+TEST_F(TraceTest, LargeTraceSortsAcrossThreads) {
+  // Enough rows to take the two-thread path of SortWithinTracks.
+  const TrackId a = AddTrack(1), b = AddTrack(2);
+  constexpr int kN = 700000;
+  for (int i = kN; i > 0; --i) {
+    Slice(a, i * 10, 5, "a");
+    Slice(b, i * 10, 5, "b");
+  }
+  trace_.Finalize();
+  EXPECT_EQ(trace_.CheckInvariants(), "");
+  EXPECT_EQ(trace_.slices().start_ns()[0], 10);
+  EXPECT_EQ(trace_.tracks().ranges(b).slice_begin, static_cast<uint32_t>(kN));
+}
+
+TEST_F(TraceTest, EmptyTraceFinalizes) {
+  trace_.Finalize();
+  EXPECT_EQ(trace_.CheckInvariants(), "");
+  EXPECT_TRUE(trace_.span().empty());
+}
+
+}  // namespace
+}  // namespace stepline

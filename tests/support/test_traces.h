@@ -1,0 +1,24 @@
+// Where the tests find their data: tests/data (committed, tiny) and the
+// shared real traces (never committed; ../shared/traces or $STEPLINE_TRACES).
+#pragma once
+
+#include <string>
+
+namespace stepline::testing {
+
+std::string TestDataPath(const std::string& name);  // tests/data/<name>
+// Directory of the shared real traces, or "" when absent.
+std::string SharedTracesDir();
+// Full path of a shared trace (relative to the traces dir); calls GTEST_SKIP
+// from the caller's perspective via the macro below when absent.
+std::string SharedTracePath(const std::string& relative);
+
+}  // namespace stepline::testing
+
+// Skips the current test with a clear message when the shared traces are absent.
+#define STEPLINE_REQUIRE_SHARED_TRACES()                                                          \
+  do {                                                                                            \
+    if (::stepline::testing::SharedTracesDir().empty())                                           \
+      GTEST_SKIP() << "shared traces not found at ../shared/traces (set STEPLINE_TRACES to point " \
+                      "at them); real-trace test skipped";                                        \
+  } while (0)
