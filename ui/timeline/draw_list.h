@@ -1,0 +1,32 @@
+// BuildSliceDrawList: turns one track's slices in the visible window into a
+// short list of rectangles to draw, bounded by pixels, not events. Slices
+// narrower than min_slice_px are folded with their neighbours (while the gaps
+// between them stay under min_slice_px too) into one item carrying a count,
+// as Tracy does. Pure: no ImGui, safe to run for many tracks on worker threads.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/trace.h"
+#include "ui/timeline/track_depth_index.h"
+#include "ui/timeline/viewport.h"
+
+namespace stepline::ui {
+
+struct SliceDrawItem {
+  float x0_px = 0, x1_px = 0;  // from the viewport's left edge; clamped to just outside [0, width]
+  uint16_t depth = 0;          // row within the track
+  uint32_t count = 1;          // 1: one slice; > 1: a folded run of that many slices
+  SliceId slice;               // the slice, or the first slice of the run
+};
+
+struct DrawListOptions {
+  double min_slice_px = 3.0;  // narrower slices fold (Tracy's MinVisSize)
+};
+
+// Appends the items of `track` to `out`, depth by depth, each depth in time order.
+void BuildSliceDrawList(const Trace& trace, const TrackDepthIndex& index, TrackId track, const Viewport& viewport,
+                        std::vector<SliceDrawItem>* out, const DrawListOptions& options = {});
+
+}  // namespace stepline::ui

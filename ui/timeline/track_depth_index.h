@@ -1,0 +1,28 @@
+// TrackDepthIndex: for every track, the slice rows of each nesting depth in
+// start order. The slice table interleaves depths within a track; drawing one
+// row of the timeline needs one depth alone, and level-of-detail folding needs
+// to binary-search ahead within it. Built once per trace (4 bytes per slice).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace stepline::ui {
+
+class TrackDepthIndex {
+ public:
+  explicit TrackDepthIndex(const Trace& trace);
+
+  size_t depth_count(TrackId track) const { return depth_begin_[track.index()].size() - 1; }
+  // Slice rows (SliceId values) at `depth` on `track`, sorted by start_ns.
+  std::span<const uint32_t> Rows(TrackId track, size_t depth) const;
+
+ private:
+  std::vector<uint32_t> rows_;                     // grouped by (track, depth), start order inside
+  std::vector<std::vector<uint32_t>> depth_begin_;  // per track: offset of each depth in rows_, + end
+};
+
+}  // namespace stepline::ui
