@@ -29,4 +29,10 @@ struct DrawListOptions {
 void BuildSliceDrawList(const Trace& trace, const TrackDepthIndex& index, TrackId track, const Viewport& viewport,
                         std::vector<SliceDrawItem>* out, const DrawListOptions& options = {});
 
+// The same for one row of slices given directly: `rows` are slice rows in
+// start order that do not overlap each other (a depth of a track, or a lane of
+// a device's copy row). Items get `depth` as their row.
+void BuildRowDrawList(const Trace& trace, std::span<const uint32_t> rows, uint16_t depth, const Viewport& viewport,
+                      std::vector<SliceDrawItem>* out, const DrawListOptions& options = {});
+
 }  // namespace stepline::ui

@@ -1,0 +1,129 @@
+// GlWindow: GLFW + OpenGL 3.3 core + ImGui backends.
+// epoxy must come before any other GL header.
+#include <epoxy/gl.h>
+// clang-format off
+#include <GLFW/glfw3.h>
+// clang-format on
+#include "app/gui/gl_window.h"
+
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include <filesystem>
+
+namespace stepline::app {
+namespace {
+
+constexpr const char* kFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+std::string g_glfw_error;
+
+void OnGlfwError(int code, const char* description) {
+  g_glfw_error = "GLFW error " + std::to_string(code) + ": " + (description ? description : "?");
+}
+
+}  // namespace
+
+void SetUpImGuiStyle(float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // layout persistence is ours to decide, not imgui.ini in the cwd
+  io.Fonts->Clear();
+  if (std::filesystem::exists(kFontPath)) {
+    io.Fonts->AddFontFromFileTTF(kFontPath, 15.f * scale);
+  } else {
+    ImFontConfig config;
+    config.SizePixels = 13.f * scale;
+    io.Fonts->AddFontDefault(&config);
+  }
+  ImGui::StyleColorsDark();
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.FrameRounding = 3.f;
+  style.WindowBorderSize = 0.f;
+  style.ScaleAllSizes(scale);
+}
+
+GlWindow::~GlWindow() {
+  if (imgui_ready_) {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+  }
+  if (window_) glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+bool GlWindow::Create(const Options& options, std::string* error) {
+  glfwSetErrorCallback(OnGlfwError);
+  if (!glfwInit()) {
+    *error = "cannot initialise GLFW (is there a display? try xvfb-run): " + g_glfw_error;
+    return false;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_VISIBLE, options.visible ? GLFW_TRUE : GLFW_FALSE);
+  window_ = glfwCreateWindow(options.width, options.height, options.title.c_str(), nullptr, nullptr);
+  if (!window_) {
+    *error = "cannot create an OpenGL 3.3 core window: " + g_glfw_error;
+    return false;
+  }
+  glfwMakeContextCurrent(window_);
+  glfwSwapInterval(1);
+  glfwSetWindowUserPointer(window_, this);
+  glfwSetDropCallback(window_, OnDrop);
+  font_scale_ = options.font_scale;
+  if (font_scale_ <= 0) {
+    float sx = 1.f, sy = 1.f;
+    glfwGetWindowContentScale(window_, &sx, &sy);
+    font_scale_ = std::max(1.f, sy);
+  }
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  SetUpImGuiStyle(font_scale_);
+  ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  imgui_ready_ = true;
+  return true;
+}
+
+bool GlWindow::ShouldClose() const { return glfwWindowShouldClose(window_); }
+void GlWindow::RequestClose() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
+
+void GlWindow::BeginFrame(double wait_s) {
+  if (wait_s > 0) {
+    glfwWaitEventsTimeout(wait_s);
+  } else {
+    glfwPollEvents();
+  }
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+}
+
+void GlWindow::EndFrame() {
+  ImGui::Render();
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  glViewport(0, 0, w, h);
+  glClearColor(0.09f, 0.1f, 0.12f, 1.f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glfwSwapBuffers(window_);
+}
+
+void GlWindow::RenderDrawData() { ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData()); }
+void GlWindow::Swap() { glfwSwapBuffers(window_); }
+
+std::vector<std::string> GlWindow::TakeDroppedFiles() {
+  std::vector<std::string> out;
+  out.swap(dropped_);
+  return out;
+}
+
+void GlWindow::OnDrop(GLFWwindow* window, int count, const char** paths) {
+  auto* self = static_cast<GlWindow*>(glfwGetWindowUserPointer(window));
+  for (int i = 0; i < count; ++i) self->dropped_.emplace_back(paths[i]);
+}
+
+}  // namespace stepline::app

@@ -1,0 +1,58 @@
+// GlWindow: a GLFW window with an OpenGL 3.3 core context and Dear ImGui set
+// up on it (GLFW + OpenGL3 backends, DejaVu font when installed). Visible for
+// the viewer, hidden for headless screenshots. Owns the ImGui context.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace stepline::app {
+
+class GlWindow {
+ public:
+  struct Options {
+    int width = 1600, height = 1000;
+    bool visible = true;
+    float font_scale = 0;  // 0: from the monitor's content scale (high-DPI)
+    std::string title = "Stepline";
+  };
+  GlWindow() = default;
+  GlWindow(const GlWindow&) = delete;
+  GlWindow& operator=(const GlWindow&) = delete;
+  ~GlWindow();
+
+  // False with a message (no display, no GL 3.3) instead of crashing.
+  bool Create(const Options& options, std::string* error);
+  GLFWwindow* handle() const { return window_; }
+  bool ShouldClose() const;
+  void RequestClose();
+  // Polls events (waiting up to `wait_s` when idle) and starts an ImGui frame.
+  void BeginFrame(double wait_s);
+  // Renders the ImGui frame to the window and swaps.
+  void EndFrame();
+  // The two halves of EndFrame() for callers that draw or read back in between
+  // (call ImGui::Render() first).
+  void RenderDrawData();
+  void Swap();
+  // Files dropped on the window since the last call.
+  std::vector<std::string> TakeDroppedFiles();
+  float font_scale() const { return font_scale_; }
+
+ private:
+  static void OnDrop(GLFWwindow* window, int count, const char** paths);
+
+  GLFWwindow* window_ = nullptr;
+  bool imgui_ready_ = false;
+  float font_scale_ = 1.f;
+  std::vector<std::string> dropped_;
+};
+
+// Sets up fonts and style on the current ImGui context (shared by the window
+// and the headless tests): DejaVu Sans at 15 px * scale, ImGui's own font as
+// fallback.
+void SetUpImGuiStyle(float scale);
+
+}  // namespace stepline::app

@@ -1,0 +1,74 @@
+// LoadJob: the worker thread and its hand-off.
+#include "app/gui/load_job.h"
+
+#include <filesystem>
+
+namespace stepline::app {
+
+LoadJob::~LoadJob() {
+  Cancel();
+  Join();
+}
+
+void LoadJob::Join() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void LoadJob::Cancel() { progress_.cancel = true; }
+
+double LoadJob::progress() const {
+  const uint64_t total = progress_.bytes_total.load();
+  if (total == 0) return -1;
+  return std::min(1.0, static_cast<double>(progress_.bytes_done.load()) / static_cast<double>(total));
+}
+
+void LoadJob::Start(const std::string& path) {
+  StartWith(path, nullptr);
+}
+
+void LoadJob::StartWith(const std::string& name, std::function<Result<Trace, std::string>()> make) {
+  Cancel();
+  Join();
+  progress_.bytes_done = 0;
+  progress_.bytes_total = 0;
+  progress_.cancel = false;
+  name_ = std::filesystem::path(name).filename().string();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    outcome_.reset();
+  }
+  running_ = true;
+  thread_ = std::thread([this, name, make = std::move(make)] {
+    Outcome out;
+    out.path = name;
+    if (make) {
+      auto r = make();
+      if (r.ok()) {
+        out.data = std::make_shared<ui::TimelineData>(std::make_shared<const Trace>(std::move(r).value()));
+      } else {
+        out.error = r.error();
+      }
+    } else {
+      auto r = loaders::LoadFile(name, {}, &progress_);
+      if (r.ok()) {
+        out.data = std::make_shared<ui::TimelineData>(std::make_shared<const Trace>(std::move(r).value()));
+      } else {
+        out.error = r.error().ToString();
+      }
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      outcome_ = std::move(out);
+    }
+    running_ = false;
+  });
+}
+
+std::optional<LoadJob::Outcome> LoadJob::TakeOutcome() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::optional<Outcome> out;
+  out.swap(outcome_);
+  return out;
+}
+
+}  // namespace stepline::app

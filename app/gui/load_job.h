@@ -1,0 +1,54 @@
+// LoadJob: loads a trace on a worker thread so the window never freezes; the
+// UI polls progress (bytes read of total) and may cancel. The result is a
+// finalized Trace plus the timeline's indices, built on the same thread.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "loaders/load.h"
+#include "ui/timeline/timeline_data.h"
+
+namespace stepline::app {
+
+class LoadJob {
+ public:
+  LoadJob() = default;
+  LoadJob(const LoadJob&) = delete;
+  LoadJob& operator=(const LoadJob&) = delete;
+  ~LoadJob();
+
+  // Starts loading `path` (cancelling and joining any running load).
+  void Start(const std::string& path);
+  // Starts a job that runs `make` instead of reading a file (the built-in demo).
+  void StartWith(const std::string& name, std::function<Result<Trace, std::string>()> make);
+  void Cancel();
+  bool running() const { return running_.load(); }
+  double progress() const;  // 0..1, or -1 when the total is unknown
+  const std::string& name() const { return name_; }
+
+  struct Outcome {
+    std::string path;
+    std::shared_ptr<const ui::TimelineData> data;  // null on failure
+    std::string error;                             // LoadError::ToString() on failure
+  };
+  // The finished result, once; nullopt while running or after it was taken.
+  std::optional<Outcome> TakeOutcome();
+
+ private:
+  void Join();
+
+  std::thread thread_;
+  std::atomic<bool> running_{false};
+  loaders::LoadProgress progress_;
+  std::string name_;
+  std::mutex mutex_;
+  std::optional<Outcome> outcome_;
+};
+
+}  // namespace stepline::app

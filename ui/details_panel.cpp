@@ -1,0 +1,112 @@
+// DetailsPanel drawing and self-time computation.
+#include "ui/details_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "ui/timeline/time_ruler.h"
+#include "ui/timeline/track_layout.h"
+
+namespace stepline::ui {
+namespace {
+
+std::string ArgValueText(const Trace& trace, ArgValue v) {
+  switch (v.type) {
+    case ArgType::kInt: return std::to_string(v.as_int());
+    case ArgType::kUint: return std::to_string(v.as_uint());
+    case ArgType::kDouble: {
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "%.6g", v.as_double());
+      return buf;
+    }
+    case ArgType::kBool: return v.as_bool() ? "true" : "false";
+    case ArgType::kString:
+    case ArgType::kJson: return std::string(trace.str(v.as_string()));
+  }
+  return {};
+}
+
+void LinkedSliceRow(ViewState& state, const char* label, SliceId other, int id) {
+  const Trace& trace = *state.trace();
+  ImGui::PushID(id);
+  ImGui::TextDisabled("%s", label);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Go")) state.SelectAndReveal(other);
+  ImGui::SameLine();
+  const std::string name(trace.str(trace.slices().name()[other.index()]));
+  ImGui::TextUnformatted(name.c_str());
+  ImGui::PopID();
+}
+
+}  // namespace
+
+DurNs ComputeSelfTime(const Trace& trace, SliceId slice) {
+  const SliceTable& s = trace.slices();
+  const size_t i = slice.index();
+  const TimeNs end = s.start_ns()[i] + s.dur_ns()[i];
+  const uint32_t track_end = trace.tracks().ranges(s.track()[i]).slice_end;
+  DurNs children = 0;
+  // Descendants follow the slice in table order until a slice starts at or
+  // after its end; direct children are those whose parent is this slice.
+  for (size_t j = i + 1; j < track_end && s.start_ns()[j] < end; ++j) {
+    if (s.parent()[j] == slice) children += std::min(end, s.start_ns()[j] + s.dur_ns()[j]) - s.start_ns()[j];
+  }
+  return std::max<DurNs>(0, s.dur_ns()[i] - children);
+}
+
+void DetailsPanel::Draw(ViewState& state) {
+  const Trace* trace = state.trace();
+  if (trace == nullptr || state.selected.is_none()) {
+    ImGui::TextDisabled("Click a slice to see its details.");
+    return;
+  }
+  const SliceId sel = state.selected;
+  const SliceTable& s = trace->slices();
+  const size_t i = sel.index();
+  const TimeNs origin = trace->span().start_ns;
+  const std::string name(trace->str(s.name()[i]));
+  ImGui::TextWrapped("%s", name.c_str());
+  ImGui::Separator();
+  if (ImGui::BeginTable("##details", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+    auto row = [](const char* key, const std::string& value) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", key);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(value.c_str());
+    };
+    row("Category", std::string(trace->str(s.category()[i])));
+    const TrackId track = s.track()[i];
+    row("Track", ProcessLabel(*trace, trace->tracks().process(track)) + " / " + TrackLabel(*trace, track));
+    row("Start", FormatDuration(s.start_ns()[i] - origin) + " (" + std::to_string(s.start_ns()[i]) + " ns)");
+    row("Duration", FormatDuration(s.dur_ns()[i]));
+    row("Self time", FormatDuration(ComputeSelfTime(*trace, sel)));
+    if (s.gpu_kind()[i] != GpuKind::kNone) row("GPU kind", std::string(GpuKindName(s.gpu_kind()[i])));
+    row("Depth", std::to_string(s.depth()[i]));
+    const ArgTable& args = trace->args();
+    const ArgSetId set = s.arg_set()[i];
+    for (uint32_t r = args.set_begin(set); r < args.set_end(set); ++r) {
+      row(std::string(trace->str(args.key()[r])).c_str(), ArgValueText(*trace, args.value(r)));
+    }
+    ImGui::EndTable();
+  }
+  // Flows through this slice, both directions.
+  const FlowTable& flows = trace->flows();
+  int id = 0;
+  auto from = flows.from();
+  for (auto it = std::lower_bound(from.begin(), from.end(), sel); it != from.end() && *it == sel; ++it) {
+    const size_t f = static_cast<size_t>(it - from.begin());
+    LinkedSliceRow(state, flows.kind()[f] == FlowKind::kLaunch ? "launches ->" : "flow to ->", flows.to()[f], id++);
+  }
+  const auto& by_to = state.data->flows_by_to;
+  auto to = flows.to();
+  auto lo = std::lower_bound(by_to.begin(), by_to.end(), sel, [&](uint32_t f, SliceId v) { return to[f] < v; });
+  for (; lo != by_to.end() && to[*lo] == sel; ++lo) {
+    LinkedSliceRow(state, flows.kind()[*lo] == FlowKind::kLaunch ? "<- launched by" : "<- flow from", flows.from()[*lo],
+                   id++);
+  }
+}
+
+}  // namespace stepline::ui

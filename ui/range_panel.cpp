@@ -1,0 +1,82 @@
+// RangePanel drawing; the aggregation itself is analysis::AggregateSlicesInRange.
+#include "ui/range_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "ui/timeline/time_ruler.h"
+
+namespace stepline::ui {
+
+void RangePanel::Draw(ViewState& state) {
+  const Trace* trace = state.trace();
+  if (trace == nullptr || !state.range) {
+    ImGui::TextDisabled("Drag on the ruler (or shift-drag on the tracks) to aggregate a time range.");
+    return;
+  }
+  if (computed_for_ != state.range || computed_trace_ != trace) {
+    rows_ = analysis::AggregateSlicesInRange(*trace, *state.range);
+    order_.resize(rows_.size());
+    std::iota(order_.begin(), order_.end(), 0);
+    computed_for_ = state.range;
+    computed_trace_ = trace;
+  }
+  ImGui::Text("Range %s: %zu names", FormatDuration(state.range->duration_ns()).c_str(), rows_.size());
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV;
+  if (!ImGui::BeginTable("##range", 5, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("Total", ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_DefaultSort |
+                                       ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("Self", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("Average", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableHeadersRow();
+  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty && specs->SpecsCount > 0) {
+    const int column = specs->Specs[0].ColumnIndex;
+    const bool asc = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+    auto key = [&](size_t i) -> int64_t {
+      switch (column) {
+        case 1: return static_cast<int64_t>(rows_[i].count);
+        case 2: return rows_[i].total_ns;
+        case 3: return rows_[i].self_ns;
+        case 4: return rows_[i].avg_ns();
+        default: return 0;
+      }
+    };
+    std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
+      if (column == 0) {
+        const auto na = trace->str(rows_[a].name), nb = trace->str(rows_[b].name);
+        return asc ? na < nb : na > nb;
+      }
+      return asc ? key(a) < key(b) : key(a) > key(b);
+    });
+    specs->SpecsDirty = false;
+  }
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(order_.size()));
+  while (clipper.Step()) {
+    for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+      const auto& row = rows_[order_[r]];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      const std::string name(trace->str(row.name));
+      ImGui::TextUnformatted(name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%llu", static_cast<unsigned long long>(row.count));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(FormatDuration(row.total_ns).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(FormatDuration(row.self_ns).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(FormatDuration(row.avg_ns()).c_str());
+    }
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace stepline::ui

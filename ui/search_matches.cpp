@@ -1,0 +1,53 @@
+// Whole-trace search; see search_matches.h.
+#include "ui/search_matches.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+namespace stepline::ui {
+
+SearchResult ComputeSearchMatches(const Trace& trace, std::string_view text, bool regex) {
+  SearchResult result;
+  if (text.empty()) return result;
+  const StringPool& pool = trace.strings();
+  std::vector<bool> name_matches(pool.size(), false);
+  if (regex) {
+    std::regex re;
+    try {  // std::regex reports a bad pattern only by throwing
+      re = std::regex(std::string(text), std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+    } catch (const std::regex_error& e) {
+      result.error = std::string("bad regex: ") + e.what();
+      return result;
+    }
+    for (size_t i = 1; i < pool.size(); ++i) {
+      const std::string_view s = pool.Get(StringId::FromIndex(i));
+      name_matches[i] = std::regex_search(s.begin(), s.end(), re);
+    }
+  } else {
+    auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+    for (size_t i = 1; i < pool.size(); ++i) {
+      const std::string_view s = pool.Get(StringId::FromIndex(i));
+      name_matches[i] = std::search(s.begin(), s.end(), text.begin(), text.end(),
+                                    [&](char a, char b) { return lower(a) == lower(b); }) != s.end();
+    }
+  }
+  const auto names = trace.slices().name();
+  for (uint32_t r = 0; r < names.size(); ++r) {
+    if (name_matches[names[r].index()]) result.rows.push_back(r);
+  }
+  return result;
+}
+
+SliceId StepSearch(const std::vector<uint32_t>& matches, SliceId current, bool backwards) {
+  if (matches.empty()) return SliceId::None();
+  if (current.is_none()) return SliceId(backwards ? matches.back() : matches.front());
+  if (!backwards) {
+    auto it = std::upper_bound(matches.begin(), matches.end(), current.value);
+    return SliceId(it == matches.end() ? matches.front() : *it);
+  }
+  auto it = std::lower_bound(matches.begin(), matches.end(), current.value);
+  return SliceId(it == matches.begin() ? matches.back() : *(it - 1));
+}
+
+}  // namespace stepline::ui

@@ -1,0 +1,31 @@
+// Time ruler: tick placement and labels that switch units (ns, µs, ms, s) as
+// the view zooms, plus duration formatting shared by the panels.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/time.h"
+#include "ui/timeline/viewport.h"
+
+namespace stepline::ui {
+
+struct RulerTick {
+  TimeNs t_ns = 0;
+  double x_px = 0;
+  bool major = false;  // labelled
+  std::string label;   // relative to the origin, e.g. "1.25 ms"; empty for minor ticks
+};
+
+// Ticks at a 1-2-5 step chosen so labels are at least `min_label_px` apart;
+// four minor ticks between labels. Labels show time since `origin_ns`.
+std::vector<RulerTick> ComputeRulerTicks(const Viewport& viewport, TimeNs origin_ns, double min_label_px);
+
+// "0 ns", "950 ns", "1.5 µs", "12.35 ms", "2.000 s": three significant digits
+// at most past the unit, the unit chosen by magnitude.
+std::string FormatDuration(DurNs ns);
+// A tick label: like FormatDuration, but the unit follows the tick step so
+// every label of one ruler uses the same unit and enough decimals.
+std::string FormatTickLabel(TimeNs t_ns, DurNs step_ns);
+
+}  // namespace stepline::ui

@@ -1,0 +1,34 @@
+// TimelineData: a loaded trace plus the indices the timeline draws from,
+// built once per trace (on the load thread, so the window never waits).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "model/trace.h"
+#include "ui/timeline/copy_rows.h"
+#include "ui/timeline/track_depth_index.h"
+
+namespace stepline::ui {
+
+struct TimelineData {
+  explicit TimelineData(std::shared_ptr<const Trace> t);
+
+  std::shared_ptr<const Trace> trace;
+  TrackDepthIndex depths;
+  CopyRows copies;
+  // GPU utilization over the whole trace for the overview strip: fraction of
+  // each bin covered by at least one kernel (any device), kOverviewBins bins
+  // over trace->span().
+  static constexpr size_t kOverviewBins = 2048;
+  std::vector<float> gpu_busy;
+  bool has_gpu = false;
+  // Flow rows sorted by their `to` slice (the table itself is sorted by `from`).
+  std::vector<uint32_t> flows_by_to;
+};
+
+// Busy fraction per bin of `range`, from the union of the given intervals
+// (sorted or not). Exposed for tests.
+std::vector<float> ComputeBusyBins(std::vector<TimeRange> intervals, TimeRange range, size_t bins);
+
+}  // namespace stepline::ui

@@ -1,0 +1,64 @@
+// TimelinePanel: the overview strip, the time ruler and the tracks, with
+// zoom/pan/selection input. Reads the trace through ViewState; keeps only
+// per-frame scratch buffers and drag state.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "ui/timeline/draw_list.h"
+#include "ui/timeline/quad_renderer.h"
+#include "ui/view_state.h"
+
+struct ImDrawList;
+struct ImVec2;
+
+namespace stepline::ui {
+
+class TimelinePanel {
+ public:
+  // Draws into the current ImGui window, filling the remaining content region.
+  void Draw(ViewState& state, QuadRenderer* renderer);
+
+  // CPU time of the last Draw(), for `stepline bench` (frame_build_ms).
+  double last_build_ms() const { return last_build_ms_; }
+
+ private:
+  struct Rect {
+    float x0, y0, x1, y1;
+    float w() const { return x1 - x0; }
+    float h() const { return y1 - y0; }
+  };
+  void HandleInput(ViewState& state, const Rect& content, const Rect& ruler);
+  void DrawOverview(ViewState& state, ImDrawList* dl, const Rect& r);
+  void DrawRuler(ViewState& state, ImDrawList* dl, const Rect& r, const Rect& content);
+  void DrawTracks(ViewState& state, ImDrawList* dl, const Rect& headers, const Rect& content, QuadRenderer* renderer);
+  void DrawSliceRow(ViewState& state, ImDrawList* dl, const LayoutRow& row, float y0, const Rect& content);
+  void DrawCounterRow(ViewState& state, ImDrawList* dl, const LayoutRow& row, float y0, const Rect& content);
+  void DrawFlows(ViewState& state, ImDrawList* dl, const Rect& content);
+  void DrawRangeSelection(ViewState& state, ImDrawList* dl, const Rect& area);
+  void DrawTrackMenu(ViewState& state);
+  void DrawHoverTooltip(const ViewState& state);
+  bool SliceScreenRect(const ViewState& state, SliceId slice, const Rect& content, Rect* out) const;
+
+  TrackLayout layout_;
+  std::vector<SliceDrawItem> items_;       // scratch: one row's items
+  std::vector<QuadInstance> quads_;        // scratch: this frame's rectangles
+  struct Label {
+    float x0, y0, x1, y1;
+    std::string_view text;
+  };
+  std::vector<Label> labels_;              // scratch: slice names, drawn after the quads
+  uint32_t hovered_run_count_ = 0;         // > 1: the mouse is over a folded run
+  std::vector<size_t> row_of_track_;       // TrackId -> index into layout_.rows (or SIZE_MAX)
+  float row_height_ = 18.f;
+  TrackId menu_track_;                     // track whose context menu is open
+  float content_top_ = 0;                  // screen y of content-space 0 (after scroll)
+  // Drag state.
+  bool panning_ = false;
+  bool selecting_range_ = false;
+  TimeNs range_anchor_ns_ = 0;
+  double last_build_ms_ = 0;
+};
+
+}  // namespace stepline::ui
