@@ -39,7 +39,8 @@ std::string FormatDuration(DurNs ns) {
 }
 
 std::string FormatTickLabel(TimeNs t_ns, DurNs step_ns) {
-  const Unit& u = UnitFor(std::max<DurNs>(1, step_ns));
+  // A 500 µs step reads better as 0.5 ms: pick the unit from twice the step.
+  const Unit& u = UnitFor(std::max<DurNs>(1, step_ns * 2));
   if (u.ns == 1) return Format(static_cast<double>(t_ns), 0, u.name);
   // Enough decimals to tell neighbouring ticks apart.
   int decimals = 0;

@@ -50,6 +50,13 @@ TimelineData::TimelineData(std::shared_ptr<const Trace> t) : trace(std::move(t))
   }
   has_gpu = !kernels.empty();
   gpu_busy = ComputeBusyBins(std::move(kernels), trace->span(), kOverviewBins);
+  counter_range.assign(trace->tracks().size(), {0.0, 0.0});
+  const CounterTable& counters = trace->counters();
+  for (size_t i = 0; i < counters.size(); ++i) {
+    auto& [lo, hi] = counter_range[counters.track()[i].index()];
+    lo = std::min(lo, counters.value()[i]);
+    hi = std::max(hi, counters.value()[i]);
+  }
   const auto to = trace->flows().to();
   flows_by_to.resize(to.size());
   for (uint32_t i = 0; i < to.size(); ++i) flows_by_to[i] = i;

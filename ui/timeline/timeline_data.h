@@ -25,6 +25,9 @@ struct TimelineData {
   bool has_gpu = false;
   // Flow rows sorted by their `to` slice (the table itself is sorted by `from`).
   std::vector<uint32_t> flows_by_to;
+  // Per track: the smallest and largest counter sample (0, 0 without samples),
+  // so counter rows scale without scanning every sample each frame.
+  std::vector<std::pair<double, double>> counter_range;
 };
 
 // Busy fraction per bin of `range`, from the union of the given intervals

@@ -353,13 +353,15 @@ void TimelinePanel::DrawSliceRow(ViewState& state, ImDrawList* dl, const LayoutR
   if (!row.track.is_none()) {
     const auto& r = trace.tracks().ranges(row.track);
     const auto ts = trace.instants().ts_ns();
-    auto b = std::lower_bound(ts.begin() + r.instant_begin, ts.begin() + r.instant_end, state.viewport.visible.start_ns);
-    float last_x = -1e9f;
-    for (auto it = b; it != ts.begin() + r.instant_end && *it < state.viewport.visible.end_ns; ++it) {
-      const float x = content.x0 + static_cast<float>(state.viewport.TimeToX(*it));
-      if (x - last_x < 2.f) continue;  // one tick per 2 px is enough
-      last_x = x;
+    const auto end = ts.begin() + r.instant_end;
+    auto it = std::lower_bound(ts.begin() + r.instant_begin, end, state.viewport.visible.start_ns);
+    // One tick per 2 px: after drawing one, jump past the next 2 px by binary
+    // search, so a million instants cost a few hundred steps.
+    while (it != end && *it < state.viewport.visible.end_ns) {
+      const double x_px = state.viewport.TimeToX(*it);
+      const float x = content.x0 + static_cast<float>(x_px);
       dl->AddTriangleFilled(ImVec2(x - 3, y0 + 1), ImVec2(x + 3, y0 + 1), ImVec2(x, y0 + 7), theme::kSearchMatch);
+      it = std::lower_bound(it + 1, end, std::max(*it + 1, state.viewport.XToTime(x_px + 2.0)));
     }
   }
 }
@@ -371,11 +373,7 @@ void TimelinePanel::DrawCounterRow(ViewState& state, ImDrawList* dl, const Layou
   const auto ts = trace.counters().ts_ns();
   const auto values = trace.counters().value();
   if (r.counter_end == r.counter_begin) return;
-  double lo = 0, hi = 0;
-  for (uint32_t i = r.counter_begin; i < r.counter_end; ++i) {
-    lo = std::min(lo, values[i]);
-    hi = std::max(hi, values[i]);
-  }
+  auto [lo, hi] = state.data->counter_range[row.track.index()];
   if (hi <= lo) hi = lo + 1;
   // Step chart, one column per pixel holding the column's maximum.
   const int width = static_cast<int>(content.w());
@@ -383,14 +381,17 @@ void TimelinePanel::DrawCounterRow(ViewState& state, ImDrawList* dl, const Layou
   auto first = std::upper_bound(ts.begin() + r.counter_begin, ts.begin() + r.counter_end,
                                 state.viewport.visible.start_ns);
   if (first != ts.begin() + r.counter_begin) --first;  // the value in force at the left edge
-  for (auto it = first; it != ts.begin() + r.counter_end && *it < state.viewport.visible.end_ns; ++it) {
+  const auto end = ts.begin() + r.counter_end;
+  // Per pixel column the maximum of the samples in it (and of the value in
+  // force when it starts). Columns with many samples are scanned; a run of
+  // columns without samples is filled from the held value in one go.
+  for (auto it = first; it != end && *it < state.viewport.visible.end_ns; ++it) {
     const size_t i = static_cast<size_t>(it - ts.begin());
     const double x_start = std::max(0.0, state.viewport.TimeToX(*it));
     const double x_end = i + 1 < r.counter_end ? std::min<double>(width, state.viewport.TimeToX(ts[i + 1])) : width;
-    for (int c = static_cast<int>(x_start); c < std::max(static_cast<int>(x_start) + 1, static_cast<int>(x_end)) && c < width; ++c) {
-      const float v = static_cast<float>(values[i]);
-      column[c] = std::isnan(column[c]) ? v : std::max(column[c], v);
-    }
+    const float v = static_cast<float>(values[i]);
+    const int c_end = std::min(width, std::max(static_cast<int>(x_start) + 1, static_cast<int>(x_end)));
+    for (int c = static_cast<int>(x_start); c < c_end; ++c) column[c] = std::isnan(column[c]) ? v : std::max(column[c], v);
   }
   const float h = row.height - 4;
   for (int c = 0; c < width; ++c) {

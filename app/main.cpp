@@ -1,0 +1,58 @@
+// The `stepline` executable: dispatches `stepline <command> ...` to the
+// subcommands in app/commands.h. Everything else lives in stepline_app so the
+// tests can drive it without a process.
+#include <filesystem>
+#include <iostream>
+#include <string_view>
+
+#include "app/commands.h"
+#include "app/version.h"
+
+namespace {
+
+constexpr std::string_view kUsage =
+    "usage: stepline [FILE]                 open the viewer (the built-in demo when no file)\n"
+    "       stepline <command> [arguments]\n"
+    "\n"
+    "commands:\n"
+    "  view [FILE] [--demo SCENARIO]  open the viewer window\n"
+    "  screenshot FILE --out PNG [--size WxH] [--range START_MS:END_MS] [--scale S] [--force]\n"
+    "                                 render the timeline headless into a PNG\n"
+    "  info FILE [--json]             load a trace and summarize it\n"
+    "  bench FILE [--json] [--tile-mb N] [--repeat R] [--threads T]\n"
+    "                                 measure load speed and resident memory\n"
+    "  demo --list                    list the built-in demo scenarios\n"
+    "  demo SCENARIO --out FILE       write a demo trace\n"
+    "  --help                         this text\n"
+    "  --version                      print the version\n"
+    "\n"
+    "FILE: Chrome-trace / PyTorch-Kineto JSON (optionally .gz / .zst) or an XSpace .xplane.pb;\n"
+    "the format is sniffed from the content, not the name.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using stepline::app::Args;
+  if (argc < 2) return stepline::app::RunViewer({}, std::cout, std::cerr);
+  const std::string_view command = argv[1];
+  const Args args(argv + 2, argv + argc);
+  if (command == "info") return stepline::app::RunInfo(args, std::cout, std::cerr);
+  if (command == "bench") return stepline::app::RunBench(args, std::cout, std::cerr);
+  if (command == "demo") return stepline::app::RunDemo(args, std::cout, std::cerr);
+  if (command == "view") return stepline::app::RunViewer(args, std::cout, std::cerr);
+  if (command == "screenshot") return stepline::app::RunScreenshot(args, std::cout, std::cerr);
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (command == "--version") {
+    std::cout << "stepline " << stepline::app::Version() << "\n";
+    return 0;
+  }
+  // `stepline FILE`: a path rather than a command opens the viewer on it.
+  if (!command.starts_with("-") && std::filesystem::exists(std::string(command))) {
+    return stepline::app::RunViewer(Args(argv + 1, argv + argc), std::cout, std::cerr);
+  }
+  std::cerr << "stepline: unknown command '" << command << "'\n\n" << kUsage;
+  return 2;
+}
