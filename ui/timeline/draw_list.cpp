@@ -25,9 +25,20 @@ void BuildRowDrawList(const Trace& trace, std::span<const uint32_t> rows, uint16
   const double min_px = options.min_slice_px;
   const double width = viewport.width_px;
   auto end_of = [&](uint32_t row) { return starts[row] + durs[row]; };
+  // Galloping search from `from`: the answer is usually a few thousand rows
+  // ahead, and probing near `from` first keeps the memory touched local
+  // (a plain binary search over millions of rows misses the cache each step).
   auto first_starting_at_or_after = [&](size_t from, TimeNs t) {
+    size_t lo = from, step = 1, hi = from;
+    while (hi < rows.size() && starts[rows[hi]] < t) {
+      lo = hi + 1;
+      hi = from + step;
+      step *= 2;
+    }
+    hi = std::min(hi, rows.size());
     return static_cast<size_t>(
-        std::lower_bound(rows.begin() + from, rows.end(), t, [&](uint32_t row, TimeNs v) { return starts[row] < v; }) -
+        std::lower_bound(rows.begin() + lo, rows.begin() + hi, t,
+                         [&](uint32_t row, TimeNs v) { return starts[row] < v; }) -
         rows.begin());
   };
 
