@@ -3,6 +3,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "ui/search_matches.h"
@@ -25,6 +26,7 @@ const std::vector<Shortcut>& Shortcuts() {
       {"Right-click a track name", "pin or hide the track"},
       {"Click a group header", "collapse or expand a process or device"},
       {"Ctrl+O", "open a file (or drop files on the window)"},
+      {"Ctrl + +/-", "larger / smaller text (also View > Text size)"},
       {"F12", "save a screenshot (PNG)"},
       {"?", "this help"},
   };
@@ -54,6 +56,12 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
   if (io.KeyCtrl && ImGui::IsKeyPressed('O', false)) req.open_dialog = true;
   constexpr int kKeyF12 = 301;  // GLFW_KEY_F12; ImGui 1.86 indexes keys by backend codes
   if (ImGui::IsKeyPressed(kKeyF12, false)) req.save_screenshot = true;
+  if (io.KeyCtrl && !io.WantTextInput) {
+    for (ImWchar c : io.InputQueueCharacters) {
+      if (c == '+' || c == '=') io.FontGlobalScale = std::min(2.5f, io.FontGlobalScale * 1.1f);
+      if (c == '-') io.FontGlobalScale = std::max(0.75f, io.FontGlobalScale / 1.1f);
+    }
+  }
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) state.range.reset();
   DrawMenuBar(state, status, &req);
   DrawStatus(status, &req);
@@ -107,6 +115,10 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
       state.color_mode = ColorMode::kByKind;
     ImGui::MenuItem("Show all flow arrows in view", nullptr, &state.show_all_flows);
     if (ImGui::MenuItem("Fit whole trace", "0")) state.FitAll();
+    // Text size on top of the monitor's content scale (high-DPI screens).
+    float& text_scale = ImGui::GetIO().FontGlobalScale;
+    ImGui::SetNextItemWidth(160);
+    ImGui::SliderFloat("Text size", &text_scale, 0.75f, 2.5f, "%.2fx");
     ImGui::Separator();
     if (ImGui::MenuItem("Save screenshot", "F12")) req->save_screenshot = true;
     ImGui::EndMenu();
