@@ -1,0 +1,598 @@
+// ByteSource: padded buffers, read-only file mapping, and the gzip/zstd
+// decoders behind OpenInput()/DecodeBytes(). Never opens the input for
+// writing, never throws, never prints: every failure is a LoadError value.
+//
+// [SECTION] Helpers
+// [SECTION] ByteBuffer
+// [SECTION] Layer: one wrapper being decoded (growth, limit, progress, truncation)
+// [SECTION] gzip: libdeflate per member, zlib streaming fallback
+// [SECTION] zstd: streaming over frames, skippable frames skipped
+// [SECTION] Entry points
+//
+// Call flow: OpenInput -> ByteBuffer::MapFile -> Unwrap -> DecodeGzip | DecodeZstd
+// (repeated while the content is still wrapped) -> DecodedInput.
+#include "loaders/byte_source.h"
+
+#define ZLIB_CONST  // const next_in: zlib never writes to our (read-only mapped) input
+#include <fcntl.h>
+#include <libdeflate.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <utility>
+
+#include "model/sl_assert.h"
+
+namespace stepline::loaders {
+namespace {
+
+// =============================================================================
+// [SECTION] Helpers
+// =============================================================================
+
+constexpr uint64_t kMaxDecodedCeiling = uint64_t{64} << 30;
+constexpr size_t kOutputWindow = size_t{64} << 20;  // decoded bytes between cancel checks
+constexpr size_t kMinGrowth = size_t{1} << 20;
+constexpr size_t kZlibInputChunk = size_t{1} << 30;  // avail_in is 32-bit
+constexpr size_t kZstdInputChunk = size_t{4} << 10;  // see DecodeZstdFrame
+// Deflate cannot expand data by more than ~1032:1, which bounds any presize
+// taken from a (possibly lying or truncated) gzip trailer.
+constexpr uint64_t kDeflateMaxRatio = 1032;
+// Double-encoded downloads (gzip of a .json.gz) are seen in practice; three
+// layers is plenty and keeps a pathological nesting bounded.
+constexpr int kMaxLayers = 3;
+constexpr uint32_t kZstdFrameMagic = 0xFD2FB528;
+constexpr uint32_t kZstdSkippableMagic = 0x184D2A50;  // low 4 bits are free
+constexpr uint32_t kZstdSkippableMask = 0xFFFFFFF0;
+
+LoadError MakeError(LoadErrorCode code, const std::string& path, std::string message) {
+  LoadError e;
+  e.code = code;
+  e.path = path;
+  e.message = std::move(message);
+  return e;
+}
+
+LoadError IoError(const std::string& path, const char* what, int err) {
+  return MakeError(LoadErrorCode::kIoError, path, std::string(what) + ": " + std::strerror(err));
+}
+
+uint32_t ReadLe32(const char* p) {
+  const auto* u = reinterpret_cast<const unsigned char*>(p);
+  return uint32_t{u[0]} | uint32_t{u[1]} << 8 | uint32_t{u[2]} << 16 | uint32_t{u[3]} << 24;
+}
+
+bool IsAllZero(std::string_view bytes) {
+  return std::all_of(bytes.begin(), bytes.end(), [](char c) { return c == 0; });
+}
+
+std::string HumanBytes(uint64_t n) {
+  if (n >= (uint64_t{1} << 30) && n % (uint64_t{1} << 30) == 0) return std::to_string(n >> 30) + " GiB";
+  if (n >= (uint64_t{1} << 20) && n % (uint64_t{1} << 20) == 0) return std::to_string(n >> 20) + " MiB";
+  return std::to_string(n) + " bytes";
+}
+
+// Large output buffers are written once, front to back, right after being
+// allocated, so 4 KiB page faults cost as much as inflating: libdeflate on a
+// 54 MB trace takes 35 ms CPU into fresh small pages, 19 ms with huge pages
+// (zstd: 53 -> 28 ms). Advice only; failure is harmless.
+void AdviseHugePages(char* data, size_t bytes) {
+  constexpr size_t kMinBytes = size_t{4} << 20;
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  if (bytes < kMinBytes) return;
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + page - 1) / page * page;
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) / page * page;
+  ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+struct FdCloser {
+  int fd;
+  ~FdCloser() { ::close(fd); }
+};
+
+// Reads a pipe to its end (e.g. `stepline <(zcat trace.json.gz)`); the
+// content cannot be mapped. Bounded by the decoded-size limit.
+Result<ByteBuffer, LoadError> ReadPipe(int fd, const std::string& path) {
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  const uint64_t limit = DefaultMaxDecodedBytes();
+  ByteBuffer buf = ByteBuffer::Allocate(0);
+  size_t used = 0;
+  for (;;) {
+    if (used == buf.capacity()) {
+      if (used >= limit) {
+        return MakeUnexpected(MakeError(LoadErrorCode::kTooLarge, path,
+                                        "pipe delivers more than the limit of " + HumanBytes(limit)));
+      }
+      buf.Resize(used);
+      buf.Reserve(std::min<uint64_t>(limit, std::max<uint64_t>(kMinGrowth, uint64_t{used} * 2)));
+      if (buf.capacity() == used) return MakeUnexpected(IoError(path, "read", ENOMEM));
+    }
+    ssize_t n = ::read(fd, buf.mutable_data() + used, buf.capacity() - used);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return MakeUnexpected(IoError(path, "read", errno));
+    if (n == 0) break;
+    used += static_cast<size_t>(n);
+  }
+  buf.Resize(used);
+  return buf;
+}
+
+}  // namespace
+
+// =============================================================================
+// [SECTION] ByteBuffer
+// =============================================================================
+
+ByteBuffer::ByteBuffer(ByteBuffer&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      capacity_(std::exchange(other.capacity_, 0)),
+      mapped_bytes_(std::exchange(other.mapped_bytes_, 0)) {}
+
+ByteBuffer& ByteBuffer::operator=(ByteBuffer&& other) noexcept {
+  if (this != &other) {
+    ByteBuffer old(std::move(*this));  // released when `old` goes out of scope
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    capacity_ = std::exchange(other.capacity_, 0);
+    mapped_bytes_ = std::exchange(other.mapped_bytes_, 0);
+  }
+  return *this;
+}
+
+ByteBuffer::~ByteBuffer() {
+  if (mapped_bytes_ != 0) {
+    ::munmap(data_, mapped_bytes_);  // the file pages and the padding pages are one range
+  } else {
+    std::free(data_);
+  }
+}
+
+ByteBuffer ByteBuffer::Allocate(size_t capacity) {
+  ByteBuffer b;
+  if (capacity > SIZE_MAX - kPadding) return b;
+  // calloc of a large block is fresh zero pages from the kernel: no pass over memory.
+  b.data_ = static_cast<char*>(std::calloc(capacity + kPadding, 1));
+  if (b.data_ == nullptr) return b;
+  b.size_ = b.capacity_ = capacity;
+  AdviseHugePages(b.data_, capacity);
+  return b;
+}
+
+void ByteBuffer::Resize(size_t n) {
+  SL_ASSERT(mapped_bytes_ == 0 && "a mapped file is read-only");
+  SL_ASSERT(n <= capacity_);
+  size_ = n;
+  if (data_ != nullptr) std::memset(data_ + n, 0, kPadding);
+}
+
+void ByteBuffer::Reserve(size_t n) {
+  SL_ASSERT(mapped_bytes_ == 0 && "a mapped file is read-only");
+  if (data_ != nullptr && n <= capacity_) return;
+  if (n > SIZE_MAX - kPadding) return;
+  void* grown = std::realloc(data_, n + kPadding);
+  if (grown == nullptr) return;
+  const bool fresh = data_ == nullptr;
+  data_ = static_cast<char*>(grown);
+  capacity_ = n;
+  // [size_, size_ + kPadding) was already zero unless the block is new; the
+  // bytes between size_ and capacity_ are scratch and stay uninitialised.
+  if (fresh) std::memset(data_, 0, kPadding);
+  std::memset(data_ + capacity_, 0, kPadding);
+  // Only an empty buffer (a presize): growing a huge-page buffer with content
+  // measured slower (realloc's mremap splits the huge pages).
+  if (size_ == 0) AdviseHugePages(data_, capacity_);
+}
+
+Result<ByteBuffer, LoadError> ByteBuffer::MapFile(const std::string& path) {
+  // O_NONBLOCK so that opening a FIFO with no writer cannot hang.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return MakeUnexpected(IoError(path, "cannot open", errno));
+  FdCloser closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return MakeUnexpected(IoError(path, "cannot stat", errno));
+  if (S_ISDIR(st.st_mode)) {
+    return MakeUnexpected(MakeError(LoadErrorCode::kIoError, path,
+                                    "is a directory, not a trace file (open a file inside it, e.g. "
+                                    "plugins/profile/<run>/<host>.xplane.pb)"));
+  }
+  if (S_ISFIFO(st.st_mode)) return ReadPipe(fd, path);
+  if (!S_ISREG(st.st_mode)) {
+    return MakeUnexpected(MakeError(LoadErrorCode::kIoError, path, "not a regular file"));
+  }
+  const uint64_t file_size = static_cast<uint64_t>(st.st_size);
+  if (file_size == 0) return Allocate(0);  // mmap of 0 bytes is an error
+  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  if (file_size > SIZE_MAX - kPadding - page) return MakeUnexpected(IoError(path, "cannot map", EFBIG));
+  const size_t total = static_cast<size_t>((file_size + kPadding + page - 1) / page * page);
+
+  // Reserve file + padding as zero anonymous pages, then map the file over the
+  // start. Bytes past EOF in the file's last page read as zero (POSIX), and the
+  // pages after it are the anonymous zeros: simdjson's padding, without a copy.
+  void* base = ::mmap(nullptr, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (base == MAP_FAILED) return MakeUnexpected(IoError(path, "cannot map", errno));
+  void* mapped = ::mmap(base, static_cast<size_t>(file_size), PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+  if (mapped == MAP_FAILED) {
+    const int err = errno;
+    ::munmap(base, total);
+    return MakeUnexpected(IoError(path, "cannot map", err));
+  }
+  ByteBuffer b;
+  b.data_ = static_cast<char*>(base);
+  b.size_ = b.capacity_ = static_cast<size_t>(file_size);
+  b.mapped_bytes_ = total;
+  return b;
+}
+
+namespace {
+
+// =============================================================================
+// [SECTION] Layer: one wrapper being decoded
+// =============================================================================
+
+// Decoders append to `out`, growing it within `limit`, and record where the
+// compressed stream broke instead of failing: a cut-off trace is still worth
+// showing up to the cut.
+struct Layer {
+  Layer(std::string_view input, const std::string& source_name, LoadProgress* p, uint64_t max_bytes)
+      : in(input), name(source_name), progress(p), limit(max_bytes) {}
+
+  std::string_view in;
+  const std::string& name;
+  LoadProgress* progress;
+  uint64_t limit;
+  ByteBuffer out = ByteBuffer::Allocate(0);
+  bool truncated = false;
+  uint64_t truncated_at = 0;
+  std::string detail;
+};
+
+LoadError LayerError(const Layer& l, LoadErrorCode code, uint64_t in_offset, std::string message) {
+  LoadError e = MakeError(code, l.name, std::move(message));
+  e.byte_offset = l.out.size();
+  e.compressed_offset = in_offset;
+  return e;
+}
+
+LoadError TooLarge(const Layer& l, uint64_t in_offset) {
+  return LayerError(l, LoadErrorCode::kTooLarge, in_offset,
+                    "decompressed content exceeds the limit of " + HumanBytes(l.limit) +
+                        " (min(64 GiB, physical RAM)); the file may be a decompression bomb");
+}
+
+bool Cancelled(const Layer& l) { return l.progress != nullptr && l.progress->cancel.load(std::memory_order_relaxed); }
+
+LoadError CancelError(const Layer& l, uint64_t in_offset) {
+  return LayerError(l, LoadErrorCode::kCancelled, in_offset, "cancelled while decompressing");
+}
+
+void ReportTotal(const Layer& l, uint64_t total) {
+  if (l.progress != nullptr) l.progress->bytes_total.store(total, std::memory_order_relaxed);
+}
+
+void ReportDone(const Layer& l) {
+  if (l.progress == nullptr) return;
+  const uint64_t done = l.out.size();
+  l.progress->bytes_done.store(done, std::memory_order_relaxed);
+  if (l.progress->bytes_total.load(std::memory_order_relaxed) < done) ReportTotal(l, done);
+}
+
+void MarkTruncated(Layer& l, uint64_t in_offset, std::string detail) {
+  l.truncated = true;
+  l.truncated_at = in_offset;
+  l.detail = std::move(detail);
+}
+
+// Bytes after the last complete member/frame that do not start another one.
+// Zero fill (tape or block padding) is ignored silently; anything else is
+// reported, because it usually means a damaged or mis-concatenated file.
+void NoteTrailing(Layer& l, size_t pos, const char* format, const char* unit) {
+  const std::string_view rest = l.in.substr(pos);
+  if (IsAllZero(rest)) return;
+  MarkTruncated(l, pos,
+                std::to_string(rest.size()) + " bytes after the last " + format + " " + unit +
+                    " at compressed byte " + std::to_string(pos) + " are not " + format + " data; ignored");
+}
+
+// Presizes for an expected total; failure is fine (we grow later).
+void Presize(Layer& l, uint64_t expected) {
+  expected = std::min(expected, l.limit);
+  if (expected > l.out.capacity()) l.out.Reserve(static_cast<size_t>(expected));
+}
+
+// Ensures at least one free byte after out.size(), doubling within the limit.
+std::optional<LoadError> MakeRoom(Layer& l, uint64_t in_offset) {
+  const uint64_t cap = l.out.capacity();
+  if (l.out.size() < cap) return std::nullopt;
+  if (cap >= l.limit) return TooLarge(l, in_offset);
+  l.out.Reserve(static_cast<size_t>(std::min(l.limit, std::max(cap * 2, cap + kMinGrowth))));
+  if (l.out.capacity() > cap) return std::nullopt;
+  return LayerError(l, LoadErrorCode::kTooLarge, in_offset,
+                    "out of memory: cannot grow the decompression buffer beyond " + HumanBytes(cap));
+}
+
+// =============================================================================
+// [SECTION] gzip
+// =============================================================================
+
+bool IsGzipAt(std::string_view in, size_t pos) {
+  return in.size() - pos >= 2 && static_cast<unsigned char>(in[pos]) == 0x1F &&
+         static_cast<unsigned char>(in[pos + 1]) == 0x8B;
+}
+
+// ISIZE (the last 4 bytes) is the last member's length mod 2^32: exact for the
+// usual single-member file, a floor for multi-member ones, garbage when cut.
+uint64_t GzipSizeHint(std::string_view in) {
+  if (in.size() < 18) return 0;
+  return std::min<uint64_t>(ReadLe32(in.data() + in.size() - 4), in.size() * kDeflateMaxRatio);
+}
+
+// Streams from member start `pos` to the end with zlib. Slower than libdeflate
+// but keeps every byte decoded before a cut or a corruption.
+std::optional<LoadError> InflateWithZlib(Layer& l, size_t pos) {
+  z_stream zs{};
+  if (inflateInit2(&zs, 15 + 32) != Z_OK) {  // 15 + 32: max window, gzip or zlib header
+    return LayerError(l, LoadErrorCode::kDecompressFailed, pos, "zlib initialisation failed");
+  }
+  std::optional<LoadError> err;
+  for (;;) {
+    if (Cancelled(l)) {
+      err = CancelError(l, pos);
+      break;
+    }
+    if ((err = MakeRoom(l, pos))) break;
+    const size_t in_avail = std::min(l.in.size() - pos, kZlibInputChunk);
+    const size_t out_avail = std::min(l.out.capacity() - l.out.size(), kOutputWindow);
+    zs.next_in = reinterpret_cast<const Bytef*>(l.in.data() + pos);
+    zs.avail_in = static_cast<uInt>(in_avail);
+    zs.next_out = reinterpret_cast<Bytef*>(l.out.mutable_data() + l.out.size());
+    zs.avail_out = static_cast<uInt>(out_avail);
+    const int ret = inflate(&zs, Z_NO_FLUSH);
+    const size_t consumed = in_avail - zs.avail_in;
+    const size_t produced = out_avail - zs.avail_out;
+    pos += consumed;
+    l.out.Resize(l.out.size() + produced);
+    ReportDone(l);
+    if (ret == Z_STREAM_END) {
+      if (IsGzipAt(l.in, pos)) {
+        inflateReset(&zs);
+        continue;
+      }
+      if (pos < l.in.size()) NoteTrailing(l, pos, "gzip", "member");
+      break;
+    }
+    const bool stalled = consumed == 0 && produced == 0 && zs.avail_out > 0;
+    if ((ret == Z_OK || ret == Z_BUF_ERROR) && pos == l.in.size() && zs.avail_out > 0) {
+      MarkTruncated(l, pos, "gzip stream ends inside a member after " + std::to_string(pos) + " compressed bytes");
+      break;
+    }
+    if ((ret == Z_OK || ret == Z_BUF_ERROR) && !stalled) continue;
+    if (ret == Z_MEM_ERROR) {
+      err = LayerError(l, LoadErrorCode::kTooLarge, pos, "out of memory in zlib");
+      break;
+    }
+    std::string why = zs.msg != nullptr ? std::string(" (") + zs.msg + ")" : std::string();
+    MarkTruncated(l, pos, "gzip data corrupt at compressed byte " + std::to_string(pos) + why);
+    break;
+  }
+  inflateEnd(&zs);
+  return err;
+}
+
+// One whole member with libdeflate into the free space of `out`. Retries with
+// more room when the ISIZE hint was short (multi-member files, members over
+// 4 GiB). Returns false when the zlib path must take over from `*pos`.
+bool DeflateMember(Layer& l, libdeflate_decompressor* d, size_t* pos) {
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    size_t in_used = 0;
+    size_t out_used = 0;
+    const libdeflate_result r = libdeflate_gzip_decompress_ex(
+        d, l.in.data() + *pos, l.in.size() - *pos, l.out.mutable_data() + l.out.size(),
+        l.out.capacity() - l.out.size(), &in_used, &out_used);
+    if (r == LIBDEFLATE_SUCCESS) {
+      l.out.Resize(l.out.size() + out_used);
+      *pos += in_used;
+      return true;
+    }
+    const uint64_t cap = l.out.capacity();
+    if (r != LIBDEFLATE_INSUFFICIENT_SPACE || cap >= l.limit) return false;
+    l.out.Reserve(static_cast<size_t>(std::min(l.limit, std::max(cap * 2, cap + kMinGrowth))));
+    if (l.out.capacity() <= cap) return false;
+  }
+  return false;
+}
+
+std::optional<LoadError> DecodeGzip(Layer& l) {
+  const uint64_t hint = GzipSizeHint(l.in);
+  Presize(l, hint);
+  ReportTotal(l, hint);
+  libdeflate_decompressor* d = libdeflate_alloc_decompressor();
+  if (d == nullptr) return InflateWithZlib(l, 0);
+  std::optional<LoadError> err;
+  size_t pos = 0;
+  while (pos < l.in.size()) {
+    if (!IsGzipAt(l.in, pos)) {
+      NoteTrailing(l, pos, "gzip", "member");
+      break;
+    }
+    if (Cancelled(l)) {
+      err = CancelError(l, pos);
+      break;
+    }
+    if (!DeflateMember(l, d, &pos)) {
+      err = InflateWithZlib(l, pos);
+      break;
+    }
+    ReportDone(l);
+  }
+  libdeflate_free_decompressor(d);
+  return err;
+}
+
+// =============================================================================
+// [SECTION] zstd
+// =============================================================================
+
+// Streams one frame starting at `*pos`. Input is offered in small slices
+// because ZSTD_decompressStream does not report output written by a call that
+// ends in an error: with 4 KiB a call completes at most a few blocks, so a
+// corrupt block costs little more than itself. (Measured: same ~1.1 GB/s as
+// offering the whole input.) Output goes in windows of kOutputWindow bytes.
+std::optional<LoadError> DecodeZstdFrame(Layer& l, ZSTD_DCtx* d, size_t* pos) {
+  const unsigned long long content = ZSTD_getFrameContentSize(l.in.data() + *pos, l.in.size() - *pos);
+  if (content != ZSTD_CONTENTSIZE_UNKNOWN && content != ZSTD_CONTENTSIZE_ERROR) {
+    if (content > l.limit - l.out.size()) return TooLarge(l, *pos);
+    Presize(l, l.out.size() + content);
+    ReportTotal(l, l.out.size() + content);
+  }
+  ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
+  for (;;) {
+    if (Cancelled(l)) return CancelError(l, *pos);
+    if (auto err = MakeRoom(l, *pos)) return err;
+    ZSTD_inBuffer in{l.in.data() + *pos, std::min(l.in.size() - *pos, kZstdInputChunk), 0};
+    ZSTD_outBuffer out{l.out.mutable_data() + l.out.size(),
+                       std::min(l.out.capacity() - l.out.size(), kOutputWindow), 0};
+    const size_t ret = ZSTD_decompressStream(d, &out, &in);
+    *pos += in.pos;
+    l.out.Resize(l.out.size() + out.pos);
+    ReportDone(l);
+    if (ZSTD_isError(ret)) {
+      MarkTruncated(l, *pos, "zstd data corrupt at compressed byte " + std::to_string(*pos) + " (" +
+                                 ZSTD_getErrorName(ret) + ")");
+      return std::nullopt;
+    }
+    if (ret == 0) return std::nullopt;  // frame complete and flushed
+    if (*pos == l.in.size() && out.pos < out.size) {
+      MarkTruncated(l, *pos, "zstd stream ends inside a frame after " + std::to_string(*pos) + " compressed bytes");
+      return std::nullopt;
+    }
+    if (in.pos == 0 && out.pos == 0) {  // cannot happen per the zstd API; never spin
+      MarkTruncated(l, *pos, "zstd decoder stalled at compressed byte " + std::to_string(*pos));
+      return std::nullopt;
+    }
+  }
+}
+
+std::optional<LoadError> DecodeZstd(Layer& l) {
+  ZSTD_DCtx* d = ZSTD_createDCtx();
+  if (d == nullptr) return LayerError(l, LoadErrorCode::kDecompressFailed, 0, "zstd initialisation failed");
+  // Accept frames written with --long=31 (windows up to 2 GiB).
+  ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, 31);
+  std::optional<LoadError> err;
+  size_t pos = 0;
+  while (!err && !l.truncated && pos < l.in.size()) {
+    const size_t rest = l.in.size() - pos;
+    const uint32_t magic = rest >= 4 ? ReadLe32(l.in.data() + pos) : 0;
+    if (rest >= 4 && (magic & kZstdSkippableMask) == kZstdSkippableMagic) {
+      // Skippable frame: LE u32 payload size, then the payload (RFC 8878 3.1.2).
+      const uint64_t payload = rest >= 8 ? ReadLe32(l.in.data() + pos + 4) : UINT64_MAX;
+      if (payload > rest - std::min<size_t>(rest, 8)) {
+        MarkTruncated(l, pos, "zstd skippable frame at compressed byte " + std::to_string(pos) +
+                                  " extends past the end of the input");
+        break;
+      }
+      pos += 8 + static_cast<size_t>(payload);
+    } else if (rest >= 4 && magic == kZstdFrameMagic) {
+      err = DecodeZstdFrame(l, d, &pos);
+    } else {
+      NoteTrailing(l, pos, "zstd", "frame");
+      break;
+    }
+  }
+  ZSTD_freeDCtx(d);
+  return err;
+}
+
+// =============================================================================
+// [SECTION] Entry points
+// =============================================================================
+
+enum class Wrapper : uint8_t { kNone, kGzip, kZstd };
+
+Wrapper DetectWrapper(std::string_view b) {
+  if (IsGzipAt(b, 0)) return Wrapper::kGzip;
+  if (b.size() >= 4) {
+    const uint32_t magic = ReadLe32(b.data());
+    if (magic == kZstdFrameMagic || (magic & kZstdSkippableMask) == kZstdSkippableMagic) return Wrapper::kZstd;
+  }
+  return Wrapper::kNone;
+}
+
+// Strips gzip/zstd layers from `raw`. `owned` holds `raw` when it is ours to
+// hand on (a mapped file), or is empty when `raw` is caller memory (copied).
+Result<DecodedInput, LoadError> Unwrap(std::string_view raw, ByteBuffer owned, const std::string& name,
+                                       LoadProgress* progress, uint64_t limit) {
+  if (limit == 0) limit = DefaultMaxDecodedBytes();
+  DecodedInput result;
+  result.file_bytes = raw.size();
+  ByteBuffer current = std::move(owned);
+  std::string_view content = raw;
+  for (int depth = 0; depth < kMaxLayers; ++depth) {
+    const Wrapper wrapper = DetectWrapper(content);
+    if (wrapper == Wrapper::kNone) break;
+    const char* format = wrapper == Wrapper::kGzip ? "gzip" : "zstd";
+    Layer layer{content, name, progress, limit};
+    auto err = wrapper == Wrapper::kGzip ? DecodeGzip(layer) : DecodeZstd(layer);
+    if (err) return MakeUnexpected(std::move(*err));
+    if (layer.out.size() == 0 && layer.truncated) {
+      return MakeUnexpected(LayerError(layer, LoadErrorCode::kDecompressFailed, layer.truncated_at,
+                                       "no data could be decompressed: " + layer.detail));
+    }
+    result.compression += (result.compression.empty() ? "" : "+") + std::string(format);
+    if (layer.truncated && !result.truncated) {
+      result.truncated = true;
+      result.truncated_at = layer.truncated_at;  // in the outer layer's output when depth > 0
+      result.truncation_detail = depth == 0 ? layer.detail : "inner " + std::string(format) + " layer: " + layer.detail;
+    }
+    current = std::move(layer.out);
+    content = current.view();
+  }
+  if (progress != nullptr) {
+    progress->bytes_total.store(content.size(), std::memory_order_relaxed);
+    progress->bytes_done.store(result.compression.empty() ? 0 : content.size(), std::memory_order_relaxed);
+  }
+  if (current.data() != nullptr && current.data() == content.data()) {
+    result.bytes = std::move(current);
+    return result;
+  }
+  result.bytes = ByteBuffer::Allocate(content.size());
+  if (result.bytes.data() == nullptr) {
+    return MakeUnexpected(MakeError(LoadErrorCode::kTooLarge, name,
+                                    "out of memory copying " + HumanBytes(content.size()) + " of input"));
+  }
+  if (!content.empty()) std::memcpy(result.bytes.mutable_data(), content.data(), content.size());
+  return result;
+}
+
+}  // namespace
+
+uint64_t DefaultMaxDecodedBytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return kMaxDecodedCeiling;
+  return std::min(kMaxDecodedCeiling, static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size));
+}
+
+Result<DecodedInput, LoadError> OpenInput(const std::string& path, LoadProgress* progress,
+                                          uint64_t max_decoded_bytes) {
+  auto mapped = ByteBuffer::MapFile(path);
+  if (!mapped) return MakeUnexpected(mapped.error());
+  ByteBuffer file = std::move(mapped).value();
+  const std::string_view raw = file.view();  // stays valid: moving a ByteBuffer keeps its storage
+  return Unwrap(raw, std::move(file), path, progress, max_decoded_bytes);
+}
+
+Result<DecodedInput, LoadError> DecodeBytes(std::string_view bytes, const std::string& name, LoadProgress* progress,
+                                            uint64_t max_decoded_bytes) {
+  return Unwrap(bytes, ByteBuffer(), name, progress, max_decoded_bytes);
+}
+
+}  // namespace stepline::loaders

@@ -1,0 +1,263 @@
+// Load entry points: decode the bytes (byte_source), sniff the format from the
+// first 128 decompressed bytes, dispatch to the format loader, and stamp the
+// TraceInfo facts that only this layer knows (path, sizes, compression).
+//
+// [SECTION] Sniffing: JSON, and XSpace vs Perfetto among protobufs
+// [SECTION] Errors for content we do not load
+// [SECTION] Dispatch and entry points
+#include "loaders/load.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "loaders/byte_source.h"
+#include "loaders/chrome_json/chrome_json_loader.h"
+#include "loaders/xspace/xspace_loader.h"
+
+namespace stepline::loaders {
+namespace {
+
+// =============================================================================
+// [SECTION] Sniffing
+// =============================================================================
+
+constexpr size_t kSniffBytes = 128;
+
+bool IsJsonSpace(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// JSON text holds no raw control bytes besides whitespace (they must be
+// escaped); protobuf nearly always does within a few bytes (tags 08/10/12,
+// small lengths). This separates "\n{..." from a protobuf whose first length
+// happens to be 0x7B.
+bool HasNonSpaceControl(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x20 && !IsJsonSpace(u);
+  });
+}
+
+enum class ProtoVerdict : uint8_t { kUndecided, kXSpace, kPerfetto };
+
+// Reads a base-128 varint. `padded` is set for a non-minimal encoding (a
+// trailing 0x00 byte): Perfetto's protozero writes nested lengths as fixed
+// 4-byte varints, libprotobuf (which writes XSpace) never does.
+bool ReadVarint(std::string_view s, size_t* pos, uint64_t* value, bool* padded) {
+  uint64_t v = 0;
+  for (int i = 0; i < 10 && *pos < s.size(); ++i) {
+    const auto b = static_cast<unsigned char>(s[(*pos)++]);
+    v |= uint64_t{b & 0x7Fu} << (7 * i);
+    if ((b & 0x80) == 0) {
+      *value = v;
+      *padded = i > 0 && b == 0;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Walks the fields of the first embedded message (an XPlane or a TracePacket)
+// as far as the head allows. See trace-formats.md 4.3: XPlane uses fields 1-6
+// only (1 varint, 2-6 length-delimited); anything else is a TracePacket.
+ProtoVerdict ProbeEmbedded(std::string_view body) {
+  size_t p = 0;
+  while (p < body.size()) {
+    uint64_t tag = 0;
+    uint64_t len = 0;
+    bool padded = false;
+    if (!ReadVarint(body, &p, &tag, &padded)) return ProtoVerdict::kUndecided;
+    const uint64_t field = tag >> 3;
+    const unsigned wire = tag & 7;
+    if (field == 1 && wire == 0) return ProtoVerdict::kXSpace;  // XPlane.id
+    if (field == 3 && wire == 2) return ProtoVerdict::kXSpace;  // XPlane.lines; TracePacket 3 is a varint
+    if (field >= 2 && field <= 6 && wire == 2) {
+      if (!ReadVarint(body, &p, &len, &padded)) return ProtoVerdict::kUndecided;
+      if (padded) return ProtoVerdict::kPerfetto;
+      if (field == 2) {  // XPlane.name is text; TracePacket.process_tree starts with a tag byte
+        if (p >= body.size()) return ProtoVerdict::kUndecided;
+        const auto c = static_cast<unsigned char>(body[p]);
+        return len > 0 && c >= 0x20 && c < 0x7F ? ProtoVerdict::kXSpace : ProtoVerdict::kPerfetto;
+      }
+      // 4-6: XPlane metadata/stats, but also TracePacket fields: keep probing.
+      if (len > body.size() - p) return ProtoVerdict::kUndecided;
+      p += static_cast<size_t>(len);
+      continue;
+    }
+    if (wire == 0 || wire == 1 || wire == 2 || wire == 5) return ProtoVerdict::kPerfetto;
+    return ProtoVerdict::kUndecided;  // groups / invalid wire types: neither writer emits them
+  }
+  return ProtoVerdict::kUndecided;
+}
+
+// Both files are a repeated field 1; XSpace may follow its planes with fields
+// 2-4 (errors, warnings, hostnames), a Perfetto Trace has nothing but field 1.
+ProtoVerdict ProbeProtobuf(std::string_view head) {
+  size_t pos = 0;
+  bool first = true;
+  while (pos < head.size()) {
+    uint64_t tag = 0;
+    uint64_t len = 0;
+    bool padded = false;
+    if (!ReadVarint(head, &pos, &tag, &padded)) return ProtoVerdict::kUndecided;
+    if (!first && (tag == 0x12 || tag == 0x1A || tag == 0x22)) return ProtoVerdict::kXSpace;
+    if (tag != 0x0A || !ReadVarint(head, &pos, &len, &padded)) return ProtoVerdict::kUndecided;
+    if (padded) return ProtoVerdict::kPerfetto;
+    const size_t avail = head.size() - pos;
+    const ProtoVerdict v = ProbeEmbedded(head.substr(pos, std::min<uint64_t>(len, avail)));
+    if (v != ProtoVerdict::kUndecided || len > avail) return v;
+    pos += static_cast<size_t>(len);
+    first = false;
+  }
+  return ProtoVerdict::kUndecided;
+}
+
+// =============================================================================
+// [SECTION] Errors for content we do not load
+// =============================================================================
+
+// "3C 21 44 4F 43 ... (\"<!DOC...\")": enough to recognise a wrong file.
+std::string DescribeHead(std::string_view bytes) {
+  const std::string_view head = bytes.substr(0, 16);
+  std::string hex;
+  std::string text;
+  for (char c : head) {
+    char buf[4];
+    std::snprintf(buf, sizeof buf, "%02X", static_cast<unsigned char>(c));
+    hex += (hex.empty() ? "" : " ") + std::string(buf);
+    text += (c >= 0x20 && c < 0x7F) ? c : '.';
+  }
+  return hex + " (\"" + text + "\")";
+}
+
+struct KnownHead {
+  std::string_view magic;
+  LoadErrorCode code;
+  std::string_view what;
+};
+
+// Things people open by mistake, or recognised formats we do not read.
+constexpr KnownHead kKnownHeads[] = {
+    {"\x83\xAF\x70\xD1\x0D\x88\x4A\x3F", LoadErrorCode::kUnsupportedFormat,
+     "a Riegeli file (<host>.xplane.riegeli) is not supported; save the profile as .xplane.pb"},
+    {"PK\x03\x04", LoadErrorCode::kUnknownFormat, "a zip archive; extract the trace file from it first"},
+    {"BZh", LoadErrorCode::kUnknownFormat, "bzip2-compressed; decompress it first (gzip and zstd are read directly)"},
+    {"\xFD" "7zXZ", LoadErrorCode::kUnknownFormat, "xz-compressed; decompress it first (gzip and zstd are read directly)"},
+    {"\x1F\x8B", LoadErrorCode::kUnknownFormat, "still gzip-compressed after three layers of decompression"},
+    {"<", LoadErrorCode::kUnknownFormat, "looks like HTML or XML (a saved web page instead of the trace?)"},
+};
+
+LoadError NotLoadable(std::string_view content, const std::string& path) {
+  LoadError e;
+  e.path = path;
+  e.byte_offset = 0;
+  e.code = LoadErrorCode::kUnknownFormat;
+  std::string reason = "unrecognised content";
+  for (const KnownHead& known : kKnownHeads) {
+    if (content.starts_with(known.magic)) {
+      e.code = known.code;
+      reason = std::string(known.what);
+      break;
+    }
+  }
+  e.message = reason + "; first bytes " + DescribeHead(content) +
+              ". Expected Chrome trace JSON (starting with '{' or '['), or an XSpace protobuf (.xplane.pb, "
+              "starting with 0A), either optionally gzip (1F 8B) or zstd (28 B5 2F FD) compressed";
+  return e;
+}
+
+// =============================================================================
+// [SECTION] Dispatch and entry points
+// =============================================================================
+
+Result<Trace, LoadError> Dispatch(const DecodedInput& input, const std::string& path, const LoadOptions& options,
+                                  LoadProgress* progress) {
+  switch (SniffFormat(input.bytes.view().substr(0, kSniffBytes))) {
+    case Format::kChromeJson: return LoadChromeJson(input, path, options, progress);
+    case Format::kXSpace: return LoadXSpace(input, path, options, progress);
+    case Format::kPerfetto: {
+      LoadError e;
+      e.code = LoadErrorCode::kUnsupportedFormat;
+      e.path = path;
+      e.message = "Perfetto protobuf traces are not supported yet; convert to JSON with traceconv";
+      return MakeUnexpected(std::move(e));
+    }
+    case Format::kUnknown: break;
+  }
+  return MakeUnexpected(NotLoadable(input.bytes.view(), path));
+}
+
+// `name` labels errors; `source_path` goes into TraceInfo (empty in memory).
+Result<Trace, LoadError> LoadDecoded(const DecodedInput& input, const std::string& name, const std::string& source_path,
+                                     const LoadOptions& options, LoadProgress* progress) {
+  if (input.bytes.size() == 0) {
+    LoadError e;
+    e.code = LoadErrorCode::kEmpty;
+    e.path = name;
+    e.message = input.compression.empty() ? "the file is empty"
+                                          : "the " + input.compression + " content is empty (0 bytes after decompression)";
+    return MakeUnexpected(std::move(e));
+  }
+  auto loaded = Dispatch(input, name, options, progress);
+  if (!loaded) {
+    LoadError e = loaded.error();
+    if (e.path.empty()) e.path = name;
+    // A parse error near the end of a cut-off download is explained by the cut.
+    if (input.truncated) e.message += " (the compressed input is damaged: " + input.truncation_detail + ")";
+    return MakeUnexpected(std::move(e));
+  }
+  Trace trace = std::move(loaded).value();
+  TraceInfo& info = trace.mutable_info();
+  info.source_path = source_path;
+  info.input_bytes = input.bytes.size();
+  info.file_bytes = input.file_bytes;
+  info.compression = input.compression;
+  if (input.truncated) {
+    // Format loaders note where *their* parse stopped; the compressed cause
+    // is recorded here once, unless a loader already quoted it.
+    const auto& instances = trace.diagnostics().entry(DiagCode::kTruncated).instances;
+    const bool quoted = std::any_of(instances.begin(), instances.end(), [&](const Diagnostics::Instance& i) {
+      return i.detail.find(input.truncation_detail) != std::string::npos;
+    });
+    if (!quoted) trace.mutable_diagnostics().Record(DiagCode::kTruncated, input.bytes.size(), input.truncation_detail);
+  }
+  return trace;
+}
+
+}  // namespace
+
+std::string_view FormatName(Format f) {
+  switch (f) {
+    case Format::kChromeJson: return "chrome-json";
+    case Format::kXSpace: return "xplane";
+    case Format::kPerfetto: return "perfetto";
+    case Format::kUnknown: break;
+  }
+  return "unknown";
+}
+
+Format SniffFormat(std::string_view head) {
+  head = head.substr(0, std::min(head.size(), kSniffBytes));
+  size_t i = head.starts_with("\xEF\xBB\xBF") ? 3 : 0;  // UTF-8 BOM
+  while (i < head.size() && IsJsonSpace(static_cast<unsigned char>(head[i]))) ++i;
+  const bool json_start = i < head.size() && (head[i] == '{' || head[i] == '[');
+  // 0A is both a protobuf field-1 tag and a JSON newline.
+  if (head.empty() || head[0] != '\x0A') return json_start ? Format::kChromeJson : Format::kUnknown;
+  if (!HasNonSpaceControl(head)) return json_start ? Format::kChromeJson : Format::kUnknown;
+  // Undecided heads go to the XSpace loader, whose error then names the
+  // offending byte; a Perfetto verdict needs positive evidence.
+  return ProbeProtobuf(head) == ProtoVerdict::kPerfetto ? Format::kPerfetto : Format::kXSpace;
+}
+
+Result<Trace, LoadError> LoadFile(const std::string& path, const LoadOptions& options, LoadProgress* progress) {
+  auto input = OpenInput(path, progress);
+  if (!input) return MakeUnexpected(input.error());
+  return LoadDecoded(*input, path, path, options, progress);
+}
+
+Result<Trace, LoadError> LoadBytes(std::string_view bytes, const std::string& name, const LoadOptions& options,
+                                   LoadProgress* progress) {
+  auto input = DecodeBytes(bytes, name, progress);
+  if (!input) return MakeUnexpected(input.error());
+  return LoadDecoded(*input, name, std::string(), options, progress);
+}
+
+}  // namespace stepline::loaders
