@@ -2,16 +2,18 @@
 #include "loaders/gpu_classify.h"
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 
 namespace stepline::loaders {
 namespace {
 
+// ASCII case folding, inline: libc tolower() per character was most of the
+// XSpace load time on long kernel names.
+inline char AsciiLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
 bool IContains(std::string_view hay, std::string_view needle) {
-  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-  });
+  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(),
+                        [](char a, char b) { return AsciiLower(a) == AsciiLower(b); });
   return it != hay.end();
 }
 

@@ -49,6 +49,13 @@ ArgSetId ArgTable::AddSet(std::span<const Arg> args) {
   return ArgSetId::FromIndex(set_begin_.size() - 2);
 }
 
+void ArgTable::Reserve(size_t sets, size_t rows) {
+  set_begin_.reserve(set_begin_.size() + sets);
+  key_.reserve(key_.size() + rows);
+  type_.reserve(type_.size() + rows);
+  value_.reserve(value_.size() + rows);
+}
+
 bool ArgTable::Find(ArgSetId set, StringId key, ArgValue* out) const {
   if (set.is_none()) return false;
   for (uint32_t r = set_begin(set); r < set_end(set); ++r) {

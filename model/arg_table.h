@@ -58,6 +58,8 @@ class ArgTable {
 
   // Appends one set and returns its id; an empty span returns ArgSetId 0.
   ArgSetId AddSet(std::span<const Arg> args);
+  // Building phase: room for `sets` more sets holding `rows` more args in all.
+  void Reserve(size_t sets, size_t rows);
   size_t set_count() const { return set_begin_.size() - 1; }  // including the empty set 0
   size_t size() const { return key_.size(); }                 // total rows
 
