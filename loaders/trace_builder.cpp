@@ -246,6 +246,14 @@ Trace TraceBuilder::Finish() {
     diag().Record(DiagCode::kUnmatchedFlow, open.byte_offset, "flow " + std::to_string(key.id) + " never ended");
   }
   open_flows_.clear();
+  // A launch flow event (Kineto ac2g: id == correlation id) starts at the
+  // launch call itself when that call is known. Binding it by time instead
+  // can pick a zero-length runtime call nested at the same timestamp
+  // (cudaFuncSetAttribute inside cudaLaunchKernel).
+  trace_.mutable_flows().ResolvePendingFrom(FlowKind::kLaunch, [&](uint64_t flow_id, FlowEndpoint* from) {
+    auto it = launch_by_correlation_.find(flow_id);
+    if (it != launch_by_correlation_.end()) *from = FlowEndpoint::OfSlice(it->second);
+  });
   for (const auto& [corr, activity] : device_activities_) {
     auto it = launch_by_correlation_.find(corr);
     if (it == launch_by_correlation_.end()) continue;

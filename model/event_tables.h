@@ -109,6 +109,14 @@ class FlowTable {
   };
   void AddPending(const Pending& p) { pending_.push_back(p); }  // building phase
   size_t pending_size() const { return pending_.size(); }
+  // Lets the builder rewrite the `from` endpoint of pending flows of `kind`
+  // (called with each flow's id) before Finalize() binds them.
+  template <typename Fn>
+  void ResolvePendingFrom(FlowKind kind, Fn&& fn) {
+    for (Pending& p : pending_) {
+      if (p.kind == kind) fn(p.flow_id, &p.from);
+    }
+  }
 
   size_t size() const { return from_.size(); }
   std::span<const SliceId> from() const { return from_; }

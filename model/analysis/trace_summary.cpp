@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <set>
 #include <string_view>
-#include <utility>
 
 namespace stepline::analysis {
 
@@ -32,7 +31,7 @@ TraceSummary ComputeTraceSummary(const Trace& trace) {
 
   // Steps: ProfilerStep#N host slices, and XProf/TensorBoard "Steps" rows.
   const StringId steps_name = trace.strings().Find("Steps");
-  std::set<std::pair<TimeNs, StringId>> derived_steps;
+  std::set<StringId> derived_steps;
   for (size_t t = 0; t < tracks.size(); ++t) {
     const TrackId track = TrackId::FromIndex(t);
     const auto& r = tracks.ranges(track);
@@ -40,8 +39,11 @@ TraceSummary ComputeTraceSummary(const Trace& trace) {
         tracks.kind(track) == TrackKind::kGpuDerived && !steps_name.is_none() && tracks.name(track) == steps_name;
     for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
       if (is_steps_row) {
-        derived_steps.emplace(slices.start_ns()[i], slices.name()[i]);
-      } else if (trace.str(slices.name()[i]).starts_with("ProfilerStep#")) {
+        derived_steps.insert(slices.name()[i]);
+      } else if (tracks.kind(track) == TrackKind::kHostThread &&
+                 trace.str(slices.name()[i]).starts_with("ProfilerStep#")) {
+        // Newer Kineto repeats each step on the GPU row as gpu_user_annotation:
+        // count the host marker only.
         ++s.steps;
       }
     }

@@ -20,9 +20,11 @@ struct TraceSummary {
   std::array<uint64_t, kGpuKindCount> gpu_count{};
   std::array<DurNs, kGpuKindCount> gpu_ns{};
   uint64_t devices = 0;  // distinct device ids with at least one GPU-side slice
-  // Step markers: Kineto ProfilerStep#N slices, plus slices on XProf/TensorBoard
-  // "Steps" rows (track kind kGpuDerived named "Steps"). A step shown on
-  // several devices' Steps rows counts once per distinct (start, name).
+  // Step markers: Kineto ProfilerStep#N slices on host threads, plus slices on XProf/TensorBoard
+  // "Steps" rows (track kind kGpuDerived named "Steps"). A Steps row names
+  // each step by its group id, and every device shows the same group: a step
+  // counts once per distinct name across devices (replicas may run the same
+  // step at different times).
   uint64_t steps = 0;
 };
 

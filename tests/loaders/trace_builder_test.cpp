@@ -152,3 +152,31 @@ TEST(TraceBuilderTest, AsyncCounterAndMarkerTracksAreKeyed) {
 
 }  // namespace
 }  // namespace stepline::loaders
+
+namespace stepline::loaders {
+namespace {
+
+// Regression (hta/trace_diff_control): an ac2g flow start at the same
+// timestamp as a zero-length runtime call nested in cudaLaunchKernel bound to
+// the nested call by time; with the correlation id known it must start at the
+// launch itself.
+TEST(TraceBuilderTest, LaunchFlowStartsAtTheCorrelatedLaunchCall) {
+  TraceBuilder b("test");
+  const TrackId host = b.ThreadTrack(1, 1), stream = b.ThreadTrack(0, 7);
+  const SliceId launch = b.AddSlice({host, 100, 50, b.Intern("cudaLaunchKernel"), {}, {}, GpuKind::kNone});
+  b.AddSlice({host, 100, 0, b.Intern("cudaFuncSetAttribute"), {}, {}, GpuKind::kNone});
+  const SliceId kernel = b.AddSlice({stream, 200, 10, b.Intern("k"), {}, {}, GpuKind::kKernel});
+  b.NoteLaunch(5, launch);
+  b.NoteDeviceActivity(5, kernel);
+  const StringId ac2g = b.Intern("ac2g");
+  using P = TraceBuilder::FlowPhase;
+  b.AddFlowEvent(P::kStart, 5, ac2g, ac2g, host, 100, false, FlowKind::kLaunch, 1);
+  b.AddFlowEvent(P::kEnd, 5, ac2g, ac2g, stream, 200, true, FlowKind::kLaunch, 2);
+  Trace trace = b.Finish();
+  ASSERT_EQ(trace.flows().size(), 1u);  // the ac2g flow and the correlation link are one arrow
+  EXPECT_EQ(trace.str(trace.slices().name()[trace.flows().from()[0].index()]), "cudaLaunchKernel");
+  EXPECT_EQ(trace.str(trace.slices().name()[trace.flows().to()[0].index()]), "k");
+}
+
+}  // namespace
+}  // namespace stepline::loaders
