@@ -1,0 +1,45 @@
+// OpStats: per (name, kind) totals of host ops, kernels, copies and memsets,
+// the "which ops cost the most" table.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace stepline::analysis {
+
+enum class OpKind : uint8_t {
+  kHostOp = 0,  // any slice on a host thread
+  kKernel,      // compute or collective kernel
+  kMemcpy,      // any copy direction
+  kMemset,
+};
+std::string_view OpKindName(OpKind k);  // "host_op", "kernel", "memcpy", "memset"
+inline bool IsDeviceOpKind(OpKind k) { return k != OpKind::kHostOp; }
+
+struct OpStat {
+  StringId name;
+  OpKind kind = OpKind::kHostOp;
+  uint64_t count = 0;
+  DurNs total_ns = 0;  // summed durations
+  DurNs self_ns = 0;   // total minus the time of direct children on the same track
+  DurNs min_ns = 0, max_ns = 0;
+  DurNs avg_ns = 0;  // total / count, rounded down
+  // self_ns as a share of all host self time (host ops) or all device self
+  // time (the three device kinds), and the running sum of that share in the
+  // order of `OpStats::ops` within the same side. Percent, 0..100.
+  double percent = 0;
+  double cumulative_percent = 0;
+};
+
+struct OpStats {
+  std::vector<OpStat> ops;  // sorted by total_ns descending, then name
+  DurNs host_self_ns = 0;   // denominators of `percent`
+  DurNs device_self_ns = 0;
+};
+
+OpStats ComputeOpStats(const Trace& trace);
+
+}  // namespace stepline::analysis

@@ -1,0 +1,98 @@
+// Recommendation sentences (see recommendations.h). Each idle cause that
+// reaches the "moderately" threshold gets one sentence naming the share, the
+// events most blamed for it, and what usually helps; with none, the step is
+// compute-bound and the sentence names the costliest device op.
+#include "model/analysis/recommendations.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace stepline::analysis {
+namespace {
+
+std::string Percent(double p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f%%", p);
+  return buf;
+}
+
+std::string EventList(const std::vector<std::string>& names) {
+  if (names.empty()) return "";
+  std::string out = " (";
+  for (size_t i = 0; i < names.size() && i < 3; ++i) {
+    if (i > 0) out += ", ";
+    out += names[i];
+  }
+  return out + ")";
+}
+
+struct CauseText {
+  IdleCause cause;
+  const char* bound;   // "input-bound"
+  const char* waits;   // "the GPU waits for input"
+  const char* advice;  // "add loader workers or prefetch"
+};
+
+constexpr CauseText kCauseTexts[] = {
+    {IdleCause::kInput, "input-bound", "the GPU waits for input",
+     "add data-loader workers, prefetch, or cache and simplify the input pipeline"},
+    {IdleCause::kMemcpyH2D, "bound by host-to-device copies", "the GPU waits for host-to-device copies",
+     "use pinned memory and asynchronous copies, prefetch the next batch to the device, or send less data"},
+    {IdleCause::kMemcpyD2H, "bound by device-to-host copies", "the GPU waits for device-to-host copies",
+     "fetch results to the host less often, or overlap the copies with compute"},
+    {IdleCause::kSync, "synchronization-bound", "the host blocks on the GPU and then leaves it idle",
+     "avoid .item(), .cpu() and printing device tensors inside the step, or synchronize once every few steps"},
+    {IdleCause::kLaunch, "kernel-launch-bound", "the GPU waits for kernel launches",
+     "do more work per kernel (a larger batch), fuse ops (torch.compile, XLA) or capture the step in a CUDA graph"},
+    {IdleCause::kHostCompute, "host-compute-bound", "the GPU waits for host work",
+     "move that work off the step's critical path (a background thread, fewer or cheaper callbacks) or onto the GPU"},
+    {IdleCause::kOther, "idle for other reasons", "the GPU is idle with no host cause found",
+     "look at the longest gaps: launched work waiting on other streams or events, or untraced host activity"},
+};
+
+}  // namespace
+
+std::string_view BoundAdverb(double percent) {
+  if (percent >= kHighlyBoundPercent) return "Highly ";
+  if (percent >= kModeratelyBoundPercent) return "Moderately ";
+  return "";
+}
+
+std::vector<std::string> ComputeRecommendations(const RecommendationInput& in) {
+  std::vector<std::string> out;
+  if (in.step_ns <= 0) return out;
+  auto share = [&](DurNs ns) { return 100.0 * static_cast<double>(ns) / static_cast<double>(in.step_ns); };
+  std::vector<std::pair<double, std::string>> findings;
+  for (const CauseText& t : kCauseTexts) {
+    const double p = share(At(in.idle_by_cause, t.cause));
+    if (p < kModeratelyBoundPercent) continue;
+    std::string s = std::string(BoundAdverb(p)) + t.bound + ": " + t.waits + " " + Percent(p) + " of the step" +
+                    EventList(in.top_events[static_cast<size_t>(t.cause)]) + "; " + t.advice + ".";
+    if (t.cause == IdleCause::kInput && in.busiest_input_thread_percent >= 90.0) {
+      s += " The host input threads are saturated (" + in.busiest_input_thread + " is busy " +
+           Percent(in.busiest_input_thread_percent) + " of the step): parallelize or cache the preprocessing.";
+    }
+    findings.emplace_back(p, std::move(s));
+  }
+  const double collective = share(At(in.breakdown, TimeCategory::kCollective));
+  if (collective >= kModeratelyBoundPercent) {
+    findings.emplace_back(collective, std::string(BoundAdverb(collective)) +
+                                          "communication-bound: collectives run without overlapping compute " +
+                                          Percent(collective) +
+                                          " of the step; overlap communication with compute or bucket gradients.");
+  }
+  std::stable_sort(findings.begin(), findings.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (auto& f : findings) out.push_back(std::move(f.second));
+  if (out.empty()) {
+    const double compute = share(At(in.breakdown, TimeCategory::kCompute));
+    std::string s = "Compute-bound: the GPU computes " + Percent(compute) + " of the step";
+    if (!in.top_device_op.empty()) {
+      s += "; the costliest device op is " + in.top_device_op + " (" + Percent(in.top_device_op_percent) +
+           " of device time), optimize it first (mixed precision, a better algorithm or layout)";
+    }
+    out.push_back(s + ".");
+  }
+  return out;
+}
+
+}  // namespace stepline::analysis

@@ -1,0 +1,36 @@
+// Recommendations: the step breakdown of the primary device turned into plain
+// sentences, with XProf's thresholds (>= 20% of the step "highly", >= 5%
+// "moderately").
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "model/analysis/time_category.h"
+
+namespace stepline::analysis {
+
+inline constexpr double kHighlyBoundPercent = 20.0;
+inline constexpr double kModeratelyBoundPercent = 5.0;
+
+struct RecommendationInput {
+  DurNs step_ns = 0;        // summed step time of the primary device
+  CategoryNs breakdown{};   // summed over its steps
+  CauseNs idle_by_cause{};  // no-kernel time in its steps, by gap cause
+  // The most blamed event names per cause (largest total overlap first).
+  std::array<std::vector<std::string>, kIdleCauseCount> top_events;
+  std::string top_device_op;         // the device op with the most self time
+  double top_device_op_percent = 0;  // its share of device time
+  // The host thread busiest with input-pipeline work inside the steps.
+  std::string busiest_input_thread;
+  double busiest_input_thread_percent = 0;  // of the step time
+};
+
+// Sentences, most significant first. Empty when step_ns is 0.
+std::vector<std::string> ComputeRecommendations(const RecommendationInput& in);
+
+// "Highly " / "Moderately " / "" for a share in percent.
+std::string_view BoundAdverb(double percent);
+
+}  // namespace stepline::analysis

@@ -1,0 +1,117 @@
+// Report: everything `stepline report` prints, computed in one call with
+// names resolved, so a CLI can write it as JSON, CSV or text. Names of ops,
+// kernels and events are string_views into the trace's StringPool: keep the
+// Trace alive while the Report is used. Gap rows are lean (there can be
+// ~100k): device, step and thread are indices, cause events one flat vector.
+// The UI calls the individual Compute*() functions instead and keeps ids.
+#pragma once
+
+#include <array>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/analysis/idle_cause_table.h"
+#include "model/analysis/idle_gap.h"
+#include "model/analysis/op_stats.h"
+#include "model/analysis/step_breakdown.h"
+#include "model/analysis/step_set.h"
+#include "model/analysis/time_category.h"
+
+namespace stepline::analysis {
+
+struct ReportOptions {
+  std::string steps_regex;                // --steps
+  DurNs min_gap_ns = 10'000;              // --min-gap-us, in ns: shortest gap listed in `gaps`
+  const IdleCauseTable* table = nullptr;  // null: IdleCauseTable::Default()
+  IdleGapOptions gap_options;
+};
+
+struct DeviceReport {
+  int32_t device_id = -1;
+  std::string name;
+  TimeRange active_span;             // first kernel start .. last kernel end
+  DurNs busy_ns = 0;                 // union of kernel time
+  DurNs idle_ns = 0;                 // active span - busy: the sum of its gaps
+  DurNs kernel_ns = 0;               // summed kernel durations
+  CategoryNs breakdown_total{};      // summed over the steps
+  CauseNs idle_by_cause{};           // its gaps (the active span), by cause; sums to idle_ns
+  CauseNs step_idle_by_cause{};      // no-kernel time inside the steps, by cause
+  std::vector<StepBreakdown> steps;  // one per Report::steps entry
+};
+
+struct ReportStep {
+  std::string name;
+  TimeNs start_ns = 0;
+  DurNs dur_ns = 0;
+  CategoryNs breakdown{};   // primary device; sums to dur_ns
+  CauseNs idle_by_cause{};  // primary device
+};
+
+struct ReportEvent {
+  std::string_view name;
+  uint32_t thread = 0;  // index into Report::threads (host thread, or the GPU stream of a copy)
+  TimeNs start_ns = 0;
+  DurNs dur_ns = 0;
+  DurNs overlap_ns = 0;
+};
+
+struct ReportGap {
+  uint32_t device = 0;  // index into Report::devices
+  TimeNs start_ns = 0;
+  DurNs dur_ns = 0;
+  int32_t step = -1;  // index into Report::steps; -1 when in no step
+  IdleCause cause = IdleCause::kOther;
+  uint32_t events_begin = 0, events_end = 0;  // its cause events: Report::CauseEvents(gap)
+  std::string_view next_kernel;
+  DurNs launch_delay_ns = -1;  // -1 unknown
+};
+
+struct ReportOp {
+  std::string_view name;
+  OpKind kind = OpKind::kHostOp;
+  uint64_t count = 0;
+  DurNs total_ns = 0, self_ns = 0, avg_ns = 0, min_ns = 0, max_ns = 0;
+  double percent = 0, cumulative_percent = 0;
+};
+
+struct ReportKernel {
+  std::string_view name;
+  std::array<int64_t, 3> grid{}, block{};  // 0 = unknown
+  int64_t registers_per_thread = -1, shared_memory_bytes = -1;
+  double occupancy_percent = -1;
+  std::string_view framework_op;  // "" = unknown
+  uint64_t count = 0;
+  DurNs total_ns = 0, avg_ns = 0, min_ns = 0, max_ns = 0;
+};
+
+struct Report {
+  StepSource step_source = StepSource::kNone;
+  std::string step_error;         // e.g. an invalid --steps regex
+  std::string primary_device;     // name; "" without GPU activity
+  int primary_device_index = -1;  // into `devices`
+  std::vector<DeviceReport> devices;
+  std::vector<ReportStep> steps;        // primary device
+  CategoryNs breakdown_total{};         // primary device, summed over steps
+  CauseNs idle_by_cause{};              // primary device's gaps, by cause
+  std::vector<ReportGap> gaps;          // every device's gaps >= min_gap_ns, by start
+  std::vector<ReportEvent> gap_events;  // all gaps' cause events, gap by gap
+  std::vector<std::string> threads;     // display names of the tracks events refer to
+  std::vector<ReportOp> ops;            // sorted by total_ns descending
+  std::vector<ReportKernel> kernels;    // sorted by total_ns descending
+  std::vector<std::string> recommendations;
+
+  std::span<const ReportEvent> CauseEvents(const ReportGap& g) const {
+    return std::span<const ReportEvent>(gap_events).subspan(g.events_begin, g.events_end - g.events_begin);
+  }
+  const std::string& DeviceName(const ReportGap& g) const { return devices[g.device].name; }
+  std::string_view StepName(const ReportGap& g) const { return g.step < 0 ? std::string_view() : steps[g.step].name; }
+};
+
+Report ComputeReport(const Trace& trace, const ReportOptions& options = {});
+
+// The display name of a track: its name, else "tid N".
+std::string TrackDisplayName(const Trace& trace, TrackId track);
+
+}  // namespace stepline::analysis

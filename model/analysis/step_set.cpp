@@ -1,0 +1,223 @@
+// Step detection (see step_set.h for the order of sources).
+//
+// Markers repeat once per step with the same name up to a number ("train 5",
+// "ProfilerStep#12"), but a trace may also hold one-off slices that happen to
+// match the rule ("train_loop" wrapping everything, "test_setup"). So marker
+// candidates are grouped by (thread, name without its trailing number) and the
+// largest group wins; within it, a marker starting before the previous kept
+// one ended is dropped, so steps never overlap.
+#include "model/analysis/step_set.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <regex>
+
+namespace stepline::analysis {
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+bool IsStepsRow(const Trace& trace, TrackId t) {
+  if (trace.tracks().kind(t) != TrackKind::kGpuDerived) return false;
+  const std::string_view name = trace.str(trace.tracks().name(t));
+  return name == "Steps" || StartsWith(name, "Steps - from");
+}
+
+// "train 5" -> "train", "ProfilerStep#12" -> "ProfilerStep".
+std::string_view WithoutNumber(std::string_view name) {
+  while (!name.empty() && (std::isdigit(static_cast<unsigned char>(name.back())) || name.back() == ' ' ||
+                           name.back() == '#' || name.back() == '_' || name.back() == '-')) {
+    name.remove_suffix(1);
+  }
+  return name;
+}
+
+// Sorted by (start, longer first); drops any step starting before the
+// previous kept one ends.
+std::vector<Step> NonOverlapping(std::vector<Step> steps) {
+  std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.dur_ns > b.dur_ns;
+  });
+  std::vector<Step> kept;
+  for (Step& s : steps) {
+    if (s.dur_ns <= 0) continue;
+    if (!kept.empty() && s.start_ns < kept.back().end_ns()) continue;
+    kept.push_back(std::move(s));
+  }
+  return kept;
+}
+
+Step StepOfSlice(const Trace& trace, uint32_t i, std::string name) {
+  return Step{std::move(name), trace.slices().start_ns()[i], trace.slices().dur_ns()[i], SliceId(i)};
+}
+
+std::vector<Step> FromStepsRows(const Trace& trace, int32_t device_id) {
+  TrackId best = TrackId::None();
+  int best_rank = -1;
+  uint32_t best_count = 0;
+  for (size_t t = 0; t < trace.tracks().size(); ++t) {
+    const TrackId track = TrackId::FromIndex(t);
+    if (!IsStepsRow(trace, track)) continue;
+    const auto& r = trace.tracks().ranges(track);
+    const uint32_t count = r.slice_end - r.slice_begin;
+    if (count == 0) continue;
+    const int32_t row_device = trace.tracks().device_id(track);
+    const int rank = row_device == device_id ? 2 : (row_device < 0 ? 1 : 0);
+    if (rank > best_rank || (rank == best_rank && count > best_count)) {
+      best = track;
+      best_rank = rank;
+      best_count = count;
+    }
+  }
+  std::vector<Step> steps;
+  if (best.is_none()) return steps;
+  const auto& r = trace.tracks().ranges(best);
+  for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
+    if (trace.slices().depth()[i] == 0)
+      steps.push_back(StepOfSlice(trace, i, std::string(trace.str(trace.slices().name()[i]))));
+  }
+  return NonOverlapping(std::move(steps));
+}
+
+// Largest group of host slices passing `is_candidate`, keyed by (track, name
+// without number). `name_of` gives the step's display name.
+template <typename IsCandidate, typename NameOf>
+std::vector<Step> LargestMarkerGroup(const Trace& trace, IsCandidate is_candidate, NameOf name_of) {
+  std::map<std::pair<uint32_t, std::string_view>, std::vector<uint32_t>> groups;
+  const SliceTable& s = trace.slices();
+  for (size_t t = 0; t < trace.tracks().size(); ++t) {
+    const TrackId track = TrackId::FromIndex(t);
+    if (trace.tracks().kind(track) != TrackKind::kHostThread) continue;
+    const auto& r = trace.tracks().ranges(track);
+    for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
+      if (s.dur_ns()[i] > 0 && is_candidate(i))
+        groups[{track.value, WithoutNumber(trace.str(s.name()[i]))}].push_back(i);
+    }
+  }
+  const std::vector<uint32_t>* best = nullptr;
+  for (const auto& [key, rows] : groups) {
+    if (best == nullptr || rows.size() > best->size() ||
+        (rows.size() == best->size() && s.depth()[rows.front()] < s.depth()[best->front()])) {
+      best = &rows;
+    }
+  }
+  std::vector<Step> steps;
+  if (best == nullptr) return steps;
+  for (uint32_t i : *best) steps.push_back(StepOfSlice(trace, i, name_of(i)));
+  return NonOverlapping(std::move(steps));
+}
+
+std::string MarkerName(const Trace& trace, uint32_t i, StringId step_num_key) {
+  std::string name(trace.str(trace.slices().name()[i]));
+  ArgValue v;
+  if (step_num_key.is_none() || !trace.args().Find(trace.slices().arg_set()[i], step_num_key, &v)) return name;
+  int64_t n = 0;
+  std::string number = v.ToInt64(&n) ? std::to_string(n) : std::string(trace.str(v.as_string()));
+  if (name.size() >= number.size() && name.compare(name.size() - number.size(), number.size(), number) == 0)
+    return name;
+  return name + " " + number;
+}
+
+std::vector<Step> FromRegex(const Trace& trace, const std::string& pattern, std::string* error) {
+  std::regex re;
+  try {
+    re = std::regex(pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    *error = "invalid --steps regex \"" + pattern + "\": " + e.what();
+    return {};
+  }
+  std::vector<int8_t> match(trace.strings().size(), -1);
+  std::vector<Step> steps;
+  const SliceTable& s = trace.slices();
+  for (size_t t = 0; t < trace.tracks().size(); ++t) {
+    const TrackId track = TrackId::FromIndex(t);
+    if (trace.tracks().kind(track) != TrackKind::kHostThread) continue;
+    const auto& r = trace.tracks().ranges(track);
+    for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
+      if (s.depth()[i] != 0) continue;
+      int8_t& m = match[s.name()[i].index()];
+      if (m < 0) {
+        const std::string_view name = trace.str(s.name()[i]);
+        m = std::regex_search(name.begin(), name.end(), re) ? 1 : 0;
+      }
+      if (m == 1) steps.push_back(StepOfSlice(trace, i, std::string(trace.str(s.name()[i]))));
+    }
+  }
+  return NonOverlapping(std::move(steps));
+}
+
+TimeRange GpuActiveSpan(const Trace& trace) {
+  const SliceTable& s = trace.slices();
+  TimeNs lo = INT64_MAX, hi = INT64_MIN;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (!IsKernelLike(s.gpu_kind()[i])) continue;
+    lo = std::min(lo, s.start_ns()[i]);
+    hi = std::max(hi, s.start_ns()[i] + s.dur_ns()[i]);
+  }
+  return lo < hi ? TimeRange{lo, hi} : TimeRange{};
+}
+
+}  // namespace
+
+std::string_view StepSourceName(StepSource s) {
+  switch (s) {
+    case StepSource::kNone: return "none";
+    case StepSource::kStepsRow: return "steps_row";
+    case StepSource::kProfilerStep: return "profiler_step";
+    case StepSource::kStepMarkers: return "step_markers";
+    case StepSource::kRegex: return "regex";
+    case StepSource::kGpuActiveSpan: return "gpu_active_span";
+  }
+  return "?";
+}
+
+bool IsStepMarkerName(std::string_view name) {
+  if (StartsWith(name, "ProfilerStep#")) return true;
+  if (!StartsWith(name, "train") && !StartsWith(name, "test") && !StartsWith(name, "TraceContext")) return false;
+  return name.find('/') == std::string_view::npos;
+}
+
+StepSet ComputeSteps(const Trace& trace, const StepOptions& options) {
+  StepSet set;
+  auto take = [&](StepSource source, std::vector<Step> steps) {
+    if (steps.empty()) return false;
+    set.source = source;
+    set.steps = std::move(steps);
+    return true;
+  };
+  if (take(StepSource::kStepsRow, FromStepsRows(trace, options.device_id))) return set;
+  auto is_profiler_step = [&](uint32_t i) { return StartsWith(trace.str(trace.slices().name()[i]), "ProfilerStep#"); };
+  auto plain_name = [&](uint32_t i) { return std::string(trace.str(trace.slices().name()[i])); };
+  if (take(StepSource::kProfilerStep, LargestMarkerGroup(trace, is_profiler_step, plain_name))) return set;
+  StepMarkerMatcher matcher(trace);
+  const StringId step_num_key = trace.strings().Find("step_num");
+  auto is_marker = [&](uint32_t i) { return matcher.IsMarker(SliceId(i)); };
+  auto marker_name = [&](uint32_t i) { return MarkerName(trace, i, step_num_key); };
+  if (take(StepSource::kStepMarkers, LargestMarkerGroup(trace, is_marker, marker_name))) return set;
+  if (!options.steps_regex.empty() && take(StepSource::kRegex, FromRegex(trace, options.steps_regex, &set.error))) {
+    return set;
+  }
+  const TimeRange span = GpuActiveSpan(trace);
+  if (!span.empty())
+    take(StepSource::kGpuActiveSpan, {Step{"all", span.start_ns, span.duration_ns(), SliceId::None()}});
+  return set;
+}
+
+StepMarkerMatcher::StepMarkerMatcher(const Trace& trace)
+    : trace_(trace), step_num_key_(trace.strings().Find("step_num")), by_name_(trace.strings().size(), -1) {}
+
+bool StepMarkerMatcher::IsMarkerName(SliceId slice) {
+  const StringId name = trace_.slices().name()[slice.index()];
+  int8_t& known = by_name_[name.index()];
+  if (known < 0) known = IsStepMarkerName(trace_.str(name)) ? 1 : 0;
+  return known == 1;
+}
+
+bool StepMarkerMatcher::IsMarker(SliceId slice) {
+  if (IsMarkerName(slice)) return true;
+  ArgValue v;
+  return !step_num_key_.is_none() && trace_.args().Find(trace_.slices().arg_set()[slice.index()], step_num_key_, &v);
+}
+
+}  // namespace stepline::analysis

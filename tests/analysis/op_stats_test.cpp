@@ -1,0 +1,71 @@
+// ComputeOpStats: counts, self time, percentages and ordering by hand.
+#include "model/analysis/op_stats.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/support/synthetic_trace.h"
+
+namespace stepline::analysis {
+namespace {
+
+using testing::SyntheticTrace;
+using testing::Us;
+
+TEST(OpStatsTest, SelfTimeKindsAndPercentages) {
+  // A [0,100) > {B [10,30), C [40,90) > D [50,60)}; a second A [200,250).
+  Trace t = SyntheticTrace()
+                .Thread("main")
+                .Slice("A", Us(0), Us(100))
+                .Slice("B", Us(10), Us(20))
+                .Slice("C", Us(40), Us(50))
+                .Slice("D", Us(50), Us(10))
+                .Slice("A", Us(200), Us(50))
+                .Kernel(1, Us(0), Us(30), "gemm")
+                .Kernel(1, Us(40), Us(10), "gemm")
+                .Copy(GpuKind::kMemcpyH2D, 2, Us(60), Us(10))
+                .Copy(GpuKind::kMemset, 2, Us(80), Us(5))
+                .StepsRow("1", Us(0), Us(300))  // a derived row: not an op
+                .Build();
+  const OpStats s = ComputeOpStats(t);
+  ASSERT_EQ(s.ops.size(), 7u);
+  auto name = [&](size_t i) { return t.str(s.ops[i].name); };
+  // Sorted by total: A 150, C 50, gemm 40, B 20, then D and Memcpy HtoD (10, by name), Memset 5.
+  EXPECT_EQ(name(0), "A");
+  EXPECT_EQ(name(1), "C");
+  EXPECT_EQ(name(2), "gemm");
+  EXPECT_EQ(name(3), "B");
+  EXPECT_EQ(name(4), "D");
+  EXPECT_EQ(name(5), "Memcpy HtoD");
+  EXPECT_EQ(name(6), "Memset");
+  const OpStat& a = s.ops[0];
+  EXPECT_EQ(a.kind, OpKind::kHostOp);
+  EXPECT_EQ(a.count, 2u);
+  EXPECT_EQ(a.total_ns, Us(150));
+  EXPECT_EQ(a.self_ns, Us(80));  // 100 - 20 - 50 + 50
+  EXPECT_EQ(a.min_ns, Us(50));
+  EXPECT_EQ(a.max_ns, Us(100));
+  EXPECT_EQ(a.avg_ns, Us(75));
+  EXPECT_EQ(s.ops[1].self_ns, Us(40));
+  EXPECT_EQ(s.host_self_ns, Us(150));
+  EXPECT_EQ(s.device_self_ns, Us(55));
+  EXPECT_NEAR(a.percent, 100.0 * 80 / 150, 1e-9);
+  EXPECT_NEAR(s.ops[1].cumulative_percent, 100.0 * 120 / 150, 1e-9);
+  EXPECT_EQ(s.ops[2].kind, OpKind::kKernel);
+  EXPECT_NEAR(s.ops[2].percent, 100.0 * 40 / 55, 1e-9);
+  EXPECT_NEAR(s.ops[5].cumulative_percent, 100.0 * 50 / 55, 1e-9);
+  EXPECT_EQ(s.ops[5].kind, OpKind::kMemcpy);
+  EXPECT_NEAR(s.ops[6].cumulative_percent, 100.0, 1e-9);
+  EXPECT_NEAR(s.ops[4].cumulative_percent, 100.0, 1e-9);  // D is the last host op
+}
+
+TEST(OpStatsTest, SameNameDifferentKindsAreSeparateRows) {
+  Trace t = SyntheticTrace().Thread("main").Slice("x", 0, 10).Kernel(1, 0, 20, "x").Build();
+  const OpStats s = ComputeOpStats(t);
+  ASSERT_EQ(s.ops.size(), 2u);
+  EXPECT_EQ(s.ops[0].kind, OpKind::kKernel);
+  EXPECT_EQ(s.ops[1].kind, OpKind::kHostOp);
+  EXPECT_TRUE(ComputeOpStats(SyntheticTrace().Build()).ops.empty());
+}
+
+}  // namespace
+}  // namespace stepline::analysis
