@@ -1,0 +1,309 @@
+// `stepline bench FILE [--json] [--tile-mb N] [--repeat R] [--threads T]`:
+// load speed and resident memory of the model. The file is read and
+// decompressed once up front; each measured run then goes from decompressed
+// bytes in memory to a finalized Trace (parse + build + Finalize), in a fresh
+// forked child so allocator state never carries over between runs.
+//
+// Memory is the growth of anonymous resident memory (heap, anonymous mmaps)
+// across the load, read from /proc/self/statm. The input buffer is resident
+// in the parent before the fork, so it is in both readings and never counts.
+// A second reading after malloc_trim() tells how much of that growth is freed
+// memory the allocator kept rather than the model itself.
+#include <malloc.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "app/cli_args.h"
+#include "app/commands.h"
+#include "app/json_writer.h"
+#include "app/process_memory.h"
+#include "app/text_format.h"
+#include "app/trace_tiler.h"
+#include "loaders/byte_source.h"
+#include "loaders/chrome_json/chrome_json_loader.h"
+#include "loaders/load.h"
+#include "loaders/xspace/xspace_loader.h"
+
+namespace stepline::app {
+namespace {
+
+constexpr std::string_view kBenchUsage =
+    "usage: stepline bench FILE [--json] [--tile-mb N] [--repeat R] [--threads T]\n"
+    "  --tile-mb N   bench a >= N MB (10^6 bytes) tiled copy of a Chrome-JSON trace, built in memory\n"
+    "  --repeat R    runs per configuration, median reported (default 5)\n"
+    "  --threads T   parser threads (default 0 = all cores)\n";
+
+struct BenchSettings {
+  bool help = false;
+  std::string path;
+  bool json = false;
+  int64_t tile_mb = 0;
+  int64_t repeat = 5;
+  int64_t threads = 0;
+};
+
+// The decompressed input, resident in this process before any child forks.
+struct BenchInput {
+  loaders::DecodedInput decoded;
+  loaders::Format format = loaders::Format::kUnknown;
+  uint32_t tiled_copies = 0;  // 0 = the file as is
+  int64_t tile_shift_us = 0;
+};
+
+// What one child reports through the pipe: plain bytes, fixed layout.
+struct RunReport {
+  bool ok = false;
+  double load_ms = 0;
+  double cpu_ms = 0;  // CPU time of the load over all threads; > load_ms when parsing ran in parallel
+  uint64_t slices = 0;
+  int64_t rss_growth_bytes = 0;   // anonymous resident memory after - before
+  int64_t rss_trimmed_bytes = 0;  // the same after malloc_trim(0) released the allocator's free memory
+  uint64_t model_bytes = 0;       // Trace::MemoryBytes(), the model's own estimate
+  char error[480] = {};
+};
+
+Result<Trace, loaders::LoadError> LoadDecoded(const BenchInput& input, const std::string& name,
+                                              const loaders::LoadOptions& options) {
+  if (input.format == loaders::Format::kXSpace) return loaders::LoadXSpace(input.decoded, name, options, nullptr);
+  return loaders::LoadChromeJson(input.decoded, name, options, nullptr);
+}
+
+RunReport MeasureOnce(const BenchInput& input, const std::string& name, const loaders::LoadOptions& options) {
+  RunReport report;
+  const auto before = ReadResidentMemory();
+  const double cpu_start_ms = ProcessCpuMs();
+  const auto start = std::chrono::steady_clock::now();
+  auto loaded = LoadDecoded(input, name, options);
+  const auto stop = std::chrono::steady_clock::now();
+  report.cpu_ms = ProcessCpuMs() - cpu_start_ms;
+  const auto after = ReadResidentMemory();
+  if (!loaded) {
+    const std::string message = loaded.error().ToString();
+    std::strncpy(report.error, message.c_str(), sizeof report.error - 1);
+    return report;
+  }
+  report.ok = true;
+  report.load_ms = std::chrono::duration<double, std::milli>(stop - start).count();
+  report.slices = loaded->slices().size();
+  report.model_bytes = loaded->MemoryBytes();
+  if (before && after) report.rss_growth_bytes = int64_t(after->anon_bytes) - int64_t(before->anon_bytes);
+  malloc_trim(0);
+  const auto trimmed = ReadResidentMemory();
+  if (before && trimmed) report.rss_trimmed_bytes = int64_t(trimmed->anon_bytes) - int64_t(before->anon_bytes);
+  return report;
+}
+
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n == 0 ? 0 : n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// R runs of one configuration, each in its own child; medians of the figures.
+struct ConfigResult {
+  double load_ms = 0, min_ms = 0, max_ms = 0, cpu_ms = 0;
+  uint64_t slices = 0;
+  int64_t rss_bytes = 0;
+  int64_t rss_trimmed_bytes = 0;
+  uint64_t model_bytes = 0;
+};
+
+Result<ConfigResult, std::string> MeasureConfig(const BenchInput& input, const BenchSettings& settings,
+                                                bool keep_args) {
+  loaders::LoadOptions options;
+  options.keep_args = keep_args;
+  options.threads = static_cast<int>(settings.threads);
+  std::vector<double> times, cpu_times, growths, trimmed;
+  ConfigResult result;
+  for (int64_t run = 0; run < settings.repeat; ++run) {
+    auto bytes = RunInChild([&] {
+      const RunReport report = MeasureOnce(input, settings.path, options);
+      return std::string(reinterpret_cast<const char*>(&report), sizeof report);
+    });
+    if (!bytes) return MakeUnexpected(bytes.error());
+    if (bytes->size() != sizeof(RunReport)) return MakeUnexpected(std::string("measurement child sent no report"));
+    RunReport report;
+    std::memcpy(&report, bytes->data(), sizeof report);
+    if (!report.ok) return MakeUnexpected(std::string(report.error));
+    times.push_back(report.load_ms);
+    cpu_times.push_back(report.cpu_ms);
+    growths.push_back(static_cast<double>(report.rss_growth_bytes));
+    trimmed.push_back(static_cast<double>(report.rss_trimmed_bytes));
+    result.slices = report.slices;
+    result.model_bytes = report.model_bytes;
+  }
+  result.load_ms = Median(times);
+  result.cpu_ms = Median(cpu_times);
+  result.min_ms = *std::min_element(times.begin(), times.end());
+  result.max_ms = *std::max_element(times.begin(), times.end());
+  result.rss_bytes = static_cast<int64_t>(Median(growths));
+  result.rss_trimmed_bytes = static_cast<int64_t>(Median(trimmed));
+  return result;
+}
+
+Result<BenchSettings, std::string> ParseSettings(const Args& args) {
+  auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--json", "--help"}, {"--tile-mb", "--repeat", "--threads"}});
+  if (!parsed) return MakeUnexpected(parsed.error());
+  BenchSettings settings;
+  if (parsed->Has("--help")) {
+    settings.help = true;
+    return settings;
+  }
+  if (parsed->positionals().size() != 1) return MakeUnexpected(std::string("expected exactly one FILE"));
+  settings.path = parsed->positionals().front();
+  settings.json = parsed->Has("--json");
+  auto tile_mb = parsed->IntValue("--tile-mb", 0, 1, 16384);
+  auto repeat = parsed->IntValue("--repeat", 5, 1, 1000);
+  auto threads = parsed->IntValue("--threads", 0, 0, 1024);
+  for (const auto* value : {&tile_mb, &repeat, &threads}) {
+    if (!*value) return MakeUnexpected(value->error());
+  }
+  settings.tile_mb = *tile_mb;
+  settings.repeat = *repeat;
+  settings.threads = *threads;
+  return settings;
+}
+
+// Reads and decompresses once; tiles when asked. The result lives on the heap
+// and every page is touched, so forked children share it without faulting.
+Result<BenchInput, std::string> PrepareInput(const BenchSettings& settings) {
+  auto opened = loaders::OpenInput(settings.path, nullptr);
+  if (!opened) return MakeUnexpected(opened.error().ToString());
+  BenchInput input;
+  std::string_view content = opened->bytes.view();
+  input.format = loaders::SniffFormat(content.substr(0, 128));
+  std::string tiled_text;
+  if (settings.tile_mb > 0) {
+    if (input.format != loaders::Format::kChromeJson) {
+      return MakeUnexpected(settings.path + ": --tile-mb needs a Chrome-JSON trace");
+    }
+    auto tiled = TileChromeJson(content, static_cast<uint64_t>(settings.tile_mb) * 1000000);
+    if (!tiled) return MakeUnexpected(settings.path + ": cannot tile: " + tiled.error());
+    input.tiled_copies = tiled->copies;
+    input.tile_shift_us = tiled->shift_us;
+    tiled_text = std::move(tiled->json);
+    content = tiled_text;
+  } else if (input.format != loaders::Format::kChromeJson && input.format != loaders::Format::kXSpace) {
+    return MakeUnexpected(settings.path + ": bench reads Chrome-JSON and XSpace traces only (format: " +
+                          std::string(loaders::FormatName(input.format)) + ")");
+  }
+  input.decoded.bytes = loaders::ByteBuffer::Allocate(content.size());
+  std::memcpy(input.decoded.bytes.mutable_data(), content.data(), content.size());
+  input.decoded.bytes.Resize(content.size());
+  input.decoded.compression = opened->compression;
+  input.decoded.file_bytes = opened->file_bytes;
+  return input;
+}
+
+struct BenchFigures {
+  ConfigResult with_args, no_args;
+  double mb_per_s = 0, slices_per_s = 0, bytes_per_slice = 0, bytes_per_slice_no_args = 0;
+};
+
+BenchFigures Derive(uint64_t bytes, const ConfigResult& with_args, const ConfigResult& no_args) {
+  BenchFigures f{with_args, no_args};
+  const double seconds = with_args.load_ms / 1e3;
+  f.mb_per_s = seconds > 0 ? static_cast<double>(bytes) / 1e6 / seconds : 0;
+  f.slices_per_s = seconds > 0 ? static_cast<double>(with_args.slices) / seconds : 0;
+  const auto per_slice = [](const ConfigResult& c) {
+    return c.slices > 0 ? static_cast<double>(c.rss_bytes) / static_cast<double>(c.slices) : 0.0;
+  };
+  f.bytes_per_slice = per_slice(with_args);
+  f.bytes_per_slice_no_args = per_slice(no_args);
+  return f;
+}
+
+void WriteBenchJson(const BenchSettings& settings, const BenchInput& input, const BenchFigures& f, std::ostream& out) {
+  JsonWriter json;
+  json.BeginObject();
+  json.Field("bytes", uint64_t(input.decoded.bytes.size())).Field("slices", f.with_args.slices);
+  json.FieldFixed("load_ms", f.with_args.load_ms, 3).FieldFixed("load_mb_per_s", f.mb_per_s, 1);
+  json.Key("rss_bytes").Int(f.with_args.rss_bytes);
+  json.FieldFixed("bytes_per_slice", f.bytes_per_slice, 2)
+      .FieldFixed("bytes_per_slice_no_args", f.bytes_per_slice_no_args, 2);
+  // Beyond the list: context for the figures above.
+  json.FieldFixed("slices_per_s", f.slices_per_s, 0).FieldFixed("load_ms_no_args", f.no_args.load_ms, 3);
+  json.FieldFixed("cpu_ms", f.with_args.cpu_ms, 3);
+  json.Key("rss_bytes_no_args").Int(f.no_args.rss_bytes);
+  json.Key("rss_bytes_trimmed").Int(f.with_args.rss_trimmed_bytes);
+  json.Key("rss_bytes_trimmed_no_args").Int(f.no_args.rss_trimmed_bytes);
+  json.Field("model_bytes", f.with_args.model_bytes).Field("model_bytes_no_args", f.no_args.model_bytes);
+  json.Field("format", loaders::FormatName(input.format)).Field("tiled_copies", input.tiled_copies);
+  json.Field("repeat", uint64_t(settings.repeat)).Field("threads", uint64_t(settings.threads));
+  json.EndObject();
+  out << json.text() << "\n";
+}
+
+// "42.1 MB resident, 341.4 B/slice; 30.2 MB after malloc_trim; model estimate 22.0 MB"
+std::string MemoryFigures(const ConfigResult& c) {
+  const auto bytes = [](int64_t v) { return FormatBytes(static_cast<uint64_t>(std::max<int64_t>(0, v))); };
+  const double per_slice = c.slices > 0 ? static_cast<double>(c.rss_bytes) / static_cast<double>(c.slices) : 0;
+  return bytes(c.rss_bytes) + " resident, " + FormatFixed(per_slice, 1) + " B/slice; " + bytes(c.rss_trimmed_bytes) +
+         " after malloc_trim; model estimate " + FormatBytes(c.model_bytes);
+}
+
+void WriteBenchText(const BenchSettings& settings, const BenchInput& input, const BenchFigures& f, std::ostream& out) {
+  const uint64_t bytes = input.decoded.bytes.size();
+  out << "input    " << settings.path << " (" << loaders::FormatName(input.format)
+      << (input.decoded.compression.empty() ? "" : ", " + input.decoded.compression) << "), " << FormatBytes(bytes)
+      << " decompressed\n";
+  if (input.tiled_copies > 0) {
+    out << "tiled    " << input.tiled_copies << " copies of the event array, shifted by "
+        << FormatDuration(input.tile_shift_us * 1000) << " each\n";
+  }
+  out << "runs     " << settings.repeat << " per configuration, each in a fresh process; threads "
+      << (settings.threads == 0 ? std::string("auto") : std::to_string(settings.threads)) << "\n";
+  out << "load     " << FormatFixed(f.with_args.load_ms, 1) << " ms median (min " << FormatFixed(f.with_args.min_ms, 1)
+      << ", max " << FormatFixed(f.with_args.max_ms, 1) << "): " << FormatFixed(f.mb_per_s, 1) << " MB/s, "
+      << FormatCount(static_cast<uint64_t>(f.slices_per_s)) << " slices/s, " << FormatCount(f.with_args.slices)
+      << " slices\n";
+  out << "cpu      " << FormatFixed(f.with_args.cpu_ms, 1) << " ms median over all threads ("
+      << FormatFixed(f.with_args.load_ms > 0 ? f.with_args.cpu_ms / f.with_args.load_ms : 0, 2)
+      << " cores busy on average)\n";
+  out << "memory   with args:    " << MemoryFigures(f.with_args) << "\n";
+  out << "         without args: " << MemoryFigures(f.no_args) << " (load " << FormatFixed(f.no_args.load_ms, 1)
+      << " ms)\n";
+}
+
+}  // namespace
+
+int RunBench(const Args& args, std::ostream& out, std::ostream& err) {
+  auto settings = ParseSettings(args);
+  if (!settings) {
+    err << "stepline bench: " << settings.error() << "\n" << kBenchUsage;
+    return 2;
+  }
+  if (settings->help) {
+    out << kBenchUsage;
+    return 0;
+  }
+  auto input = PrepareInput(*settings);
+  if (!input) {
+    err << input.error() << "\n";
+    return 1;
+  }
+  auto with_args = MeasureConfig(*input, *settings, /*keep_args=*/true);
+  if (!with_args) {
+    err << with_args.error() << "\n";
+    return 1;
+  }
+  auto no_args = MeasureConfig(*input, *settings, /*keep_args=*/false);
+  if (!no_args) {
+    err << no_args.error() << "\n";
+    return 1;
+  }
+  const BenchFigures figures = Derive(input->decoded.bytes.size(), *with_args, *no_args);
+  if (settings->json) {
+    WriteBenchJson(*settings, *input, figures, out);
+  } else {
+    WriteBenchText(*settings, *input, figures, out);
+  }
+  return 0;
+}
+
+}  // namespace stepline::app

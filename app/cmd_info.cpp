@@ -1,0 +1,227 @@
+// `stepline info FILE [--json]`: loads a trace and prints its headline facts,
+// for people (aligned, human units) or as exactly one JSON object whose keys
+// README documents (tests/app/cmd_info_test.cpp holds it to that list).
+#include <array>
+#include <chrono>
+#include <map>
+#include <ostream>
+#include <string>
+
+#include "app/cli_args.h"
+#include "app/commands.h"
+#include "app/json_writer.h"
+#include "app/text_format.h"
+#include "loaders/load.h"
+#include "model/analysis/trace_summary.h"
+
+namespace stepline::app {
+namespace {
+
+constexpr std::string_view kInfoUsage = "usage: stepline info FILE [--json]\n";
+constexpr int kLabelWidth = 17;
+
+// GPU-side slices per GpuKind: a count and summed duration.
+struct GpuTotals {
+  std::array<uint64_t, kGpuKindCount> count{};
+  std::array<DurNs, kGpuKindCount> ns{};
+};
+
+// The groups `info` reports. "kernel" includes collectives; "memcpy_other"
+// is device-to-device plus every copy of unknown or peer direction.
+struct GpuGroup {
+  uint64_t count = 0;
+  DurNs ns = 0;
+};
+struct GpuGroups {
+  GpuGroup kernel, collective, memcpy_h2d, memcpy_d2h, memcpy_other, memset;
+};
+
+GpuGroups GroupGpu(const GpuTotals& t) {
+  const auto one = [&](GpuKind k) { return GpuGroup{t.count[size_t(k)], t.ns[size_t(k)]}; };
+  const auto sum = [](GpuGroup a, GpuGroup b) { return GpuGroup{a.count + b.count, a.ns + b.ns}; };
+  GpuGroups g;
+  g.collective = one(GpuKind::kCollective);
+  g.kernel = sum(one(GpuKind::kKernel), g.collective);
+  g.memcpy_h2d = one(GpuKind::kMemcpyH2D);
+  g.memcpy_d2h = one(GpuKind::kMemcpyD2H);
+  g.memcpy_other = sum(one(GpuKind::kMemcpyD2D), one(GpuKind::kMemcpyOther));
+  g.memset = one(GpuKind::kMemset);
+  return g;
+}
+
+struct DeviceFacts {
+  uint32_t streams = 0;
+  GpuTotals gpu;
+};
+
+// Per device id: its GPU stream tracks and the GPU-side slices on them.
+std::map<int32_t, DeviceFacts> CollectDevices(const Trace& trace) {
+  std::map<int32_t, DeviceFacts> devices;
+  const TrackTable& tracks = trace.tracks();
+  for (size_t t = 0; t < tracks.size(); ++t) {
+    const TrackId track = TrackId::FromIndex(t);
+    if (tracks.kind(track) == TrackKind::kGpuStream) ++devices[tracks.device_id(track)].streams;
+  }
+  const SliceTable& slices = trace.slices();
+  for (size_t i = 0; i < slices.size(); ++i) {
+    const GpuKind kind = slices.gpu_kind()[i];
+    if (kind == GpuKind::kNone) continue;
+    DeviceFacts& device = devices[tracks.device_id(slices.track()[i])];
+    ++device.gpu.count[size_t(kind)];
+    device.gpu.ns[size_t(kind)] += slices.dur_ns()[i];
+  }
+  return devices;
+}
+
+// The first instance's detail says more than the code's generic description.
+std::string_view DiagMessage(const Diagnostics::Entry& entry) {
+  if (!entry.instances.empty() && !entry.instances.front().detail.empty()) return entry.instances.front().detail;
+  return GetDiagCodeInfo(entry.code).description;
+}
+
+void WriteGpuJson(const GpuGroups& g, JsonWriter* json) {
+  const auto group = [&](std::string_view key, const GpuGroup& v) {
+    json->Field(key, v.count).Field(std::string(key) + "_ns", static_cast<uint64_t>(v.ns));
+  };
+  json->Key("gpu").BeginObject();
+  group("kernel", g.kernel);
+  group("collective", g.collective);
+  group("memcpy_h2d", g.memcpy_h2d);
+  group("memcpy_d2h", g.memcpy_d2h);
+  group("memcpy_other", g.memcpy_other);
+  group("memset", g.memset);
+  json->EndObject();
+}
+
+void WriteInfoJson(const Trace& trace, const analysis::TraceSummary& s, double load_ms, std::ostream& out) {
+  JsonWriter json;
+  json.BeginObject();
+  json.Field("format", trace.info().format).Field("bytes", trace.info().input_bytes).FieldFixed("load_ms", load_ms, 3);
+  json.Field("slices", s.slices).Field("instants", s.instants).Field("counter_samples", s.counter_samples);
+  json.Field("flows", s.flows);
+  json.Key("tracks").BeginObject();
+  for (int k = 0; k < kTrackKindCount; ++k) {
+    json.Field(TrackKindName(static_cast<TrackKind>(k)), s.tracks_by_kind[size_t(k)]);
+  }
+  json.EndObject();
+  json.Key("span_ns").Int(s.span_ns);
+  WriteGpuJson(GroupGpu(GpuTotals{s.gpu_count, s.gpu_ns}), &json);
+  json.Field("steps", s.steps);
+  json.Key("diagnostics").BeginArray();
+  for (const Diagnostics::Entry* entry : trace.diagnostics().NonEmpty()) {
+    json.BeginObject().Field("code", GetDiagCodeInfo(entry->code).name).Field("count", entry->count);
+    json.Key("first_offset");
+    if (entry->first_offset == Diagnostics::kNoOffset) {
+      json.Null();
+    } else {
+      json.Uint(entry->first_offset);
+    }
+    json.Field("message", DiagMessage(*entry)).EndObject();
+  }
+  json.EndArray().EndObject();
+  out << json.text() << "\n";
+}
+
+// "label            value" with the value column aligned.
+void Line(std::ostream& out, std::string_view label, const std::string& value) {
+  out << label << std::string(label.size() < kLabelWidth ? kLabelWidth - label.size() : 1, ' ') << value << "\n";
+}
+
+std::string CountAndTime(const GpuGroup& g) { return FormatCount(g.count) + " (" + FormatDuration(g.ns) + ")"; }
+
+void WriteGpuText(const GpuGroups& g, std::ostream& out) {
+  Line(out, "gpu kernels", CountAndTime(g.kernel) + ", incl. collective " + CountAndTime(g.collective));
+  Line(out, "gpu memcpy",
+       "h2d " + CountAndTime(g.memcpy_h2d) + ", d2h " + CountAndTime(g.memcpy_d2h) + ", other " +
+           CountAndTime(g.memcpy_other));
+  Line(out, "gpu memset", CountAndTime(g.memset));
+}
+
+void WriteDevicesText(const Trace& trace, std::ostream& out) {
+  for (const auto& [device_id, facts] : CollectDevices(trace)) {
+    const GpuGroups g = GroupGpu(facts.gpu);
+    const GpuGroup copies{g.memcpy_h2d.count + g.memcpy_d2h.count + g.memcpy_other.count,
+                          g.memcpy_h2d.ns + g.memcpy_d2h.ns + g.memcpy_other.ns};
+    const std::string label = device_id < 0 ? std::string("device ?") : "device " + std::to_string(device_id);
+    Line(out, label,
+         FormatCount(facts.streams) + (facts.streams == 1 ? " stream" : " streams") + "; kernels " +
+             CountAndTime(g.kernel) + "; memcpy " + CountAndTime(copies) + "; memset " + CountAndTime(g.memset));
+  }
+}
+
+void WriteDiagnosticsText(const Diagnostics& diagnostics, std::ostream& out) {
+  const auto entries = diagnostics.NonEmpty();
+  if (entries.empty()) {
+    Line(out, "diagnostics", "none");
+    return;
+  }
+  Line(out, "diagnostics",
+       FormatCount(diagnostics.total()) + " in " + std::to_string(entries.size()) +
+           (entries.size() == 1 ? " kind" : " kinds"));
+  for (const Diagnostics::Entry* entry : entries) {
+    const DiagCodeInfo& info = GetDiagCodeInfo(entry->code);
+    std::string where = entry->first_offset == Diagnostics::kNoOffset
+                            ? std::string()
+                            : ", first at byte " + std::to_string(entry->first_offset);
+    out << "  " << SeverityName(info.severity) << " " << info.name << " x" << FormatCount(entry->count) << where << ": "
+        << DiagMessage(*entry) << "\n";
+  }
+}
+
+void WriteInfoText(const std::string& path, const Trace& trace, const analysis::TraceSummary& s, double load_ms,
+                   std::ostream& out) {
+  const TraceInfo& info = trace.info();
+  Line(out, "file", path);
+  Line(out, "format", info.format);
+  const std::string on_disk = FormatBytes(info.file_bytes) + " on disk" +
+                              (info.compression.empty() ? std::string() : " (" + info.compression + ")");
+  Line(out, "size", on_disk + ", " + FormatBytes(info.input_bytes) + " parsed");
+  Line(out, "load", FormatFixed(load_ms, 1) + " ms");
+  Line(out, "span", FormatDuration(s.span_ns));
+  Line(out, "slices", FormatCount(s.slices));
+  Line(out, "instants", FormatCount(s.instants));
+  Line(out, "counter samples", FormatCount(s.counter_samples));
+  Line(out, "flows", FormatCount(s.flows) + " (" + FormatCount(s.launch_flows) + " launch)");
+  std::string tracks;
+  for (int k = 0; k < kTrackKindCount; ++k) {
+    if (k > 0) tracks += ", ";
+    tracks += FormatCount(s.tracks_by_kind[size_t(k)]) + " " + std::string(TrackKindName(static_cast<TrackKind>(k)));
+  }
+  Line(out, "tracks", tracks);
+  WriteGpuText(GroupGpu(GpuTotals{s.gpu_count, s.gpu_ns}), out);
+  WriteDevicesText(trace, out);
+  Line(out, "steps", FormatCount(s.steps));
+  WriteDiagnosticsText(trace.diagnostics(), out);
+}
+
+}  // namespace
+
+int RunInfo(const Args& args, std::ostream& out, std::ostream& err) {
+  auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--json", "--help"}, {}});
+  if (parsed && parsed->Has("--help")) {
+    out << kInfoUsage;
+    return 0;
+  }
+  if (!parsed || parsed->positionals().size() != 1) {
+    err << "stepline info: " << (parsed ? "expected exactly one FILE" : parsed.error()) << "\n" << kInfoUsage;
+    return 2;
+  }
+  const std::string& path = parsed->positionals().front();
+  const auto start = std::chrono::steady_clock::now();
+  auto loaded = loaders::LoadFile(path);
+  const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!loaded) {
+    err << loaded.error().ToString() << "\n";
+    return 1;
+  }
+  const Trace& trace = loaded.value();
+  const analysis::TraceSummary summary = analysis::ComputeTraceSummary(trace);
+  if (parsed->Has("--json")) {
+    WriteInfoJson(trace, summary, load_ms, out);
+  } else {
+    WriteInfoText(path, trace, summary, load_ms, out);
+  }
+  return 0;
+}
+
+}  // namespace stepline::app

@@ -1,0 +1,305 @@
+// Chrome JSON loader: chunk planning, the parse/import pipeline, and the
+// exact fallback (see chrome_json_loader.h).
+//
+// Call flow:
+//   LoadChromeJson
+//     PlanSpeculativeChunks            json_chunker
+//     ChunkPipeline::Run               workers tokenize chunks; this thread imports in order
+//     on a failed chunk i:
+//       ScanTraceJson from chunk i     json_scanner: exact boundaries up to the next chunk
+//                                      (or the end), syntax errors, truncation
+//       ChunkPipeline::Run(exact plan)
+//       speculate again from the first exact boundary after chunk i
+//     EventImporter::Finish            GPU rows, launch links, names
+//     TraceBuilder::Finish             Trace::Finalize
+//
+// [SECTION] Pipeline
+// [SECTION] Entry point
+#include "loaders/chrome_json/chrome_json_loader.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "loaders/chrome_json/event_importer.h"
+#include "loaders/chrome_json/event_tokenizer.h"
+#include "loaders/chrome_json/json_chunker.h"
+#include "loaders/chrome_json/json_scanner.h"
+#include "loaders/trace_builder.h"
+
+namespace stepline::loaders {
+namespace {
+
+// Chunks of a few MB: a thread's parser, document copy and batch are then
+// reused from chunk to chunk instead of page-faulting fresh memory, and
+// parsing overlaps importing.
+constexpr uint64_t kMinAutoChunkBytes = uint64_t{1} << 20;
+constexpr uint64_t kMaxAutoChunkBytes = uint64_t{8} << 20;
+constexpr uint64_t kMaxChunkBytes = uint64_t{256} << 20;  // far below simdjson's 4 GB document limit
+constexpr uint64_t kSingleThreadChunkBytes = uint64_t{4} << 20;
+constexpr uint64_t kParserLimitBytes = (uint64_t{4} << 30) - 64;
+
+uint64_t ChooseChunkBytes(uint64_t input_bytes, int threads, uint64_t requested) {
+  if (requested != 0) return std::min(requested, kMaxChunkBytes);
+  if (threads <= 1) return kSingleThreadChunkBytes;
+  // Several chunks per thread so parsing overlaps importing.
+  return std::clamp<uint64_t>(input_bytes / (static_cast<uint64_t>(threads) * 4), kMinAutoChunkBytes, kMaxAutoChunkBytes);
+}
+
+LoadError MakeError(LoadErrorCode code, const std::string& path, uint64_t offset, std::string message) {
+  LoadError e;
+  e.code = code;
+  e.path = path;
+  e.byte_offset = offset;
+  e.message = std::move(message);
+  return e;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Pipeline
+//-----------------------------------------------------------------------------
+
+// Tokenizes the chunks of a plan on `threads` threads (this one included)
+// and imports the batches here, strictly in plan order. A worker stays at
+// most kMaxAhead chunks ahead of the importer, which bounds memory.
+class ChunkPipeline {
+ public:
+  struct Outcome {
+    size_t failed_chunk = SIZE_MAX;  // first chunk that did not tokenize; SIZE_MAX = none
+    TokenizeResult failure;
+    bool cancelled = false;
+  };
+
+  ChunkPipeline(std::string_view input, const LoadOptions& options, int threads, LoadProgress* progress,
+                EventImporter* importer)
+      : input_(input), keep_args_(options.keep_args), threads_(threads), progress_(progress), importer_(importer),
+        tokenizer_(options.keep_args) {}
+
+  // `speculative`: the plan's splits are guesses, so the first chunk must
+  // also prove it read the traceEvents array.
+  Outcome Run(const std::vector<ChunkSpec>& plan, bool speculative);
+
+ private:
+  struct Slot {
+    std::unique_ptr<RawEventBatch> batch;
+    TokenizeResult result;
+    bool done = false;
+  };
+
+  bool Claimable() const { return !stop_ && next_claim_ < plan_->size() && next_claim_ < import_cursor_ + max_ahead_; }
+  void Tokenize(EventTokenizer* tokenizer, size_t index);
+  void WorkerLoop();
+  bool Cancelled() const { return progress_ != nullptr && progress_->cancel.load(std::memory_order_relaxed); }
+
+  std::string_view input_;
+  bool keep_args_;
+  int threads_;
+  LoadProgress* progress_;
+  EventImporter* importer_;
+  EventTokenizer tokenizer_;  // this thread's
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  const std::vector<ChunkSpec>* plan_ = nullptr;
+  std::vector<Slot> slots_;
+  std::vector<std::unique_ptr<RawEventBatch>> pool_;  // cleared batches, memory kept
+  size_t next_claim_ = 0;
+  size_t import_cursor_ = 0;
+  size_t max_ahead_ = 1;
+  bool stop_ = false;
+};
+
+void ChunkPipeline::Tokenize(EventTokenizer* tokenizer, size_t index) {
+  std::unique_ptr<RawEventBatch> batch;
+  {
+    std::lock_guard lock(mu_);
+    if (!pool_.empty()) {
+      batch = std::move(pool_.back());
+      pool_.pop_back();
+    }
+  }
+  if (!batch) batch = std::make_unique<RawEventBatch>();
+  TokenizeResult result = tokenizer->Tokenize((*plan_)[index], input_, batch.get());
+  std::lock_guard lock(mu_);
+  slots_[index].batch = std::move(batch);
+  slots_[index].result = std::move(result);
+  slots_[index].done = true;
+  cv_.notify_all();
+}
+
+void ChunkPipeline::WorkerLoop() {
+  EventTokenizer tokenizer(keep_args_);
+  for (;;) {
+    size_t index;
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [&] { return Claimable() || stop_ || next_claim_ >= plan_->size(); });
+      if (!Claimable()) return;
+      index = next_claim_++;
+    }
+    if (Cancelled()) {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+      cv_.notify_all();
+      return;
+    }
+    Tokenize(&tokenizer, index);
+  }
+}
+
+ChunkPipeline::Outcome ChunkPipeline::Run(const std::vector<ChunkSpec>& plan, bool speculative) {
+  plan_ = &plan;
+  slots_.clear();
+  slots_.resize(plan.size());
+  next_claim_ = import_cursor_ = 0;
+  stop_ = false;
+  max_ahead_ = static_cast<size_t>(threads_) * 2 + 1;
+  std::vector<std::thread> workers;
+  const size_t worker_count = std::min<size_t>(static_cast<size_t>(threads_ - 1), plan.size() - 1);
+  for (size_t w = 0; w < worker_count; ++w) workers.emplace_back([this] { WorkerLoop(); });
+
+  Outcome outcome;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    {
+      std::unique_lock lock(mu_);
+      while (!slots_[i].done) {
+        if (Claimable()) {
+          const size_t j = next_claim_++;
+          lock.unlock();
+          Tokenize(&tokenizer_, j);
+          lock.lock();
+          continue;
+        }
+        cv_.wait(lock, [&] { return slots_[i].done || Claimable(); });
+      }
+    }
+    Slot& slot = slots_[i];
+    const ChunkSpec& spec = plan[i];
+    if (!slot.result.ok || (speculative && spec.starts_document && spec.object_form && !slot.result.saw_events)) {
+      outcome.failed_chunk = i;
+      outcome.failure = slot.result;
+      break;
+    }
+    importer_->Import(*slot.batch);
+    slot.batch->Clear();
+    {
+      std::lock_guard lock(mu_);
+      pool_.push_back(std::move(slot.batch));
+      import_cursor_ = i + 1;
+      cv_.notify_all();
+    }
+    if (progress_ != nullptr) progress_->bytes_done.store(spec.end, std::memory_order_relaxed);
+    if (Cancelled()) {
+      outcome.cancelled = true;
+      break;
+    }
+  }
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+    cv_.notify_all();
+  }
+  for (std::thread& t : workers) t.join();
+  slots_.clear();
+  return outcome;
+}
+
+// Records where and why the input stops early (JSON cut and/or a cut
+// compressed stream); quotes the compressed detail so load.cpp does not add
+// a second record.
+void RecordTruncation(TraceBuilder* builder, const DecodedInput& input, const ScanReport* report) {
+  const uint64_t size = input.bytes.size();
+  std::string detail;
+  if (report != nullptr) {
+    detail = "the JSON text ends early (missing \"" + report->closer + "\"); the last " +
+             std::to_string(size - report->valid_end) + " bytes, after the last complete event or key at byte " +
+             std::to_string(report->valid_end) + ", were dropped";
+  }
+  if (input.truncated) {
+    if (!detail.empty()) detail += "; ";
+    detail += "compressed input cut at byte " + std::to_string(input.truncated_at) + ": " + input.truncation_detail;
+  }
+  builder->diag().Record(DiagCode::kTruncated, size, detail);
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Entry point
+//-----------------------------------------------------------------------------
+
+Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::string& path,
+                                        const LoadOptions& options, LoadProgress* progress) {
+  return LoadChromeJson(input, path, options, progress, ChromeJsonTuning{});
+}
+
+Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::string& path,
+                                        const LoadOptions& options, LoadProgress* progress,
+                                        const ChromeJsonTuning& tuning) {
+  const std::string_view text = input.bytes.view();
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos || text == "\xEF\xBB\xBF") {
+    return MakeUnexpected(MakeError(LoadErrorCode::kEmpty, path, 0, "the JSON input holds only whitespace"));
+  }
+  const int threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const uint64_t chunk_bytes = ChooseChunkBytes(text.size(), threads, tuning.chunk_bytes);
+  if (progress != nullptr) progress->bytes_total.store(text.size(), std::memory_order_relaxed);
+
+  TraceBuilder builder("chrome-json");
+  EventImporter importer(&builder, options);
+  ChunkPipeline pipeline(text, options, threads, progress, &importer);
+  auto cancelled = [&] {
+    return MakeUnexpected(MakeError(LoadErrorCode::kCancelled, path, LoadError::kNoOffset, "load cancelled"));
+  };
+  // Speculate from `start`; when a chunk fails, scan exactly from its start
+  // (proven by the chunks before it) to the first event boundary after it,
+  // import those exact chunks, and speculate again from there. Damage or a
+  // truncated tail stops the scan only at the end of the input.
+  ScanStart start;
+  ScanReport report;  // of the scan that reached the end of the input, if any
+  for (;;) {
+    const std::vector<ChunkSpec> plan = PlanSpeculativeChunks(text, chunk_bytes, start);
+    ChunkPipeline::Outcome outcome = pipeline.Run(plan, /*speculative=*/true);
+    if (outcome.cancelled) return cancelled();
+    if (outcome.failed_chunk == SIZE_MAX) break;
+    const ChunkSpec& failed = plan[outcome.failed_chunk];
+    ScanStart from = failed.starts_document ? ScanStart{} : ScanStart{failed.begin, false, failed.object_form};
+    if (!failed.ends_document) from.stop_at = failed.end;
+    const ScanReport scan = ScanTraceJson(text, from, chunk_bytes);
+    if (scan.status == ScanReport::Status::kSyntaxError) {
+      return MakeUnexpected(MakeError(LoadErrorCode::kJsonSyntax, path, scan.error_offset, scan.message));
+    }
+    if (scan.status == ScanReport::Status::kSchemaError) {
+      return MakeUnexpected(MakeError(LoadErrorCode::kJsonSchema, path, scan.error_offset, scan.message));
+    }
+    const std::vector<ChunkSpec> exact = PlanExactChunks(scan, from);
+    for (const ChunkSpec& c : exact) {
+      if (c.end - c.begin >= kParserLimitBytes) {
+        return MakeUnexpected(MakeError(LoadErrorCode::kTooLarge, path, c.begin,
+                                        "a single event of " + std::to_string(c.end - c.begin) +
+                                            " bytes exceeds the 4 GB JSON parser limit"));
+      }
+    }
+    outcome = pipeline.Run(exact, /*speculative=*/false);
+    if (outcome.cancelled) return cancelled();
+    if (outcome.failed_chunk != SIZE_MAX) {
+      // The exact scan accepted what simdjson rejects: report simdjson's view.
+      return MakeUnexpected(
+          MakeError(LoadErrorCode::kJsonSyntax, path, outcome.failure.failure_offset, outcome.failure.failure));
+    }
+    if (scan.stopped_at == ScanReport::kNone) {
+      report = scan;
+      break;
+    }
+    start = ScanStart{scan.stopped_at, false, scan.object_form};
+  }
+  importer.Finish();
+  const bool json_truncated = report.status == ScanReport::Status::kTruncated;
+  if (json_truncated || input.truncated) RecordTruncation(&builder, input, json_truncated ? &report : nullptr);
+  Trace trace = builder.Finish();
+  trace.mutable_info().format = "chrome-json";
+  return trace;
+}
+
+}  // namespace stepline::loaders

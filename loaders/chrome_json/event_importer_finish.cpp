@@ -1,0 +1,268 @@
+// EventImporter post-pass (see event_importer.h): runs once every event is
+// in, because M events that name processes and threads may come last.
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "loaders/chrome_json/event_importer.h"
+
+namespace stepline::loaders {
+
+void EventImporter::Finish() {
+  if (track_flags_.size() < builder_->trace().tracks().size()) track_flags_.resize(builder_->trace().tracks().size(), 0);
+  ReplayAsync();
+  LinkFlows();
+  LinkFlowV2();
+  NameStringKeys();
+  AssignDevices();
+  ClassifyTensorBoardStreams();
+  LinkCorrelations();
+  StoreMetadata();
+}
+
+void EventImporter::ReplayAsync() {
+  std::stable_sort(async_events_.begin(), async_events_.end(),
+                   [](const AsyncEvent& a, const AsyncEvent& b) { return a.ts_ns < b.ts_ns; });
+  for (const AsyncEvent& a : async_events_) {
+    switch (a.ph) {
+      case 'b':
+      case 'S': builder_->BeginSlice(a.track, a.ts_ns, a.name, a.category, a.args, a.offset); break;
+      case 'e':
+      case 'F': builder_->EndSlice(a.track, a.ts_ns, a.args, a.offset); break;
+      default: builder_->AddInstant({a.track, a.ts_ns, a.name, a.category, a.args}); break;  // n, T, p
+    }
+  }
+  async_events_.clear();
+  async_events_.shrink_to_fit();
+}
+
+void EventImporter::LinkFlows() {
+  // Chains are per (category, name, id) and independent of each other, so one
+  // sort groups each chain in time order: at equal times s before t before
+  // f, then input order.
+  std::stable_sort(flow_events_.begin(), flow_events_.end(), [](const FlowEvent& a, const FlowEvent& b) {
+    if (a.id != b.id) return a.id < b.id;
+    if (a.category != b.category) return a.category < b.category;
+    if (a.name != b.name) return a.name < b.name;
+    return a.ts_ns != b.ts_ns ? a.ts_ns < b.ts_ns : a.phase < b.phase;
+  });
+  std::vector<FlowEvent> launch;
+  for (const FlowEvent& f : flow_events_) {
+    if (f.kind == FlowKind::kLaunch) {
+      launch.push_back(f);
+      continue;
+    }
+    builder_->AddFlowEvent(f.phase, f.id, f.category, f.name, f.track, f.ts_ns, f.bind_enclosing, f.kind, f.offset);
+  }
+  flow_events_.clear();
+  flow_events_.shrink_to_fit();
+  LinkLaunchFlows(launch);
+}
+
+// Launch flows (ac2g and older spellings) carry the correlation id as their
+// id: an end binds to the slice of its track with that correlation when there
+// is one, not to whatever encloses its time. Binding by time picks the wrong
+// call when a zero-length call (cudaPeekAtLastError) nested in the launch
+// shares the flow's timestamp. Without such a slice, ends bind like any flow.
+// Tens of thousands of these per trace: flat tables, no node maps.
+void EventImporter::LinkLaunchFlows(std::vector<FlowEvent>& events) {
+  if (events.empty()) return;
+  // (track, correlation) -> slice, open addressing.
+  struct Slot {
+    uint64_t correlation = 0;
+    uint32_t track = 0;
+    uint32_t slice_plus_one = 0;  // 0 = empty
+  };
+  size_t capacity = 16;
+  while (capacity < correlations_.size() * 2) capacity *= 2;
+  std::vector<Slot> table(capacity);
+  const size_t mask = capacity - 1;
+  auto hash = [](uint32_t track, uint64_t corr) {
+    return static_cast<size_t>((corr * 0x9E3779B97F4A7C15ull ^ track * 0xC2B2AE3D27D4EB4Full) >> 17);
+  };
+  const auto& slice_track = builder_->trace().slices().track();
+  for (const PendingCorrelation& c : correlations_) {
+    const uint32_t track = slice_track[c.slice.index()].value;
+    size_t i = hash(track, c.correlation) & mask;
+    while (table[i].slice_plus_one != 0 && !(table[i].track == track && table[i].correlation == c.correlation)) {
+      i = (i + 1) & mask;
+    }
+    if (table[i].slice_plus_one == 0) table[i] = Slot{c.correlation, track, c.slice.value + 1};  // first wins
+  }
+  auto endpoint = [&](const FlowEvent& f) {
+    size_t i = hash(f.track.value, f.id) & mask;
+    for (; table[i].slice_plus_one != 0; i = (i + 1) & mask) {
+      if (table[i].track == f.track.value && table[i].correlation == f.id) {
+        return FlowEndpoint::OfSlice(SliceId(table[i].slice_plus_one - 1));
+      }
+    }
+    if (f.phase == TraceBuilder::FlowPhase::kEnd && !f.bind_enclosing) return FlowEndpoint::Next(f.track, f.ts_ns);
+    return FlowEndpoint::Enclosing(f.track, f.ts_ns);
+  };
+  // `events` come grouped per (category, name, id), each group in time order.
+  std::vector<std::pair<uint64_t, std::string>> problems;
+  for (size_t begin = 0; begin < events.size();) {
+    size_t end = begin + 1;
+    while (end < events.size() && events[end].id == events[begin].id && events[end].category == events[begin].category &&
+           events[end].name == events[begin].name) {
+      ++end;
+    }
+    const FlowEvent* open = nullptr;
+    FlowEndpoint from;
+    for (size_t k = begin; k < end; ++k) {
+      const FlowEvent& f = events[k];
+      if (f.phase == TraceBuilder::FlowPhase::kStart) {
+        if (open != nullptr) {
+          problems.emplace_back(open->offset, "flow " + std::to_string(f.id) + " started again before it ended");
+        }
+        open = &f;
+        from = endpoint(f);
+        continue;
+      }
+      if (open == nullptr) {
+        problems.emplace_back(f.offset, "flow " + std::to_string(f.id) + " continues with no start");
+        continue;
+      }
+      FlowTable::Pending p;
+      p.from = from;
+      p.to = endpoint(f);
+      p.kind = FlowKind::kLaunch;
+      p.name = f.name;
+      p.category = f.category;
+      p.flow_id = f.id;
+      p.byte_offset = f.offset;
+      builder_->AddFlow(p);
+      if (f.phase == TraceBuilder::FlowPhase::kStep) {
+        open = &f;
+        from = p.to;
+      } else {
+        open = nullptr;
+      }
+    }
+    if (open != nullptr) problems.emplace_back(open->offset, "flow " + std::to_string(open->id) + " never ended");
+    begin = end;
+  }
+  // Report in input order.
+  std::stable_sort(problems.begin(), problems.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [offset, detail] : problems) Diag(DiagCode::kUnmatchedFlow, offset, detail);
+}
+
+// Flow v2: an X with bind_id + flow_out starts (or, with flow_in too,
+// continues) a flow that the next X in time with the same bind_id and
+// flow_in ends. File order does not matter.
+void EventImporter::LinkFlowV2() {
+  std::stable_sort(flow_v2_.begin(), flow_v2_.end(), [](const FlowV2& a, const FlowV2& b) {
+    return a.bind_id != b.bind_id ? a.bind_id < b.bind_id : a.ts_ns < b.ts_ns;
+  });
+  for (size_t i = 0; i < flow_v2_.size(); ++i) {
+    const FlowV2& cur = flow_v2_[i];
+    const bool has_next = i + 1 < flow_v2_.size() && flow_v2_[i + 1].bind_id == cur.bind_id;
+    const bool has_prev = i > 0 && flow_v2_[i - 1].bind_id == cur.bind_id;
+    if (cur.in && !(has_prev && flow_v2_[i - 1].out)) {
+      Diag(DiagCode::kUnmatchedFlow, cur.offset, "flow_in with bind_id " + std::to_string(cur.bind_id) + " has no flow_out before it");
+    }
+    if (!cur.out) continue;
+    if (!has_next || !flow_v2_[i + 1].in) {
+      Diag(DiagCode::kUnmatchedFlow, cur.offset, "flow_out with bind_id " + std::to_string(cur.bind_id) + " never ends");
+      continue;
+    }
+    FlowTable::Pending p;
+    p.from = FlowEndpoint::OfSlice(cur.slice);
+    p.to = FlowEndpoint::OfSlice(flow_v2_[i + 1].slice);
+    p.kind = FlowKind::kGeneric;
+    p.flow_id = cur.bind_id;
+    p.byte_offset = flow_v2_[i + 1].offset;
+    builder_->AddFlow(p);
+  }
+}
+
+void EventImporter::NameStringKeys() {
+  for (const auto& [pid, name] : string_pids_) {
+    if (builder_->ProcessName(pid).is_none()) builder_->SetProcessName(pid, builder_->trace().str(name), 0);
+  }
+  TrackTable& tracks = builder_->trace().mutable_tracks();
+  for (const auto& [track, name] : string_tids_) {
+    if (tracks.name(track).is_none()) tracks.set_name(track, name);
+  }
+}
+
+// Kineto: a thread track holding device-side categories is a GPU stream of
+// the device whose pid it is (process_labels "GPU n" wins when present).
+// TensorBoard: threads of a "/device:GPU:n" process are streams or derived
+// rows by their names.
+void EventImporter::AssignDevices() {
+  Trace& trace = builder_->trace();
+  const ProcessTable& processes = trace.processes();
+  std::vector<int32_t> tb_device(processes.size(), -1);
+  for (size_t i = 0; i < processes.size(); ++i) {
+    const ProcessId p = ProcessId::FromIndex(i);
+    const int64_t pid = processes.pid(p);
+    tb_device[i] = DeviceFromProcessName(trace.strings().Get(processes.name(p)));
+    if (tb_device[i] >= 0) builder_->SetProcessDevice(pid, tb_device[i]);
+    if (auto it = label_devices_.find(pid); it != label_devices_.end()) builder_->SetProcessDevice(pid, it->second);
+  }
+  const TrackTable& tracks = trace.tracks();
+  for (size_t i = 0; i < tracks.size(); ++i) {
+    const TrackId t = TrackId::FromIndex(i);
+    if (tracks.kind(t) != TrackKind::kHostThread) continue;
+    const ProcessId p = tracks.process(t);
+    const int64_t pid = processes.pid(p);
+    if (track_flags_[i] & kHasDeviceEvents) {
+      int32_t device = processes.device_id(p);
+      if (device < 0 && pid >= 0 && pid <= INT32_MAX) {
+        device = static_cast<int32_t>(pid);
+        builder_->SetProcessDevice(pid, device);
+      }
+      builder_->SetTrackKind(t, TrackKind::kGpuStream, device);
+    } else if (tb_device[p.index()] >= 0) {
+      const TrackKind kind = TensorBoardRowKind(trace.strings().Get(tracks.name(t)));
+      if (kind == TrackKind::kHostThread) continue;
+      builder_->SetTrackKind(t, kind, tb_device[p.index()]);
+      if (kind == TrackKind::kGpuStream) track_flags_[i] |= kIsTensorBoardStream;
+    }
+  }
+}
+
+void EventImporter::ClassifyTensorBoardStreams() {
+  if (std::none_of(track_flags_.begin(), track_flags_.end(), [](uint8_t f) { return f & kIsTensorBoardStream; })) return;
+  SliceTable& slices = builder_->trace().mutable_slices();
+  const StringPool& strings = builder_->trace().strings();
+  std::vector<uint8_t> kind_by_name;  // GpuKind + 1 by name id; 0 = not classified yet
+  for (size_t i = 0; i < slices.size(); ++i) {
+    const SliceId s = SliceId::FromIndex(i);
+    if (!(track_flags_[slices.track()[i].index()] & kIsTensorBoardStream) || slices.gpu_kind()[i] != GpuKind::kNone) {
+      continue;
+    }
+    const StringId name = slices.name()[i];
+    if (kind_by_name.size() <= name.index()) kind_by_name.resize(name.index() + 1, 0);
+    uint8_t& cached = kind_by_name[name.index()];
+    if (cached == 0) cached = static_cast<uint8_t>(1 + static_cast<uint8_t>(TensorBoardGpuKind(strings.Get(name))));
+    slices.set_gpu_kind(s, static_cast<GpuKind>(cached - 1));
+  }
+  for (const auto& [slice, kind] : memcpy_details_) {
+    if (track_flags_[slices.track()[slice.index()].index()] & kIsTensorBoardStream) slices.set_gpu_kind(slice, kind);
+  }
+}
+
+// A correlated slice on a GPU row is an activity; on a host row it is a
+// launch when it is a Kineto runtime call or carries TensorBoard's
+// correlation_id (host-side CUPTI API events).
+void EventImporter::LinkCorrelations() {
+  const Trace& trace = builder_->trace();
+  for (const PendingCorrelation& c : correlations_) {
+    const TrackId track = trace.slices().track()[c.slice.index()];
+    if (trace.tracks().kind(track) == TrackKind::kGpuStream) {
+      builder_->NoteDeviceActivity(c.correlation, c.slice);
+    } else if (c.source != CorrelationSource::kKinetoDevice) {
+      builder_->NoteLaunch(c.correlation, c.slice);
+    }
+  }
+}
+
+void EventImporter::StoreMetadata() {
+  TraceInfo& info = builder_->trace().mutable_info();
+  info.metadata = builder_->AddArgs(metadata_);
+  if (has_base_time_) info.wall_clock_origin_ns = base_time_ns_;
+}
+
+}  // namespace stepline::loaders

@@ -1,0 +1,61 @@
+// JsonChunker: splits a Chrome trace's traceEvents array into chunks that
+// parse independently (in parallel, and each below simdjson's 4 GB limit).
+//
+// Speculative split. Split candidates are picked near even offsets at the
+// pattern  '}' ws* ',' ws* '{'  and each chunk is wrapped so that it is a
+// complete document on its own:
+//
+//   first   input[0, s1) minus its trailing comma, + "]}" (object form) or "]"
+//   middle  "[" + input[s_i, s_i+1) minus its trailing comma + "]"
+//   last    "{\"traceEvents\":[" (object form) or "[" + input[s_n-1, end)
+//
+// Why this is safe: the first chunk starts at the real document start, so in
+// a real (non-string, element-boundary) state. If a chunk starting in that
+// state parses as a complete document whose synthetic closer closes the
+// traceEvents array (the tokenizer checks: no key follows traceEvents in the
+// first chunk, nothing follows the top-level value in any chunk), its end was
+// at array-element depth outside any string: a split inside a string leaves
+// the closer inside an unterminated string, and a split inside a nested value
+// leaves brackets unbalanced; both fail to parse. By induction every split is
+// a true event boundary, so the chunks' events are exactly the array's events
+// in order. If any chunk fails, everything from that chunk on is re-planned
+// from an exact sequential scan (json_scanner.h), which also pinpoints syntax
+// errors and truncation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "loaders/chrome_json/json_scanner.h"
+
+namespace stepline::loaders {
+
+// One chunk: its document is opener + input[begin, end) + closer, where the
+// bytes at `blanks` (and a trailing comma, for all but the last chunk) are
+// replaced by spaces.
+struct ChunkSpec {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  std::string opener;
+  std::string closer;
+  std::vector<uint64_t> blanks;
+  bool starts_document = false;  // begins with the document's own first byte
+  bool ends_document = false;    // holds the document's real end (keys after traceEvents)
+  bool object_form = false;
+};
+
+// Speculative plan over input[start, end): from the document start, or from
+// an event boundary already proven (then start.object_form says the form).
+// One chunk when the rest is small or no traceEvents array is visible.
+// `chunk_bytes` is the target chunk size.
+std::vector<ChunkSpec> PlanSpeculativeChunks(std::string_view input, uint64_t chunk_bytes,
+                                             const ScanStart& start = ScanStart{});
+
+// Exact plan for input[start, report.valid_end) from a scan that started at
+// `start` (status kComplete or kTruncated). When the scan stopped early
+// (report.stopped_at), the last chunk ends there and is not the document's end.
+std::vector<ChunkSpec> PlanExactChunks(const ScanReport& report, const ScanStart& start);
+
+}  // namespace stepline::loaders

@@ -1,0 +1,97 @@
+// `stepline bench`: the --json keys README documents are present and
+// consistent on a tiny trace; tiling multiplies the slices; bad input fails.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "app/commands.h"
+#include "tests/app/mini_json.h"
+#include "tests/support/test_traces.h"
+
+namespace stepline::app {
+namespace {
+
+using ::stepline::testing::JsonValue;
+using ::stepline::testing::ParseJson;
+using ::stepline::testing::TestDataPath;
+
+constexpr uint64_t kSmallTraceSlices = 9;  // see cmd_info_test.cpp
+
+struct RunOutput {
+  int code = 0;
+  std::string out, err;
+};
+
+RunOutput Bench(const Args& args) {
+  std::ostringstream out, err;
+  RunOutput r;
+  r.code = RunBench(args, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+double Number(const JsonValue& object, std::string_view key) {
+  const JsonValue* v = object.Find(key);
+  EXPECT_NE(v, nullptr) << "missing key " << key;
+  return v ? v->AsDouble().value_or(-1e300) : -1e300;
+}
+
+TEST(CmdBenchTest, JsonHasTheDocumentedKeys) {
+  const std::string path = TestDataPath("app_small.json");
+  const RunOutput r = Bench({path, "--json", "--repeat", "1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto json = ParseJson(r.out);
+  ASSERT_TRUE(json.has_value()) << "not exactly one JSON value:\n" << r.out;
+  EXPECT_EQ(json->Keys(), (std::vector<std::string>{
+                              "bytes", "slices", "load_ms", "load_mb_per_s", "rss_bytes", "bytes_per_slice",
+                              "bytes_per_slice_no_args", "slices_per_s", "load_ms_no_args", "cpu_ms",
+                              "rss_bytes_no_args", "rss_bytes_trimmed", "rss_bytes_trimmed_no_args", "model_bytes",
+                              "model_bytes_no_args", "format", "tiled_copies", "repeat", "threads"}));
+  std::ifstream file(path, std::ios::binary | std::ios::ate);
+  EXPECT_EQ(Number(*json, "bytes"), static_cast<double>(file.tellg()));
+  EXPECT_EQ(Number(*json, "slices"), kSmallTraceSlices);
+  EXPECT_GT(Number(*json, "load_ms"), 0.0);
+  EXPECT_GT(Number(*json, "load_mb_per_s"), 0.0);
+  EXPECT_GT(Number(*json, "model_bytes"), 0.0);
+  EXPECT_EQ(Number(*json, "tiled_copies"), 0.0);
+  EXPECT_EQ(json->Find("format")->text, "chrome-json");
+  // RSS moves in whole pages, so a 9-slice trace gives a coarse but finite figure.
+  EXPECT_NEAR(Number(*json, "bytes_per_slice"), Number(*json, "rss_bytes") / kSmallTraceSlices, 0.01);
+}
+
+TEST(CmdBenchTest, TileMbBuildsALargerTraceWithProportionalSlices) {
+  const RunOutput r = Bench({TestDataPath("app_small.json"), "--json", "--repeat", "1", "--tile-mb", "1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto json = ParseJson(r.out);
+  ASSERT_TRUE(json.has_value()) << r.out;
+  const double copies = Number(*json, "tiled_copies");
+  EXPECT_GE(Number(*json, "bytes"), 1e6);
+  EXPECT_GT(copies, 100.0);
+  EXPECT_EQ(Number(*json, "slices"), copies * kSmallTraceSlices);
+}
+
+TEST(CmdBenchTest, TextFormReportsSpeedAndMemory) {
+  const RunOutput r = Bench({TestDataPath("app_small.json"), "--repeat", "1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find(" MB/s, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("without args: "), std::string::npos) << r.out;
+}
+
+TEST(CmdBenchTest, FailuresExitOneOrTwo) {
+  const std::string missing = TestDataPath("no_such_trace.json");
+  const RunOutput no_file = Bench({missing, "--repeat", "1"});
+  EXPECT_EQ(no_file.code, 1);
+  EXPECT_NE(no_file.err.find(missing), std::string::npos) << no_file.err;
+
+  for (const Args& args :
+       {Args{}, Args{"x.json", "--repeat", "0"}, Args{"x.json", "--tile-mb", "lots"}, Args{"x.json", "--frobnicate"}}) {
+    const RunOutput r = Bench(args);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("usage: stepline bench"), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace stepline::app

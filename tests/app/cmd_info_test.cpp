@@ -1,0 +1,183 @@
+// `stepline info`: the --json object has exactly the keys README documents,
+// with values checked by hand against tests/data/app_small.json; load failures
+// exit 1 naming the file; the text form carries the same facts.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "app/commands.h"
+#include "tests/app/mini_json.h"
+#include "tests/support/test_traces.h"
+
+namespace stepline::app {
+namespace {
+
+using ::stepline::testing::JsonValue;
+using ::stepline::testing::ParseJson;
+using ::stepline::testing::TestDataPath;
+
+struct RunOutput {
+  int code = 0;
+  std::string out, err;
+};
+
+RunOutput Info(const Args& args) {
+  std::ostringstream out, err;
+  RunOutput r;
+  r.code = RunInfo(args, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string WriteTempFile(const std::string& name, const std::string& bytes) {
+  const auto path = std::filesystem::temp_directory_path() / ("stepline_app_test_" + name);
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path.string();
+}
+
+uint64_t Uint(const JsonValue& object, std::string_view key) {
+  const JsonValue* v = object.Find(key);
+  EXPECT_NE(v, nullptr) << key;
+  if (v == nullptr) return UINT64_MAX;
+  const auto n = v->AsUint();
+  EXPECT_TRUE(n.has_value()) << key << " is not an unsigned integer: " << v->text;
+  return n.value_or(UINT64_MAX);
+}
+
+TEST(CmdInfoTest, JsonHasExactlyTheDocumentedKeys) {
+  const RunOutput r = Info({TestDataPath("app_small.json"), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto json = ParseJson(r.out);
+  ASSERT_TRUE(json.has_value()) << "not exactly one JSON value:\n" << r.out;
+  ASSERT_EQ(json->type, JsonValue::Type::kObject);
+  EXPECT_EQ(json->Keys(),
+            (std::vector<std::string>{"format", "bytes", "load_ms", "slices", "instants", "counter_samples", "flows",
+                                      "tracks", "span_ns", "gpu", "steps", "diagnostics"}));
+  EXPECT_EQ(json->Find("tracks")->Keys(),
+            (std::vector<std::string>{"host_thread", "gpu_stream", "gpu_derived", "counter", "async", "markers"}));
+  EXPECT_EQ(json->Find("gpu")->Keys(),
+            (std::vector<std::string>{"kernel", "kernel_ns", "collective", "collective_ns", "memcpy_h2d",
+                                      "memcpy_h2d_ns", "memcpy_d2h", "memcpy_d2h_ns", "memcpy_other", "memcpy_other_ns",
+                                      "memset", "memset_ns"}));
+  const JsonValue* diagnostics = json->Find("diagnostics");
+  ASSERT_EQ(diagnostics->type, JsonValue::Type::kArray);
+  ASSERT_FALSE(diagnostics->items.empty());
+  for (const JsonValue& d : diagnostics->items) {
+    EXPECT_EQ(d.Keys(), (std::vector<std::string>{"code", "count", "first_offset", "message"}));
+  }
+}
+
+// Expected values worked out by hand from the file (see its events).
+TEST(CmdInfoTest, JsonValuesMatchTheSmallTrace) {
+  const std::string path = TestDataPath("app_small.json");
+  const std::string text = ReadFile(path);
+  const RunOutput r = Info({path, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto json = ParseJson(r.out);
+  ASSERT_TRUE(json.has_value()) << r.out;
+  EXPECT_EQ(json->Find("format")->text, "chrome-json");
+  EXPECT_EQ(Uint(*json, "bytes"), text.size());
+  EXPECT_GE(json->Find("load_ms")->AsDouble().value_or(-1), 0.0);
+  // 3 host X + 6 GPU X; the instant is the one "i" event; 2 counter samples.
+  EXPECT_EQ(Uint(*json, "slices"), 9u);
+  EXPECT_EQ(Uint(*json, "instants"), 1u);
+  EXPECT_EQ(Uint(*json, "counter_samples"), 2u);
+  EXPECT_EQ(Uint(*json, "flows"), 1u);  // the ac2g arrow and the correlation link are one launch flow
+  const JsonValue& tracks = *json->Find("tracks");
+  EXPECT_EQ(Uint(tracks, "host_thread"), 1u);
+  EXPECT_EQ(Uint(tracks, "gpu_stream"), 2u);
+  EXPECT_EQ(Uint(tracks, "counter"), 1u);
+  EXPECT_EQ(Uint(tracks, "async"), 0u);
+  // From the first event (ts 1000 us) to the last counter sample (1700 us).
+  EXPECT_EQ(Uint(*json, "span_ns"), 700'000u);
+  const JsonValue& gpu = *json->Find("gpu");
+  EXPECT_EQ(Uint(gpu, "kernel"), 2u);  // gemm + the NCCL collective
+  EXPECT_EQ(Uint(gpu, "kernel_ns"), 90'000u);
+  EXPECT_EQ(Uint(gpu, "collective"), 1u);
+  EXPECT_EQ(Uint(gpu, "collective_ns"), 40'000u);
+  EXPECT_EQ(Uint(gpu, "memcpy_h2d"), 1u);
+  EXPECT_EQ(Uint(gpu, "memcpy_h2d_ns"), 20'000u);
+  EXPECT_EQ(Uint(gpu, "memcpy_d2h"), 1u);
+  EXPECT_EQ(Uint(gpu, "memcpy_d2h_ns"), 10'000u);
+  EXPECT_EQ(Uint(gpu, "memcpy_other"), 1u);  // the DtoD copy
+  EXPECT_EQ(Uint(gpu, "memcpy_other_ns"), 5'000u);
+  EXPECT_EQ(Uint(gpu, "memset"), 1u);
+  EXPECT_EQ(Uint(gpu, "memset_ns"), 3'000u);
+  EXPECT_EQ(Uint(*json, "steps"), 1u);
+
+  const JsonValue& diagnostics = *json->Find("diagnostics");
+  ASSERT_EQ(diagnostics.items.size(), 1u) << r.out;
+  const JsonValue& unmatched = diagnostics.items[0];
+  EXPECT_EQ(unmatched.Find("code")->text, "unmatched_end");
+  EXPECT_EQ(Uint(unmatched, "count"), 1u);
+  // The offset points into the lone "E" event.
+  const size_t e_begin = text.find("{\"ph\": \"E\"");
+  const size_t e_end = text.find('}', e_begin);
+  const uint64_t offset = Uint(unmatched, "first_offset");
+  EXPECT_GE(offset, e_begin);
+  EXPECT_LE(offset, e_end);
+  EXPECT_FALSE(unmatched.Find("message")->text.empty());
+}
+
+TEST(CmdInfoTest, TextFormShowsTheSameFacts) {
+  const std::string path = TestDataPath("app_small.json");
+  const RunOutput r = Info({path});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("file             " + path + "\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("format           chrome-json\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("slices           9\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("span             700.0 us\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gpu kernels      2 (90.0 us), incl. collective 1 (40.0 us)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("device 0         2 streams; kernels 2 (90.0 us)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("steps            1\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unmatched_end x1, first at byte "), std::string::npos) << r.out;
+}
+
+TEST(CmdInfoTest, MissingFileExitsOneNamingThePath) {
+  const std::string path = TestDataPath("no_such_trace.json");
+  const RunOutput r = Info({path, "--json"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "");  // nothing on stdout: a --json consumer sees no half object
+  EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+}
+
+TEST(CmdInfoTest, CorruptGzipExitsOneNamingThePath) {
+  // A gzip header followed by bytes that inflate to nothing usable.
+  const std::string path = WriteTempFile(
+      "corrupt.json.gz", std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10) + std::string(64, '\xff'));
+  const RunOutput r = Info({path});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+  std::filesystem::remove(path);
+}
+
+TEST(CmdInfoTest, UnknownFormatExitsOneNamingThePath) {
+  const std::string path = WriteTempFile("unknown.bin", "this is not a trace\n");
+  const RunOutput r = Info({path});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+  std::filesystem::remove(path);
+}
+
+TEST(CmdInfoTest, BadArgumentsExitTwoWithUsage) {
+  for (const Args& args : {Args{}, Args{"a.json", "b.json"}, Args{"a.json", "--jsn"}}) {
+    const RunOutput r = Info(args);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("usage: stepline info"), std::string::npos) << r.err;
+  }
+  const RunOutput help = Info({"--help"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.out.find("usage: stepline info"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace stepline::app

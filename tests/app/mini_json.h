@@ -1,0 +1,180 @@
+// A minimal JSON reader for the app tests, which check the --json outputs of
+// the subcommands without linking simdjson (only stepline_loaders sees it).
+// Keeps object keys in order and duplicates visible; numbers keep their text
+// so 64-bit integers compare exactly.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace stepline::testing {
+
+struct JsonValue {
+  enum class Type { kNull, kBool, kNumber, kString, kArray, kObject };
+  Type type = Type::kNull;
+  bool boolean = false;
+  std::string text;                                        // kNumber: the literal; kString: the unescaped value
+  std::vector<JsonValue> items;                            // kArray
+  std::vector<std::pair<std::string, JsonValue>> members;  // kObject, in order
+
+  bool is_null() const { return type == Type::kNull; }
+  // Member by key, or nullptr (also for non-objects).
+  const JsonValue* Find(std::string_view key) const {
+    for (const auto& [k, v] : members) {
+      if (k == key) return &v;
+    }
+    return nullptr;
+  }
+  std::vector<std::string> Keys() const {
+    std::vector<std::string> keys;
+    for (const auto& member : members) keys.push_back(member.first);
+    return keys;
+  }
+  std::optional<uint64_t> AsUint() const {
+    uint64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (type != Type::kNumber || ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+    return v;
+  }
+  std::optional<double> AsDouble() const {
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (type != Type::kNumber || ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+    return v;
+  }
+};
+
+namespace mini_json_detail {
+
+class Parser {
+ public:
+  explicit Parser(std::string_view s) : s_(s) {}
+
+  // The whole input must be one value, optionally surrounded by whitespace.
+  std::optional<JsonValue> ParseDocument() {
+    JsonValue v;
+    if (!ParseValue(&v, 0)) return std::nullopt;
+    SkipSpace();
+    if (pos_ != s_.size()) return std::nullopt;
+    return v;
+  }
+
+ private:
+  void SkipSpace() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t')) ++pos_;
+  }
+  bool Consume(char c) {
+    SkipSpace();
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  bool Literal(std::string_view word) {
+    if (s_.substr(pos_, word.size()) != word) return false;
+    pos_ += word.size();
+    return true;
+  }
+  bool ParseString(std::string* out) {
+    if (!Consume('"')) return false;
+    while (pos_ < s_.size()) {
+      const char c = s_[pos_++];
+      if (c == '"') return true;
+      if (static_cast<unsigned char>(c) < 0x20) return false;
+      if (c != '\\') {
+        out->push_back(c);
+        continue;
+      }
+      if (pos_ >= s_.size()) return false;
+      const char e = s_[pos_++];
+      switch (e) {
+        case '"':
+        case '\\':
+        case '/': out->push_back(e); break;
+        case 'n': out->push_back('\n'); break;
+        case 't': out->push_back('\t'); break;
+        case 'r': out->push_back('\r'); break;
+        case 'b': out->push_back('\b'); break;
+        case 'f': out->push_back('\f'); break;
+        case 'u':  // kept escaped: the tests compare ASCII text
+          if (pos_ + 4 > s_.size()) return false;
+          out->append("\\u").append(s_.substr(pos_, 4));
+          pos_ += 4;
+          break;
+        default: return false;
+      }
+    }
+    return false;
+  }
+  bool ParseNumber(JsonValue* v) {
+    const size_t start = pos_;
+    if (pos_ < s_.size() && s_[pos_] == '-') ++pos_;
+    const size_t digits = pos_;
+    while (pos_ < s_.size() && std::string_view("0123456789.eE+-").find(s_[pos_]) != std::string_view::npos) ++pos_;
+    if (pos_ == digits) return false;
+    v->type = JsonValue::Type::kNumber;
+    v->text = std::string(s_.substr(start, pos_ - start));
+    return v->AsDouble().has_value();
+  }
+  bool ParseValue(JsonValue* v, int depth) {
+    SkipSpace();
+    if (pos_ >= s_.size() || depth > 64) return false;
+    const char c = s_[pos_];
+    if (c == '{') return ParseObject(v, depth);
+    if (c == '[') return ParseArray(v, depth);
+    if (c == '"') {
+      v->type = JsonValue::Type::kString;
+      return ParseString(&v->text);
+    }
+    if (Literal("null")) return true;
+    if (Literal("true") || Literal("false")) {
+      v->type = JsonValue::Type::kBool;
+      v->boolean = s_[pos_ - 1] == 'e' && s_[pos_ - 2] == 'u';
+      return true;
+    }
+    return ParseNumber(v);
+  }
+  bool ParseObject(JsonValue* v, int depth) {
+    v->type = JsonValue::Type::kObject;
+    ++pos_;
+    if (Consume('}')) return true;
+    do {
+      std::string key;
+      JsonValue member;
+      SkipSpace();
+      if (!ParseString(&key) || !Consume(':') || !ParseValue(&member, depth + 1)) return false;
+      v->members.emplace_back(std::move(key), std::move(member));
+    } while (Consume(','));
+    return Consume('}');
+  }
+  bool ParseArray(JsonValue* v, int depth) {
+    v->type = JsonValue::Type::kArray;
+    ++pos_;
+    if (Consume(']')) return true;
+    do {
+      JsonValue item;
+      if (!ParseValue(&item, depth + 1)) return false;
+      v->items.push_back(std::move(item));
+    } while (Consume(','));
+    return Consume(']');
+  }
+
+  std::string_view s_;
+  size_t pos_ = 0;
+};
+
+}  // namespace mini_json_detail
+
+// nullopt unless `text` is exactly one JSON value (plus whitespace).
+inline std::optional<JsonValue> ParseJson(std::string_view text) {
+  return mini_json_detail::Parser(text).ParseDocument();
+}
+
+}  // namespace stepline::testing

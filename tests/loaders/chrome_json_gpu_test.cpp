@@ -1,0 +1,229 @@
+// Chrome JSON loader: GPU conventions of PyTorch/Kineto (every category
+// generation) and of TensorBoard / TF / JAX trace-viewer JSON.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <utility>
+
+#include "loaders/byte_source.h"
+#include "loaders/chrome_json/chrome_json_loader.h"
+#include "loaders/chrome_json/kineto_conventions.h"
+
+namespace stepline::loaders {
+namespace {
+
+Trace Load(std::string_view json, bool keep_args = true) {
+  auto input = DecodeBytes(json, "gpu.json", nullptr);
+  EXPECT_TRUE(input.ok());
+  LoadOptions options;
+  options.threads = 1;
+  options.keep_args = keep_args;
+  auto trace = LoadChromeJson(*input, "gpu.json", options, nullptr);
+  EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.error().ToString());
+  if (!trace.ok()) return Trace();
+  EXPECT_EQ(trace->CheckInvariants(), "");
+  return std::move(trace).value();
+}
+
+size_t SliceNamed(const Trace& t, std::string_view name) {
+  for (size_t i = 0; i < t.slices().size(); ++i) {
+    if (t.str(t.slices().name()[i]) == name) return i;
+  }
+  ADD_FAILURE() << "no slice " << name;
+  return 0;
+}
+
+struct Row {
+  TrackKind kind;
+  int32_t device;
+  GpuKind gpu_kind;
+};
+Row RowOf(const Trace& t, std::string_view slice_name) {
+  const size_t s = SliceNamed(t, slice_name);
+  const TrackId track = t.slices().track()[s];
+  return {t.tracks().kind(track), t.tracks().device_id(track), t.slices().gpu_kind()[s]};
+}
+
+std::set<std::pair<std::string, std::string>> LaunchLinks(const Trace& t) {
+  std::set<std::pair<std::string, std::string>> links;
+  for (size_t i = 0; i < t.flows().size(); ++i) {
+    if (t.flows().kind()[i] != FlowKind::kLaunch) continue;
+    links.emplace(t.str(t.slices().name()[t.flows().from()[i].index()]),
+                  t.str(t.slices().name()[t.flows().to()[i].index()]));
+  }
+  return links;
+}
+
+// Current Kineto, without M events or deviceProperties: rows are decided by
+// the categories their events carry.
+constexpr const char* kKineto = R"json({"schemaVersion":1,"traceEvents":[
+  {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":100,"tid":100,"ts":9,"dur":20},
+  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":100,"ts":10,"dur":5,"args":{"correlation":1,"External id":7}},
+  {"ph":"X","cat":"kernel","name":"void gemm<float>(int)","pid":0,"tid":7,"ts":20,"dur":10,"args":{"correlation":1,"stream":7}},
+  {"ph":"f","id":1,"pid":0,"tid":7,"ts":20,"cat":"ac2g","name":"ac2g","bp":"e"},
+  {"ph":"s","id":1,"pid":100,"tid":100,"ts":10,"cat":"ac2g","name":"ac2g"},
+  {"ph":"X","cat":"cuda_runtime","name":"cudaMemcpyAsync","pid":100,"tid":100,"ts":16,"dur":1,"args":{"correlation":2}},
+  {"ph":"X","cat":"gpu_memcpy","name":"Memcpy DtoH (Device -> Pinned)","pid":0,"tid":7,"ts":40,"dur":2,"args":{"correlation":2}},
+  {"ph":"X","cat":"gpu_memset","name":"Memset (Device)","pid":0,"tid":8,"ts":41,"dur":1},
+  {"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)","pid":1,"tid":20,"ts":50,"dur":9},
+  {"ph":"X","cat":"gpu_user_Annotation","name":"ProfilerStep#5","pid":0,"tid":9,"ts":19,"dur":30},
+  {"ph":"X","cat":"cuda_sync","name":"Context Sync","pid":0,"tid":-1,"ts":60,"dur":1},
+  {"ph":"X","cat":"user_annotation","name":"ProfilerStep#5","pid":100,"tid":100,"ts":8,"dur":40}
+]})json";
+
+TEST(ChromeJsonGpuTest, KinetoDeviceCategoriesMakeGpuStreams) {
+  const Trace t = Load(kKineto);
+  const Row gemm = RowOf(t, "void gemm<float>(int)");
+  EXPECT_EQ(gemm.kind, TrackKind::kGpuStream);
+  EXPECT_EQ(gemm.device, 0);
+  EXPECT_EQ(gemm.gpu_kind, GpuKind::kKernel);
+  EXPECT_EQ(RowOf(t, "Memcpy DtoH (Device -> Pinned)").gpu_kind, GpuKind::kMemcpyD2H);
+  const Row memset = RowOf(t, "Memset (Device)");
+  EXPECT_EQ(memset.gpu_kind, GpuKind::kMemset);
+  EXPECT_EQ(memset.kind, TrackKind::kGpuStream);
+  const Row nccl = RowOf(t, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)");
+  EXPECT_EQ(nccl.gpu_kind, GpuKind::kCollective);
+  EXPECT_EQ(nccl.device, 1);
+  EXPECT_EQ(RowOf(t, "Context Sync").kind, TrackKind::kGpuStream);
+  EXPECT_EQ(RowOf(t, "Context Sync").gpu_kind, GpuKind::kNone);
+  const Row host = RowOf(t, "aten::mm");
+  EXPECT_EQ(host.kind, TrackKind::kHostThread);
+  EXPECT_EQ(host.gpu_kind, GpuKind::kNone);
+  EXPECT_EQ(RowOf(t, "cudaLaunchKernel").kind, TrackKind::kHostThread);
+  // The device-side copy of the step (pre-2022 spelling of the category).
+  size_t gpu_steps = 0;
+  for (size_t i = 0; i < t.slices().size(); ++i) {
+    if (t.str(t.slices().name()[i]) != "ProfilerStep#5") continue;
+    const TrackId track = t.slices().track()[i];
+    if (t.tracks().kind(track) == TrackKind::kGpuStream) {
+      ++gpu_steps;
+      EXPECT_EQ(t.slices().gpu_kind()[i], GpuKind::kNone);
+    }
+  }
+  EXPECT_EQ(gpu_steps, 1u);
+  for (size_t i = 0; i < t.processes().size(); ++i) {
+    const ProcessId p = ProcessId::FromIndex(i);
+    const int64_t pid = t.processes().pid(p);
+    EXPECT_EQ(t.processes().device_id(p), pid == 100 ? -1 : static_cast<int32_t>(pid)) << pid;
+  }
+  // The correlation pair and the ac2g flow give one launch link per kernel.
+  EXPECT_EQ(LaunchLinks(t), (std::set<std::pair<std::string, std::string>>{
+                                {"cudaLaunchKernel", "void gemm<float>(int)"},
+                                {"cudaMemcpyAsync", "Memcpy DtoH (Device -> Pinned)"}}));
+  EXPECT_TRUE(t.diagnostics().empty());
+}
+
+TEST(ChromeJsonGpuTest, KinetoConventionsHoldWithoutArgs) {
+  const Trace t = Load(kKineto, /*keep_args=*/false);
+  // Only the trace-level metadata (schemaVersion) keeps its args.
+  EXPECT_EQ(t.args().size(), 1u);
+  for (size_t i = 0; i < t.slices().size(); ++i) EXPECT_TRUE(t.slices().arg_set()[i].is_none());
+  EXPECT_EQ(RowOf(t, "void gemm<float>(int)").gpu_kind, GpuKind::kKernel);
+  EXPECT_EQ(LaunchLinks(t).size(), 2u);
+}
+
+TEST(ChromeJsonGpuTest, OldKinetoCategoriesAndStringStreams) {
+  const Trace t = Load(R"json({"schemaVersion":1,"traceEvents":[
+    {"ph":"X","cat":"Operator","name":"aten::conv2d","pid":9,"tid":"509646592","ts":1,"dur":50},
+    {"ph":"X","cat":"Runtime","name":"cudaLaunchKernel","pid":9,"tid":"509646592","ts":2,"dur":3,"args":{"correlation":31255}},
+    {"ph":"s","id":31255,"pid":9,"tid":509646592,"ts":2,"cat":"async","name":"launch"},
+    {"ph":"f","id":31255,"pid":0,"tid":"stream 7","ts":10,"cat":"async","name":"launch","bp":"e"},
+    {"ph":"X","cat":"Kernel","name":"cudnn::wgrad","pid":0,"tid":"stream 7","ts":10,"dur":4,"args":{"correlation":31255}},
+    {"ph":"X","cat":"Memcpy","name":"Memcpy HtoD (Pageable -> Device)","pid":0,"tid":"stream 7","ts":20,"dur":1},
+    {"ph":"X","cat":"Memset","name":"Memset (Device)","pid":0,"tid":"stream 7","ts":30,"dur":1},
+    {"ph":"M","name":"process_labels","pid":0,"tid":0,"args":{"labels":"GPU 0"}}]})json");
+  const Row kernel = RowOf(t, "cudnn::wgrad");
+  EXPECT_EQ(kernel.kind, TrackKind::kGpuStream);
+  EXPECT_EQ(kernel.device, 0);
+  EXPECT_EQ(kernel.gpu_kind, GpuKind::kKernel);
+  EXPECT_EQ(t.tracks().tid(t.slices().track()[SliceNamed(t, "cudnn::wgrad")]), 7);
+  EXPECT_EQ(RowOf(t, "Memcpy HtoD (Pageable -> Device)").gpu_kind, GpuKind::kMemcpyH2D);
+  EXPECT_EQ(RowOf(t, "Memset (Device)").gpu_kind, GpuKind::kMemset);
+  EXPECT_EQ(LaunchLinks(t), (std::set<std::pair<std::string, std::string>>{{"cudaLaunchKernel", "cudnn::wgrad"}}));
+  EXPECT_EQ(t.flows().size(), 1u);  // the "async"/"launch" flow is the same link
+}
+
+TEST(ChromeJsonGpuTest, ProcessLabelsNameTheDevice) {
+  const Trace t = Load(R"([
+    {"ph":"X","cat":"kernel","name":"k","pid":3,"tid":7,"ts":1,"dur":1},
+    {"ph":"M","name":"process_labels","pid":3,"args":{"labels":"GPU 5"}}])");
+  EXPECT_EQ(RowOf(t, "k").device, 5);
+}
+
+// TensorBoard / TF trace-viewer JSON: all arg values are strings, device
+// processes are "/device:GPU:n" (here with a host prefix), names come last.
+constexpr const char* kTensorBoard = R"json({"displayTimeUnit":"ns","metadata":{"highres-ticks":true},"traceEvents":[
+  {"pid":701,"tid":123,"ts":100.5,"dur":10,"ph":"X","name":"cuLaunchKernel","args":{"correlation_id":"55","device_id":"0"}},
+  {"pid":1,"tid":14,"ts":120.000001,"dur":5.5,"ph":"X","name":"volta_sgemm_128x64_nn","args":{"correlation_id":"55","group_id":"1"}},
+  {"pid":1,"tid":14,"ts":130,"dur":1,"ph":"X","name":"ncclKernel_AllReduce_RING","args":{}},
+  {"pid":1,"tid":15,"ts":131,"dur":2,"ph":"X","name":"MemcpyH2D","args":{"memcpy_details":"kind_src:pageable kind_dst:device size:1024 dest:0 async:0"}},
+  {"pid":1,"tid":15,"ts":140,"dur":2,"ph":"X","name":"MemcpyOther","args":{"memcpy_details":"kind_src:device kind_dst:pinned size:8"}},
+  {"pid":1,"tid":15,"ts":150,"dur":2,"ph":"X","name":"MemcpyP2P","args":{}},
+  {"pid":1,"tid":16,"ts":150,"dur":1,"ph":"X","name":"Memset 1","args":{}},
+  {"pid":1,"tid":3735928559,"ts":100,"dur":60,"ph":"X","name":"1","args":{"step_name":"train 1"}},
+  {"pid":1,"tid":3735928562,"ts":120,"dur":10,"ph":"X","name":"fusion.1","args":{}},
+  {"pid":1,"tid":3735928600,"ts":121,"dur":9,"ph":"X","name":"fusion.2","args":{}},
+  {"pid":701,"name":"process_name","ph":"M","args":{"name":"/host:CPU"}},
+  {"pid":1,"name":"process_name","ph":"M","args":{"name":"worker-0 /device:GPU:0"}},
+  {"pid":1,"tid":14,"name":"thread_name","ph":"M","args":{"name":"Stream #14(Compute)"}},
+  {"pid":1,"tid":15,"name":"thread_name","ph":"M","args":{"name":"Stream #15(MemcpyH2D,MemcpyD2H)"}},
+  {"pid":1,"tid":16,"name":"thread_name","ph":"M","args":{"name":"Stream #16(Memset)"}},
+  {"pid":1,"tid":3735928559,"name":"thread_name","ph":"M","args":{"name":"Steps"}},
+  {"pid":1,"tid":3735928562,"name":"thread_name","ph":"M","args":{"name":"XLA Ops"}},
+  {"pid":1,"tid":3735928600,"name":"thread_name","ph":"M","args":{"name":"TensorFlow Name Scope - from #14"}},
+  {"pid":1,"name":"process_sort_index","ph":"M","args":{"sort_index":1}},
+  {}]})json";
+
+TEST(ChromeJsonGpuTest, TensorBoardStreamsAndDerivedRows) {
+  const Trace t = Load(kTensorBoard);
+  const Row sgemm = RowOf(t, "volta_sgemm_128x64_nn");
+  EXPECT_EQ(sgemm.kind, TrackKind::kGpuStream);
+  EXPECT_EQ(sgemm.device, 0);
+  EXPECT_EQ(sgemm.gpu_kind, GpuKind::kKernel);
+  EXPECT_EQ(RowOf(t, "ncclKernel_AllReduce_RING").gpu_kind, GpuKind::kCollective);
+  EXPECT_EQ(RowOf(t, "MemcpyH2D").gpu_kind, GpuKind::kMemcpyH2D);
+  EXPECT_EQ(RowOf(t, "MemcpyOther").gpu_kind, GpuKind::kMemcpyD2H);  // memcpy_details say device -> pinned
+  EXPECT_EQ(RowOf(t, "MemcpyP2P").gpu_kind, GpuKind::kMemcpyOther);
+  EXPECT_EQ(RowOf(t, "Memset 1").gpu_kind, GpuKind::kMemset);
+  for (const char* derived : {"1", "fusion.1", "fusion.2"}) {
+    const Row r = RowOf(t, derived);
+    EXPECT_EQ(r.kind, TrackKind::kGpuDerived) << derived;
+    EXPECT_EQ(r.device, 0) << derived;
+    EXPECT_EQ(r.gpu_kind, GpuKind::kNone) << derived;
+  }
+  const Row host = RowOf(t, "cuLaunchKernel");
+  EXPECT_EQ(host.kind, TrackKind::kHostThread);
+  EXPECT_EQ(LaunchLinks(t), (std::set<std::pair<std::string, std::string>>{{"cuLaunchKernel", "volta_sgemm_128x64_nn"}}));
+  // Sub-microsecond times survive: 120.000001 us.
+  EXPECT_EQ(t.slices().start_ns()[SliceNamed(t, "volta_sgemm_128x64_nn")], 120000);
+  EXPECT_EQ(t.slices().dur_ns()[SliceNamed(t, "volta_sgemm_128x64_nn")], 5500);
+  EXPECT_TRUE(t.diagnostics().empty());
+}
+
+TEST(ChromeJsonGpuTest, ConventionHelpers) {
+  EXPECT_TRUE(ClassifyCategory("gpu_user_Annotation").device_side);
+  EXPECT_EQ(ClassifyCategory("KERNEL").kind, KinetoCategory::kKernel);
+  EXPECT_TRUE(ClassifyCategory("cuda_sync").device_side);
+  EXPECT_EQ(ClassifyCategory("cuda_sync").kind, KinetoCategory::kOther);
+  EXPECT_FALSE(ClassifyCategory("cuda_runtime").device_side);
+  EXPECT_TRUE(IsLaunchFlow("ac2g", "ac2g"));
+  EXPECT_TRUE(IsLaunchFlow("async_cpu_to_gpu", "async_gpu"));
+  EXPECT_TRUE(IsLaunchFlow("async", "launch"));
+  EXPECT_FALSE(IsLaunchFlow("async", "other"));
+  EXPECT_FALSE(IsLaunchFlow("fwdbwd", "fwdbwd"));
+  EXPECT_EQ(DeviceFromProcessName("/device:GPU:12"), 12);
+  EXPECT_EQ(DeviceFromProcessName("host /device:GPU:3 (pid 7)"), 3);
+  EXPECT_EQ(DeviceFromProcessName("/host:CPU"), -1);
+  EXPECT_EQ(DeviceFromProcessLabels("GPU 2"), 2);
+  EXPECT_EQ(DeviceFromProcessLabels("CPU"), -1);
+  EXPECT_EQ(TensorBoardRowKind("Stream #7(MemcpyH2D,Compute)"), TrackKind::kGpuStream);
+  EXPECT_EQ(TensorBoardRowKind("XLA Modules"), TrackKind::kGpuDerived);
+  EXPECT_EQ(TensorBoardRowKind("Framework Ops - from #14"), TrackKind::kGpuDerived);
+  EXPECT_EQ(TensorBoardRowKind("_counters_"), TrackKind::kHostThread);
+  EXPECT_EQ(MemcpyDetailsKind("kind_src:host kind_dst:device size:4"), GpuKind::kMemcpyH2D);
+  EXPECT_EQ(MemcpyDetailsKind("size:4"), GpuKind::kNone);
+}
+
+}  // namespace
+}  // namespace stepline::loaders
