@@ -9,6 +9,12 @@
 // in the parent before the fork, so it is in both readings and never counts.
 // A second reading after malloc_trim() tells how much of that growth is freed
 // memory the allocator kept rather than the model itself.
+//
+// [SECTION] Measuring one run in a child: RunReport, MeasureOnce, MeasureConfig
+// [SECTION] Input: ParseSettings, PrepareInput (decompress once, tile)
+// [SECTION] Output: Derive, WriteBenchJson, WriteBenchText
+// Flow: RunBench -> PrepareInput -> MeasureConfig(with args), MeasureConfig(no
+// args) -> R x RunInChild(MeasureOnce) -> medians -> Derive -> Write*.
 #include <malloc.h>
 
 #include <algorithm>
@@ -54,6 +60,8 @@ struct BenchInput {
   uint32_t tiled_copies = 0;  // 0 = the file as is
   int64_t tile_shift_us = 0;
 };
+
+// [SECTION] Measuring one run in a child
 
 // What one child reports through the pipe: plain bytes, fixed layout.
 struct RunReport {
@@ -146,6 +154,8 @@ Result<ConfigResult, std::string> MeasureConfig(const BenchInput& input, const B
   return result;
 }
 
+// [SECTION] Input
+
 Result<BenchSettings, std::string> ParseSettings(const Args& args) {
   auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--json", "--help"}, {"--tile-mb", "--repeat", "--threads"}});
   if (!parsed) return MakeUnexpected(parsed.error());
@@ -199,6 +209,8 @@ Result<BenchInput, std::string> PrepareInput(const BenchSettings& settings) {
   input.decoded.file_bytes = opened->file_bytes;
   return input;
 }
+
+// [SECTION] Output
 
 struct BenchFigures {
   ConfigResult with_args, no_args;

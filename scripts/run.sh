@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Command 1 of 2: install missing packages, build Release, start Stepline.
 #   ./scripts/run.sh [TRACE]
-# With a TRACE: summarize it. Without: summarize the built-in "input-bound"
-# demo trace, generated on the fly.
+# With a TRACE: open the viewer on it. Without: open the viewer on the
+# built-in "input-bound" demo trace, generated in memory.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,16 +12,10 @@ stepline="$build_dir/stepline"
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh" --target stepline  # the tests are test.sh's job
 
-# What "run" starts, in one place. The viewer is a later issue; when it lands,
-# this line becomes:  "$stepline" "$1"
-start_stepline() { "$stepline" info "$1"; }
-
+# The viewer needs a display; on a server use `xvfb-run` with
+# `stepline screenshot` instead (README, "Screenshots").
 if (($# > 0)); then
-  start_stepline "$1"
+  exec "$stepline" "$1"
 else
-  demo_dir="$(mktemp -d --tmpdir stepline-demo-XXXXXX)"
-  trap 'rm -rf "$demo_dir"' EXIT
-  demo_trace="$demo_dir/input-bound.json.gz"
-  "$stepline" demo input-bound --out "$demo_trace"
-  start_stepline "$demo_trace"
+  exec "$stepline"
 fi
