@@ -77,8 +77,9 @@ struct RunReport {
 
 Result<Trace, loaders::LoadError> LoadDecoded(const BenchInput& input, const std::string& name,
                                               const loaders::LoadOptions& options) {
-  if (input.format == loaders::Format::kXSpace) return loaders::LoadXSpace(input.decoded, name, options, nullptr);
-  return loaders::LoadChromeJson(input.decoded, name, options, nullptr);
+  // The same entry the viewer uses (it returns freed memory to the system
+  // before handing the trace over), minus decompression.
+  return loaders::LoadDecodedInput(input.decoded, name, options, nullptr);
 }
 
 RunReport MeasureOnce(const BenchInput& input, const std::string& name, const loaders::LoadOptions& options) {

@@ -7,6 +7,8 @@
 // [SECTION] Dispatch and entry points
 #include "loaders/load.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -197,6 +199,7 @@ Result<Trace, LoadError> LoadDecoded(const DecodedInput& input, const std::strin
     return MakeUnexpected(std::move(e));
   }
   auto loaded = Dispatch(input, name, options, progress);
+  ReleaseFreedMemory();
   if (!loaded) {
     LoadError e = loaded.error();
     if (e.path.empty()) e.path = name;
@@ -245,6 +248,19 @@ Format SniffFormat(std::string_view head) {
   // Undecided heads go to the XSpace loader, whose error then names the
   // offending byte; a Perfetto verdict needs positive evidence.
   return ProbeProtobuf(head) == ProtoVerdict::kPerfetto ? Format::kPerfetto : Format::kXSpace;
+}
+
+void ReleaseFreedMemory() {
+#if defined(__GLIBC__)
+  // glibc keeps freed memory in its arenas; parsing on worker threads leaves
+  // whole arenas of temporaries resident otherwise.
+  malloc_trim(0);
+#endif
+}
+
+Result<Trace, LoadError> LoadDecodedInput(const DecodedInput& input, const std::string& name,
+                                          const LoadOptions& options, LoadProgress* progress) {
+  return LoadDecoded(input, name, std::string(), options, progress);
 }
 
 Result<Trace, LoadError> LoadFile(const std::string& path, const LoadOptions& options, LoadProgress* progress) {

@@ -38,6 +38,17 @@ Result<Trace, LoadError> LoadFile(const std::string& path, const LoadOptions& op
 Result<Trace, LoadError> LoadBytes(std::string_view bytes, const std::string& name,
                                    const LoadOptions& options = {}, LoadProgress* progress = nullptr);
 
+// Loads content already decoded by OpenInput()/DecodeBytes() (benchmarks
+// time this: parse + build + finalize, without decompression).
+struct DecodedInput;
+Result<Trace, LoadError> LoadDecodedInput(const DecodedInput& input, const std::string& name,
+                                          const LoadOptions& options = {}, LoadProgress* progress = nullptr);
+
+// Hands memory the loader freed (parse buffers, per-thread arenas) back to
+// the system. Every Load* entry point calls it before returning, so what stays
+// resident after a load is the model.
+void ReleaseFreedMemory();
+
 // Looks at up to the first 128 bytes of *decompressed* content.
 Format SniffFormat(std::string_view head);
 

@@ -9,10 +9,49 @@ SliceId SliceTable::Append(const Row& row) {
   start_ns_.push_back(row.start_ns);
   dur_ns_.push_back(row.dur_ns);
   name_.push_back(row.name);
-  category_.push_back(row.category);
-  arg_set_.push_back(row.arg_set);
+  category_index_.push_back(CategoryIndex(row.category));
   gpu_kind_.push_back(row.gpu_kind);
+  if (!arg_set_.empty()) {
+    arg_set_.push_back(row.arg_set);
+  } else if (!row.arg_set.is_none()) {
+    set_arg_set(id, row.arg_set);
+  }
   return id;
+}
+
+uint16_t SliceTable::CategoryIndex(StringId category) {
+  // Few distinct categories in practice: a linear scan from the most recent
+  // hit beats a hash map.
+  if (last_category_ < category_table_.size() && category_table_[last_category_] == category) return last_category_;
+  if (category_table_.size() <= 16) {
+    for (size_t i = 0; i < category_table_.size(); ++i) {
+      if (category_table_[i] == category) return last_category_ = static_cast<uint16_t>(i);
+    }
+  } else if (auto it = category_lookup_.find(category.value); it != category_lookup_.end()) {
+    return last_category_ = it->second;
+  }
+  if (category_table_.size() >= kMaxCategories) {
+    // Beyond 65535 distinct categories later ones share the last entry;
+    // Trace::Finalize() reports it.
+    ++categories_overflowed_;
+    return static_cast<uint16_t>(kMaxCategories - 1);
+  }
+  category_table_.push_back(category);
+  last_category_ = static_cast<uint16_t>(category_table_.size() - 1);
+  if (category_table_.size() == 17) {
+    for (size_t i = 0; i < category_table_.size(); ++i) category_lookup_[category_table_[i].value] = static_cast<uint16_t>(i);
+  } else if (category_table_.size() > 17) {
+    category_lookup_[category.value] = last_category_;
+  }
+  return last_category_;
+}
+
+void SliceTable::set_arg_set(SliceId id, ArgSetId v) {
+  if (arg_set_.empty()) {
+    if (v.is_none()) return;
+    arg_set_.assign(start_ns_.size(), ArgSetId::None());  // first slice with args: materialize
+  }
+  arg_set_[id.index()] = v;
 }
 
 void SliceTable::Reserve(size_t n) {
@@ -20,19 +59,19 @@ void SliceTable::Reserve(size_t n) {
   start_ns_.reserve(n);
   dur_ns_.reserve(n);
   name_.reserve(n);
-  category_.reserve(n);
-  arg_set_.reserve(n);
+  category_index_.reserve(n);
   gpu_kind_.reserve(n);
 }
 
 SliceTable::Row SliceTable::row(SliceId id) const {
   const size_t i = id.index();
-  return Row{track_[i], start_ns_[i], dur_ns_[i], name_[i], category_[i], arg_set_[i], gpu_kind_[i]};
+  return Row{track_[i], start_ns_[i], dur_ns_[i], name_[i], category()[i], arg_set()[i], gpu_kind_[i]};
 }
 
 size_t SliceTable::MemoryBytes() const {
   return track_.capacity() * sizeof(TrackId) + (start_ns_.capacity() + dur_ns_.capacity()) * sizeof(int64_t) +
-         (name_.capacity() + category_.capacity()) * sizeof(StringId) + arg_set_.capacity() * sizeof(ArgSetId) +
+         name_.capacity() * sizeof(StringId) + category_index_.capacity() * sizeof(uint16_t) +
+         category_table_.capacity() * sizeof(StringId) + arg_set_.capacity() * sizeof(ArgSetId) +
          gpu_kind_.capacity() * sizeof(GpuKind) + depth_.capacity() * sizeof(uint16_t) +
          parent_.capacity() * sizeof(SliceId);
 }

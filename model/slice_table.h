@@ -6,8 +6,10 @@
 //   start_ns  TimeNs    start, ns; after Finalize() sorted ascending within a track
 //   dur_ns    DurNs     duration, ns, >= 0 (negative input is clamped to 0 by loaders)
 //   name      StringId  event name; 0 = unnamed
-//   category  StringId  event category ("cat"); 0 = none
-//   arg_set   ArgSetId  args in ArgTable; 0 = no args
+//   category  StringId  event category ("cat"); 0 = none. Stored as a 16-bit
+//                       index into the table's few distinct categories
+//   arg_set   ArgSetId  args in ArgTable; 0 = no args. Not stored at all
+//                       while every slice has none (e.g. loaded without args)
 //   gpu_kind  GpuKind   kNone for host slices
 //   depth     uint16    nesting level within the track, 0 = root (filled by Finalize)
 //   parent    SliceId   enclosing slice on the same track; None for roots (filled by Finalize)
@@ -19,6 +21,7 @@
 
 #include <cstdint>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "model/gpu_kind.h"
@@ -27,8 +30,34 @@
 
 namespace stepline {
 
+// Read-only views of the two compacted columns; indexing is all callers need.
+class CategoryColumn {
+ public:
+  CategoryColumn(std::span<const uint16_t> index, std::span<const StringId> table) : index_(index), table_(table) {}
+  StringId operator[](size_t i) const { return table_[index_[i]]; }
+  size_t size() const { return index_.size(); }
+
+ private:
+  std::span<const uint16_t> index_;
+  std::span<const StringId> table_;
+};
+
+class ArgSetColumn {
+ public:
+  ArgSetColumn(std::span<const ArgSetId> sets, size_t size) : sets_(sets), size_(size) {}
+  ArgSetId operator[](size_t i) const { return sets_.empty() ? ArgSetId::None() : sets_[i]; }
+  size_t size() const { return size_; }
+
+ private:
+  std::span<const ArgSetId> sets_;  // empty: every slice has no args
+  size_t size_;
+};
+
 class SliceTable {
  public:
+  // Distinct categories one table can hold; later ones read as kTooManyCategories' entry.
+  static constexpr size_t kMaxCategories = 0xFFFF;
+
   struct Row {
     TrackId track;
     TimeNs start_ns = 0;
@@ -47,8 +76,8 @@ class SliceTable {
   std::span<const TimeNs> start_ns() const { return start_ns_; }
   std::span<const DurNs> dur_ns() const { return dur_ns_; }
   std::span<const StringId> name() const { return name_; }
-  std::span<const StringId> category() const { return category_; }
-  std::span<const ArgSetId> arg_set() const { return arg_set_; }
+  CategoryColumn category() const { return {category_index_, category_table_}; }
+  ArgSetColumn arg_set() const { return {arg_set_, start_ns_.size()}; }
   std::span<const GpuKind> gpu_kind() const { return gpu_kind_; }
   std::span<const uint16_t> depth() const { return depth_; }
   std::span<const SliceId> parent() const { return parent_; }
@@ -59,7 +88,7 @@ class SliceTable {
   // Building-phase mutators (loaders fix up a slice after appending it).
   void set_dur_ns(SliceId id, DurNs v) { dur_ns_[id.index()] = v; }
   void set_name(SliceId id, StringId v) { name_[id.index()] = v; }
-  void set_arg_set(SliceId id, ArgSetId v) { arg_set_[id.index()] = v; }
+  void set_arg_set(SliceId id, ArgSetId v);
   void set_gpu_kind(SliceId id, GpuKind v) { gpu_kind_[id.index()] = v; }
 
   size_t MemoryBytes() const;
@@ -69,9 +98,20 @@ class SliceTable {
   std::vector<TrackId> track_;
   std::vector<TimeNs> start_ns_;
   std::vector<DurNs> dur_ns_;
+  uint16_t CategoryIndex(StringId category);
+
   std::vector<StringId> name_;
-  std::vector<StringId> category_;
-  std::vector<ArgSetId> arg_set_;
+  std::vector<uint16_t> category_index_;  // into category_table_
+  std::vector<StringId> category_table_;  // distinct categories, first use order
+  std::vector<ArgSetId> arg_set_;         // empty while every slice has ArgSetId 0
+  std::unordered_map<uint32_t, uint16_t> category_lookup_;  // used past 16 categories
+  uint16_t last_category_ = 0;
+  uint64_t categories_overflowed_ = 0;
+
+ public:
+  uint64_t categories_overflowed() const { return categories_overflowed_; }
+
+ private:
   std::vector<GpuKind> gpu_kind_;
   std::vector<uint16_t> depth_;
   std::vector<SliceId> parent_;

@@ -1,12 +1,16 @@
 // StringPool implementation: block storage plus an open-addressed hash index.
 #include "model/string_pool.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "model/sl_assert.h"
 
 namespace stepline {
 namespace {
+// Blocks grow from 4 KiB to 1 MiB so a trace with a few hundred names does
+// not hold a mostly empty megabyte.
+constexpr size_t kFirstBlockBytes = size_t{4} << 10;
 constexpr size_t kBlockBytes = size_t{1} << 20;
 constexpr size_t kInitialSlots = 1024;
 
@@ -42,7 +46,7 @@ StringPool::StringPool() {
 
 std::string_view StringPool::Store(std::string_view s) {
   if (s.size() > kBlockBytes / 4) {
-    auto big = std::make_unique<char[]>(s.size());
+    auto big = std::unique_ptr<char[]>(new char[s.size()]);
     std::memcpy(big.get(), s.data(), s.size());
     std::string_view v(big.get(), s.size());
     // Keep the current block last so interning continues into it.
@@ -51,10 +55,13 @@ std::string_view StringPool::Store(std::string_view s) {
     return v;
   }
   if (blocks_.empty() || block_used_ + s.size() > block_size_) {
-    blocks_.push_back(std::make_unique<char[]>(kBlockBytes));
-    block_size_ = kBlockBytes;
+    size_t size = std::clamp(block_size_ * 2, kFirstBlockBytes, kBlockBytes);
+    while (size < s.size()) size *= 2;
+    // Default-initialised: pages are touched only as strings land in them.
+    blocks_.push_back(std::unique_ptr<char[]>(new char[size]));
+    block_size_ = size;
     block_used_ = 0;
-    block_bytes_total_ += kBlockBytes;
+    block_bytes_total_ += size;
   }
   char* dst = blocks_.back().get() + block_used_;
   std::memcpy(dst, s.data(), s.size());

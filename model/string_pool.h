@@ -2,8 +2,8 @@
 // 32-bit StringId, so columns hold 4-byte ids instead of strings.
 //
 // Id layout: ids are dense indices in interning order. Id 0 is the empty
-// string and doubles as "none". The bytes live in 1 MiB blocks that never move
-// (a longer string gets a block of its own), so a string_view returned by Get()
+// string and doubles as "none". The bytes live in blocks (4 KiB growing to
+// 1 MiB) that never move (a string over 256 KiB gets a block of its own), so a string_view returned by Get()
 // stays valid for the pool's lifetime. A string is stored once; the hash index
 // is open-addressed with linear probing and keeps the 32-bit hash beside the id
 // so most probes never touch the bytes.

@@ -140,9 +140,13 @@ void Trace::SortSlices(std::vector<uint32_t>* new_index_of_old) {
   Permute(&s.start_ns_, order);
   Permute(&s.dur_ns_, order);
   Permute(&s.name_, order);
-  Permute(&s.category_, order);
-  Permute(&s.arg_set_, order);
+  Permute(&s.category_index_, order);
+  if (!s.arg_set_.empty()) Permute(&s.arg_set_, order);
   Permute(&s.gpu_kind_, order);
+  if (s.categories_overflowed_ > 0) {
+    diagnostics_.Add(DiagCode::kOutOfRange, s.categories_overflowed_, Diagnostics::kNoOffset,
+                     "more than 65535 distinct slice categories; later ones share one entry");
+  }
   new_index_of_old->assign(order.size(), 0);
   for (uint32_t i = 0; i < order.size(); ++i) (*new_index_of_old)[order[i]] = i;
   for (size_t t = 0; t < tracks_.size(); ++t) {
@@ -357,8 +361,9 @@ size_t Trace::ArgsMemoryBytes() const { return args_.MemoryBytes(); }
 std::string Trace::CheckInvariants() const {
   const SliceTable& s = slices_;
   const size_t n = s.size();
-  if (s.track_.size() != n || s.dur_ns_.size() != n || s.name_.size() != n || s.category_.size() != n ||
-      s.arg_set_.size() != n || s.gpu_kind_.size() != n || s.depth_.size() != n || s.parent_.size() != n) {
+  if (s.track_.size() != n || s.dur_ns_.size() != n || s.name_.size() != n || s.category_index_.size() != n ||
+      (!s.arg_set_.empty() && s.arg_set_.size() != n) || s.gpu_kind_.size() != n || s.depth_.size() != n ||
+      s.parent_.size() != n) {
     return "slice columns differ in length";
   }
   uint32_t expected_begin = 0;
@@ -385,9 +390,9 @@ std::string Trace::CheckInvariants() const {
   }
   if (expected_begin != n) return "track ranges do not cover every slice";
   for (size_t i = 0; i < n; ++i) {
-    if (s.name_[i].index() >= strings_.size() || s.category_[i].index() >= strings_.size())
+    if (s.name_[i].index() >= strings_.size() || s.category()[i].index() >= strings_.size())
       return "slice with an invalid string id";
-    if (s.arg_set_[i].index() >= args_.set_count()) return "slice with an invalid arg set";
+    if (s.arg_set()[i].index() >= args_.set_count()) return "slice with an invalid arg set";
   }
   for (size_t i = 0; i < flows_.size(); ++i) {
     if (flows_.from_[i].index() >= n || flows_.to_[i].index() >= n) return "flow with an invalid endpoint";
