@@ -1,0 +1,577 @@
+// Formatting an analysis::Report as JSON, CSV or text; see report_output.h.
+//
+// [SECTION] Number and name helpers
+// [SECTION] JSON
+// [SECTION] CSV
+// [SECTION] Text
+#include "app/report_output.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <numeric>
+#include <ostream>
+#include <vector>
+
+#include "app/text_format.h"
+#include "loaders/export/json_text.h"
+
+namespace stepline::app {
+namespace {
+
+using analysis::CategoryNs;
+using analysis::CauseNs;
+using analysis::IdleCause;
+using analysis::Report;
+using analysis::TimeCategory;
+
+//-----------------------------------------------------------------------------
+// [SECTION] Number and name helpers
+//-----------------------------------------------------------------------------
+
+void AppendInt(std::string* out, int64_t v) {
+  char tmp[24];
+  const auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
+  out->append(tmp, r.ptr);
+}
+
+void AppendFixed(std::string* out, double v, int decimals) {
+  char tmp[64];
+  const auto r = std::to_chars(tmp, tmp + sizeof tmp, v, std::chars_format::fixed, decimals);
+  out->append(tmp, r.ptr);
+}
+
+std::string_view CategoryName(int c) { return analysis::TimeCategoryName(static_cast<TimeCategory>(c)); }
+std::string_view CauseName(int c) { return analysis::IdleCauseName(static_cast<IdleCause>(c)); }
+
+bool KnownTriple(const std::array<int64_t, 3>& v) { return v[0] != 0 || v[1] != 0 || v[2] != 0; }
+
+//-----------------------------------------------------------------------------
+// [SECTION] JSON
+//-----------------------------------------------------------------------------
+
+// Appends JSON text to one buffer and hands it to the stream in big pieces.
+// The report's shape is fixed, so callers spell keys and commas as literals.
+class JsonOut {
+ public:
+  explicit JsonOut(std::ostream& out) : out_(out) { buf_.reserve(kFlushBytes + kFlushBytes / 4); }
+  void Lit(std::string_view s) { buf_.append(s); }
+  void Str(std::string_view s) { loaders::AppendJsonString(&buf_, s); }
+  void StrOrNull(std::string_view s) { s.empty() ? Lit("null") : Str(s); }
+  void Int(int64_t v) { AppendInt(&buf_, v); }
+  // Between rows: a partial object is fine to hand over, the reader sees one stream.
+  void MaybeFlush() {
+    if (buf_.size() >= kFlushBytes) Flush();
+  }
+  void Flush() {
+    out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    buf_.clear();
+  }
+  std::string* buffer() { return &buf_; }
+
+ private:
+  static constexpr size_t kFlushBytes = 1 << 20;
+  std::ostream& out_;
+  std::string buf_;
+};
+
+// {"compute":1,...}: every category, so all objects have the same keys.
+void CategoriesJson(const CategoryNs& ns, JsonOut* j) {
+  for (int c = 0; c < analysis::kTimeCategoryCount; ++c) {
+    j->Lit(c == 0 ? "{" : ",");
+    j->Str(CategoryName(c));
+    j->Lit(":");
+    j->Int(ns[size_t(c)]);
+  }
+  j->Lit("}");
+}
+
+void CausesJson(const CauseNs& ns, JsonOut* j) {
+  for (int c = 0; c < analysis::kIdleCauseCount; ++c) {
+    j->Lit(c == 0 ? "{" : ",");
+    j->Str(CauseName(c));
+    j->Lit(":");
+    j->Int(ns[size_t(c)]);
+  }
+  j->Lit("}");
+}
+
+void DevicesJson(const Report& r, JsonOut* j) {
+  j->Lit(",\"devices\":[");
+  for (size_t i = 0; i < r.devices.size(); ++i) {
+    const analysis::DeviceReport& d = r.devices[i];
+    j->Lit(i == 0 ? "{\"name\":" : ",{\"name\":");
+    j->Str(d.name);
+    j->Lit(",\"busy_ns\":");
+    j->Int(d.busy_ns);
+    j->Lit(",\"idle_ns\":");
+    j->Int(d.idle_ns);
+    j->Lit(",\"breakdown_total\":");
+    CategoriesJson(d.breakdown_total, j);
+    j->Lit(",\"idle_by_cause\":");
+    CausesJson(d.idle_by_cause, j);
+    j->Lit("}");
+  }
+  j->Lit("]");
+}
+
+void StepsJson(const Report& r, JsonOut* j) {
+  j->Lit(",\"steps\":[");
+  for (size_t i = 0; i < r.steps.size(); ++i) {
+    const analysis::ReportStep& s = r.steps[i];
+    j->Lit(i == 0 ? "{\"name\":" : ",{\"name\":");
+    j->Str(s.name);
+    j->Lit(",\"start_ns\":");
+    j->Int(s.start_ns);
+    j->Lit(",\"dur_ns\":");
+    j->Int(s.dur_ns);
+    j->Lit(",\"breakdown\":");
+    CategoriesJson(s.breakdown, j);
+    j->Lit("}");
+    j->MaybeFlush();
+  }
+  j->Lit("]");
+}
+
+// Escapes each name once: gaps repeat the same few devices, steps and threads.
+std::vector<std::string> EscapedNames(size_t n, auto&& name_of) {
+  std::vector<std::string> escaped(n);
+  for (size_t i = 0; i < n; ++i) loaders::AppendJsonString(&escaped[i], name_of(i));
+  return escaped;
+}
+
+void GapsJson(const Report& r, JsonOut* j) {
+  const auto devices = EscapedNames(r.devices.size(), [&](size_t i) { return std::string_view(r.devices[i].name); });
+  const auto steps = EscapedNames(r.steps.size(), [&](size_t i) { return std::string_view(r.steps[i].name); });
+  const auto threads = EscapedNames(r.threads.size(), [&](size_t i) { return std::string_view(r.threads[i]); });
+  j->Lit(",\"gaps\":[");
+  for (size_t i = 0; i < r.gaps.size(); ++i) {
+    const analysis::ReportGap& g = r.gaps[i];
+    j->Lit(i == 0 ? "{\"device\":" : ",{\"device\":");
+    j->Lit(devices[g.device]);
+    j->Lit(",\"start_ns\":");
+    j->Int(g.start_ns);
+    j->Lit(",\"dur_ns\":");
+    j->Int(g.dur_ns);
+    j->Lit(",\"step\":");
+    j->Lit(g.step < 0 ? std::string_view("null") : std::string_view(steps[size_t(g.step)]));
+    j->Lit(",\"cause\":\"");
+    j->Lit(analysis::IdleCauseName(g.cause));  // a fixed identifier: nothing to escape
+    j->Lit("\",\"cause_events\":[");
+    bool first = true;
+    for (const analysis::ReportEvent& e : r.CauseEvents(g)) {
+      j->Lit(first ? "{\"name\":" : ",{\"name\":");
+      first = false;
+      j->Str(e.name);
+      j->Lit(",\"thread\":");
+      j->Lit(threads[e.thread]);
+      j->Lit(",\"start_ns\":");
+      j->Int(e.start_ns);
+      j->Lit(",\"dur_ns\":");
+      j->Int(e.dur_ns);
+      j->Lit(",\"overlap_ns\":");
+      j->Int(e.overlap_ns);
+      j->Lit("}");
+    }
+    j->Lit("],\"next_kernel\":");
+    j->StrOrNull(g.next_kernel);
+    j->Lit(",\"launch_delay_ns\":");
+    if (g.launch_delay_ns < 0) {
+      j->Lit("null");
+    } else {
+      j->Int(g.launch_delay_ns);
+    }
+    j->Lit("}");
+    j->MaybeFlush();
+  }
+  j->Lit("]");
+}
+
+void OpsJson(const Report& r, JsonOut* j) {
+  j->Lit(",\"ops\":[");
+  for (size_t i = 0; i < r.ops.size(); ++i) {
+    const analysis::ReportOp& o = r.ops[i];
+    j->Lit(i == 0 ? "{\"name\":" : ",{\"name\":");
+    j->Str(o.name);
+    j->Lit(",\"kind\":\"");
+    j->Lit(analysis::OpKindName(o.kind));
+    j->Lit("\",\"count\":");
+    j->Int(static_cast<int64_t>(o.count));
+    j->Lit(",\"total_ns\":");
+    j->Int(o.total_ns);
+    j->Lit(",\"self_ns\":");
+    j->Int(o.self_ns);
+    j->Lit(",\"avg_ns\":");
+    j->Int(o.avg_ns);
+    j->Lit(",\"min_ns\":");
+    j->Int(o.min_ns);
+    j->Lit(",\"max_ns\":");
+    j->Int(o.max_ns);
+    j->Lit("}");
+    j->MaybeFlush();
+  }
+  j->Lit("]");
+}
+
+void TripleOrNull(const std::array<int64_t, 3>& v, JsonOut* j) {
+  if (!KnownTriple(v)) {
+    j->Lit("null");
+    return;
+  }
+  j->Lit("[");
+  j->Int(v[0]);
+  j->Lit(",");
+  j->Int(v[1]);
+  j->Lit(",");
+  j->Int(v[2]);
+  j->Lit("]");
+}
+
+void IntOrNull(int64_t v, JsonOut* j) {
+  if (v < 0) {
+    j->Lit("null");
+  } else {
+    j->Int(v);
+  }
+}
+
+void KernelsJson(const Report& r, JsonOut* j) {
+  j->Lit(",\"kernels\":[");
+  for (size_t i = 0; i < r.kernels.size(); ++i) {
+    const analysis::ReportKernel& k = r.kernels[i];
+    j->Lit(i == 0 ? "{\"name\":" : ",{\"name\":");
+    j->Str(k.name);
+    j->Lit(",\"grid\":");
+    TripleOrNull(k.grid, j);
+    j->Lit(",\"block\":");
+    TripleOrNull(k.block, j);
+    j->Lit(",\"registers_per_thread\":");
+    IntOrNull(k.registers_per_thread, j);
+    j->Lit(",\"shared_memory_bytes\":");
+    IntOrNull(k.shared_memory_bytes, j);
+    j->Lit(",\"occupancy_percent\":");
+    if (k.occupancy_percent < 0 || !std::isfinite(k.occupancy_percent)) {
+      j->Lit("null");
+    } else {
+      AppendFixed(j->buffer(), k.occupancy_percent, 2);
+    }
+    j->Lit(",\"framework_op\":");
+    j->StrOrNull(k.framework_op);
+    j->Lit(",\"count\":");
+    j->Int(static_cast<int64_t>(k.count));
+    j->Lit(",\"total_ns\":");
+    j->Int(k.total_ns);
+    j->Lit(",\"avg_ns\":");
+    j->Int(k.avg_ns);
+    j->Lit(",\"min_ns\":");
+    j->Int(k.min_ns);
+    j->Lit(",\"max_ns\":");
+    j->Int(k.max_ns);
+    j->Lit("}");
+    j->MaybeFlush();
+  }
+  j->Lit("]");
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] CSV
+//-----------------------------------------------------------------------------
+
+void CsvInt(std::string* out, int64_t v) {
+  out->push_back(',');
+  AppendInt(out, v);
+}
+void CsvIntOrEmpty(std::string* out, int64_t v) {
+  out->push_back(',');
+  if (v >= 0) AppendInt(out, v);
+}
+void CsvText(std::string* out, std::string_view v) {
+  out->push_back(',');
+  AppendCsvField(out, v);
+}
+
+void StepsCsv(const Report& r, std::string* out) {
+  out->append("name,start_ns,dur_ns");
+  for (int c = 0; c < analysis::kTimeCategoryCount; ++c) out->append(",").append(CategoryName(c)).append("_ns");
+  out->push_back('\n');
+  for (const analysis::ReportStep& s : r.steps) {
+    AppendCsvField(out, s.name);
+    CsvInt(out, s.start_ns);
+    CsvInt(out, s.dur_ns);
+    for (DurNs ns : s.breakdown) CsvInt(out, ns);
+    out->push_back('\n');
+  }
+}
+
+void OpsCsv(const Report& r, std::string* out) {
+  out->append("name,kind,count,total_ns,self_ns,avg_ns,min_ns,max_ns,percent,cumulative_percent\n");
+  for (const analysis::ReportOp& o : r.ops) {
+    AppendCsvField(out, o.name);
+    CsvText(out, analysis::OpKindName(o.kind));
+    CsvInt(out, static_cast<int64_t>(o.count));
+    for (DurNs ns : {o.total_ns, o.self_ns, o.avg_ns, o.min_ns, o.max_ns}) CsvInt(out, ns);
+    out->push_back(',');
+    AppendFixed(out, o.percent, 3);
+    out->push_back(',');
+    AppendFixed(out, o.cumulative_percent, 3);
+    out->push_back('\n');
+  }
+}
+
+void KernelsCsv(const Report& r, std::string* out) {
+  out->append(
+      "name,grid_x,grid_y,grid_z,block_x,block_y,block_z,registers_per_thread,shared_memory_bytes,"
+      "occupancy_percent,framework_op,count,total_ns,avg_ns,min_ns,max_ns\n");
+  for (const analysis::ReportKernel& k : r.kernels) {
+    AppendCsvField(out, k.name);
+    for (const auto* triple : {&k.grid, &k.block}) {
+      for (int64_t v : *triple) CsvIntOrEmpty(out, KnownTriple(*triple) ? v : -1);
+    }
+    CsvIntOrEmpty(out, k.registers_per_thread);
+    CsvIntOrEmpty(out, k.shared_memory_bytes);
+    out->push_back(',');
+    if (k.occupancy_percent >= 0 && std::isfinite(k.occupancy_percent)) AppendFixed(out, k.occupancy_percent, 2);
+    CsvText(out, k.framework_op);
+    CsvInt(out, static_cast<int64_t>(k.count));
+    for (DurNs ns : {k.total_ns, k.avg_ns, k.min_ns, k.max_ns}) CsvInt(out, ns);
+    out->push_back('\n');
+  }
+}
+
+// Cause events are a nested list; the table keeps the most blamed one (they
+// are sorted by overlap) and how many there are. The JSON has them all.
+void GapsCsv(const Report& r, std::string* out) {
+  out->append(
+      "device,start_ns,dur_ns,step,cause,next_kernel,launch_delay_ns,blamed_event,blamed_thread,"
+      "blamed_overlap_ns,blamed_event_count\n");
+  for (const analysis::ReportGap& g : r.gaps) {
+    AppendCsvField(out, r.DeviceName(g));
+    CsvInt(out, g.start_ns);
+    CsvInt(out, g.dur_ns);
+    CsvText(out, r.StepName(g));
+    CsvText(out, analysis::IdleCauseName(g.cause));
+    CsvText(out, g.next_kernel);
+    CsvIntOrEmpty(out, g.launch_delay_ns);
+    const auto events = r.CauseEvents(g);
+    if (events.empty()) {
+      out->append(",,,");
+    } else {
+      CsvText(out, events.front().name);
+      CsvText(out, r.threads[events.front().thread]);
+      CsvInt(out, events.front().overlap_ns);
+    }
+    CsvInt(out, static_cast<int64_t>(events.size()));
+    out->push_back('\n');
+  }
+}
+
+}  // namespace
+
+void WriteReportJson(const Report& report, std::ostream& out) {
+  JsonOut j(out);
+  j.Lit("{\"primary_device\":");
+  j.StrOrNull(report.primary_device);
+  DevicesJson(report, &j);
+  StepsJson(report, &j);
+  j.Lit(",\"breakdown_total\":");
+  CategoriesJson(report.breakdown_total, &j);
+  j.Lit(",\"idle_by_cause\":");
+  CausesJson(report.idle_by_cause, &j);
+  GapsJson(report, &j);
+  OpsJson(report, &j);
+  KernelsJson(report, &j);
+  j.Lit(",\"recommendations\":[");
+  for (size_t i = 0; i < report.recommendations.size(); ++i) {
+    if (i > 0) j.Lit(",");
+    j.Str(report.recommendations[i]);
+  }
+  j.Lit("]}\n");
+  j.Flush();
+}
+
+std::string_view ReportTableFileName(ReportTable table) {
+  switch (table) {
+    case ReportTable::kSteps: return "steps.csv";
+    case ReportTable::kOps: return "ops.csv";
+    case ReportTable::kKernels: return "kernels.csv";
+    case ReportTable::kGaps: return "gaps.csv";
+  }
+  return "";
+}
+
+void AppendCsvField(std::string* out, std::string_view field) {
+  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+    out->append(field);
+    return;
+  }
+  out->push_back('"');
+  for (char c : field) {
+    if (c == '"') out->push_back('"');
+    out->push_back(c);
+  }
+  out->push_back('"');
+}
+
+void AppendReportCsv(const Report& report, ReportTable table, std::string* out) {
+  switch (table) {
+    case ReportTable::kSteps: return StepsCsv(report, out);
+    case ReportTable::kOps: return OpsCsv(report, out);
+    case ReportTable::kKernels: return KernelsCsv(report, out);
+    case ReportTable::kGaps: return GapsCsv(report, out);
+  }
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Text
+//-----------------------------------------------------------------------------
+
+namespace {
+
+constexpr int kLabelWidth = 17;
+constexpr size_t kTopRows = 10;
+constexpr size_t kMaxNameChars = 96;  // kernel names can run to hundreds of characters
+
+void Line(std::ostream& out, std::string_view label, const std::string& value) {
+  out << label << std::string(label.size() < kLabelWidth ? kLabelWidth - label.size() : 1, ' ') << value << "\n";
+}
+
+std::string Pad(std::string s, size_t width, bool right_align) {
+  if (s.size() >= width) return s;
+  const std::string fill(width - s.size(), ' ');
+  return right_align ? fill + s : s + fill;
+}
+
+std::string Clip(std::string_view name) {
+  if (name.size() <= kMaxNameChars) return std::string(name);
+  return std::string(name.substr(0, kMaxNameChars - 3)) + "...";
+}
+
+std::string Percent(DurNs part, DurNs whole) {
+  return whole > 0 ? FormatFixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 1) + "%" : "-";
+}
+
+// "10 from steps_row; mean 105.2 ms ± 1.3 ms (min .., max ..)". The spread is
+// the sample standard deviation: the steps are a sample of the run.
+std::string StepSummary(const Report& r, std::string_view source) {
+  const size_t n = r.steps.size();
+  std::string s = FormatCount(n) + (n == 1 ? " step" : " steps");
+  if (!source.empty()) s += " from " + std::string(source);
+  if (n == 0) return s;
+  double sum = 0;
+  DurNs lo = r.steps.front().dur_ns, hi = lo;
+  for (const analysis::ReportStep& step : r.steps) {
+    sum += static_cast<double>(step.dur_ns);
+    lo = std::min(lo, step.dur_ns);
+    hi = std::max(hi, step.dur_ns);
+  }
+  const double mean = sum / static_cast<double>(n);
+  double sq = 0;
+  for (const analysis::ReportStep& step : r.steps) sq += std::pow(static_cast<double>(step.dur_ns) - mean, 2);
+  const double std_dev = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) : 0;
+  return s + "; mean " + FormatDuration(std::llround(mean)) + " \u00b1 " + FormatDuration(std::llround(std_dev)) +
+         " (min " + FormatDuration(lo) + ", max " + FormatDuration(hi) + ")";
+}
+
+void BreakdownText(const Report& r, std::ostream& out) {
+  const DurNs step_ns = std::accumulate(r.breakdown_total.begin(), r.breakdown_total.end(), DurNs{0});
+  out << "\nStep-time breakdown, primary device, all steps (" << FormatDuration(step_ns) << ")\n";
+  out << "  " << Pad("category", 20, false) << Pad("ns", 18, true) << Pad("% of step", 11, true) << "\n";
+  for (int c = 0; c < analysis::kTimeCategoryCount; ++c) {
+    const DurNs ns = r.breakdown_total[size_t(c)];
+    out << "  " << Pad(std::string(CategoryName(c)), 20, false) << Pad(FormatCount(uint64_t(ns)), 18, true)
+        << Pad(Percent(ns, step_ns), 11, true) << "\n";
+  }
+}
+
+void IdleText(const Report& r, std::ostream& out) {
+  const analysis::DeviceReport& d = r.devices[size_t(r.primary_device_index)];
+  out << "\nGPU idle by cause, primary device: " << FormatDuration(d.idle_ns) << " idle in a "
+      << FormatDuration(d.active_span.duration_ns()) << " active span ("
+      << Percent(d.idle_ns, d.active_span.duration_ns()) << ")\n";
+  out << "  " << Pad("cause", 20, false) << Pad("ns", 18, true) << Pad("% of idle", 11, true) << "\n";
+  for (int c = 0; c < analysis::kIdleCauseCount; ++c) {
+    const DurNs ns = r.idle_by_cause[size_t(c)];
+    out << "  " << Pad(std::string(CauseName(c)), 20, false) << Pad(FormatCount(uint64_t(ns)), 18, true)
+        << Pad(Percent(ns, d.idle_ns), 11, true) << "\n";
+  }
+  if (r.devices.size() < 2) return;
+  out << "\nDevices\n";
+  for (const analysis::DeviceReport& other : r.devices) {
+    out << "  " << Pad(other.name, 24, false) << " busy " << Pad(FormatDuration(other.busy_ns), 10, true) << ", idle "
+        << Pad(FormatDuration(other.idle_ns), 10, true) << "\n";
+  }
+}
+
+// The top rows of `ops` by `key`; ops are already sorted by total.
+void OpsText(const Report& r, std::string_view by, DurNs analysis::ReportOp::*key, std::ostream& out) {
+  std::vector<const analysis::ReportOp*> top;
+  for (const analysis::ReportOp& o : r.ops) top.push_back(&o);
+  const size_t n = std::min(kTopRows, top.size());
+  std::partial_sort(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(n), top.end(),
+                    [key](const auto* a, const auto* b) { return a->*key > b->*key; });
+  out << "\nTop " << n << " ops by " << by << "\n";
+  out << "  " << Pad("total", 10, true) << Pad("self", 11, true) << Pad("count", 11, true) << "  "
+      << Pad("kind", 9, false) << "name\n";
+  for (size_t i = 0; i < n; ++i) {
+    const analysis::ReportOp& o = *top[i];
+    out << "  " << Pad(FormatDuration(o.total_ns), 10, true) << Pad(FormatDuration(o.self_ns), 11, true)
+        << Pad(FormatCount(o.count), 11, true) << "  " << Pad(std::string(analysis::OpKindName(o.kind)), 9, false)
+        << Clip(o.name) << "\n";
+  }
+}
+
+void GapsText(const Report& r, const ReportTextContext& context, std::ostream& out) {
+  std::vector<const analysis::ReportGap*> top;
+  for (const analysis::ReportGap& g : r.gaps) top.push_back(&g);
+  const size_t n = std::min(kTopRows, top.size());
+  std::partial_sort(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(n), top.end(),
+                    [](const auto* a, const auto* b) { return a->dur_ns > b->dur_ns; });
+  out << "\nLongest GPU idle gaps (" << n << " of " << FormatCount(r.gaps.size())
+      << " listed, >= " << FormatDuration(context.min_gap_ns) << "; times from the trace start)\n";
+  for (size_t i = 0; i < n; ++i) {
+    const analysis::ReportGap& g = *top[i];
+    out << "  " << Pad(FormatDuration(g.dur_ns), 9, true) << " at " << FormatDuration(g.start_ns - context.origin_ns)
+        << "  cause " << analysis::IdleCauseName(g.cause);
+    if (r.devices.size() > 1) out << "  on " << r.DeviceName(g);
+    if (g.step >= 0) out << "  in step " << r.StepName(g);
+    out << "\n";
+    if (!g.next_kernel.empty()) {
+      out << "      next kernel " << Clip(g.next_kernel);
+      if (g.launch_delay_ns >= 0) out << " (launched " << FormatDuration(g.launch_delay_ns) << " before it ran)";
+      out << "\n";
+    }
+    for (const analysis::ReportEvent& e : r.CauseEvents(g)) {
+      out << "      blamed " << Clip(e.name) << " on " << r.threads[e.thread] << ": " << FormatDuration(e.overlap_ns)
+          << " of the gap\n";
+    }
+  }
+}
+
+}  // namespace
+
+void WriteReportText(const Report& report, const ReportTextContext& context, std::ostream& out) {
+  Line(out, "file", context.path);
+  if (context.load_ms >= 0 && context.analysis_ms >= 0) {
+    Line(out, "time",
+         "load " + FormatFixed(context.load_ms, 1) + " ms, analysis " + FormatFixed(context.analysis_ms, 1) + " ms");
+  }
+  if (report.primary_device_index < 0) {
+    Line(out, "primary device", "none (no GPU kernels in the trace)");
+    Line(out, "steps", StepSummary(report, context.step_source));
+  } else {
+    const size_t devices = report.devices.size();
+    Line(out, "primary device",
+         report.primary_device + (devices > 1 ? " (of " + std::to_string(devices) + " devices)" : std::string()));
+    Line(out, "steps", StepSummary(report, context.step_source));
+    BreakdownText(report, out);
+    IdleText(report, out);
+  }
+  OpsText(report, "total time", &analysis::ReportOp::total_ns, out);
+  OpsText(report, "self time", &analysis::ReportOp::self_ns, out);
+  if (report.primary_device_index >= 0) GapsText(report, context, out);
+  out << "\nRecommendations\n";
+  if (report.recommendations.empty()) out << "  none: no steps with GPU activity to judge\n";
+  for (const std::string& sentence : report.recommendations) out << "  - " << sentence << "\n";
+}
+
+}  // namespace stepline::app
