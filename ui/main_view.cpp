@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "ui/search_matches.h"
+#include "ui/theme.h"
 
 namespace stepline::ui {
 
@@ -67,24 +68,7 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
   DrawStatus(status, &req);
   if (state.trace() != nullptr) {
     DrawSearchBar(state);
-    const float total = ImGui::GetContentRegionAvail().y;
-    const float bottom = std::clamp(bottom_height_, 80.f, std::max(80.f, total - 150.f));
-    ImGui::BeginChild("##timeline_area", ImVec2(0, total - bottom - 6), false,
-                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    timeline_.Draw(state, renderer);
-    ImGui::EndChild();
-    // Splitter: drag to resize the bottom panels.
-    ImGui::InvisibleButton("##splitter", ImVec2(-1, 6));
-    if (ImGui::IsItemActive()) bottom_height_ -= io.MouseDelta.y;
-    if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeNS);
-    const float half = ImGui::GetContentRegionAvail().x * 0.5f;
-    ImGui::BeginChild("##range", ImVec2(half, 0), true);
-    range_.Draw(state);
-    ImGui::EndChild();
-    ImGui::SameLine();
-    ImGui::BeginChild("##details", ImVec2(0, 0), true);
-    details_.Draw(state);
-    ImGui::EndChild();
+    DrawBody(state, renderer);
   } else if (!status.loading) {
     ImGui::TextDisabled("Drop a trace file on this window, or use File > Open (Ctrl+O).");
   }
@@ -92,6 +76,100 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
   ImGui::End();
   DrawHelp(state);
   return req;
+}
+
+// Left: the overview column; right: the timeline over the tabbed tables.
+// Both splitters write their sizes into state.panels (unscaled px).
+void MainView::DrawBody(ViewState& state, QuadRenderer* renderer) {
+  ImGuiIO& io = ImGui::GetIO();
+  const float scale = ImGui::GetFontSize() / 13.f;
+  const float splitter = 6.f;
+  PanelLayout& p = state.panels;
+  if (p.overview_width <= 0) p.overview_width = theme::kOverviewPaneWidth;
+  if (p.bottom_height <= 0) p.bottom_height = theme::kBottomPaneHeight;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (p.show_overview) {
+    const float left = std::clamp(p.overview_width * scale, 200.f, std::max(200.f, avail.x * 0.5f));
+    DrawLeftColumn(state, avail.y);
+    ImGui::SameLine(0, 0);
+    ImGui::InvisibleButton("##vsplitter", ImVec2(splitter, avail.y));
+    if (ImGui::IsItemActive()) p.overview_width = (left + io.MouseDelta.x) / scale;
+    if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+    ImGui::SameLine(0, 0);
+  }
+  ImGui::BeginGroup();
+  const float total = ImGui::GetContentRegionAvail().y;
+  const float bottom = std::clamp(p.bottom_height * scale, 80.f, std::max(80.f, total - 150.f));
+  ImGui::BeginChild("##timeline_area", ImVec2(0, total - bottom - splitter), false,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  timeline_.Draw(state, renderer);
+  ImGui::EndChild();
+  ImGui::InvisibleButton("##splitter", ImVec2(-1, splitter));
+  if (ImGui::IsItemActive()) p.bottom_height = (bottom - io.MouseDelta.y) / scale;
+  if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeNS);
+  ImGui::BeginChild("##bottom", ImVec2(0, 0), true);
+  DrawBottomTabs(state);
+  ImGui::EndChild();
+  ImGui::EndGroup();
+}
+
+void MainView::DrawLeftColumn(ViewState& state, float height) {
+  const float scale = ImGui::GetFontSize() / 13.f;
+  const float width = std::clamp(state.panels.overview_width * scale, 200.f,
+                                 std::max(200.f, ImGui::GetContentRegionAvail().x * 0.5f));
+  ImGui::BeginGroup();
+  // The selection details keep a fixed share at the bottom of the column.
+  const float details_h = std::min(height * 0.3f, 240.f * scale);
+  ImGui::BeginChild("##overview", ImVec2(width, height - details_h), true);
+  overview_.Draw(state);
+  ImGui::EndChild();
+  ImGui::BeginChild("##details", ImVec2(width, 0), true);
+  details_.Draw(state);
+  ImGui::EndChild();
+  ImGui::EndGroup();
+}
+
+void MainView::DrawBottomTabs(ViewState& state) {
+  if (!ImGui::BeginTabBar("##analysis_tabs")) return;
+  struct Tab {
+    const char* label;
+    BottomTab tab;
+  };
+  static constexpr Tab kTabs[] = {{"Idle gaps", BottomTab::kIdleGaps},
+                                  {"Op stats", BottomTab::kOpStats},
+                                  {"GPU kernels", BottomTab::kKernels},
+                                  {"Selection", BottomTab::kSelection}};
+  for (const Tab& t : kTabs) {
+    const bool force = state.request_bottom_tab && state.panels.bottom_tab == t.tab;
+    if (!ImGui::BeginTabItem(t.label, nullptr, force ? ImGuiTabItemFlags_SetSelected : 0)) continue;
+    if (!state.request_bottom_tab) state.panels.bottom_tab = t.tab;
+    switch (t.tab) {
+      case BottomTab::kIdleGaps: gaps_.Draw(state); break;
+      case BottomTab::kOpStats: ops_.Draw(state); break;
+      case BottomTab::kKernels: kernels_.Draw(state); break;
+      case BottomTab::kSelection: DrawSelectionTab(state); break;
+    }
+    ImGui::EndTabItem();
+  }
+  state.request_bottom_tab = false;
+  ImGui::EndTabBar();
+}
+
+void MainView::DrawSelectionTab(ViewState& state) {
+  // Range aggregation, plus the details when the overview column (which
+  // normally holds them) is hidden.
+  if (!state.panels.show_overview) {
+    const float half = ImGui::GetContentRegionAvail().x * 0.5f;
+    ImGui::BeginChild("##range", ImVec2(half, 0), false);
+    range_.Draw(state);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("##details_tab", ImVec2(0, 0), false);
+    details_.Draw(state);
+    ImGui::EndChild();
+  } else {
+    range_.Draw(state);
+  }
 }
 
 void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewRequests* req) {
@@ -114,6 +192,8 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
     if (ImGui::MenuItem("Colour by kind", nullptr, state.color_mode == ColorMode::kByKind))
       state.color_mode = ColorMode::kByKind;
     ImGui::MenuItem("Show all flow arrows in view", nullptr, &state.show_all_flows);
+    ImGui::MenuItem("Shade GPU idle gaps", nullptr, &state.show_gap_overlay);
+    ImGui::MenuItem("Overview column", nullptr, &state.panels.show_overview);
     if (ImGui::MenuItem("Fit whole trace", "0")) state.FitAll();
     // Text size on top of the monitor's content scale (high-DPI screens).
     float& text_scale = ImGui::GetIO().FontGlobalScale;

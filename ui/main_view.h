@@ -1,5 +1,6 @@
-// MainView: the window's content: menu bar, search bar, the timeline, and the
-// range and details panels below it, plus the help overlay and load status.
+// MainView: the window's content: menu bar, search bar, the overview column
+// (analysis summary + selection details) left of the timeline, the tabbed
+// analysis tables below it, plus the help overlay and load status.
 // It never opens files or windows itself: it returns requests to the app.
 #pragma once
 
@@ -7,6 +8,10 @@
 #include <vector>
 
 #include "ui/details_panel.h"
+#include "ui/idle_gaps_panel.h"
+#include "ui/kernel_panel.h"
+#include "ui/op_stats_panel.h"
+#include "ui/overview_panel.h"
 #include "ui/range_panel.h"
 #include "ui/timeline/timeline_panel.h"
 #include "ui/view_state.h"
@@ -44,11 +49,18 @@ class MainView {
   void DrawSearchBar(ViewState& state);
   void DrawHelp(ViewState& state);
   void DrawStatus(const AppStatus& status, ViewRequests* req);
+  void DrawBody(ViewState& state, QuadRenderer* renderer);
+  void DrawLeftColumn(ViewState& state, float height);
+  void DrawBottomTabs(ViewState& state);
+  void DrawSelectionTab(ViewState& state);
 
   TimelinePanel timeline_;
   DetailsPanel details_;
   RangePanel range_;
-  float bottom_height_ = 230.f;
+  OverviewPanel overview_;
+  IdleGapsPanel gaps_;
+  OpStatsPanel ops_;
+  KernelPanel kernels_;
   bool focus_search_ = false;
   char search_buf_[256] = {};
 };

@@ -61,4 +61,53 @@ inline constexpr uint32_t kKindPython = Rgba(0, 188, 212);
 inline constexpr uint32_t kKindAnnotation = Rgba(158, 158, 158);
 inline constexpr uint32_t kKindRuntime = Rgba(233, 30, 99);
 
+// Analysis: one colour per step-time category (analysis::TimeCategory order)
+// and per idle cause (analysis::IdleCause order). Busy categories are solid
+// greens/purples/oranges like the kind colours; idle ones are the cause's colour.
+inline constexpr uint32_t kCauseInput = Rgba(239, 83, 80);
+inline constexpr uint32_t kCauseMemcpyH2D = Rgba(255, 152, 0);
+inline constexpr uint32_t kCauseMemcpyD2H = Rgba(255, 202, 40);
+inline constexpr uint32_t kCauseSync = Rgba(171, 71, 188);
+inline constexpr uint32_t kCauseLaunch = Rgba(66, 165, 245);
+inline constexpr uint32_t kCauseHostCompute = Rgba(38, 198, 218);
+inline constexpr uint32_t kCauseOther = Rgba(144, 150, 160);
+inline constexpr uint32_t kCauseColors[] = {kCauseInput, kCauseMemcpyH2D, kCauseMemcpyD2H, kCauseSync,
+                                            kCauseLaunch, kCauseHostCompute, kCauseOther};
+inline constexpr uint32_t kCategoryColors[] = {
+    kKindKernel,      kKindCollective,   Rgba(255, 167, 38), Rgba(255, 213, 79), Rgba(255, 241, 118),
+    kKindMemset,      kCauseInput,       kCauseSync,         kCauseLaunch,       kCauseHostCompute,
+    kCauseOther};
+inline constexpr uint8_t kGapShadeAlpha = 70;          // gap overlay on device rows
+inline constexpr uint32_t kGapSelected = Rgba(255, 255, 255, 200);
+inline constexpr uint32_t kBlameArrow = Rgba(255, 80, 80, 240);
+inline constexpr uint32_t kOpHighlight = Rgba(0, 230, 255);
+inline constexpr uint32_t kStepFill = Rgba(70, 78, 92);
+inline constexpr uint32_t kStepFillAlt = Rgba(84, 93, 108);
+inline constexpr uint32_t kStepFocused = Rgba(120, 170, 255);
+inline constexpr uint32_t kChartAxis = Rgba(120, 126, 138);
+inline constexpr uint32_t kChartMeanLine = Rgba(255, 255, 255, 160);
+inline constexpr uint32_t kChartHover = Rgba(255, 255, 255, 60);
+inline constexpr uint32_t kBarFill = Rgba(90, 150, 230);
+inline constexpr uint32_t kCardBackground = Rgba(40, 44, 52);
+inline constexpr uint32_t kCardValue = Rgba(240, 242, 246);
+inline constexpr uint32_t kCardLabel = Rgba(150, 156, 166);
+
+// Analysis panel geometry (unscaled px).
+inline constexpr float kStepsRowHeight = 18.f;        // the Steps strip above the tracks
+inline constexpr float kStepChartHeight = 190.f;
+inline constexpr float kCauseChartRowHeight = 18.f;   // one bar per idle cause
+inline constexpr float kChartAxisWidth = 56.f;        // y-axis labels
+inline constexpr float kChartMinBarPx = 3.f;          // narrower: buckets of steps
+inline constexpr float kChartBarGap = 1.f;
+inline constexpr float kMeanBarWidth = 34.f;
+inline constexpr float kMeanBarSeparation = 18.f;  // between the last step bar and the mean bar
+inline constexpr float kHistogramHeight = 90.f;
+inline constexpr int kHistogramBins = 24;
+inline constexpr float kTopOpsRowHeight = 16.f;
+inline constexpr float kCardWidth = 168.f;
+inline constexpr float kCardHeight = 50.f;
+inline constexpr float kLegendSwatch = 10.f;
+inline constexpr float kOverviewPaneWidth = 600.f;   // default width of the overview column
+inline constexpr float kBottomPaneHeight = 330.f;    // default height of the tabbed tables
+
 }  // namespace stepline::ui::theme

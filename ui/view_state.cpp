@@ -1,6 +1,8 @@
 // ViewState helpers.
 #include "ui/view_state.h"
 
+#include <algorithm>
+
 namespace stepline::ui {
 
 void ViewState::FitAll() {
@@ -24,6 +26,46 @@ void ViewState::SelectAndReveal(SliceId slice) {
     request_fit = TimeRange{start + dur / 2 - width / 2, start + dur / 2 + width / 2};
   }
   request_scroll_to_selection = true;
+}
+
+void ViewState::FitRange(TimeRange r, double margin) {
+  const DurNs pad = std::max<DurNs>(1, static_cast<DurNs>(static_cast<double>(r.duration_ns()) * margin));
+  request_fit = TimeRange{r.start_ns - pad, r.end_ns + pad};
+}
+
+void ViewState::SelectGap(int32_t index) {
+  const Trace* t = trace();
+  if (!t || index < 0 || static_cast<size_t>(index) >= data->analysis.gaps.size()) {
+    selected_gap = -1;
+    return;
+  }
+  selected_gap = index;
+  const analysis::IdleGap& g = data->analysis.gaps[index];
+  const SliceId blamed = ArrowSource(g);
+  TimeRange frame{g.start_ns, g.end_ns};
+  for (SliceId s : {blamed, g.next_kernel}) {
+    if (s.is_none()) continue;
+    const TimeNs start = t->slices().start_ns()[s.index()];
+    frame.start_ns = std::min(frame.start_ns, start);
+    frame.end_ns = std::max(frame.end_ns, start + t->slices().dur_ns()[s.index()]);
+  }
+  FitRange(frame, 0.15);
+  selected = blamed;
+  request_scroll_to_selection = !blamed.is_none();
+}
+
+void ViewState::HighlightOp(StringId name, bool on_device) {
+  highlighted_op = name;
+  highlighted_op_on_device = on_device;
+  op_occurrences.clear();
+  const Trace* t = trace();
+  if (!t || name.is_none()) return;
+  const SliceTable& s = t->slices();
+  const auto names = s.name();
+  const auto kinds = s.gpu_kind();
+  for (uint32_t i = 0; i < s.size(); ++i) {
+    if (names[i] == name && (kinds[i] != GpuKind::kNone) == on_device) op_occurrences.push_back(i);
+  }
 }
 
 }  // namespace stepline::ui

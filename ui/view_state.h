@@ -16,6 +16,19 @@
 
 namespace stepline::ui {
 
+// Which analysis tab the bottom pane shows.
+enum class BottomTab : uint8_t { kIdleGaps = 0, kOpStats, kKernels, kSelection };
+
+// Sizes and visibility of the panes around the timeline. Plain data so the
+// app can persist it between runs (see PanelLayout fields; px are unscaled).
+struct PanelLayout {
+  bool show_overview = true;   // the overview column at the left
+  float overview_width = 0;    // px; 0 = theme default
+  float bottom_height = 0;     // px of the tabbed tables under the timeline; 0 = theme default
+  BottomTab bottom_tab = BottomTab::kIdleGaps;
+  bool operator==(const PanelLayout&) const = default;
+};
+
 struct ViewState {
   std::shared_ptr<const TimelineData> data;  // null until a trace is loaded
 
@@ -36,6 +49,17 @@ struct ViewState {
   std::string search_error;
   size_t search_cursor = 0;
 
+  // Analysis links between the panels and the timeline.
+  PanelLayout panels;
+  bool show_gap_overlay = true;           // idle gaps shaded on GPU device rows
+  int32_t selected_gap = -1;              // index into data->analysis.gaps; -1 none
+  int32_t focused_step = -1;              // index into data->analysis.report.steps; -1 none
+  StringId highlighted_op;                // op whose occurrences are highlighted; None = none
+  bool highlighted_op_on_device = false;  // which side its name was counted on
+  std::vector<uint32_t> op_occurrences;   // slice rows of the highlighted op, ascending
+  bool request_bottom_tab = false;        // a panel asked to show panels.bottom_tab
+  uint32_t gap_cause_mask = 0x7f;         // bit per analysis::IdleCause shown in the gaps list
+
   // Requests from panels or keys, applied by the timeline next frame.
   std::optional<TimeRange> request_fit;
   bool request_scroll_to_selection = false;
@@ -45,6 +69,14 @@ struct ViewState {
   void FitAll();
   // Selects `slice`, and asks the timeline to bring it into view.
   void SelectAndReveal(SliceId slice);
+  // Frames [range] with a margin of `margin` of its length on each side.
+  void FitRange(TimeRange range, double margin = 0.05);
+  // Selects gap `index`: frames it with its blamed event and the kernel that
+  // ended it, and selects the most-blamed event (else the launch call).
+  void SelectGap(int32_t index);
+  // Highlights every slice named `name` on the host (on_device false) or GPU
+  // side; None clears the highlight.
+  void HighlightOp(StringId name, bool on_device);
 };
 
 }  // namespace stepline::ui

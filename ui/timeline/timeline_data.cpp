@@ -42,7 +42,8 @@ std::vector<float> ComputeBusyBins(std::vector<TimeRange> intervals, TimeRange r
   return out;
 }
 
-TimelineData::TimelineData(std::shared_ptr<const Trace> t) : trace(std::move(t)), depths(*trace), copies(*trace) {
+TimelineData::TimelineData(std::shared_ptr<const Trace> t)
+    : trace(std::move(t)), depths(*trace), copies(*trace), analysis(ComputeAnalysisData(*trace)) {
   const SliceTable& s = trace->slices();
   std::vector<TimeRange> kernels;
   for (size_t i = 0; i < s.size(); ++i) {

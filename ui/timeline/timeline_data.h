@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/trace.h"
+#include "ui/analysis_data.h"
 #include "ui/timeline/copy_rows.h"
 #include "ui/timeline/track_depth_index.h"
 
@@ -28,6 +29,8 @@ struct TimelineData {
   // Per track: the smallest and largest counter sample (0, 0 without samples),
   // so counter rows scale without scanning every sample each frame.
   std::vector<std::pair<double, double>> counter_range;
+  // Steps, breakdowns, idle gaps, op and kernel stats, recommendations.
+  AnalysisData analysis;
 };
 
 // Busy fraction per bin of `range`, from the union of the given intervals

@@ -5,6 +5,7 @@
 // [SECTION] Overview strip and ruler
 // [SECTION] Tracks: headers, slices (quads + labels), counters
 // [SECTION] Flows, range selection, tooltip, context menu
+// [SECTION] Analysis: Steps strip, idle-gap shading, blame arrow
 //
 // Call flow per frame: Draw() -> HandleInput() -> ComputeTrackLayout() ->
 // DrawOverview() -> DrawRuler() -> DrawTracks() [-> DrawSliceRow() builds a
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <string>
 
+#include "ui/analysis_steps_strip.h"
 #include "ui/theme.h"
 #include "ui/timeline/hit_test.h"
 #include "ui/timeline/slice_colors.h"
@@ -55,8 +57,11 @@ void TimelinePanel::Draw(ViewState& state, QuadRenderer* renderer) {
   const float header_w = theme::kHeaderWidth * s;
   const Rect overview{pos.x, pos.y, pos.x + avail.x, pos.y + theme::kOverviewHeight * s};
   const Rect ruler{pos.x + header_w, overview.y1, pos.x + avail.x, overview.y1 + theme::kRulerHeight * s};
-  const Rect headers{pos.x, ruler.y1, pos.x + header_w, pos.y + avail.y};
-  const Rect content{pos.x + header_w, ruler.y1, pos.x + avail.x, pos.y + avail.y};
+  // The Steps strip sits between the ruler and the tracks when there are steps.
+  const float steps_h = state.data->analysis.report.steps.empty() ? 0.f : theme::kStepsRowHeight * s;
+  const Rect steps{pos.x + header_w, ruler.y1, pos.x + avail.x, ruler.y1 + steps_h};
+  const Rect headers{pos.x, steps.y1, pos.x + header_w, pos.y + avail.y};
+  const Rect content{pos.x + header_w, steps.y1, pos.x + avail.x, pos.y + avail.y};
 
   state.viewport.width_px = std::max(1.f, content.w());
   if (state.viewport.visible.empty() && !state.request_fit) state.FitAll();
@@ -93,9 +98,12 @@ void TimelinePanel::Draw(ViewState& state, QuadRenderer* renderer) {
   dl->AddRectFilled(ImVec2(pos.x, pos.y), ImVec2(pos.x + avail.x, pos.y + avail.y), theme::kBackground);
   DrawOverview(state, dl, overview);
   DrawRuler(state, dl, ruler, content);
+  if (steps_h > 0) DrawStepsRow(state, dl, steps);
+  BuildGapItems(state);
   DrawTracks(state, dl, headers, content, renderer);
   dl->PushClipRect(ImVec2(content.x0, content.y0), ImVec2(content.x1, content.y1), true);
   DrawFlows(state, dl, content);
+  DrawBlameArrow(state, dl, content);
   dl->PopClipRect();
   DrawRangeSelection(state, dl, Rect{content.x0, ruler.y0, content.x1, content.y1});
   DrawHoverTooltip(state);
@@ -173,6 +181,8 @@ void TimelinePanel::HandleInput(ViewState& state, const Rect& content, const Rec
   if (ImGui::IsItemDeactivated() && io.MouseDragMaxDistanceSqr[0] < 9.f && press.y >= content.y0) {
     if (press.x >= content.x0) {
       state.selected = state.hovered;
+      // A click on a shaded gap (not on a slice) selects the gap and its arrow.
+      state.selected_gap = state.hovered.is_none() && hovered_gap_ >= 0 ? hovered_gap_ : -1;
       if (!io.KeyShift) state.range.reset();
     } else {
       // Click on a group header toggles it.
@@ -259,6 +269,7 @@ void TimelinePanel::DrawTracks(ViewState& state, ImDrawList* dl, const Rect& hea
   labels_.clear();
   state.hovered = SliceId::None();
   hovered_run_count_ = 0;
+  hovered_gap_ = -1;
   const float font = ImGui::GetFontSize();
   // Pass 1: backgrounds and headers; slice quads and labels are queued.
   dl->PushClipRect(ImVec2(headers.x0, headers.y0), ImVec2(content.x1, content.y1), true);
@@ -275,6 +286,7 @@ void TimelinePanel::DrawTracks(ViewState& state, ImDrawList* dl, const Rect& hea
     }
     dl->AddRectFilled(ImVec2(content.x0, y0), ImVec2(content.x1, y0 + row.height),
                       i % 2 ? theme::kTrackBackgroundOdd : theme::kTrackBackgroundEven);
+    DrawRowGaps(state, dl, row, y0, content);
     const std::string name = row.kind == RowKind::kCopyRow
                                  ? (row.copy.kind == GpuKind::kMemcpyH2D ? "Memcpy H2D" : "Memcpy D2H")
                                  : TrackLabel(trace, row.track);
@@ -326,6 +338,7 @@ void TimelinePanel::DrawSliceRow(ViewState& state, ImDrawList* dl, const LayoutR
     BuildSliceDrawList(trace, data.depths, row.track, state.viewport, &items_, options);
   }
   const bool has_matches = !state.search_matches.empty();
+  const std::vector<uint32_t>& occurrences = state.op_occurrences;
   for (const SliceDrawItem& it : items_) {
     const float x0 = content.x0 + it.x0_px, x1 = content.x0 + std::max(it.x1_px, it.x0_px + 1.f);
     const float top = y0 + it.depth * row_height_ + 1, bottom = top + row_height_ - 2;
@@ -334,6 +347,9 @@ void TimelinePanel::DrawSliceRow(ViewState& state, ImDrawList* dl, const LayoutR
     if (has_matches && it.count == 1 &&
         std::binary_search(state.search_matches.begin(), state.search_matches.end(), it.slice.value)) {
       color = theme::kSearchMatch;
+    } else if (!occurrences.empty() && it.count == 1 &&
+               std::binary_search(occurrences.begin(), occurrences.end(), it.slice.value)) {
+      color = theme::kOpHighlight;
     }
     quads_.push_back({x0, top, x1, bottom, color});
     if (it.count == 1 && x1 - x0 >= theme::kMinLabelPx * Scale()) {
@@ -429,12 +445,7 @@ void TimelinePanel::DrawFlows(ViewState& state, ImDrawList* dl, const Rect& cont
     Rect a, b;
     if (!SliceScreenRect(state, flows.from()[f], content, &a) || !SliceScreenRect(state, flows.to()[f], content, &b))
       return;
-    const ImVec2 p0(a.x0, (a.y0 + a.y1) / 2), p1(b.x0, (b.y0 + b.y1) / 2);
-    const float dx = std::max(20.f, std::fabs(p1.x - p0.x) / 3);
-    dl->AddBezierCubic(p0, ImVec2(p0.x + dx, p0.y), ImVec2(p1.x - dx, p1.y), p1, theme::kFlowArrow, 1.5f);
-    const float head = theme::kArrowHead * Scale();
-    dl->AddTriangleFilled(p1, ImVec2(p1.x - head, p1.y - head / 2), ImVec2(p1.x - head, p1.y + head / 2),
-                          theme::kFlowArrow);
+    DrawArrow(dl, a, b, theme::kFlowArrow);
   };
   if (!state.selected.is_none()) {
     const uint32_t sel = state.selected.value;
@@ -456,6 +467,14 @@ void TimelinePanel::DrawFlows(ViewState& state, ImDrawList* dl, const Rect& cont
       ++drawn;
     }
   }
+}
+
+void TimelinePanel::DrawArrow(ImDrawList* dl, const Rect& a, const Rect& b, uint32_t color) const {
+  const ImVec2 p0(a.x0, (a.y0 + a.y1) / 2), p1(b.x0, (b.y0 + b.y1) / 2);
+  const float dx = std::max(20.f, std::fabs(p1.x - p0.x) / 3);
+  dl->AddBezierCubic(p0, ImVec2(p0.x + dx, p0.y), ImVec2(p1.x - dx, p1.y), p1, color, 1.5f);
+  const float head = theme::kArrowHead * Scale();
+  dl->AddTriangleFilled(p1, ImVec2(p1.x - head, p1.y - head / 2), ImVec2(p1.x - head, p1.y + head / 2), color);
 }
 
 void TimelinePanel::DrawRangeSelection(ViewState& state, ImDrawList* dl, const Rect& area) {
@@ -488,6 +507,14 @@ void TimelinePanel::DrawHoverTooltip(const ViewState& state) {
     ImGui::EndTooltip();
   } else if (hovered_run_count_ > 1) {
     ImGui::SetTooltip("%u slices folded here; zoom in to see them", hovered_run_count_);
+  } else if (hovered_gap_ >= 0) {
+    ImGui::BeginTooltip();
+    GapTooltip(trace, state.data->analysis, static_cast<uint32_t>(hovered_gap_), hovered_gap_count_);
+    ImGui::EndTooltip();
+  } else if (hovered_step_ >= 0) {
+    ImGui::BeginTooltip();
+    StepTooltip(state, hovered_step_);
+    ImGui::EndTooltip();
   }
 }
 
@@ -505,6 +532,74 @@ void TimelinePanel::DrawTrackMenu(ViewState& state) {
     state.layout.hidden_tracks.clear();
   }
   ImGui::EndPopup();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Analysis: Steps strip, idle-gap shading, blame arrow
+//-----------------------------------------------------------------------------
+
+void TimelinePanel::DrawStepsRow(ViewState& state, ImDrawList* dl, const Rect& strip) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool in_strip = ImGui::IsItemHovered() && io.MousePos.y >= strip.y0 && io.MousePos.y < strip.y1 &&
+                        io.MousePos.x >= strip.x0;
+  hovered_step_ = DrawStepsStrip(state, dl, strip.x0, strip.y0, strip.x1, strip.y1, theme::kHeaderWidth * Scale(),
+                                 in_strip, io.MousePos.x);
+  // A click (not a drag) on a step frames it.
+  const ImVec2 press = io.MouseClickedPos[0];
+  if (hovered_step_ >= 0 && ImGui::IsItemDeactivated() && io.MouseDragMaxDistanceSqr[0] < 9.f &&
+      press.y >= strip.y0 && press.y < strip.y1) {
+    const analysis::ReportStep& st = state.data->analysis.report.steps[hovered_step_];
+    state.focused_step = hovered_step_;
+    state.FitRange(TimeRange{st.start_ns, st.start_ns + st.dur_ns}, 0.02);
+  }
+}
+
+void TimelinePanel::BuildGapItems(const ViewState& state) {
+  const AnalysisData& a = state.data->analysis;
+  gap_items_.resize(a.device_gaps.size());
+  for (uint32_t d = 0; d < gap_items_.size(); ++d) {
+    gap_items_[d].clear();
+    if (state.show_gap_overlay) BuildGapOverlay(a, d, state.viewport, 1.f, 0, &gap_items_[d]);
+  }
+}
+
+void TimelinePanel::DrawRowGaps(const ViewState& state, ImDrawList* dl, const LayoutRow& row, float y0,
+                                const Rect& content) {
+  if (!state.show_gap_overlay) return;
+  const AnalysisData& a = state.data->analysis;
+  int device = -1;
+  if (row.kind == RowKind::kSliceTrack && state.trace()->tracks().kind(row.track) == TrackKind::kGpuStream) {
+    device = a.device_of_track[row.track.index()];
+  } else if (row.kind == RowKind::kCopyRow) {
+    device = DeviceIndexOfId(a, row.copy.device_id);
+  }
+  if (device < 0) return;
+  const std::vector<GapOverlayItem>& items = gap_items_[device];
+  DrawGapShading(dl, items, content.x0, y0, y0 + row.height, state.selected_gap);
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  if (ImGui::IsItemHovered() && mouse.y >= y0 && mouse.y < y0 + row.height && mouse.x >= content.x0) {
+    const int hit = GapItemAtX(items, mouse.x - content.x0);
+    if (hit >= 0) {
+      hovered_gap_ = static_cast<int>(items[hit].gap);
+      hovered_gap_count_ = items[hit].count;
+    }
+  }
+}
+
+// From the selected gap's ArrowSource to the kernel that ended it.
+void TimelinePanel::DrawBlameArrow(const ViewState& state, ImDrawList* dl, const Rect& content) {
+  const AnalysisData& a = state.data->analysis;
+  if (state.selected_gap < 0 || static_cast<size_t>(state.selected_gap) >= a.gaps.size()) return;
+  const analysis::IdleGap& g = a.gaps[state.selected_gap];
+  const SliceId from = ArrowSource(g);
+  Rect r_from, r_to;
+  if (from.is_none() || g.next_kernel.is_none() || !SliceScreenRect(state, from, content, &r_from) ||
+      !SliceScreenRect(state, g.next_kernel, content, &r_to)) {
+    return;
+  }
+  DrawArrow(dl, r_from, r_to, theme::kBlameArrow);
+  dl->AddRect(ImVec2(r_to.x0 - 1, r_to.y0 - 1), ImVec2(std::max(r_to.x1, r_to.x0 + 2) + 1, r_to.y1 + 1),
+              theme::kBlameArrow, 0.f, 0, 2.f);
 }
 
 }  // namespace stepline::ui

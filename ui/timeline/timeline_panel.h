@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ui/timeline/draw_list.h"
+#include "ui/timeline/gap_overlay.h"
 #include "ui/timeline/quad_renderer.h"
 #include "ui/view_state.h"
 
@@ -40,6 +41,12 @@ class TimelinePanel {
   void DrawTrackMenu(ViewState& state);
   void DrawHoverTooltip(const ViewState& state);
   bool SliceScreenRect(const ViewState& state, SliceId slice, const Rect& content, Rect* out) const;
+  void DrawArrow(ImDrawList* dl, const Rect& from, const Rect& to, uint32_t color) const;
+  // Analysis on the timeline: steps strip, gap shading and hover, blame arrow.
+  void DrawStepsRow(ViewState& state, ImDrawList* dl, const Rect& strip);
+  void BuildGapItems(const ViewState& state);
+  void DrawRowGaps(const ViewState& state, ImDrawList* dl, const LayoutRow& row, float y0, const Rect& content);
+  void DrawBlameArrow(const ViewState& state, ImDrawList* dl, const Rect& content);
 
   TrackLayout layout_;
   std::vector<SliceDrawItem> items_;       // scratch: one row's items
@@ -50,6 +57,10 @@ class TimelinePanel {
   };
   std::vector<Label> labels_;              // scratch: slice names, drawn after the quads
   uint32_t hovered_run_count_ = 0;         // > 1: the mouse is over a folded run
+  std::vector<std::vector<GapOverlayItem>> gap_items_;  // scratch: per device, this frame's gap shading
+  int hovered_gap_ = -1;                   // index into analysis.gaps under the mouse, -1 none
+  uint32_t hovered_gap_count_ = 0;         // gaps folded into that item
+  int hovered_step_ = -1;                  // step under the mouse in the Steps strip, -1 none
   std::vector<size_t> row_of_track_;       // TrackId -> index into layout_.rows (or SIZE_MAX)
   float row_height_ = 18.f;
   TrackId menu_track_;                     // track whose context menu is open

@@ -1,0 +1,84 @@
+// Step-chart bucketing: bars stay >= the minimum width from 1 to 10,000
+// steps, every step lands in exactly one bucket, and bucket means are exact.
+#include "ui/step_chart.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace stepline::ui {
+namespace {
+
+using analysis::ReportStep;
+using analysis::TimeCategory;
+
+std::vector<ReportStep> MakeSteps(size_t n) {
+  std::vector<ReportStep> steps(n);
+  for (size_t i = 0; i < n; ++i) {
+    steps[i].name = std::to_string(i);
+    steps[i].start_ns = static_cast<TimeNs>(i) * 1000;
+    steps[i].dur_ns = 100 + static_cast<DurNs>(i % 7) * 10;  // 100..160
+    analysis::At(steps[i].breakdown, TimeCategory::kCompute) = 60;
+    analysis::At(steps[i].breakdown, TimeCategory::kIdleInput) = steps[i].dur_ns - 60;
+  }
+  return steps;
+}
+
+TEST(StepChartTest, OneBarPerStepWhenTheyFit) {
+  EXPECT_EQ(StepsPerBucket(1, 600.f, 3.f), 1u);
+  EXPECT_EQ(StepsPerBucket(200, 600.f, 3.f), 1u);
+  EXPECT_EQ(StepsPerBucket(0, 600.f, 3.f), 1u);
+  const auto steps = MakeSteps(1);
+  const auto buckets = BucketSteps(steps, 600.f, 3.f);
+  ASSERT_EQ(buckets.size(), 1u);
+  EXPECT_EQ(buckets[0].mean_dur_ns, steps[0].dur_ns);
+}
+
+TEST(StepChartTest, TenThousandStepsKeepBarsAtLeastThreePixels) {
+  const auto steps = MakeSteps(10'000);
+  for (float width : {50.f, 333.f, 600.f, 1900.f}) {
+    const auto buckets = BucketSteps(steps, width, 3.f);
+    ASSERT_FALSE(buckets.empty());
+    EXPECT_GE(width / static_cast<float>(buckets.size()), 3.f) << width;
+    // Contiguous, complete, in order.
+    uint32_t next = 0;
+    for (const StepBucket& b : buckets) {
+      EXPECT_EQ(b.first, next);
+      EXPECT_GT(b.end, b.first);
+      next = b.end;
+    }
+    EXPECT_EQ(next, 10'000u);
+  }
+  // 600 px / 3 px = 200 bars -> 50 steps per bar.
+  EXPECT_EQ(StepsPerBucket(10'000, 600.f, 3.f), 50u);
+}
+
+TEST(StepChartTest, BucketMeansAreTheStepsMeans) {
+  const auto steps = MakeSteps(10);  // durations 100,110,...,160,100,110,120
+  const auto buckets = BucketSteps(steps, 12.f, 3.f);  // 4 bars -> 3 steps per bar, last holds 1
+  ASSERT_EQ(buckets.size(), 4u);
+  EXPECT_EQ(buckets[0].count(), 3u);
+  EXPECT_EQ(buckets[0].mean_dur_ns, 110);  // (100 + 110 + 120) / 3
+  EXPECT_EQ(buckets[0].min_dur_ns, 100);
+  EXPECT_EQ(buckets[0].max_dur_ns, 120);
+  EXPECT_EQ(analysis::At(buckets[0].mean_ns, TimeCategory::kCompute), 60);
+  EXPECT_EQ(analysis::At(buckets[0].mean_ns, TimeCategory::kIdleInput), 50);
+  EXPECT_EQ(buckets[3].count(), 1u);
+  EXPECT_EQ(buckets[3].mean_dur_ns, 120);
+  const StepBucket mean = MeanBucket(steps);
+  EXPECT_EQ(mean.count(), 10u);
+  EXPECT_EQ(mean.mean_dur_ns, (100 + 110 + 120 + 130 + 140 + 150 + 160 + 100 + 110 + 120) / 10);
+}
+
+TEST(StepChartTest, CategoryAtFractionStacksFromTheBottom) {
+  const auto steps = MakeSteps(1);  // 100 ns: 60 compute, 40 idle input
+  const StepBucket b = BucketSteps(steps, 100.f, 3.f)[0];
+  EXPECT_EQ(CategoryAtFraction(b, 0.1), static_cast<int>(TimeCategory::kCompute));
+  EXPECT_EQ(CategoryAtFraction(b, 0.59), static_cast<int>(TimeCategory::kCompute));
+  EXPECT_EQ(CategoryAtFraction(b, 0.61), static_cast<int>(TimeCategory::kIdleInput));
+  EXPECT_EQ(CategoryAtFraction(b, 1.01), -1);
+  EXPECT_EQ(CategoryAtFraction(b, -0.1), -1);
+}
+
+}  // namespace
+}  // namespace stepline::ui

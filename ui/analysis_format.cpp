@@ -1,0 +1,49 @@
+// Labels and swatches for the analysis panels; see analysis_format.h.
+#include "ui/analysis_format.h"
+
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "ui/theme.h"
+
+namespace stepline::ui {
+
+const char* CategoryLabel(analysis::TimeCategory c) {
+  static constexpr const char* kLabels[analysis::kTimeCategoryCount] = {
+      "Compute",     "Collective",  "Memcpy H2D",  "Memcpy D2H",         "Memcpy other", "Memset",
+      "Idle: input", "Idle: sync",  "Idle: launch", "Idle: host compute", "Idle: other"};
+  return kLabels[static_cast<size_t>(c)];
+}
+
+const char* CauseLabel(analysis::IdleCause c) {
+  static constexpr const char* kLabels[analysis::kIdleCauseCount] = {
+      "Input", "Memcpy H2D", "Memcpy D2H", "Sync", "Launch", "Host compute", "Other"};
+  return kLabels[static_cast<size_t>(c)];
+}
+
+uint32_t CauseColor(analysis::IdleCause c) { return theme::kCauseColors[static_cast<size_t>(c)]; }
+
+void ColorSwatch(uint32_t color) {
+  const float side = theme::kLegendSwatch * ImGui::GetFontSize() / 13.f;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float pad = (ImGui::GetTextLineHeight() - side) / 2;
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + pad), ImVec2(p.x + side, p.y + pad + side), color);
+  ImGui::Dummy(ImVec2(side, ImGui::GetTextLineHeight()));
+  ImGui::SameLine();
+}
+
+void SectionTitle(const char* title) {
+  ImGui::Spacing();
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kCardLabel), "%s", title);
+  ImGui::Separator();
+}
+
+std::string Percent(double part, double whole) {
+  if (whole <= 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * part / whole);
+  return buf;
+}
+
+}  // namespace stepline::ui

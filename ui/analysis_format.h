@@ -1,0 +1,22 @@
+// Display names and small widgets shared by the analysis panels: labels of
+// step-time categories and idle causes, a colour swatch, share formatting.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "model/analysis/time_category.h"
+
+namespace stepline::ui {
+
+const char* CategoryLabel(analysis::TimeCategory c);  // "Compute", "Idle: input", ...
+const char* CauseLabel(analysis::IdleCause c);        // "Input", "Memcpy H2D", ...
+uint32_t CauseColor(analysis::IdleCause c);
+// A small filled square in `color`, followed by SameLine (for legends).
+void ColorSwatch(uint32_t color);
+// A section heading: spacing, the title, a separator line.
+void SectionTitle(const char* title);
+// "12.3%" of part over whole; "-" when whole is 0.
+std::string Percent(double part, double whole);
+
+}  // namespace stepline::ui

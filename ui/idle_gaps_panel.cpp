@@ -1,0 +1,232 @@
+// IdleGapsPanel: filter, sort, histogram and table of the idle gaps.
+//
+// [SECTION] Filter, sort, histogram (pure)
+// [SECTION] Drawing
+#include "ui/idle_gaps_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "ui/analysis_format.h"
+#include "ui/theme.h"
+#include "ui/timeline/time_ruler.h"
+
+namespace stepline::ui {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Filter, sort, histogram (pure)
+//-----------------------------------------------------------------------------
+
+std::vector<uint32_t> FilterGaps(const AnalysisData& a, uint32_t cause_mask, DurNs min_dur_ns) {
+  std::vector<uint32_t> rows;
+  for (uint32_t i = 0; i < a.gaps.size(); ++i) {
+    const analysis::IdleGap& g = a.gaps[i];
+    if ((cause_mask >> static_cast<unsigned>(g.cause) & 1u) && g.dur_ns() >= min_dur_ns) rows.push_back(i);
+  }
+  return rows;
+}
+
+void SortGaps(const Trace& trace, const AnalysisData& a, GapColumn column, bool ascending, std::vector<uint32_t>* rows) {
+  auto blamed_name = [&](uint32_t i) {
+    const auto& ev = a.gaps[i].cause_events;
+    return ev.empty() ? std::string_view() : trace.str(trace.slices().name()[ev.front().slice.index()]);
+  };
+  auto less = [&](uint32_t x, uint32_t y) {
+    const analysis::IdleGap& g = a.gaps[x];
+    const analysis::IdleGap& h = a.gaps[y];
+    switch (column) {
+      case GapColumn::kDevice: if (a.gap_device[x] != a.gap_device[y]) return a.gap_device[x] < a.gap_device[y]; break;
+      case GapColumn::kDuration: if (g.dur_ns() != h.dur_ns()) return g.dur_ns() < h.dur_ns(); break;
+      case GapColumn::kStep: if (g.step != h.step) return g.step < h.step; break;
+      case GapColumn::kCause: if (g.cause != h.cause) return g.cause < h.cause; break;
+      case GapColumn::kBlamed: {
+        const std::string_view p = blamed_name(x), q = blamed_name(y);
+        if (p != q) return p < q;
+        break;
+      }
+      case GapColumn::kStart: break;
+    }
+    return g.start_ns != h.start_ns ? g.start_ns < h.start_ns : x < y;
+  };
+  std::stable_sort(rows->begin(), rows->end(), [&](uint32_t x, uint32_t y) { return ascending ? less(x, y) : less(y, x); });
+}
+
+DurationHistogram ComputeDurationHistogram(const AnalysisData& a, const std::vector<uint32_t>& rows, int bins) {
+  DurationHistogram h;
+  if (rows.empty() || bins <= 0) return h;
+  DurNs lo = INT64_MAX, hi = 0;
+  for (uint32_t i : rows) {
+    lo = std::min(lo, a.gaps[i].dur_ns());
+    hi = std::max(hi, a.gaps[i].dur_ns());
+  }
+  lo = std::max<DurNs>(1, lo);
+  hi = std::max(hi, lo + 1);
+  // Gap durations span decades (ns launch bubbles to ms input stalls): log bins.
+  const double l0 = std::log(static_cast<double>(lo)), l1 = std::log(static_cast<double>(hi) + 1);
+  for (int b = 0; b <= bins; ++b) {
+    h.edges.push_back(static_cast<DurNs>(std::exp(l0 + (l1 - l0) * b / bins)));
+  }
+  h.edges.front() = lo;
+  h.edges.back() = hi + 1;
+  h.counts.assign(bins, 0);
+  for (uint32_t i : rows) {
+    const DurNs d = std::max<DurNs>(1, a.gaps[i].dur_ns());
+    const auto it = std::upper_bound(h.edges.begin(), h.edges.end(), d);
+    const int b = std::clamp(static_cast<int>(it - h.edges.begin()) - 1, 0, bins - 1);
+    ++h.counts[b];
+  }
+  return h;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Drawing
+//-----------------------------------------------------------------------------
+
+void IdleGapsPanel::Refresh(const ViewState& state) {
+  const AnalysisData& a = state.data->analysis;
+  if (built_for_ != state.data.get() || built_mask_ != state.gap_cause_mask || built_min_us_ != min_dur_us_) {
+    built_for_ = state.data.get();
+    built_mask_ = state.gap_cause_mask;
+    built_min_us_ = min_dur_us_;
+    rows_ = FilterGaps(a, built_mask_, static_cast<DurNs>(min_dur_us_ * 1000.0));
+    histogram_ = ComputeDurationHistogram(a, rows_, theme::kHistogramBins);
+    sort_dirty_ = true;
+  }
+  if (sort_dirty_) {
+    SortGaps(*state.trace(), a, sort_column_, sort_ascending_, &rows_);
+    sort_dirty_ = false;
+  }
+}
+
+void IdleGapsPanel::Draw(ViewState& state) {
+  if (state.data->analysis.gaps.empty()) {
+    ImGui::TextDisabled("No GPU idle gaps: the trace has no kernels, or they run back to back.");
+    return;
+  }
+  DrawFilters(state);
+  Refresh(state);
+  const float s = ImGui::GetFontSize() / 13.f;
+  const float hist_w = std::min(420.f * s, ImGui::GetContentRegionAvail().x * 0.35f);
+  ImGui::BeginChild("##gap_table", ImVec2(-hist_w, 0));
+  DrawTable(state);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  ImGui::TextDisabled("Durations of the %zu gaps listed (log-log)", rows_.size());
+  DrawHistogram(state, hist_w - 8 * s, theme::kHistogramHeight * s);
+  ImGui::EndGroup();
+}
+
+void IdleGapsPanel::DrawFilters(ViewState& state) {
+  const auto& by_cause = state.data->analysis.report.idle_by_cause;
+  for (int c = 0; c < analysis::kIdleCauseCount; ++c) {
+    const auto cause = static_cast<analysis::IdleCause>(c);
+    bool on = state.gap_cause_mask >> c & 1u;
+    ColorSwatch(CauseColor(cause));
+    if (ImGui::Checkbox(CauseLabel(cause), &on)) state.gap_cause_mask ^= 1u << c;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s of idle time on the primary device", FormatDuration(by_cause[c]).c_str());
+    ImGui::SameLine();
+  }
+  if (ImGui::SmallButton("all")) state.gap_cause_mask = (1u << analysis::kIdleCauseCount) - 1;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(120 * ImGui::GetFontSize() / 13.f);
+  ImGui::DragFloat("min duration", &min_dur_us_, 1.f, 0.f, 1e6f, "%.0f us", ImGuiSliderFlags_Logarithmic);
+  ImGui::SameLine();
+  ImGui::Checkbox("shade on timeline", &state.show_gap_overlay);
+}
+
+void IdleGapsPanel::DrawHistogram(const ViewState& state, float width, float height) {
+  (void)state;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("##gap_hist", ImVec2(std::max(width, 10.f), height));
+  if (histogram_.counts.empty()) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  // Heights on a log scale of the count: a handful of long stalls must stay
+  // visible next to thousands of launch bubbles.
+  const uint32_t peak = *std::max_element(histogram_.counts.begin(), histogram_.counts.end());
+  const float log_peak = std::log1p(static_cast<float>(peak));
+  const float label_h = ImGui::GetFontSize();
+  const float plot_h = height - label_h - 2;
+  const float bar_w = width / static_cast<float>(histogram_.counts.size());
+  int hovered = -1;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  for (size_t b = 0; b < histogram_.counts.size(); ++b) {
+    const float x0 = p.x + bar_w * static_cast<float>(b);
+    const float h = plot_h * std::log1p(static_cast<float>(histogram_.counts[b])) / std::max(log_peak, 1e-3f);
+    dl->AddRectFilled(ImVec2(x0, p.y + plot_h - h), ImVec2(x0 + bar_w - 1, p.y + plot_h), theme::kBarFill);
+    if (ImGui::IsItemHovered() && mouse.x >= x0 && mouse.x < x0 + bar_w) hovered = static_cast<int>(b);
+  }
+  dl->AddLine(ImVec2(p.x, p.y + plot_h), ImVec2(p.x + width, p.y + plot_h), theme::kChartAxis);
+  dl->AddText(ImVec2(p.x, p.y + plot_h + 1), theme::kCardLabel, FormatDuration(histogram_.edges.front()).c_str());
+  const std::string hi = FormatDuration(histogram_.edges.back());
+  dl->AddText(ImVec2(p.x + width - ImGui::CalcTextSize(hi.c_str()).x, p.y + plot_h + 1), theme::kCardLabel, hi.c_str());
+  if (hovered >= 0) {
+    ImGui::SetTooltip("%s .. %s: %u gaps", FormatDuration(histogram_.edges[hovered]).c_str(),
+                      FormatDuration(histogram_.edges[hovered + 1]).c_str(), histogram_.counts[hovered]);
+  }
+}
+
+void IdleGapsPanel::DrawTable(ViewState& state) {
+  const Trace& trace = *state.trace();
+  const AnalysisData& a = state.data->analysis;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Hideable;
+  if (!ImGui::BeginTable("##gaps", 6, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Device", ImGuiTableColumnFlags_WidthFixed, 0.f, static_cast<ImGuiID>(GapColumn::kDevice));
+  ImGui::TableSetupColumn("Start", ImGuiTableColumnFlags_WidthFixed, 0.f, static_cast<ImGuiID>(GapColumn::kStart));
+  ImGui::TableSetupColumn("Duration",
+                          ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_PreferSortDescending |
+                              ImGuiTableColumnFlags_DefaultSort,
+                          0.f, static_cast<ImGuiID>(GapColumn::kDuration));
+  ImGui::TableSetupColumn("Step", ImGuiTableColumnFlags_WidthFixed, 0.f, static_cast<ImGuiID>(GapColumn::kStep));
+  ImGui::TableSetupColumn("Cause", ImGuiTableColumnFlags_WidthFixed, 0.f, static_cast<ImGuiID>(GapColumn::kCause));
+  ImGui::TableSetupColumn("Blamed host events", ImGuiTableColumnFlags_WidthStretch, 0.f,
+                          static_cast<ImGuiID>(GapColumn::kBlamed));
+  ImGui::TableHeadersRow();
+  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty && specs->SpecsCount > 0) {
+    sort_column_ = static_cast<GapColumn>(specs->Specs[0].ColumnUserID);
+    sort_ascending_ = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+    SortGaps(trace, a, sort_column_, sort_ascending_, &rows_);
+    specs->SpecsDirty = false;
+  }
+  const TimeNs origin = trace.span().start_ns;
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(rows_.size()));
+  while (clipper.Step()) {
+    for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+      const uint32_t i = rows_[r];
+      const analysis::IdleGap& g = a.gaps[i];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::PushID(static_cast<int>(i));
+      if (ImGui::Selectable(a.report.devices[a.gap_device[i]].name.c_str(), state.selected_gap == static_cast<int32_t>(i),
+                            ImGuiSelectableFlags_SpanAllColumns)) {
+        state.SelectGap(static_cast<int32_t>(i));
+      }
+      ImGui::PopID();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(FormatDuration(g.start_ns - origin).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(FormatDuration(g.dur_ns()).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(g.step >= 0 ? a.report.steps[g.step].name.c_str() : "-");
+      ImGui::TableNextColumn();
+      ColorSwatch(CauseColor(g.cause));
+      ImGui::TextUnformatted(CauseLabel(g.cause));
+      ImGui::TableNextColumn();
+      std::string blamed;
+      for (const analysis::BlamedEvent& e : g.cause_events) {
+        if (!blamed.empty()) blamed += ", ";
+        blamed += trace.str(trace.slices().name()[e.slice.index()]);
+      }
+      ImGui::TextUnformatted(blamed.empty() ? "-" : blamed.c_str());
+    }
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace stepline::ui

@@ -1,0 +1,52 @@
+// IdleGapsPanel: every GPU idle gap (device, start, duration, step, cause,
+// blamed host events) with a cause / minimum-duration filter, a histogram of
+// durations, and click-to-link: the timeline frames the gap, selects the
+// blamed event and draws the arrow to the kernel that ended it. The filter's
+// cause mask is shared (ViewState::gap_cause_mask) so overview charts can set it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ui/analysis_data.h"
+#include "ui/view_state.h"
+
+namespace stepline::ui {
+
+enum class GapColumn : uint8_t { kDevice = 0, kStart, kDuration, kStep, kCause, kBlamed };
+
+// Gap indices passing the filter, in AnalysisData order.
+std::vector<uint32_t> FilterGaps(const AnalysisData& a, uint32_t cause_mask, DurNs min_dur_ns);
+// Sorts `rows` (gap indices) by `column`; ties by start, so the order is total.
+void SortGaps(const Trace& trace, const AnalysisData& a, GapColumn column, bool ascending, std::vector<uint32_t>* rows);
+
+// Log-spaced histogram of gap durations: edges[i]..edges[i+1] holds counts[i].
+struct DurationHistogram {
+  std::vector<DurNs> edges;     // bins + 1 entries, ascending
+  std::vector<uint32_t> counts;
+};
+DurationHistogram ComputeDurationHistogram(const AnalysisData& a, const std::vector<uint32_t>& rows, int bins);
+
+class IdleGapsPanel {
+ public:
+  void Draw(ViewState& state);
+
+ private:
+  void DrawFilters(ViewState& state);
+  void DrawHistogram(const ViewState& state, float width, float height);
+  void DrawTable(ViewState& state);
+  void Refresh(const ViewState& state);
+
+  float min_dur_us_ = 10;  // the report's default --min-gap-us: shorter gaps are launch jitter
+  std::vector<uint32_t> rows_;  // filtered, sorted gap indices
+  DurationHistogram histogram_;
+  // What rows_ was built for; a change rebuilds it.
+  const TimelineData* built_for_ = nullptr;
+  uint32_t built_mask_ = 0;
+  float built_min_us_ = -1;
+  GapColumn sort_column_ = GapColumn::kDuration;  // longest first: the gaps worth a look
+  bool sort_ascending_ = false;
+  bool sort_dirty_ = true;
+};
+
+}  // namespace stepline::ui

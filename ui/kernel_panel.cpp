@@ -1,0 +1,151 @@
+// KernelPanel: filter and sort (pure) and the table.
+#include "ui/kernel_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "ui/op_stats_panel.h"
+#include "ui/timeline/time_ruler.h"
+
+namespace stepline::ui {
+
+using analysis::ReportKernel;
+
+std::vector<uint32_t> FilterKernels(const analysis::Report& report, const std::string& filter) {
+  std::vector<uint32_t> rows;
+  for (uint32_t i = 0; i < report.kernels.size(); ++i) {
+    const ReportKernel& k = report.kernels[i];
+    if (ContainsNoCase(k.name, filter) || ContainsNoCase(k.framework_op, filter)) rows.push_back(i);
+  }
+  return rows;
+}
+
+namespace {
+
+int64_t Threads(const std::array<int64_t, 3>& d) { return d[0] * d[1] * d[2]; }
+
+int CompareKernels(const ReportKernel& a, const ReportKernel& b, KernelColumn column) {
+  auto cmp = [](auto x, auto y) { return x < y ? -1 : (y < x ? 1 : 0); };
+  switch (column) {
+    case KernelColumn::kName: return cmp(a.name, b.name);
+    case KernelColumn::kOp: return cmp(a.framework_op, b.framework_op);
+    case KernelColumn::kCount: return cmp(a.count, b.count);
+    case KernelColumn::kTotal: return cmp(a.total_ns, b.total_ns);
+    case KernelColumn::kAvg: return cmp(a.avg_ns, b.avg_ns);
+    case KernelColumn::kMin: return cmp(a.min_ns, b.min_ns);
+    case KernelColumn::kMax: return cmp(a.max_ns, b.max_ns);
+    case KernelColumn::kGrid: return cmp(Threads(a.grid), Threads(b.grid));
+    case KernelColumn::kBlock: return cmp(Threads(a.block), Threads(b.block));
+    case KernelColumn::kRegisters: return cmp(a.registers_per_thread, b.registers_per_thread);
+    case KernelColumn::kSharedMemory: return cmp(a.shared_memory_bytes, b.shared_memory_bytes);
+    case KernelColumn::kOccupancy: return cmp(a.occupancy_percent, b.occupancy_percent);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void SortKernels(const analysis::Report& report, KernelColumn column, bool ascending, std::vector<uint32_t>* rows) {
+  std::sort(rows->begin(), rows->end(), [&](uint32_t x, uint32_t y) {
+    const int c = CompareKernels(report.kernels[x], report.kernels[y], column);
+    if (c != 0) return ascending ? c < 0 : c > 0;
+    return x < y;
+  });
+}
+
+std::string FormatDim3(const std::array<int64_t, 3>& d) {
+  if (d[0] == 0 && d[1] == 0 && d[2] == 0) return "-";
+  return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+}
+
+void KernelPanel::Draw(ViewState& state) {
+  const analysis::Report& report = state.data->analysis.report;
+  if (report.kernels.empty()) {
+    ImGui::TextDisabled("No GPU kernels in this trace.");
+    return;
+  }
+  ImGui::SetNextItemWidth(260 * ImGui::GetFontSize() / 13.f);
+  ImGui::InputTextWithHint("##kernel_filter", "Filter kernel or op names", filter_, sizeof filter_);
+  if (built_for_ != state.data.get() || built_filter_ != filter_) {
+    built_for_ = state.data.get();
+    built_filter_ = filter_;
+    rows_ = FilterKernels(report, built_filter_);
+    SortKernels(report, sort_column_, sort_ascending_, &rows_);
+  }
+  ImGui::SameLine();
+  ImGui::Text("%zu kernel configurations", rows_.size());
+  if (selected_ >= 0 && state.highlighted_op == state.data->analysis.kernel_names[selected_]) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%zu occurrences highlighted; step through them in Op stats)", state.op_occurrences.size());
+  }
+  DrawTable(state);
+}
+
+void KernelPanel::DrawTable(ViewState& state) {
+  const analysis::Report& report = state.data->analysis.report;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Hideable;
+  if (!ImGui::BeginTable("##kernels", kKernelColumnCount, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  static constexpr const char* kNames[kKernelColumnCount] = {"Kernel", "Launching op", "Count", "Total",
+                                                             "Avg",    "Min",          "Max",   "Grid",
+                                                             "Block",  "Registers",    "Shared mem", "Occupancy"};
+  for (int c = 0; c < kKernelColumnCount; ++c) {
+    ImGuiTableColumnFlags f = c <= static_cast<int>(KernelColumn::kOp) ? ImGuiTableColumnFlags_WidthStretch
+                                                                        : ImGuiTableColumnFlags_WidthFixed;
+    if (c >= static_cast<int>(KernelColumn::kCount)) f |= ImGuiTableColumnFlags_PreferSortDescending;
+    if (c == static_cast<int>(KernelColumn::kTotal)) f |= ImGuiTableColumnFlags_DefaultSort;
+    ImGui::TableSetupColumn(kNames[c], f, 0.f, static_cast<ImGuiID>(c));
+  }
+  ImGui::TableHeadersRow();
+  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty && specs->SpecsCount > 0) {
+    sort_column_ = static_cast<KernelColumn>(specs->Specs[0].ColumnUserID);
+    sort_ascending_ = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+    SortKernels(report, sort_column_, sort_ascending_, &rows_);
+    specs->SpecsDirty = false;
+  }
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(rows_.size()));
+  while (clipper.Step()) {
+    for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+      const uint32_t i = rows_[r];
+      const ReportKernel& k = report.kernels[i];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::PushID(static_cast<int>(i));
+      const std::string name(k.name);
+      if (ImGui::Selectable(name.c_str(), selected_ == static_cast<int32_t>(i), ImGuiSelectableFlags_SpanAllColumns)) {
+        selected_ = static_cast<int32_t>(i);
+        state.HighlightOp(state.data->analysis.kernel_names[i], true);
+        if (!state.op_occurrences.empty()) state.SelectAndReveal(SliceId(state.op_occurrences.front()));
+      }
+      if (ImGui::IsItemHovered() && name.size() > 40) ImGui::SetTooltip("%s", name.c_str());
+      ImGui::PopID();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(k.framework_op.empty() ? "-" : std::string(k.framework_op).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%llu", static_cast<unsigned long long>(k.count));
+      for (DurNs ns : {k.total_ns, k.avg_ns, k.min_ns, k.max_ns}) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(FormatDuration(ns).c_str());
+      }
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(FormatDim3(k.grid).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(FormatDim3(k.block).c_str());
+      ImGui::TableNextColumn();
+      if (k.registers_per_thread >= 0) ImGui::Text("%lld", static_cast<long long>(k.registers_per_thread));
+      else ImGui::TextDisabled("-");
+      ImGui::TableNextColumn();
+      if (k.shared_memory_bytes >= 0) ImGui::Text("%lld B", static_cast<long long>(k.shared_memory_bytes));
+      else ImGui::TextDisabled("-");
+      ImGui::TableNextColumn();
+      if (k.occupancy_percent >= 0) ImGui::Text("%.0f%%", k.occupancy_percent);
+      else ImGui::TextDisabled("-");
+    }
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace stepline::ui

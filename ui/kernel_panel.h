@@ -1,0 +1,46 @@
+// KernelPanel: GPU kernels grouped by launch configuration (name, launching
+// op, count, total/avg/min/max, grid, block, registers, shared memory,
+// occupancy where the trace has them). Sortable, filtered, clipped; a click
+// highlights the kernel's occurrences on the timeline.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/analysis/report.h"
+#include "ui/view_state.h"
+
+namespace stepline::ui {
+
+enum class KernelColumn : uint8_t {
+  kName = 0, kOp, kCount, kTotal, kAvg, kMin, kMax, kGrid, kBlock, kRegisters, kSharedMemory, kOccupancy
+};
+inline constexpr int kKernelColumnCount = 12;
+
+// Indices into report.kernels whose kernel or launching-op name contains
+// `filter` (case-insensitive), in report order.
+std::vector<uint32_t> FilterKernels(const analysis::Report& report, const std::string& filter);
+// Sorts by `column` (grid/block by thread count); ties by report order.
+void SortKernels(const analysis::Report& report, KernelColumn column, bool ascending, std::vector<uint32_t>* rows);
+// "128x1x1", or "-" when unknown.
+std::string FormatDim3(const std::array<int64_t, 3>& d);
+
+class KernelPanel {
+ public:
+  void Draw(ViewState& state);
+
+ private:
+  void DrawTable(ViewState& state);
+
+  char filter_[128] = {};
+  std::vector<uint32_t> rows_;
+  const TimelineData* built_for_ = nullptr;
+  std::string built_filter_;
+  KernelColumn sort_column_ = KernelColumn::kTotal;
+  bool sort_ascending_ = false;
+  int32_t selected_ = -1;  // index into report.kernels
+};
+
+}  // namespace stepline::ui

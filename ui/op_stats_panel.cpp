@@ -1,0 +1,239 @@
+// OpStatsPanel: filter and sort (pure), toolbar, table and top-10 chart.
+//
+// [SECTION] Filter and sort (pure)
+// [SECTION] Drawing
+#include "ui/op_stats_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cctype>
+#include <numeric>
+
+#include "ui/search_matches.h"
+#include "ui/theme.h"
+#include "ui/timeline/time_ruler.h"
+
+namespace stepline::ui {
+
+using analysis::ReportOp;
+
+//-----------------------------------------------------------------------------
+// [SECTION] Filter and sort (pure)
+//-----------------------------------------------------------------------------
+
+bool ContainsNoCase(std::string_view text, std::string_view needle) {
+  if (needle.empty()) return true;
+  auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
+  return it != text.end();
+}
+
+std::vector<uint32_t> FilterOps(const analysis::Report& report, const std::string& filter, OpSide side) {
+  std::vector<uint32_t> rows;
+  for (uint32_t i = 0; i < report.ops.size(); ++i) {
+    const ReportOp& op = report.ops[i];
+    const bool device = analysis::IsDeviceOpKind(op.kind);
+    if (side == OpSide::kHost && device) continue;
+    if (side == OpSide::kDevice && !device) continue;
+    if (ContainsNoCase(op.name, filter)) rows.push_back(i);
+  }
+  return rows;
+}
+
+namespace {
+
+// -1, 0, 1 comparison of two ops on one column.
+int CompareOps(const ReportOp& a, const ReportOp& b, OpColumn column) {
+  auto cmp = [](auto x, auto y) { return x < y ? -1 : (y < x ? 1 : 0); };
+  switch (column) {
+    case OpColumn::kSide: return cmp(analysis::IsDeviceOpKind(a.kind), analysis::IsDeviceOpKind(b.kind));
+    case OpColumn::kKind: return cmp(a.kind, b.kind);
+    case OpColumn::kName: return cmp(a.name, b.name);
+    case OpColumn::kCount: return cmp(a.count, b.count);
+    case OpColumn::kTotal: return cmp(a.total_ns, b.total_ns);
+    case OpColumn::kAvg: return cmp(a.avg_ns, b.avg_ns);
+    case OpColumn::kMin: return cmp(a.min_ns, b.min_ns);
+    case OpColumn::kMax: return cmp(a.max_ns, b.max_ns);
+    case OpColumn::kSelf: return cmp(a.self_ns, b.self_ns);
+    case OpColumn::kPercent: return cmp(a.percent, b.percent);
+    case OpColumn::kCumulative: return cmp(a.cumulative_percent, b.cumulative_percent);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void SortOps(const analysis::Report& report, OpColumn column, bool ascending, std::vector<uint32_t>* rows) {
+  std::sort(rows->begin(), rows->end(), [&](uint32_t x, uint32_t y) {
+    const int c = CompareOps(report.ops[x], report.ops[y], column);
+    if (c != 0) return ascending ? c < 0 : c > 0;
+    return x < y;
+  });
+}
+
+std::vector<uint32_t> TopOpsBySelf(const analysis::Report& report, size_t n) {
+  std::vector<uint32_t> rows(report.ops.size());
+  std::iota(rows.begin(), rows.end(), 0u);
+  SortOps(report, OpColumn::kSelf, false, &rows);
+  rows.resize(std::min(n, rows.size()));
+  return rows;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Drawing
+//-----------------------------------------------------------------------------
+
+void OpStatsPanel::Select(ViewState& state, uint32_t op) {
+  selected_op_ = static_cast<int32_t>(op);
+  const analysis::ReportOp& r = state.data->analysis.report.ops[op];
+  state.HighlightOp(state.data->analysis.op_names[op], analysis::IsDeviceOpKind(r.kind));
+  if (!state.op_occurrences.empty()) state.SelectAndReveal(SliceId(state.op_occurrences.front()));
+}
+
+void OpStatsPanel::Draw(ViewState& state) {
+  const analysis::Report& report = state.data->analysis.report;
+  if (report.ops.empty()) {
+    ImGui::TextDisabled("No ops in this trace.");
+    return;
+  }
+  if (built_for_ != state.data.get() || built_filter_ != filter_ || built_side_ != side_) {
+    built_for_ = state.data.get();
+    built_filter_ = filter_;
+    built_side_ = side_;
+    rows_ = FilterOps(report, built_filter_, side_);
+    SortOps(report, sort_column_, sort_ascending_, &rows_);
+  }
+  DrawToolbar(state);
+  const float s = ImGui::GetFontSize() / 13.f;
+  const float chart_w = std::min(380.f * s, ImGui::GetContentRegionAvail().x * 0.3f);
+  ImGui::BeginChild("##op_table", ImVec2(-chart_w, 0));
+  DrawTable(state);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  ImGui::TextDisabled("Top 10 ops by self time");
+  DrawTopChart(state, chart_w - 8 * s);
+  ImGui::EndGroup();
+}
+
+void OpStatsPanel::DrawToolbar(ViewState& state) {
+  ImGui::SetNextItemWidth(260 * ImGui::GetFontSize() / 13.f);
+  ImGui::InputTextWithHint("##op_filter", "Filter op names", filter_, sizeof filter_);
+  ImGui::SameLine();
+  int side = static_cast<int>(side_);
+  ImGui::SetNextItemWidth(100 * ImGui::GetFontSize() / 13.f);
+  if (ImGui::Combo("##side", &side, "Host + device\0Host\0Device\0")) side_ = static_cast<OpSide>(side);
+  ImGui::SameLine();
+  ImGui::Text("%zu ops", rows_.size());
+  if (!state.highlighted_op.is_none()) {
+    ImGui::SameLine();
+    const std::string_view name = state.trace()->str(state.highlighted_op);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kOpHighlight), "%zu occurrences of %.*s",
+                       state.op_occurrences.size(), static_cast<int>(std::min<size_t>(name.size(), 60)), name.data());
+    ImGui::SameLine();
+    const bool prev = ImGui::SmallButton("< prev");
+    ImGui::SameLine();
+    const bool next = ImGui::SmallButton("next >");
+    if (prev || next) {
+      const SliceId to = StepSearch(state.op_occurrences, state.selected, prev);
+      if (!to.is_none()) state.SelectAndReveal(to);
+    }
+    ImGui::SameLine();
+    if (ImGui::SmallButton("clear")) {
+      state.HighlightOp(StringId::None(), false);
+      selected_op_ = -1;
+    }
+  }
+}
+
+void OpStatsPanel::DrawTable(ViewState& state) {
+  const analysis::Report& report = state.data->analysis.report;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Hideable;
+  if (!ImGui::BeginTable("##ops", kOpColumnCount, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  static constexpr const char* kNames[kOpColumnCount] = {"Side", "Kind", "Name", "Count", "Total", "Avg",
+                                                         "Min",  "Max",  "Self", "% time", "Cum. %"};
+  for (int c = 0; c < kOpColumnCount; ++c) {
+    ImGuiTableColumnFlags f = c == static_cast<int>(OpColumn::kName) ? ImGuiTableColumnFlags_WidthStretch
+                                                                      : ImGuiTableColumnFlags_WidthFixed;
+    if (c >= static_cast<int>(OpColumn::kCount)) f |= ImGuiTableColumnFlags_PreferSortDescending;
+    if (c == static_cast<int>(OpColumn::kTotal)) f |= ImGuiTableColumnFlags_DefaultSort;
+    ImGui::TableSetupColumn(kNames[c], f, 0.f, static_cast<ImGuiID>(c));
+  }
+  ImGui::TableHeadersRow();
+  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty && specs->SpecsCount > 0) {
+    sort_column_ = static_cast<OpColumn>(specs->Specs[0].ColumnUserID);
+    sort_ascending_ = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+    SortOps(report, sort_column_, sort_ascending_, &rows_);
+    specs->SpecsDirty = false;
+  }
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(rows_.size()));
+  while (clipper.Step()) {
+    for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+      const uint32_t i = rows_[r];
+      const ReportOp& op = report.ops[i];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::PushID(static_cast<int>(i));
+      if (ImGui::Selectable(analysis::IsDeviceOpKind(op.kind) ? "device" : "host", selected_op_ == static_cast<int32_t>(i),
+                            ImGuiSelectableFlags_SpanAllColumns)) {
+        Select(state, i);
+      }
+      ImGui::PopID();
+      ImGui::TableNextColumn();
+      const std::string_view kind = analysis::OpKindName(op.kind);
+      ImGui::TextUnformatted(kind.data(), kind.data() + kind.size());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(op.name.data(), op.name.data() + op.name.size());
+      if (ImGui::IsItemHovered() && op.name.size() > 40) ImGui::SetTooltip("%.*s", static_cast<int>(op.name.size()), op.name.data());
+      ImGui::TableNextColumn();
+      ImGui::Text("%llu", static_cast<unsigned long long>(op.count));
+      for (DurNs ns : {op.total_ns, op.avg_ns, op.min_ns, op.max_ns, op.self_ns}) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(FormatDuration(ns).c_str());
+      }
+      ImGui::TableNextColumn();
+      ImGui::Text("%.1f%%", op.percent);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.1f%%", op.cumulative_percent);
+    }
+  }
+  ImGui::EndTable();
+}
+
+void OpStatsPanel::DrawTopChart(ViewState& state, float width) {
+  const analysis::Report& report = state.data->analysis.report;
+  const std::vector<uint32_t> top = TopOpsBySelf(report, 10);
+  if (top.empty() || report.ops[top.front()].self_ns <= 0) return;
+  const float s = ImGui::GetFontSize() / 13.f;
+  const float row_h = theme::kTopOpsRowHeight * s;
+  const double max_ns = static_cast<double>(report.ops[top.front()].self_ns);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (uint32_t i : top) {
+    const ReportOp& op = report.ops[i];
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::InvisibleButton("##top", ImVec2(width, row_h));
+    ImGui::PopID();
+    const float w = width * static_cast<float>(static_cast<double>(op.self_ns) / max_ns);
+    const uint32_t color = analysis::IsDeviceOpKind(op.kind) ? theme::kKindKernel : theme::kKindHostOp;
+    dl->AddRectFilled(ImVec2(p.x, p.y + 1), ImVec2(p.x + std::max(w, 1.f), p.y + row_h - 1), color);
+    const std::string label = FormatDuration(op.self_ns) + "  " + std::string(op.name);
+    const ImVec4 clip(p.x, p.y, p.x + width, p.y + row_h);
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + 3, p.y + (row_h - ImGui::GetFontSize()) / 2),
+                theme::kCardValue, label.c_str(), nullptr, 0.f, &clip);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%.*s (%s)\nself %s, %.1f%% of %s time\nClick to highlight on the timeline",
+                        static_cast<int>(op.name.size()), op.name.data(), std::string(analysis::OpKindName(op.kind)).c_str(),
+                        FormatDuration(op.self_ns).c_str(), op.percent,
+                        analysis::IsDeviceOpKind(op.kind) ? "device" : "host");
+    }
+    if (ImGui::IsItemClicked()) Select(state, i);
+  }
+}
+
+}  // namespace stepline::ui

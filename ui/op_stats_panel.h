@@ -1,0 +1,54 @@
+// OpStatsPanel: the TF-stats style table of ops (host ops, kernels, copies,
+// memsets): sortable by every column, text filter, clipped for 100k rows,
+// a top-10-by-self-time bar chart; selecting a row highlights every
+// occurrence on the timeline (ViewState::op_occurrences) and steps through them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/analysis/report.h"
+#include "ui/view_state.h"
+
+namespace stepline::ui {
+
+enum class OpColumn : uint8_t {
+  kSide = 0, kKind, kName, kCount, kTotal, kAvg, kMin, kMax, kSelf, kPercent, kCumulative
+};
+inline constexpr int kOpColumnCount = 11;
+
+enum class OpSide : uint8_t { kAll = 0, kHost, kDevice };
+
+// Indices into report.ops whose name contains `filter` (case-insensitive)
+// and whose side matches, in report order.
+std::vector<uint32_t> FilterOps(const analysis::Report& report, const std::string& filter, OpSide side);
+// Sorts `rows` by `column`; ties by report order, so the result is total.
+void SortOps(const analysis::Report& report, OpColumn column, bool ascending, std::vector<uint32_t>* rows);
+// The `n` rows of report.ops with the most self time, largest first.
+std::vector<uint32_t> TopOpsBySelf(const analysis::Report& report, size_t n);
+// Case-insensitive substring test ("" matches everything).
+bool ContainsNoCase(std::string_view text, std::string_view needle);
+
+class OpStatsPanel {
+ public:
+  void Draw(ViewState& state);
+
+ private:
+  void DrawToolbar(ViewState& state);
+  void DrawTable(ViewState& state);
+  void DrawTopChart(ViewState& state, float width);
+  void Select(ViewState& state, uint32_t op);
+
+  char filter_[128] = {};
+  OpSide side_ = OpSide::kAll;
+  std::vector<uint32_t> rows_;
+  const TimelineData* built_for_ = nullptr;
+  std::string built_filter_;
+  OpSide built_side_ = OpSide::kAll;
+  OpColumn sort_column_ = OpColumn::kTotal;
+  bool sort_ascending_ = false;
+  int32_t selected_op_ = -1;  // index into report.ops
+};
+
+}  // namespace stepline::ui

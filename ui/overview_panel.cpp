@@ -1,0 +1,176 @@
+// OverviewPanel drawing; see overview_panel.h. Cards and charts use the
+// primary device (the one with the most kernel time), as the report does.
+#include "ui/overview_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "ui/analysis_format.h"
+#include "ui/theme.h"
+#include "ui/timeline/time_ruler.h"
+
+namespace stepline::ui {
+
+using analysis::IdleCause;
+using analysis::kIdleCauseCount;
+
+namespace {
+
+float Scale() { return ImGui::GetFontSize() / 13.f; }
+
+// One card: a big value over a small label, with a tooltip for details.
+void Card(const char* id, const std::string& value, const char* label, const std::string& detail) {
+  const float s = Scale();
+  const ImVec2 size(theme::kCardWidth * s, theme::kCardHeight * s);
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton(id, size);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p, ImVec2(p.x + size.x, p.y + size.y), theme::kCardBackground, 4.f * s);
+  const ImVec4 clip(p.x, p.y, p.x + size.x - 4 * s, p.y + size.y);
+  const float big = ImGui::GetFontSize() * 1.25f;
+  dl->AddText(ImGui::GetFont(), big, ImVec2(p.x + 8 * s, p.y + 5 * s), theme::kCardValue, value.c_str(), nullptr, 0.f,
+              &clip);
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + 8 * s, p.y + size.y - ImGui::GetFontSize() - 5 * s),
+              theme::kCardLabel, label, nullptr, 0.f, &clip);
+  if (!detail.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", detail.c_str());
+}
+
+// Lays cards out left to right, wrapping at the panel's width.
+class CardRow {
+ public:
+  void Next() {
+    const float w = (theme::kCardWidth * Scale()) + ImGui::GetStyle().ItemSpacing.x;
+    if (used_ > 0 && used_ + w <= ImGui::GetContentRegionAvail().x + ImGui::GetStyle().ItemSpacing.x) {
+      ImGui::SameLine();
+      used_ += w;
+    } else {
+      used_ = w;
+    }
+  }
+
+ private:
+  float used_ = 0;
+};
+
+}  // namespace
+
+IdleCause TopCause(const analysis::CauseNs& by_cause) {
+  int best = static_cast<int>(IdleCause::kOther);
+  for (int c = 0; c < kIdleCauseCount; ++c) {
+    if (by_cause[c] > by_cause[best]) best = c;
+  }
+  return static_cast<IdleCause>(best);
+}
+
+void OverviewPanel::Draw(ViewState& state) {
+  const AnalysisData& a = state.data->analysis;
+  if (a.report.devices.empty() && a.report.steps.empty()) {
+    ImGui::TextWrapped("No GPU activity and no steps in this trace: nothing to analyse. The timeline shows it all.");
+    return;
+  }
+  DrawCards(state);
+  ImGui::Spacing();
+  DrawRecommendations(state);
+  ImGui::Spacing();
+  if (!a.report.steps.empty()) {
+    SectionTitle(("Step time (" + a.report.primary_device + ")").c_str());
+    step_chart_.Draw(state, ImGui::GetContentRegionAvail().x, theme::kStepChartHeight * Scale());
+  }
+  ImGui::Spacing();
+  DrawCauseChart(state);
+}
+
+void OverviewPanel::DrawCards(ViewState& state) {
+  const AnalysisData& a = state.data->analysis;
+  const analysis::Report& r = a.report;
+  CardRow row;
+  row.Next();
+  Card("##steps", std::to_string(r.steps.size()), "steps",
+       "Step source: " + std::string(analysis::StepSourceName(r.step_source)));
+  row.Next();
+  // One step has no spread: show the mean alone rather than "± 0 ns".
+  const bool has_spread = r.steps.size() > 1;
+  Card("##step_time", FormatDuration(a.step_mean_ns) + (has_spread ? " ± " + FormatDuration(a.step_std_ns) : ""),
+       has_spread ? "mean ± std step time" : "step time", "");
+  const analysis::DeviceReport* dev = r.primary_device_index >= 0 ? &r.devices[r.primary_device_index] : nullptr;
+  const double span = dev ? static_cast<double>(dev->active_span.duration_ns()) : 0;
+  row.Next();
+  Card("##busy", dev ? Percent(static_cast<double>(dev->busy_ns), span) : "-", "GPU busy",
+       dev ? dev->name + ": kernel time over its active span" : "no GPU");
+  row.Next();
+  Card("##idle", dev ? Percent(static_cast<double>(dev->idle_ns), span) : "-", "GPU idle",
+       dev ? "Idle " + FormatDuration(dev->idle_ns) + " in gaps between kernels" : "no GPU");
+  const IdleCause top = TopCause(r.idle_by_cause);
+  const DurNs top_ns = r.idle_by_cause[static_cast<size_t>(top)];
+  row.Next();
+  Card("##cause", top_ns > 0 ? CauseLabel(top) : "-", "top idle cause",
+       top_ns > 0 ? FormatDuration(top_ns) + " of idle time; click to list these gaps" : "");
+  if (top_ns > 0 && ImGui::IsItemClicked()) {
+    state.gap_cause_mask = 1u << static_cast<unsigned>(top);
+    state.panels.bottom_tab = BottomTab::kIdleGaps;
+    state.request_bottom_tab = true;
+  }
+  row.Next();
+  const bool has_blamed = a.top_blamed_event >= 0;
+  const std::string blamed = has_blamed ? std::string(r.gap_events[a.top_blamed_event].name) : "-";
+  Card("##blamed", blamed, "most blamed event",
+       has_blamed ? blamed + "\nblamed by " + std::to_string(a.top_blamed_gaps) + " gaps, " +
+                        FormatDuration(a.top_blamed_ns) + " of idle time"
+                  : "");
+}
+
+void OverviewPanel::DrawRecommendations(const ViewState& state) {
+  const auto& recs = state.data->analysis.report.recommendations;
+  if (recs.empty()) return;
+  SectionTitle("Recommendations");
+  for (const std::string& r : recs) {
+    ImGui::Bullet();
+    ImGui::TextWrapped("%s", r.c_str());
+  }
+}
+
+void OverviewPanel::DrawCauseChart(ViewState& state) {
+  const analysis::Report& r = state.data->analysis.report;
+  DurNs total = 0, max_ns = 0;
+  for (DurNs ns : r.idle_by_cause) {
+    total += ns;
+    max_ns = std::max(max_ns, ns);
+  }
+  if (total <= 0) return;
+  SectionTitle(("GPU idle time by cause (" + r.primary_device + ")").c_str());
+  const float s = Scale();
+  const float label_w = ImGui::CalcTextSize("Host compute").x + 24 * s;
+  const float value_w = ImGui::CalcTextSize("000.00 ms  100.0%").x + 8 * s;
+  const float bar_w = std::max(20.f, ImGui::GetContentRegionAvail().x - label_w - value_w);
+  const float row_h = theme::kCauseChartRowHeight * s;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (int c = 0; c < kIdleCauseCount; ++c) {
+    const DurNs ns = r.idle_by_cause[c];
+    if (ns <= 0) continue;
+    const IdleCause cause = static_cast<IdleCause>(c);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::PushID(c);
+    ImGui::InvisibleButton("##cause", ImVec2(label_w + bar_w + value_w, row_h));
+    ImGui::PopID();
+    const float w = bar_w * static_cast<float>(static_cast<double>(ns) / static_cast<double>(max_ns));
+    const float ty = p.y + (row_h - ImGui::GetFontSize()) / 2;
+    dl->AddText(ImVec2(p.x, ty), theme::kTrackText, CauseLabel(cause));
+    dl->AddRectFilled(ImVec2(p.x + label_w, p.y + 2), ImVec2(p.x + label_w + std::max(w, 1.f), p.y + row_h - 2),
+                      CauseColor(cause));
+    const std::string value = FormatDuration(ns) + "  " + Percent(static_cast<double>(ns), static_cast<double>(total));
+    dl->AddText(ImVec2(p.x + label_w + bar_w + 6 * s, ty), theme::kTrackText, value.c_str());
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%s: %s of GPU idle time in gaps\nClick to list these gaps", CauseLabel(cause),
+                        Percent(static_cast<double>(ns), static_cast<double>(total)).c_str());
+    }
+    if (ImGui::IsItemClicked()) {
+      state.gap_cause_mask = 1u << static_cast<unsigned>(c);
+      state.panels.bottom_tab = BottomTab::kIdleGaps;
+      state.request_bottom_tab = true;
+    }
+  }
+}
+
+}  // namespace stepline::ui

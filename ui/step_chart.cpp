@@ -1,0 +1,192 @@
+// StepChart: bucketing (pure) and drawing with ImDrawList; see step_chart.h.
+#include "ui/step_chart.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "ui/analysis_format.h"
+#include "ui/theme.h"
+#include "ui/timeline/time_ruler.h"
+
+namespace stepline::ui {
+
+using analysis::CategoryNs;
+using analysis::kTimeCategoryCount;
+using analysis::ReportStep;
+using analysis::TimeCategory;
+
+size_t StepsPerBucket(size_t steps, float width_px, float min_bar_px) {
+  if (steps == 0) return 1;
+  const double fit = std::max(1.0, std::floor(static_cast<double>(width_px) / std::max(1.f, min_bar_px)));
+  return std::max<size_t>(1, static_cast<size_t>(std::ceil(static_cast<double>(steps) / fit)));
+}
+
+namespace {
+
+StepBucket MakeBucket(std::span<const ReportStep> steps, uint32_t first, uint32_t end) {
+  StepBucket b;
+  b.first = first;
+  b.end = end;
+  CategoryNs sum{};
+  DurNs dur_sum = 0;
+  b.min_dur_ns = steps[first].dur_ns;
+  for (uint32_t i = first; i < end; ++i) {
+    for (int c = 0; c < kTimeCategoryCount; ++c) sum[c] += steps[i].breakdown[c];
+    dur_sum += steps[i].dur_ns;
+    b.min_dur_ns = std::min(b.min_dur_ns, steps[i].dur_ns);
+    b.max_dur_ns = std::max(b.max_dur_ns, steps[i].dur_ns);
+  }
+  const DurNs n = end - first;
+  for (int c = 0; c < kTimeCategoryCount; ++c) b.mean_ns[c] = sum[c] / n;
+  b.mean_dur_ns = dur_sum / n;
+  return b;
+}
+
+}  // namespace
+
+std::vector<StepBucket> BucketSteps(std::span<const ReportStep> steps, float width_px, float min_bar_px) {
+  std::vector<StepBucket> out;
+  const size_t per = StepsPerBucket(steps.size(), width_px, min_bar_px);
+  for (size_t i = 0; i < steps.size(); i += per) {
+    out.push_back(MakeBucket(steps, static_cast<uint32_t>(i), static_cast<uint32_t>(std::min(steps.size(), i + per))));
+  }
+  return out;
+}
+
+StepBucket MeanBucket(std::span<const ReportStep> steps) {
+  return steps.empty() ? StepBucket{} : MakeBucket(steps, 0, static_cast<uint32_t>(steps.size()));
+}
+
+int CategoryAtFraction(const StepBucket& b, double frac) {
+  if (b.mean_dur_ns <= 0 || frac < 0) return -1;
+  const double at_ns = frac * static_cast<double>(b.mean_dur_ns);
+  double below = 0;
+  for (int c = 0; c < kTimeCategoryCount; ++c) {
+    below += static_cast<double>(b.mean_ns[c]);
+    if (b.mean_ns[c] > 0 && at_ns < below) return c;
+  }
+  return -1;
+}
+
+void StepChart::Draw(ViewState& state, float width, float height) {
+  const auto& report = state.data->analysis.report;
+  const float s = ImGui::GetFontSize() / 13.f;
+  const ImVec2 pos = ImGui::GetCursorScreenPos();
+  const float axis_w = theme::kChartAxisWidth * s, mean_w = theme::kMeanBarWidth * s;
+  const float label_h = ImGui::GetFontSize() + 2;
+  const float sep = theme::kMeanBarSeparation * s;
+  const Rect plot{pos.x + axis_w, pos.y + 4, pos.x + width - mean_w - sep - 4 * s, pos.y + height - label_h};
+  ImGui::InvisibleButton("##step_chart", ImVec2(width, height));
+  const bool hovered = ImGui::IsItemHovered();
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const std::span<const ReportStep> steps(report.steps);
+  buckets_ = BucketSteps(steps, plot.x1 - plot.x0, theme::kChartMinBarPx * s);
+  const StepBucket mean = MeanBucket(steps);
+  DurNs scale_ns = mean.mean_dur_ns;
+  for (const StepBucket& b : buckets_) scale_ns = std::max(scale_ns, b.mean_dur_ns);
+  if (scale_ns <= 0) return;
+  // Axis: the tallest bar's time at the top, 0 at the bottom.
+  dl->AddLine(ImVec2(plot.x0 - 2, plot.y0), ImVec2(plot.x0 - 2, plot.y1), theme::kChartAxis);
+  dl->AddText(ImVec2(pos.x, plot.y0), theme::kCardLabel, FormatDuration(scale_ns).c_str());
+  dl->AddText(ImVec2(pos.x, plot.y1 - ImGui::GetFontSize()), theme::kCardLabel, "0");
+  const float bar_w = (plot.x1 - plot.x0) / static_cast<float>(std::max<size_t>(1, buckets_.size()));
+  const float gap = bar_w > 4 * theme::kChartBarGap * s ? theme::kChartBarGap * s : 0.f;
+  int hover_bucket = -1;
+  for (size_t i = 0; i < buckets_.size(); ++i) {
+    const Rect r{plot.x0 + bar_w * static_cast<float>(i), plot.y0, plot.x0 + bar_w * static_cast<float>(i + 1) - gap,
+                 plot.y1};
+    const bool over = hovered && mouse.x >= r.x0 && mouse.x < r.x0 + bar_w;
+    const bool focused = state.focused_step >= static_cast<int>(buckets_[i].first) &&
+                         state.focused_step < static_cast<int>(buckets_[i].end);
+    DrawBar(buckets_[i], r, scale_ns, over || focused);
+    if (over) hover_bucket = static_cast<int>(i);
+  }
+  const Rect mean_r{plot.x1 + sep, plot.y0, plot.x1 + sep + mean_w, plot.y1};
+  DrawBar(mean, mean_r, scale_ns, false);
+  const float mean_label_w = ImGui::CalcTextSize("mean").x;
+  dl->AddText(ImVec2((mean_r.x0 + mean_r.x1 - mean_label_w) / 2, plot.y1 + 1), theme::kCardLabel, "mean");
+  const float mean_y = plot.y1 - (plot.y1 - plot.y0) * static_cast<float>(mean.mean_dur_ns) / static_cast<float>(scale_ns);
+  dl->AddLine(ImVec2(plot.x0, mean_y), ImVec2(mean_r.x1, mean_y), theme::kChartMeanLine);
+  const std::string range_label = buckets_.size() == steps.size()
+                                      ? std::to_string(steps.size()) + " steps"
+                                      : std::to_string(steps.size()) + " steps, " +
+                                            std::to_string(buckets_.front().count()) + " per bar (mean)";
+  dl->AddText(ImVec2(plot.x0, plot.y1 + 1), theme::kCardLabel, range_label.c_str());
+  const auto frac_at = [&](float y0, float y1, DurNs dur) {
+    return (y1 - mouse.y) / (y1 - y0) * static_cast<double>(scale_ns) / static_cast<double>(std::max<DurNs>(1, dur));
+  };
+  if (hover_bucket >= 0) {
+    const StepBucket& b = buckets_[hover_bucket];
+    DrawTooltip(state, b, CategoryAtFraction(b, frac_at(plot.y0, plot.y1, b.mean_dur_ns)), false);
+    if (ImGui::IsItemClicked(0)) {
+      const ReportStep& first = steps[b.first];
+      const ReportStep& last = steps[b.end - 1];
+      state.focused_step = static_cast<int32_t>(b.first);
+      state.FitRange(TimeRange{first.start_ns, last.start_ns + last.dur_ns}, 0.02);
+    }
+  } else if (hovered && mouse.x >= mean_r.x0 && mouse.x < mean_r.x1) {
+    DrawTooltip(state, mean, CategoryAtFraction(mean, frac_at(plot.y0, plot.y1, mean.mean_dur_ns)), true);
+  }
+  DrawLegend(report.breakdown_total);
+}
+
+void StepChart::DrawBar(const StepBucket& b, const Rect& r, DurNs scale_ns, bool highlight) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const double px_per_ns = static_cast<double>(r.y1 - r.y0) / static_cast<double>(scale_ns);
+  double y = r.y1;
+  for (int c = 0; c < kTimeCategoryCount; ++c) {
+    if (b.mean_ns[c] <= 0) continue;
+    const double h = static_cast<double>(b.mean_ns[c]) * px_per_ns;
+    dl->AddRectFilled(ImVec2(r.x0, static_cast<float>(y - h)), ImVec2(r.x1, static_cast<float>(y)),
+                      theme::kCategoryColors[c]);
+    y -= h;
+  }
+  if (highlight) dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), theme::kChartHover);
+}
+
+void StepChart::DrawTooltip(const ViewState& state, const StepBucket& b, int category, bool is_mean) {
+  const auto& steps = state.data->analysis.report.steps;
+  ImGui::BeginTooltip();
+  if (is_mean) {
+    ImGui::Text("Mean of %zu steps: %s", steps.size(), FormatDuration(b.mean_dur_ns).c_str());
+  } else if (b.count() == 1) {
+    ImGui::Text("%s: %s", steps[b.first].name.c_str(), FormatDuration(b.mean_dur_ns).c_str());
+  } else {
+    ImGui::Text("%s .. %s (%u steps)", steps[b.first].name.c_str(), steps[b.end - 1].name.c_str(), b.count());
+    ImGui::Text("mean %s, min %s, max %s", FormatDuration(b.mean_dur_ns).c_str(), FormatDuration(b.min_dur_ns).c_str(),
+                FormatDuration(b.max_dur_ns).c_str());
+  }
+  if (category >= 0) {
+    const double pct = 100.0 * static_cast<double>(b.mean_ns[category]) / static_cast<double>(b.mean_dur_ns);
+    ColorSwatch(theme::kCategoryColors[category]);
+    ImGui::Text("%s: %s (%.1f%%)", CategoryLabel(static_cast<TimeCategory>(category)),
+                FormatDuration(b.mean_ns[category]).c_str(), pct);
+  }
+  if (!is_mean) ImGui::TextDisabled("Click to show on the timeline");
+  ImGui::EndTooltip();
+}
+
+void StepChart::DrawLegend(const CategoryNs& total) {
+  // Only the categories that occur, so the legend names what is on screen.
+  const float avail = ImGui::GetContentRegionAvail().x;
+  float used = -1;  // < 0: at the start of a line
+  for (int c = 0; c < kTimeCategoryCount; ++c) {
+    if (total[c] <= 0) continue;
+    const char* label = CategoryLabel(static_cast<TimeCategory>(c));
+    const float w = ImGui::GetFontSize() + ImGui::CalcTextSize(label).x + ImGui::GetStyle().ItemSpacing.x * 3;
+    if (used >= 0 && used + w < avail) {
+      ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 2);
+      used += w;
+    } else {
+      used = w;
+    }
+    ColorSwatch(theme::kCategoryColors[c]);
+    ImGui::TextUnformatted(label);
+  }
+}
+
+}  // namespace stepline::ui

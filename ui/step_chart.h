@@ -1,0 +1,55 @@
+// StepChart: the stacked step-time chart of the overview (one bar per step,
+// coloured by breakdown category, a mean bar beside it). Steps are grouped
+// into buckets when a bar would be narrower than theme::kChartMinBarPx, so
+// 10,000 steps stay readable; BucketSteps is pure and tested.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "model/analysis/report.h"
+#include "ui/view_state.h"
+
+namespace stepline::ui {
+
+// One bar: the steps [first, end) of the report, their per-category time
+// averaged over the bucket (a bucket of one step is that step).
+struct StepBucket {
+  uint32_t first = 0, end = 0;
+  analysis::CategoryNs mean_ns{};  // sums to mean_dur_ns (up to rounding)
+  DurNs mean_dur_ns = 0;
+  DurNs min_dur_ns = 0, max_dur_ns = 0;
+  uint32_t count() const { return end - first; }
+};
+
+// Steps per bar so that bars are at least min_bar_px wide across width_px
+// (at least 1).
+size_t StepsPerBucket(size_t steps, float width_px, float min_bar_px);
+// Consecutive buckets of StepsPerBucket steps (the last may hold fewer).
+std::vector<StepBucket> BucketSteps(std::span<const analysis::ReportStep> steps, float width_px, float min_bar_px);
+// The mean of every step as one bucket.
+StepBucket MeanBucket(std::span<const analysis::ReportStep> steps);
+// The category drawn at height fraction `frac` (0 = bottom, 1 = top of the
+// bar) of a bucket, stacking categories in TimeCategory order from the
+// bottom; -1 when frac is above the bar.
+int CategoryAtFraction(const StepBucket& b, double frac);
+
+class StepChart {
+ public:
+  // Draws the chart and its legend into `size` px at the cursor; a click on
+  // a bar frames that step (or bucket) on the timeline.
+  void Draw(ViewState& state, float width, float height);
+
+ private:
+  struct Rect {
+    float x0, y0, x1, y1;
+  };
+  void DrawBar(const StepBucket& b, const Rect& r, DurNs scale_ns, bool hovered);
+  void DrawTooltip(const ViewState& state, const StepBucket& b, int category, bool is_mean);
+  void DrawLegend(const analysis::CategoryNs& total);
+  std::vector<StepBucket> buckets_;  // scratch, rebuilt per frame (steps or width may change)
+};
+
+}  // namespace stepline::ui
