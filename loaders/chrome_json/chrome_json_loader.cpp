@@ -33,10 +33,12 @@ namespace stepline::loaders {
 namespace {
 
 // Chunks of a few MB: a thread's parser, document copy and batch are then
-// reused from chunk to chunk instead of page-faulting fresh memory, and
-// parsing overlaps importing.
+// reused from chunk to chunk instead of page-faulting fresh memory, they stay
+// warm in cache between tokenizing and importing, and parsing overlaps
+// importing. Measured on the 54 MB Kineto trace with 2 threads: 1-2 MB chunks
+// load ~30% faster than 7 MB ones.
 constexpr uint64_t kMinAutoChunkBytes = uint64_t{1} << 20;
-constexpr uint64_t kMaxAutoChunkBytes = uint64_t{8} << 20;
+constexpr uint64_t kMaxAutoChunkBytes = uint64_t{4} << 20;
 constexpr uint64_t kMaxChunkBytes = uint64_t{256} << 20;  // far below simdjson's 4 GB document limit
 constexpr uint64_t kSingleThreadChunkBytes = uint64_t{4} << 20;
 constexpr uint64_t kParserLimitBytes = (uint64_t{4} << 30) - 64;
@@ -44,8 +46,9 @@ constexpr uint64_t kParserLimitBytes = (uint64_t{4} << 30) - 64;
 uint64_t ChooseChunkBytes(uint64_t input_bytes, int threads, uint64_t requested) {
   if (requested != 0) return std::min(requested, kMaxChunkBytes);
   if (threads <= 1) return kSingleThreadChunkBytes;
-  // Several chunks per thread so parsing overlaps importing.
-  return std::clamp<uint64_t>(input_bytes / (static_cast<uint64_t>(threads) * 4), kMinAutoChunkBytes, kMaxAutoChunkBytes);
+  // Many chunks per thread so parsing overlaps importing.
+  return std::clamp<uint64_t>(input_bytes / (static_cast<uint64_t>(threads) * 16), kMinAutoChunkBytes,
+                              kMaxAutoChunkBytes);
 }
 
 LoadError MakeError(LoadErrorCode code, const std::string& path, uint64_t offset, std::string message) {
@@ -62,8 +65,9 @@ LoadError MakeError(LoadErrorCode code, const std::string& path, uint64_t offset
 //-----------------------------------------------------------------------------
 
 // Tokenizes the chunks of a plan on `threads` threads (this one included)
-// and imports the batches here, strictly in plan order. A worker stays at
-// most kMaxAhead chunks ahead of the importer, which bounds memory.
+// and imports the batches here, strictly in plan order. This thread imports
+// whenever the next batch is ready and tokenizes otherwise. Tokenizing stays
+// at most threads + 2 chunks ahead of the import, which bounds memory.
 class ChunkPipeline {
  public:
   struct Outcome {
@@ -74,7 +78,11 @@ class ChunkPipeline {
 
   ChunkPipeline(std::string_view input, const LoadOptions& options, int threads, LoadProgress* progress,
                 EventImporter* importer)
-      : input_(input), keep_args_(options.keep_args), threads_(threads), progress_(progress), importer_(importer),
+      : input_(input),
+        keep_args_(options.keep_args),
+        threads_(threads),
+        progress_(progress),
+        importer_(importer),
         tokenizer_(options.keep_args) {}
 
   // `speculative`: the plan's splits are guesses, so the first chunk must
@@ -136,14 +144,12 @@ void ChunkPipeline::WorkerLoop() {
     {
       std::unique_lock lock(mu_);
       cv_.wait(lock, [&] { return Claimable() || stop_ || next_claim_ >= plan_->size(); });
-      if (!Claimable()) return;
+      if (Cancelled()) stop_ = true;  // checked before claiming: a claimed chunk is always finished
+      if (!Claimable()) {
+        cv_.notify_all();
+        return;
+      }
       index = next_claim_++;
-    }
-    if (Cancelled()) {
-      std::lock_guard lock(mu_);
-      stop_ = true;
-      cv_.notify_all();
-      return;
     }
     Tokenize(&tokenizer, index);
   }
@@ -155,7 +161,7 @@ ChunkPipeline::Outcome ChunkPipeline::Run(const std::vector<ChunkSpec>& plan, bo
   slots_.resize(plan.size());
   next_claim_ = import_cursor_ = 0;
   stop_ = false;
-  max_ahead_ = static_cast<size_t>(threads_) * 2 + 1;
+  max_ahead_ = static_cast<size_t>(threads_) + 2;
   std::vector<std::thread> workers;
   const size_t worker_count = std::min<size_t>(static_cast<size_t>(threads_ - 1), plan.size() - 1);
   for (size_t w = 0; w < worker_count; ++w) workers.emplace_back([this] { WorkerLoop(); });
@@ -165,6 +171,7 @@ ChunkPipeline::Outcome ChunkPipeline::Run(const std::vector<ChunkSpec>& plan, bo
     {
       std::unique_lock lock(mu_);
       while (!slots_[i].done) {
+        if (Cancelled()) stop_ = true;
         if (Claimable()) {
           const size_t j = next_claim_++;
           lock.unlock();
@@ -172,7 +179,14 @@ ChunkPipeline::Outcome ChunkPipeline::Run(const std::vector<ChunkSpec>& plan, bo
           lock.lock();
           continue;
         }
-        cv_.wait(lock, [&] { return slots_[i].done || Claimable(); });
+        // Nothing to claim: wait for chunk i. Every claimed chunk finishes,
+        // so this ends even after a stop (an unclaimed chunk i means cancel).
+        if (stop_ && i >= next_claim_) break;
+        cv_.wait(lock, [&] { return slots_[i].done || Claimable() || (stop_ && i >= next_claim_); });
+      }
+      if (!slots_[i].done) {
+        outcome.cancelled = true;
+        break;
       }
     }
     Slot& slot = slots_[i];
@@ -230,14 +244,13 @@ void RecordTruncation(TraceBuilder* builder, const DecodedInput& input, const Sc
 // [SECTION] Entry point
 //-----------------------------------------------------------------------------
 
-Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::string& path,
-                                        const LoadOptions& options, LoadProgress* progress) {
+Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::string& path, const LoadOptions& options,
+                                        LoadProgress* progress) {
   return LoadChromeJson(input, path, options, progress, ChromeJsonTuning{});
 }
 
-Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::string& path,
-                                        const LoadOptions& options, LoadProgress* progress,
-                                        const ChromeJsonTuning& tuning) {
+Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::string& path, const LoadOptions& options,
+                                        LoadProgress* progress, const ChromeJsonTuning& tuning) {
   const std::string_view text = input.bytes.view();
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos || text == "\xEF\xBB\xBF") {
     return MakeUnexpected(MakeError(LoadErrorCode::kEmpty, path, 0, "the JSON input holds only whitespace"));
@@ -248,6 +261,7 @@ Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::st
 
   TraceBuilder builder("chrome-json");
   EventImporter importer(&builder, options);
+  importer.set_input_bytes(text.size());
   ChunkPipeline pipeline(text, options, threads, progress, &importer);
   auto cancelled = [&] {
     return MakeUnexpected(MakeError(LoadErrorCode::kCancelled, path, LoadError::kNoOffset, "load cancelled"));
@@ -276,9 +290,9 @@ Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::st
     const std::vector<ChunkSpec> exact = PlanExactChunks(scan, from);
     for (const ChunkSpec& c : exact) {
       if (c.end - c.begin >= kParserLimitBytes) {
-        return MakeUnexpected(MakeError(LoadErrorCode::kTooLarge, path, c.begin,
-                                        "a single event of " + std::to_string(c.end - c.begin) +
-                                            " bytes exceeds the 4 GB JSON parser limit"));
+        return MakeUnexpected(MakeError(
+            LoadErrorCode::kTooLarge, path, c.begin,
+            "a single event of " + std::to_string(c.end - c.begin) + " bytes exceeds the 4 GB JSON parser limit"));
       }
     }
     outcome = pipeline.Run(exact, /*speculative=*/false);

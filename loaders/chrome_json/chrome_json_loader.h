@@ -17,15 +17,14 @@
 namespace stepline::loaders {
 
 // `input.bytes` is decompressed JSON followed by >= 64 zero bytes of padding.
-Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::string& path,
-                                        const LoadOptions& options, LoadProgress* progress);
+Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::string& path, const LoadOptions& options,
+                                        LoadProgress* progress);
 
 // Knobs for tests and benchmarks; the defaults are what LoadChromeJson uses.
 struct ChromeJsonTuning {
   uint64_t chunk_bytes = 0;  // target chunk size; 0 = chosen from the input size and thread count
 };
-Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::string& path,
-                                        const LoadOptions& options, LoadProgress* progress,
-                                        const ChromeJsonTuning& tuning);
+Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::string& path, const LoadOptions& options,
+                                        LoadProgress* progress, const ChromeJsonTuning& tuning);
 
 }  // namespace stepline::loaders

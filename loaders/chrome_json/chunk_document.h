@@ -24,10 +24,10 @@ struct ChunkDocument {
   const char* data = nullptr;  // `size` bytes followed by >= kDocumentPadding readable bytes
   size_t size = 0;
   size_t opener_size = 0;
-  uint64_t input_begin = 0;    // input offset of data[opener_size]
+  uint64_t input_begin = 0;  // input offset of data[opener_size]
   uint64_t input_end = 0;
-  bool in_place = false;       // points into the input (no copy)
-  bool repaired = false;       // Repair() rewrote bytes
+  bool in_place = false;  // points into the input (no copy)
+  bool repaired = false;  // Repair() rewrote bytes
 
   // Input offset of a document byte (synthetic bytes map to the chunk's ends).
   uint64_t InputOffset(size_t doc_offset) const;

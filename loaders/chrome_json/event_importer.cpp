@@ -103,9 +103,8 @@ ArgSetId EventImporter::Args(const RawEvent& e) {
     Arg arg;
     arg.key = Global(a.key);
     arg.value.type = a.type;
-    arg.value.bits = (a.type == ArgType::kString || a.type == ArgType::kJson)
-                         ? Global(static_cast<uint32_t>(a.bits)).value
-                         : a.bits;
+    arg.value.bits =
+        (a.type == ArgType::kString || a.type == ArgType::kJson) ? Global(static_cast<uint32_t>(a.bits)).value : a.bits;
     arg_scratch_.push_back(arg);
   }
   return builder_->AddArgs(arg_scratch_);
@@ -151,7 +150,27 @@ bool EventImporter::RequireTs(const RawEvent& e) {
   return false;
 }
 
+// Extrapolates the first batch to the whole input (+10%). Reserved capacity
+// that is never touched costs address space, not resident memory.
+void EventImporter::ReserveTables(const RawEventBatch& first) {
+  reserved_ = true;
+  const uint64_t batch_bytes = first.input_end - first.input_begin;
+  if (input_bytes_ == 0 || batch_bytes == 0 || input_bytes_ < 2 * batch_bytes || first.events.empty()) return;
+  const double scale = 1.1 * static_cast<double>(input_bytes_) / static_cast<double>(batch_bytes);
+  size_t slices = 0, sets = 0;
+  for (const RawEvent& e : first.events) {
+    slices += e.ph == 'X' || e.ph == 'B';
+    sets += e.args_end != e.args_begin;
+  }
+  builder_->trace().mutable_slices().Reserve(static_cast<size_t>(static_cast<double>(slices) * scale));
+  if (keep_args_) {
+    builder_->trace().mutable_args().Reserve(static_cast<size_t>(static_cast<double>(sets) * scale),
+                                             static_cast<size_t>(static_cast<double>(first.args.size()) * scale));
+  }
+}
+
 void EventImporter::Import(const RawEventBatch& batch) {
+  if (!reserved_) ReserveTables(batch);
   batch_ = &batch;
   remap_.assign(batch.strings.size(), UINT32_MAX);
   remap_[0] = 0;
@@ -182,7 +201,8 @@ void EventImporter::Import(const RawEventBatch& batch) {
     }
     ImportEvent(e);
   }
-  for (; p < batch.problems.size(); ++p) Diag(batch.problems[p].code, batch.problems[p].offset, batch.problems[p].detail);
+  for (; p < batch.problems.size(); ++p)
+    Diag(batch.problems[p].code, batch.problems[p].offset, batch.problems[p].detail);
   events_imported_ += batch.events.size();
   batch_ = nullptr;
 }
@@ -215,12 +235,16 @@ void EventImporter::ImportEvent(const RawEvent& e) {
     case 'F': return ImportLegacyAsync(e);
     case 'N':
     case 'O':
-    case 'D': return Diag(DiagCode::kUnsupportedFeature, e.offset, "object event " + PhaseName(e.ph) + " not modeled; skipped");
+    case 'D':
+      return Diag(DiagCode::kUnsupportedFeature, e.offset, "object event " + PhaseName(e.ph) + " not modeled; skipped");
     case 'P': return Diag(DiagCode::kUnsupportedFeature, e.offset, "sample event 'P' not modeled; skipped");
     case 'v':
-    case 'V': return Diag(DiagCode::kUnsupportedFeature, e.offset, "memory dump " + PhaseName(e.ph) + " not modeled; skipped");
+    case 'V':
+      return Diag(DiagCode::kUnsupportedFeature, e.offset, "memory dump " + PhaseName(e.ph) + " not modeled; skipped");
     case '(':
-    case ')': return Diag(DiagCode::kUnsupportedFeature, e.offset, "context event " + PhaseName(e.ph) + " not modeled; skipped");
+    case ')':
+      return Diag(DiagCode::kUnsupportedFeature, e.offset,
+                  "context event " + PhaseName(e.ph) + " not modeled; skipped");
     case 'c': return Diag(DiagCode::kUnsupportedFeature, e.offset, "clock sync event 'c' not modeled; skipped");
     default: break;
   }
@@ -296,9 +320,12 @@ void EventImporter::ImportBegin(const RawEvent& e) {
 void EventImporter::ImportInstant(const RawEvent& e) {
   if (!RequireTs(e)) return;
   InstantTable::Row row;
-  if (e.scope == 'g') row.track = builder_->MarkerTrack(kGlobalPid);
-  else if (e.scope == 'p') row.track = builder_->MarkerTrack(Pid(e));
-  else row.track = Track(e);
+  if (e.scope == 'g')
+    row.track = builder_->MarkerTrack(kGlobalPid);
+  else if (e.scope == 'p')
+    row.track = builder_->MarkerTrack(Pid(e));
+  else
+    row.track = Track(e);
   row.ts_ns = e.ts_ns;
   row.name = Global(e.name);
   row.category = Global(e.cat);
@@ -335,22 +362,24 @@ void EventImporter::ImportCounter(const RawEvent& e) {
 
 void EventImporter::ImportMetadata(const RawEvent& e) {
   const uint32_t what = e.name;
-  if (what != kStrProcessName && what != kStrProcessLabels && what != kStrProcessSortIndex &&
-      what != kStrThreadName && what != kStrThreadSortIndex) {
+  if (what != kStrProcessName && what != kStrProcessLabels && what != kStrProcessSortIndex && what != kStrThreadName &&
+      what != kStrThreadSortIndex) {
     return;  // num_cpus and others: not modeled
   }
   const int64_t pid = Pid(e);
   const uint32_t key = what == kStrProcessName || what == kStrThreadName ? kStrName
-                       : what == kStrProcessLabels                      ? kStrLabels
-                                                                        : kStrSortIndex;
+                       : what == kStrProcessLabels                       ? kStrLabels
+                                                                         : kStrSortIndex;
   const RawArg* arg = FindArg(e, key);
   if (arg == nullptr) return;
   const std::string_view text = arg->type == ArgType::kString ? Text(static_cast<uint32_t>(arg->bits)) : "";
   if (key == kStrSortIndex) {
     double v = 0;
     if (!ArgNumber(*arg, text, &v)) return;
-    if (what == kStrProcessSortIndex) builder_->SetProcessSortIndex(pid, ClampToInt32(v));
-    else builder_->SetThreadSortIndex(pid, Tid(e), ClampToInt32(v));
+    if (what == kStrProcessSortIndex)
+      builder_->SetProcessSortIndex(pid, ClampToInt32(v));
+    else
+      builder_->SetThreadSortIndex(pid, Tid(e), ClampToInt32(v));
     return;
   }
   if (arg->type != ArgType::kString) return;
@@ -377,8 +406,8 @@ void EventImporter::ImportFlow(const RawEvent& e) {
   const auto phase = e.ph == 's'   ? TraceBuilder::FlowPhase::kStart
                      : e.ph == 't' ? TraceBuilder::FlowPhase::kStep
                                    : TraceBuilder::FlowPhase::kEnd;
-  flow_events_.push_back({e.ts_ns, e.id, e.offset, category, name, Track(e), phase, kind,
-                          e.has(RawEvent::kBindEnclosing)});
+  flow_events_.push_back(
+      {e.ts_ns, e.id, e.offset, category, name, Track(e), phase, kind, e.has(RawEvent::kBindEnclosing)});
 }
 
 void EventImporter::ImportAsync(const RawEvent& e) {

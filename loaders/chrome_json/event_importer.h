@@ -3,11 +3,12 @@
 // events may come last), decides which tracks are GPU rows, classifies GPU
 // activity, pairs launches with activities, and names string pids/tids.
 //
-// Phases: X; B/E (builder's per-track stack); i/I/R instants (thread,
-// process or global scope); C counters; M metadata; s/t/f flows and flow v2
-// (bind_id + flow_in/flow_out on X); b/e/n nestable async and legacy S/T/p/F
-// async on their own tracks. N/O/D, P, v/V, (, ), c are counted as
-// unsupported; anything else as an unknown phase.
+// Phases: X; B/E (builder's per-track stack, in file order); i/I/R instants
+// (thread, process or global scope); C counters; M metadata; s/t/f flows and
+// flow v2 (bind_id + flow_in/flow_out on X); b/e/n nestable async and legacy
+// S/T/p/F async on their own tracks. N/O/D, P, v/V, (, ), c are counted as
+// unsupported; anything else as an unknown phase. Flows and async events are
+// matched in time order, not file order (see FlowEvent, AsyncEvent).
 //
 // Counter series naming: one track per numeric arg of a C event, named
 // "<name>" when the arg key is empty (Kineto hardware counters), else
@@ -38,6 +39,9 @@ class EventImporter {
 
   // Imports one batch; batches must come in input order.
   void Import(const RawEventBatch& batch);
+  // The input size, so the first batch can size the slice and arg tables
+  // for the whole input (no doubling copies while importing).
+  void set_input_bytes(uint64_t bytes) { input_bytes_ = bytes; }
   // The post-pass; call once after the last batch, before builder.Finish().
   void Finish();
 
@@ -124,6 +128,7 @@ class EventImporter {
   void ImportAsync(const RawEvent& e);
   void ImportLegacyAsync(const RawEvent& e);
   void NoteSlice(const RawEvent& e, SliceId slice, TrackId track, CategoryTraits traits);
+  void ReserveTables(const RawEventBatch& first);
   void Diag(DiagCode code, uint64_t offset, std::string detail) { builder_->diag().Record(code, offset, detail); }
 
   // --- Finish ----------------------------------------------------------------
@@ -140,6 +145,8 @@ class EventImporter {
   TraceBuilder* builder_;
   bool keep_args_;
   size_t events_imported_ = 0;
+  uint64_t input_bytes_ = 0;
+  bool reserved_ = false;
 
   const RawEventBatch* batch_ = nullptr;
   std::vector<uint32_t> remap_;  // local string id -> StringId value; UINT32_MAX = not yet interned
@@ -156,7 +163,7 @@ class EventImporter {
   std::unordered_set<int64_t> named_pids_;
   std::vector<std::pair<int64_t, StringId>> string_pids_;  // pid key -> the string it came from
   std::vector<std::pair<TrackId, StringId>> string_tids_;  // thread track -> its tid string
-  std::unordered_map<int64_t, int32_t> label_devices_;  // pid -> device from process_labels "GPU n"
+  std::unordered_map<int64_t, int32_t> label_devices_;     // pid -> device from process_labels "GPU n"
   std::unordered_map<CounterKey, TrackId, CounterKeyHash> counter_tracks_;
   std::vector<PendingCorrelation> correlations_;
   std::vector<std::pair<SliceId, GpuKind>> memcpy_details_;

@@ -9,7 +9,8 @@
 namespace stepline::loaders {
 
 void EventImporter::Finish() {
-  if (track_flags_.size() < builder_->trace().tracks().size()) track_flags_.resize(builder_->trace().tracks().size(), 0);
+  if (track_flags_.size() < builder_->trace().tracks().size())
+    track_flags_.resize(builder_->trace().tracks().size(), 0);
   ReplayAsync();
   LinkFlows();
   LinkFlowV2();
@@ -100,11 +101,19 @@ void EventImporter::LinkLaunchFlows(std::vector<FlowEvent>& events) {
     return FlowEndpoint::Enclosing(f.track, f.ts_ns);
   };
   // `events` come grouped per (category, name, id), each group in time order.
-  std::vector<std::pair<uint64_t, std::string>> problems;
+  // Problems are formatted only when recorded (Kineto traces have tens of
+  // thousands of "f" without "s" after the profiler dropped their launches).
+  enum class Problem : uint8_t { kRestarted, kNoStart, kNeverEnded };
+  struct Unmatched {
+    uint64_t offset;
+    uint64_t id;
+    Problem what;
+  };
+  std::vector<Unmatched> problems;
   for (size_t begin = 0; begin < events.size();) {
     size_t end = begin + 1;
-    while (end < events.size() && events[end].id == events[begin].id && events[end].category == events[begin].category &&
-           events[end].name == events[begin].name) {
+    while (end < events.size() && events[end].id == events[begin].id &&
+           events[end].category == events[begin].category && events[end].name == events[begin].name) {
       ++end;
     }
     const FlowEvent* open = nullptr;
@@ -112,15 +121,13 @@ void EventImporter::LinkLaunchFlows(std::vector<FlowEvent>& events) {
     for (size_t k = begin; k < end; ++k) {
       const FlowEvent& f = events[k];
       if (f.phase == TraceBuilder::FlowPhase::kStart) {
-        if (open != nullptr) {
-          problems.emplace_back(open->offset, "flow " + std::to_string(f.id) + " started again before it ended");
-        }
+        if (open != nullptr) problems.push_back({open->offset, f.id, Problem::kRestarted});
         open = &f;
         from = endpoint(f);
         continue;
       }
       if (open == nullptr) {
-        problems.emplace_back(f.offset, "flow " + std::to_string(f.id) + " continues with no start");
+        problems.push_back({f.offset, f.id, Problem::kNoStart});
         continue;
       }
       FlowTable::Pending p;
@@ -139,12 +146,22 @@ void EventImporter::LinkLaunchFlows(std::vector<FlowEvent>& events) {
         open = nullptr;
       }
     }
-    if (open != nullptr) problems.emplace_back(open->offset, "flow " + std::to_string(open->id) + " never ended");
+    if (open != nullptr) problems.push_back({open->offset, open->id, Problem::kNeverEnded});
     begin = end;
   }
-  // Report in input order.
-  std::stable_sort(problems.begin(), problems.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [offset, detail] : problems) Diag(DiagCode::kUnmatchedFlow, offset, detail);
+  // Report in input order, in the builder's words for the other flows.
+  std::sort(problems.begin(), problems.end(),
+            [](const Unmatched& a, const Unmatched& b) { return a.offset < b.offset; });
+  for (const Unmatched& u : problems) {
+    if (builder_->diag().count(DiagCode::kUnmatchedFlow) >= Diagnostics::kMaxDetailsPerCode) {
+      builder_->diag().Record(DiagCode::kUnmatchedFlow, u.offset, {});  // counted; details are kept for the first few
+      continue;
+    }
+    const char* what = u.what == Problem::kRestarted ? " started again before it ended"
+                       : u.what == Problem::kNoStart ? " continues with no start"
+                                                     : " never ended";
+    Diag(DiagCode::kUnmatchedFlow, u.offset, "flow " + std::to_string(u.id) + what);
+  }
 }
 
 // Flow v2: an X with bind_id + flow_out starts (or, with flow_in too,
@@ -159,11 +176,13 @@ void EventImporter::LinkFlowV2() {
     const bool has_next = i + 1 < flow_v2_.size() && flow_v2_[i + 1].bind_id == cur.bind_id;
     const bool has_prev = i > 0 && flow_v2_[i - 1].bind_id == cur.bind_id;
     if (cur.in && !(has_prev && flow_v2_[i - 1].out)) {
-      Diag(DiagCode::kUnmatchedFlow, cur.offset, "flow_in with bind_id " + std::to_string(cur.bind_id) + " has no flow_out before it");
+      Diag(DiagCode::kUnmatchedFlow, cur.offset,
+           "flow_in with bind_id " + std::to_string(cur.bind_id) + " has no flow_out before it");
     }
     if (!cur.out) continue;
     if (!has_next || !flow_v2_[i + 1].in) {
-      Diag(DiagCode::kUnmatchedFlow, cur.offset, "flow_out with bind_id " + std::to_string(cur.bind_id) + " never ends");
+      Diag(DiagCode::kUnmatchedFlow, cur.offset,
+           "flow_out with bind_id " + std::to_string(cur.bind_id) + " never ends");
       continue;
     }
     FlowTable::Pending p;
@@ -224,7 +243,8 @@ void EventImporter::AssignDevices() {
 }
 
 void EventImporter::ClassifyTensorBoardStreams() {
-  if (std::none_of(track_flags_.begin(), track_flags_.end(), [](uint8_t f) { return f & kIsTensorBoardStream; })) return;
+  if (std::none_of(track_flags_.begin(), track_flags_.end(), [](uint8_t f) { return f & kIsTensorBoardStream; }))
+    return;
   SliceTable& slices = builder_->trace().mutable_slices();
   const StringPool& strings = builder_->trace().strings();
   std::vector<uint8_t> kind_by_name;  // GpuKind + 1 by name id; 0 = not classified yet

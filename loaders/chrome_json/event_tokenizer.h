@@ -23,7 +23,7 @@ namespace stepline::loaders {
 
 struct TokenizeResult {
   bool ok = false;
-  bool saw_events = false;     // a traceEvents array (object form) or the top-level array was read
+  bool saw_events = false;      // a traceEvents array (object form) or the top-level array was read
   uint64_t failure_offset = 0;  // input offset near the problem, when !ok
   std::string failure;          // what went wrong, when !ok
 };
@@ -35,9 +35,9 @@ class EventTokenizer {
   EventTokenizer(const EventTokenizer&) = delete;
   EventTokenizer& operator=(const EventTokenizer&) = delete;
 
-  // Builds the chunk's document into batch->document, parses it (repairing
-  // invalid UTF-8 and raw control bytes once if simdjson rejects them) and
-  // fills `batch`, which must be empty.
+  // Builds the chunk's document (in this tokenizer's reused buffer, or the
+  // input itself), parses it (repairing invalid UTF-8 and raw control bytes
+  // once if simdjson rejects them) and fills `batch`, which must be empty.
   TokenizeResult Tokenize(const ChunkSpec& spec, std::string_view input, RawEventBatch* batch);
 
  private:

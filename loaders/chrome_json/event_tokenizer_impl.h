@@ -17,7 +17,23 @@ namespace od = simdjson::ondemand;
 
 // The event members the tokenizer reads.
 enum class EventKey : uint8_t {
-  kOther, kPh, kTs, kDur, kPid, kTid, kName, kCat, kArgs, kId, kId2, kBindId, kBp, kScope, kS, kFlowIn, kFlowOut
+  kOther,
+  kPh,
+  kTs,
+  kDur,
+  kPid,
+  kTid,
+  kName,
+  kCat,
+  kArgs,
+  kId,
+  kId2,
+  kBindId,
+  kBp,
+  kScope,
+  kS,
+  kFlowIn,
+  kFlowOut
 };
 EventKey ClassifyEventKey(std::string_view key);
 
@@ -70,10 +86,10 @@ struct EventTokenizer::Impl {
   // collects the well-known args the importer needs.
   bool ReadValue(od::value v, uint32_t key, RawArg* arg, const bool* keep, RawEvent* ev, size_t json_cap);
 
-  bool ReadKey(od::field& f, std::string_view* key, bool* stable);
+  bool ReadKey(od::field& f, std::string_view* key);  // raw when unescaped, else simdjson's copy
   // String value -> local id; false when not a string (value not consumed).
   bool ReadStringId(od::value& v, uint32_t* id);
-  uint32_t InternText(std::string_view s, bool stable);  // stable: `s` lives in the document
+  uint32_t InternText(std::string_view s);
   uint32_t InternJson(std::string_view raw, size_t cap);
 
   bool Fail(const char* where, std::string message) {
@@ -90,6 +106,8 @@ struct EventTokenizer::Impl {
   }
 
   od::parser parser;
+  std::unique_ptr<char[]> doc_buffer;  // this thread's chunk copies, reused chunk after chunk
+  size_t doc_capacity = 0;
   bool keep_args;
   RawEventBatch* batch = nullptr;
   ChunkDocument doc;

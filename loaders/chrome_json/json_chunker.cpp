@@ -50,10 +50,12 @@ ChunkSpec MakeChunk(uint64_t begin, uint64_t end, bool first, bool last, bool ob
 std::vector<ChunkSpec> PlanSpeculativeChunks(std::string_view input, uint64_t chunk_bytes, const ScanStart& start) {
   bool object_form = start.object_form;
   uint64_t region = start.offset;  // where events (may) start
-  const uint64_t first_begin = start.document_start ? 0 : start.offset;
+  // A UTF-8 byte order mark is not JSON to simdjson: the document starts after it.
+  const uint64_t bom = input.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  const uint64_t first_begin = start.document_start ? bom : start.offset;
   bool splittable = true;
   if (start.document_start) {
-    uint64_t i = input.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+    uint64_t i = bom;
     while (i < input.size() && IsSpace(input[i])) ++i;
     object_form = i < input.size() && input[i] == '{';
     splittable = object_form || (i < input.size() && input[i] == '[');
@@ -87,7 +89,7 @@ std::vector<ChunkSpec> PlanSpeculativeChunks(std::string_view input, uint64_t ch
 
 std::vector<ChunkSpec> PlanExactChunks(const ScanReport& report, const ScanStart& start) {
   std::vector<uint64_t> bounds;
-  bounds.push_back(start.document_start ? 0 : start.offset);
+  bounds.push_back(start.document_start ? report.document_begin : start.offset);
   for (uint64_t s : report.splits) {
     if (s > bounds.back() && s < report.valid_end) bounds.push_back(s);
   }

@@ -6,7 +6,7 @@
 namespace stepline::loaders {
 namespace {
 
-constexpr int kMaxDigits = 40;        // more significant digits never change an int64 result
+constexpr int kMaxDigits = 40;            // more significant digits never change an int64 result
 constexpr int64_t kExponentCap = 100000;  // |exponents| beyond this saturate (the result is 0 or out of range)
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
@@ -22,7 +22,7 @@ std::string_view Trim(std::string_view s) {
 struct Decimal {
   bool negative = false;
   char digits[kMaxDigits];
-  int count = 0;        // significant digits kept (no leading zeros)
+  int count = 0;  // significant digits kept (no leading zeros)
   int64_t exp10 = 0;
 };
 
@@ -123,7 +123,8 @@ NumberStatus ParseScaledDecimal(std::string_view text, int scale_pow10, int64_t*
   if (keep > 19) return NumberStatus::kOutOfRange;
   // keep <= 19 digits, so the magnitude (< 10^19) fits uint64 with room to round.
   uint64_t magnitude = 0;
-  for (int64_t k = 0; k < keep; ++k) magnitude = magnitude * 10 + static_cast<uint64_t>(k < d.count ? d.digits[k] - '0' : 0);
+  for (int64_t k = 0; k < keep; ++k)
+    magnitude = magnitude * 10 + static_cast<uint64_t>(k < d.count ? d.digits[k] - '0' : 0);
   if (keep >= 0 && keep < d.count && d.digits[keep] >= '5') ++magnitude;  // half away from zero
   const uint64_t limit = d.negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
   if (magnitude > limit) return NumberStatus::kOutOfRange;
@@ -159,10 +160,14 @@ bool ParseIdText(std::string_view text, uint64_t* out) {
     uint64_t v = 0;
     for (char c : text) {
       int digit;
-      if (IsDigit(c)) digit = c - '0';
-      else if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
-      else if (c >= 'A' && c <= 'F') digit = c - 'A' + 10;
-      else return false;
+      if (IsDigit(c))
+        digit = c - '0';
+      else if (c >= 'a' && c <= 'f')
+        digit = c - 'a' + 10;
+      else if (c >= 'A' && c <= 'F')
+        digit = c - 'A' + 10;
+      else
+        return false;
       v = v << 4 | static_cast<uint64_t>(digit);
     }
     *out = v;

@@ -24,13 +24,13 @@ namespace {
 
 // What the scanner expects next.
 enum class Expect : uint8_t {
-  kValue,          // any value (after ':' , '[' or ',' in an array)
-  kValueOrClose,   // right after '[': a value or ']'
-  kKeyOrClose,     // right after '{': a key or '}'
-  kKey,            // after ',' in an object
-  kColon,          // after a key
-  kCommaOrClose,   // after a value inside a container
-  kEnd,            // after the top-level value: only whitespace may follow
+  kValue,         // any value (after ':' , '[' or ',' in an array)
+  kValueOrClose,  // right after '[': a value or ']'
+  kKeyOrClose,    // right after '{': a key or '}'
+  kKey,           // after ',' in an object
+  kColon,         // after a key
+  kCommaOrClose,  // after a value inside a container
+  kEnd,           // after the top-level value: only whitespace may follow
 };
 
 bool IsSpace(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -73,8 +73,8 @@ class Scanner {
   uint64_t next_split_ = 0;
   uint64_t stop_at_ = UINT64_MAX;
   ScanReport report_;
-  std::vector<char> stack_;   // '{' or '[' per open container
-  size_t events_depth_ = 0;   // stack size inside the events array; 0 = not open
+  std::vector<char> stack_;          // '{' or '[' per open container
+  size_t events_depth_ = 0;          // stack size inside the events array; 0 = not open
   bool pending_events_key_ = false;  // the last top-level key was "traceEvents"
   bool events_seen_ = false;
   Expect expect_ = Expect::kValue;
@@ -91,14 +91,17 @@ class Scanner {
 std::string Scanner::Unexpected(uint64_t offset) const {
   const auto c = static_cast<unsigned char>(text_[offset]);
   char buf[48];
-  if (c >= 0x20 && c < 0x7F) std::snprintf(buf, sizeof buf, "'%c'", c);
-  else std::snprintf(buf, sizeof buf, "byte 0x%02X", c);
+  if (c >= 0x20 && c < 0x7F)
+    std::snprintf(buf, sizeof buf, "'%c'", c);
+  else
+    std::snprintf(buf, sizeof buf, "byte 0x%02X", c);
   return buf;
 }
 
 std::string Scanner::CloseMessage() const {
   if (AtEventsLevel()) return "expected ',' or ']' after an event";
-  return stack_.back() == '{' ? "expected ',' or '}' after an object member" : "expected ',' or ']' after an array element";
+  return stack_.back() == '{' ? "expected ',' or '}' after an object member"
+                              : "expected ',' or ']' after an array element";
 }
 
 // Scans a string starting at the opening quote; on success *pos is just past
@@ -224,9 +227,9 @@ void Scanner::Finish(uint64_t end) {
   report_.closer = safe_closer_;
   // Catapult tolerates an array-form trace that never closes its array when
   // the input stops between events.
-  const bool between_events = AtEventsLevel() && !report_.object_form &&
-                              (expect_ == Expect::kCommaOrClose || expect_ == Expect::kValue ||
-                               expect_ == Expect::kValueOrClose);
+  const bool between_events =
+      AtEventsLevel() && !report_.object_form &&
+      (expect_ == Expect::kCommaOrClose || expect_ == Expect::kValue || expect_ == Expect::kValueOrClose);
   bool only_space_after = true;
   for (uint64_t i = safe_end_; i < end && only_space_after; ++i) {
     const auto c = static_cast<unsigned char>(text_[i]);
@@ -245,6 +248,7 @@ ScanReport Scanner::Run(const ScanStart& start) {
   stop_at_ = start.stop_at;
   if (start.document_start) {
     if (text_.substr(i, 3) == "\xEF\xBB\xBF") i += 3;
+    report_.document_begin = i;
     while (i < n && IsSpace(static_cast<unsigned char>(text_[i]))) ++i;
     if (i < n && text_[i] != '{' && text_[i] != '[') {
       Fail(ScanReport::Status::kSchemaError, i,
@@ -291,8 +295,9 @@ ScanReport Scanner::Run(const ScanStart& start) {
           continue;
         }
         if (c != '"') {
-          SyntaxError(i, std::string(expect_ == Expect::kKey ? "expected a string key" : "expected a string key or '}'") +
-                             ", found " + Unexpected(i));
+          SyntaxError(i,
+                      std::string(expect_ == Expect::kKey ? "expected a string key" : "expected a string key or '}'") +
+                          ", found " + Unexpected(i));
           return std::move(report_);
         }
         std::string_view key;
@@ -343,8 +348,8 @@ ScanReport Scanner::Run(const ScanStart& start) {
           return std::move(report_);
         }
         if (c == ']' || c == '}' || c == ',' || c == ':') {
-          SyntaxError(i, std::string(AtEventsLevel() ? "expected an event" : "expected a value") + ", found " +
-                             Unexpected(i));
+          SyntaxError(
+              i, std::string(AtEventsLevel() ? "expected an event" : "expected a value") + ", found " + Unexpected(i));
           return std::move(report_);
         }
         if (!OnValueStart(i)) return std::move(report_);

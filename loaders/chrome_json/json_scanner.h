@@ -29,6 +29,7 @@ struct ScanReport {
   uint64_t error_offset = kNone;  // syntax/schema error position
   std::string message;            // names what was expected there
   bool object_form = false;       // {"traceEvents": [...]} rather than [...]
+  uint64_t document_begin = 0;    // 3 after a UTF-8 byte order mark (which simdjson rejects), else 0
   bool found_events = false;      // the events array was opened
   // Exact starts of events (a '{' or other value at array-element level)
   // about `split_bytes` apart, ascending, after the scan's first event; each

@@ -44,8 +44,9 @@ constexpr ExtraCategory kExtraCategories[] = {
 constexpr std::string_view kOtherDeviceCategories[] = {"cuda_sync", "cuda_event", "mtia_ccp_events"};
 
 constexpr std::string_view kDerivedRows[] = {
-    "Steps",        "TensorFlow Ops",        "Framework Ops",        "XLA Ops",     "XLA Modules",
-    "TensorFlow Name Scope", "Framework Name Scope", "Launch Stats", "Source code", "Async XLA Ops",
+    "Steps",       "TensorFlow Ops",        "Framework Ops",        "XLA Ops",
+    "XLA Modules", "TensorFlow Name Scope", "Framework Name Scope", "Launch Stats",
+    "Source code", "Async XLA Ops",
 };
 
 // The number after `prefix` at the start of `s` (digits only), or -1.

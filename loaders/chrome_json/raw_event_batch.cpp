@@ -10,9 +10,19 @@ namespace stepline::loaders {
 namespace {
 
 constexpr std::string_view kWellKnownText[kWellKnownCount] = {
-    "",          "name",         "labels",         "sort_index",         "correlation",
-    "correlation_id", "memcpy_details", "step",     "process_name",       "process_labels",
-    "process_sort_index", "thread_name", "thread_sort_index",
+    "",
+    "name",
+    "labels",
+    "sort_index",
+    "correlation",
+    "correlation_id",
+    "memcpy_details",
+    "step",
+    "process_name",
+    "process_labels",
+    "process_sort_index",
+    "thread_name",
+    "thread_sort_index",
 };
 constexpr size_t kInitialSlots = 4096;
 constexpr size_t kArenaBlockBytes = size_t{1} << 16;
@@ -50,8 +60,10 @@ LocalStringTable::LocalStringTable() { Clear(); }
 void LocalStringTable::Clear() {
   strings_.clear();
   // Keep a grown index: the next chunk of the same file has as many strings.
-  if (slots_.empty()) slots_.resize(kInitialSlots);
-  else std::fill(slots_.begin(), slots_.end(), Slot{});
+  if (slots_.empty())
+    slots_.resize(kInitialSlots);
+  else
+    std::fill(slots_.begin(), slots_.end(), Slot{});
   block_ = 0;
   block_used_ = 0;
   big_.clear();
@@ -75,19 +87,6 @@ char* LocalStringTable::Allocate(size_t n) {
 }
 
 uint32_t LocalStringTable::Intern(std::string_view s) {
-  if (s.empty()) return 0;
-  const uint32_t hash = TableHash(s);
-  const size_t mask = slots_.size() - 1;
-  size_t i = hash & mask;
-  while (slots_[i].id_plus_one != 0) {
-    const Slot& slot = slots_[i];
-    if (slot.hash == hash && strings_[slot.id_plus_one - 1] == s) return slot.id_plus_one - 1;
-    i = (i + 1) & mask;
-  }
-  return Insert(s, hash, i);
-}
-
-uint32_t LocalStringTable::InternCopy(std::string_view s) {
   if (s.empty()) return 0;
   const uint32_t hash = TableHash(s);
   const size_t mask = slots_.size() - 1;

@@ -24,14 +24,14 @@ namespace stepline::loaders {
 // compare ids instead of text. Order must match kWellKnownText in the .cpp.
 enum WellKnown : uint32_t {
   kStrEmpty = 0,
-  kStrName,               // "name": M args.name
-  kStrLabels,             // "labels": M args.labels
-  kStrSortIndex,          // "sort_index": M args.sort_index
-  kStrCorrelation,        // "correlation": Kineto launch <-> activity id
-  kStrCorrelationId,      // "correlation_id": TensorBoard / XSpace launch <-> activity id
-  kStrMemcpyDetails,      // "memcpy_details": TensorBoard copy direction
-  kStrStep,               // "step": legacy async T/p step name
-  kStrProcessName,        // M names
+  kStrName,           // "name": M args.name
+  kStrLabels,         // "labels": M args.labels
+  kStrSortIndex,      // "sort_index": M args.sort_index
+  kStrCorrelation,    // "correlation": Kineto launch <-> activity id
+  kStrCorrelationId,  // "correlation_id": TensorBoard / XSpace launch <-> activity id
+  kStrMemcpyDetails,  // "memcpy_details": TensorBoard copy direction
+  kStrStep,           // "step": legacy async T/p step name
+  kStrProcessName,    // M names
   kStrProcessLabels,
   kStrProcessSortIndex,
   kStrThreadName,
@@ -39,9 +39,9 @@ enum WellKnown : uint32_t {
   kWellKnownCount,
 };
 
-// Interns the strings of one chunk. Views must outlive the table: they point
-// into the chunk's document buffer (kept alive with the batch) or into the
-// table's own arena (unescaped or rewritten strings).
+// Interns the strings of one chunk. A new string is copied into the table's
+// arena, so the chunk's document can be reused as soon as it is tokenized
+// (a chunk has few distinct strings: names, categories and keys repeat).
 class LocalStringTable {
  public:
   LocalStringTable();
@@ -49,14 +49,12 @@ class LocalStringTable {
   LocalStringTable& operator=(LocalStringTable&&) noexcept = default;
 
   void Clear();  // back to the well-known strings; keeps the memory for reuse
-  uint32_t Intern(std::string_view s);         // `s` must stay valid (see above)
-  uint32_t InternCopy(std::string_view s);     // copies `s` into the arena first when new
+  uint32_t Intern(std::string_view s);
   std::string_view Get(uint32_t id) const { return strings_[id]; }
   size_t size() const { return strings_.size(); }
-  // Arena storage for strings built by the tokenizer (compacted JSON, ...).
-  char* Allocate(size_t n);
 
  private:
+  char* Allocate(size_t n);  // arena storage for the copies
   struct Slot {
     uint32_t hash = 0;
     uint32_t id_plus_one = 0;
@@ -65,11 +63,11 @@ class LocalStringTable {
   void Grow();
 
   std::vector<std::string_view> strings_;
-  std::vector<Slot> slots_;  // power of two, load <= 1/2
+  std::vector<Slot> slots_;                      // power of two, load <= 1/2
   std::vector<std::unique_ptr<char[]>> blocks_;  // fixed-size arena blocks, reused after Clear()
-  size_t block_ = 0;                              // the block being filled
+  size_t block_ = 0;                             // the block being filled
   size_t block_used_ = 0;
-  std::vector<std::unique_ptr<char[]>> big_;     // one per large string, freed by Clear()
+  std::vector<std::unique_ptr<char[]>> big_;  // one per large string, freed by Clear()
 };
 
 // One event. Numbers are final (ns, keys); strings are LocalStringTable ids.
@@ -77,36 +75,36 @@ struct RawEvent {
   enum Flags : uint16_t {
     kHasTs = 1 << 0,
     kHasDur = 1 << 1,
-    kPidIsString = 1 << 2,      // pid holds a local string id (a name, not a number)
+    kPidIsString = 1 << 2,  // pid holds a local string id (a name, not a number)
     kTidIsString = 1 << 3,
-    kHasId = 1 << 4,            // "id" or "id2" present
-    kBindEnclosing = 1 << 5,    // "bp": "e"
-    kFlowIn = 1 << 6,           // flow v2 on X events
+    kHasId = 1 << 4,          // "id" or "id2" present
+    kBindEnclosing = 1 << 5,  // "bp": "e"
+    kFlowIn = 1 << 6,         // flow v2 on X events
     kFlowOut = 1 << 7,
-    kHasBindId = 1 << 8,        // "bind_id" present (flow v2)
-    kHasCorrelation = 1 << 9,   // `correlation` is set
+    kHasBindId = 1 << 8,           // "bind_id" present (flow v2)
+    kHasCorrelation = 1 << 9,      // `correlation` is set
     kCorrelationFromTb = 1 << 10,  // ... from a TensorBoard "correlation_id" string arg
     kHasMemcpyDetails = 1 << 11,   // args hold "memcpy_details"
-    kBadPhase = 1 << 12,        // "ph" is not one character; `phase_text` names it
+    kBadPhase = 1 << 12,           // "ph" is not one character; `phase_text` names it
     kHasPid = 1 << 13,
   };
 
-  uint64_t offset = 0;       // input byte offset of the event's '{'
+  uint64_t offset = 0;  // input byte offset of the event's '{'
   int64_t ts_ns = 0;
   int64_t dur_ns = 0;
-  int64_t pid = 0;           // number, or local string id with kPidIsString
+  int64_t pid = 0;  // number, or local string id with kPidIsString
   int64_t tid = 0;
   uint64_t id = 0;           // "id" / "id2", hashed when not an integer (mixed with "scope")
   uint64_t bind_id = 0;      // flow v2 "bind_id" (with kHasBindId), hashed when not an integer
   uint64_t correlation = 0;  // launch <-> GPU activity id
   uint32_t name = 0;         // local string ids; 0 = absent
   uint32_t cat = 0;
-  uint32_t args_begin = 0;   // [args_begin, args_end) into RawEventBatch::args
+  uint32_t args_begin = 0;  // [args_begin, args_end) into RawEventBatch::args
   uint32_t args_end = 0;
-  uint32_t phase_text = 0;   // local string id of a bad "ph" (with kBadPhase)
+  uint32_t phase_text = 0;  // local string id of a bad "ph" (with kBadPhase)
   uint16_t flags = 0;
-  char ph = 0;               // phase character; 0 = missing
-  char scope = 0;            // instant scope "s": 't', 'p', 'g'; 0 = absent
+  char ph = 0;     // phase character; 0 = missing
+  char scope = 0;  // instant scope "s": 't', 'p', 'g'; 0 = absent
 
   bool has(Flags f) const { return (flags & f) != 0; }
 };
@@ -134,10 +132,6 @@ struct RawEventBatch {
   std::vector<RawProblem> problems;  // ascending offset
   std::vector<RawArg> metadata;      // top-level keys other than traceEvents (first/last chunk only)
   LocalStringTable strings;
-  // The document the string views point into (a copy of the chunk), when
-  // the chunk could not be parsed in place; kept alive with the batch.
-  std::unique_ptr<char[]> document;
-  size_t document_capacity = 0;
   uint64_t input_begin = 0;  // input range this batch covers, for progress
   uint64_t input_end = 0;
 

@@ -25,12 +25,15 @@ std::string GenerateKinetoJson(size_t min_bytes) {
          "\", \"pid\": 100, \"tid\": 101, \"ts\": " + ts + ".125, \"dur\": 15.5, \"args\": {\"External id\": " + corr +
          ", \"Input Dims\": [[64, 128], [128]], \"Ev Idx\": " + corr + "}},";
     s += "\n  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 100, \"tid\": 101, "
-         "\"ts\": " + ts + ".250, \"dur\": 4, \"args\": {\"cbid\": 211, \"correlation\": " + corr + "}},";
+         "\"ts\": " +
+         ts + ".250, \"dur\": 4, \"args\": {\"cbid\": 211, \"correlation\": " + corr + "}},";
     s += "\n  {\"ph\": \"s\", \"id\": " + corr + ", \"pid\": 100, \"tid\": 101, \"ts\": " + ts +
          ".250, \"cat\": \"ac2g\", \"name\": \"ac2g\"},";
     s += "\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"void gemm_kernel<" + std::to_string(i % 13) +
-         ">(float*)\", \"pid\": 0, \"tid\": 7, \"ts\": " + ts + ".900, \"dur\": 8.25, \"args\": {\"device\": 0, "
-         "\"stream\": 7, \"correlation\": " + corr + ", \"grid\": [80, 1, 1], \"block\": [256, 1, 1]}},";
+         ">(float*)\", \"pid\": 0, \"tid\": 7, \"ts\": " + ts +
+         ".900, \"dur\": 8.25, \"args\": {\"device\": 0, "
+         "\"stream\": 7, \"correlation\": " +
+         corr + ", \"grid\": [80, 1, 1], \"block\": [256, 1, 1]}},";
     s += "\n  {\"ph\": \"f\", \"id\": " + corr + ", \"pid\": 0, \"tid\": 7, \"ts\": " + ts +
          ".900, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},";
   }

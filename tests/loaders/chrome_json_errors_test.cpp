@@ -110,8 +110,9 @@ TEST(ChromeJsonErrorsTest, NegativeDurationIsClampedAndOutOfRangeIsSkipped) {
 }
 
 TEST(ChromeJsonErrorsTest, InvalidUtf8IsReplacedAndCounted) {
-  const std::string json = "[{\"ph\":\"X\",\"name\":\"bad\xC3(\xFF\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
-                           "{\"ph\":\"X\",\"name\":\"nul\x01\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1}]";
+  const std::string json =
+      "[{\"ph\":\"X\",\"name\":\"bad\xC3(\xFF\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
+      "{\"ph\":\"X\",\"name\":\"nul\x01\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1}]";
   const Trace t = Load(json);
   ASSERT_EQ(t.slices().size(), 2u);
   EXPECT_EQ(t.str(t.slices().name()[0]), "bad\xEF\xBF\xBD(\xEF\xBF\xBD");
@@ -206,8 +207,8 @@ TEST(ChromeJsonErrorsTest, TinyAndTruncatedDocuments) {
   Trace t = Load("[");
   EXPECT_EQ(t.slices().size(), 0u);
   EXPECT_TRUE(t.diagnostics().empty());
-  for (const char* cut : {"{", "{\"traceEvents\":", "{\"traceEvents\": [", "{\"schemaVersion\": 1, \"device",
-                          "[{\"ph\":\"X\",\"na"}) {
+  for (const char* cut :
+       {"{", "{\"traceEvents\":", "{\"traceEvents\": [", "{\"schemaVersion\": 1, \"device", "[{\"ph\":\"X\",\"na"}) {
     t = Load(cut);
     EXPECT_EQ(t.slices().size(), 0u) << cut;
     EXPECT_EQ(t.diagnostics().entry(DiagCode::kTruncated).first_offset, std::string_view(cut).size()) << cut;
@@ -238,8 +239,9 @@ TEST(ChromeJsonErrorsTest, HostileInputsNeitherCrashNorHang) {
   EXPECT_EQ(nul.code, LoadErrorCode::kJsonSyntax);
   EXPECT_EQ(nul.byte_offset, 4u);
   // Huge numbers everywhere.
-  t = Load(R"([{"ph":"X","name":"n","pid":1e30,"tid":1,"ts":1,"dur":1},)"
-           R"({"ph":"X","name":"m","pid":1,"tid":1,"ts":1,"dur":1,"args":{"x":1e400,"y":123456789012345678901234567890}}])");
+  t = Load(
+      R"([{"ph":"X","name":"n","pid":1e30,"tid":1,"ts":1,"dur":1},)"
+      R"({"ph":"X","name":"m","pid":1,"tid":1,"ts":1,"dur":1,"args":{"x":1e400,"y":123456789012345678901234567890}}])");
   ASSERT_EQ(t.slices().size(), 1u);
   EXPECT_EQ(t.diagnostics().count(DiagCode::kBadFieldType), 1u);
 }

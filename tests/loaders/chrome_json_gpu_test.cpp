@@ -6,9 +6,13 @@
 #include <string>
 #include <utility>
 
+#include <fstream>
+#include <iterator>
+
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
 #include "loaders/chrome_json/kineto_conventions.h"
+#include "tests/support/test_traces.h"
 
 namespace stepline::loaders {
 namespace {
@@ -55,25 +59,20 @@ std::set<std::pair<std::string, std::string>> LaunchLinks(const Trace& t) {
   return links;
 }
 
-// Current Kineto, without M events or deviceProperties: rows are decided by
+std::string ReadTestData(const std::string& name) {
+  std::ifstream in(::stepline::testing::TestDataPath(name), std::ios::binary);
+  EXPECT_TRUE(in.good()) << name;
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// tests/data/chrome_kineto_gpu.json: current Kineto categories (and the
+// pre-2022 "gpu_user_Annotation"), a cuda_sync row, a launch linked both by
+// "correlation" and by an ac2g flow written f-before-s, an NCCL kernel on a
+// second device; no M events and no deviceProperties, so rows are decided by
 // the categories their events carry.
-constexpr const char* kKineto = R"json({"schemaVersion":1,"traceEvents":[
-  {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":100,"tid":100,"ts":9,"dur":20},
-  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":100,"ts":10,"dur":5,"args":{"correlation":1,"External id":7}},
-  {"ph":"X","cat":"kernel","name":"void gemm<float>(int)","pid":0,"tid":7,"ts":20,"dur":10,"args":{"correlation":1,"stream":7}},
-  {"ph":"f","id":1,"pid":0,"tid":7,"ts":20,"cat":"ac2g","name":"ac2g","bp":"e"},
-  {"ph":"s","id":1,"pid":100,"tid":100,"ts":10,"cat":"ac2g","name":"ac2g"},
-  {"ph":"X","cat":"cuda_runtime","name":"cudaMemcpyAsync","pid":100,"tid":100,"ts":16,"dur":1,"args":{"correlation":2}},
-  {"ph":"X","cat":"gpu_memcpy","name":"Memcpy DtoH (Device -> Pinned)","pid":0,"tid":7,"ts":40,"dur":2,"args":{"correlation":2}},
-  {"ph":"X","cat":"gpu_memset","name":"Memset (Device)","pid":0,"tid":8,"ts":41,"dur":1},
-  {"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)","pid":1,"tid":20,"ts":50,"dur":9},
-  {"ph":"X","cat":"gpu_user_Annotation","name":"ProfilerStep#5","pid":0,"tid":9,"ts":19,"dur":30},
-  {"ph":"X","cat":"cuda_sync","name":"Context Sync","pid":0,"tid":-1,"ts":60,"dur":1},
-  {"ph":"X","cat":"user_annotation","name":"ProfilerStep#5","pid":100,"tid":100,"ts":8,"dur":40}
-]})json";
 
 TEST(ChromeJsonGpuTest, KinetoDeviceCategoriesMakeGpuStreams) {
-  const Trace t = Load(kKineto);
+  const Trace t = Load(ReadTestData("chrome_kineto_gpu.json"));
   const Row gemm = RowOf(t, "void gemm<float>(int)");
   EXPECT_EQ(gemm.kind, TrackKind::kGpuStream);
   EXPECT_EQ(gemm.device, 0);
@@ -108,14 +107,14 @@ TEST(ChromeJsonGpuTest, KinetoDeviceCategoriesMakeGpuStreams) {
     EXPECT_EQ(t.processes().device_id(p), pid == 100 ? -1 : static_cast<int32_t>(pid)) << pid;
   }
   // The correlation pair and the ac2g flow give one launch link per kernel.
-  EXPECT_EQ(LaunchLinks(t), (std::set<std::pair<std::string, std::string>>{
-                                {"cudaLaunchKernel", "void gemm<float>(int)"},
-                                {"cudaMemcpyAsync", "Memcpy DtoH (Device -> Pinned)"}}));
+  EXPECT_EQ(LaunchLinks(t),
+            (std::set<std::pair<std::string, std::string>>{{"cudaLaunchKernel", "void gemm<float>(int)"},
+                                                           {"cudaMemcpyAsync", "Memcpy DtoH (Device -> Pinned)"}}));
   EXPECT_TRUE(t.diagnostics().empty());
 }
 
 TEST(ChromeJsonGpuTest, KinetoConventionsHoldWithoutArgs) {
-  const Trace t = Load(kKineto, /*keep_args=*/false);
+  const Trace t = Load(ReadTestData("chrome_kineto_gpu.json"), /*keep_args=*/false);
   // Only the trace-level metadata (schemaVersion) keeps its args.
   EXPECT_EQ(t.args().size(), 1u);
   for (size_t i = 0; i < t.slices().size(); ++i) EXPECT_TRUE(t.slices().arg_set()[i].is_none());
@@ -151,32 +150,12 @@ TEST(ChromeJsonGpuTest, ProcessLabelsNameTheDevice) {
   EXPECT_EQ(RowOf(t, "k").device, 5);
 }
 
-// TensorBoard / TF trace-viewer JSON: all arg values are strings, device
+// tests/data/chrome_tensorboard_gpu.json: TensorBoard / TF trace-viewer JSON
+// (trace-formats.md 2.4). All arg values are strings, device
 // processes are "/device:GPU:n" (here with a host prefix), names come last.
-constexpr const char* kTensorBoard = R"json({"displayTimeUnit":"ns","metadata":{"highres-ticks":true},"traceEvents":[
-  {"pid":701,"tid":123,"ts":100.5,"dur":10,"ph":"X","name":"cuLaunchKernel","args":{"correlation_id":"55","device_id":"0"}},
-  {"pid":1,"tid":14,"ts":120.000001,"dur":5.5,"ph":"X","name":"volta_sgemm_128x64_nn","args":{"correlation_id":"55","group_id":"1"}},
-  {"pid":1,"tid":14,"ts":130,"dur":1,"ph":"X","name":"ncclKernel_AllReduce_RING","args":{}},
-  {"pid":1,"tid":15,"ts":131,"dur":2,"ph":"X","name":"MemcpyH2D","args":{"memcpy_details":"kind_src:pageable kind_dst:device size:1024 dest:0 async:0"}},
-  {"pid":1,"tid":15,"ts":140,"dur":2,"ph":"X","name":"MemcpyOther","args":{"memcpy_details":"kind_src:device kind_dst:pinned size:8"}},
-  {"pid":1,"tid":15,"ts":150,"dur":2,"ph":"X","name":"MemcpyP2P","args":{}},
-  {"pid":1,"tid":16,"ts":150,"dur":1,"ph":"X","name":"Memset 1","args":{}},
-  {"pid":1,"tid":3735928559,"ts":100,"dur":60,"ph":"X","name":"1","args":{"step_name":"train 1"}},
-  {"pid":1,"tid":3735928562,"ts":120,"dur":10,"ph":"X","name":"fusion.1","args":{}},
-  {"pid":1,"tid":3735928600,"ts":121,"dur":9,"ph":"X","name":"fusion.2","args":{}},
-  {"pid":701,"name":"process_name","ph":"M","args":{"name":"/host:CPU"}},
-  {"pid":1,"name":"process_name","ph":"M","args":{"name":"worker-0 /device:GPU:0"}},
-  {"pid":1,"tid":14,"name":"thread_name","ph":"M","args":{"name":"Stream #14(Compute)"}},
-  {"pid":1,"tid":15,"name":"thread_name","ph":"M","args":{"name":"Stream #15(MemcpyH2D,MemcpyD2H)"}},
-  {"pid":1,"tid":16,"name":"thread_name","ph":"M","args":{"name":"Stream #16(Memset)"}},
-  {"pid":1,"tid":3735928559,"name":"thread_name","ph":"M","args":{"name":"Steps"}},
-  {"pid":1,"tid":3735928562,"name":"thread_name","ph":"M","args":{"name":"XLA Ops"}},
-  {"pid":1,"tid":3735928600,"name":"thread_name","ph":"M","args":{"name":"TensorFlow Name Scope - from #14"}},
-  {"pid":1,"name":"process_sort_index","ph":"M","args":{"sort_index":1}},
-  {}]})json";
 
 TEST(ChromeJsonGpuTest, TensorBoardStreamsAndDerivedRows) {
-  const Trace t = Load(kTensorBoard);
+  const Trace t = Load(ReadTestData("chrome_tensorboard_gpu.json"));
   const Row sgemm = RowOf(t, "volta_sgemm_128x64_nn");
   EXPECT_EQ(sgemm.kind, TrackKind::kGpuStream);
   EXPECT_EQ(sgemm.device, 0);
@@ -194,7 +173,8 @@ TEST(ChromeJsonGpuTest, TensorBoardStreamsAndDerivedRows) {
   }
   const Row host = RowOf(t, "cuLaunchKernel");
   EXPECT_EQ(host.kind, TrackKind::kHostThread);
-  EXPECT_EQ(LaunchLinks(t), (std::set<std::pair<std::string, std::string>>{{"cuLaunchKernel", "volta_sgemm_128x64_nn"}}));
+  EXPECT_EQ(LaunchLinks(t),
+            (std::set<std::pair<std::string, std::string>>{{"cuLaunchKernel", "volta_sgemm_128x64_nn"}}));
   // Sub-microsecond times survive: 120.000001 us.
   EXPECT_EQ(t.slices().start_ns()[SliceNamed(t, "volta_sgemm_128x64_nn")], 120000);
   EXPECT_EQ(t.slices().dur_ns()[SliceNamed(t, "volta_sgemm_128x64_nn")], 5500);

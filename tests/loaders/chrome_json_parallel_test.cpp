@@ -5,6 +5,7 @@
 
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
@@ -30,8 +31,10 @@ std::string Dump(const Trace& t) {
     for (uint32_t r = t.args().set_begin(set); r < t.args().set_end(set); ++r) {
       const ArgValue v = t.args().value(r);
       s << " " << t.str(t.args().key()[r]) << "=" << static_cast<int>(v.type) << ":";
-      if (v.type == ArgType::kString || v.type == ArgType::kJson) s << t.str(v.as_string());
-      else s << v.bits;
+      if (v.type == ArgType::kString || v.type == ArgType::kJson)
+        s << t.str(v.as_string());
+      else
+        s << v.bits;
     }
     return s.str();
   };
@@ -85,7 +88,8 @@ std::string LoadAndDump(std::string_view json, int threads, uint64_t chunk_bytes
 // the "}, {" split pattern.
 std::string MixedTrace(int n) {
   std::ostringstream s;
-  s << R"({"schemaVersion": 1, "deviceProperties": [{"id": 0}, {"id": 1}], "traceEvents": [)" << "\n";
+  s << R"({"schemaVersion": 1, "deviceProperties": [{"id": 0}, {"id": 1}], "traceEvents": [)"
+    << "\n";
   for (int i = 0; i < n; ++i) {
     const int ts = 1000 + i * 10;
     if (i) s << ",\n";
@@ -99,16 +103,34 @@ std::string MixedTrace(int n) {
         s << R"({"ph": "X", "cat": "kernel", "name": "gemm_)" << i % 5 << R"(", "pid": 0, "tid": 7, "ts": )" << ts + 4
           << R"(, "dur": 5, "args": {"correlation": )" << i - 1 << R"(, "grid": [{"x": 1}, {"y": 2}]}})";
         break;
-      case 3: s << R"({"ph": "s", "id": )" << i << R"(, "cat": "ac2g", "name": "ac2g", "pid": 1, "tid": 1, "ts": )" << ts << "}"; break;
-      case 4: s << R"({"ph": "f", "id": )" << i - 1 << R"(, "cat": "ac2g", "name": "ac2g", "pid": 0, "tid": 7, "ts": )" << ts + 20 << R"(, "bp": "e"})"; break;
-      case 5: s << R"({"ph": "C", "name": "mem", "pid": 1, "ts": )" << ts << R"(, "args": {"used": )" << i << R"(, "free": )" << n - i << "}}"; break;
-      case 6: s << R"({"ph": "i", "name": "mark", "s": ")" << "tpg"[i % 3] << R"(", "pid": 1, "tid": 2, "ts": )" << ts << "}"; break;
-      case 7: s << R"({"ph": "b", "cat": "io", "name": "read", "id": ")" << i % 4 << R"(", "pid": 1, "ts": )" << ts << "}"; break;
-      case 8: s << R"({"ph": "e", "cat": "io", "name": "read", "id": ")" << (i - 1) % 4 << R"(", "pid": 1, "ts": )" << ts << "}"; break;
+      case 3:
+        s << R"({"ph": "s", "id": )" << i << R"(, "cat": "ac2g", "name": "ac2g", "pid": 1, "tid": 1, "ts": )" << ts
+          << "}";
+        break;
+      case 4:
+        s << R"({"ph": "f", "id": )" << i - 1 << R"(, "cat": "ac2g", "name": "ac2g", "pid": 0, "tid": 7, "ts": )"
+          << ts + 20 << R"(, "bp": "e"})";
+        break;
+      case 5:
+        s << R"({"ph": "C", "name": "mem", "pid": 1, "ts": )" << ts << R"(, "args": {"used": )" << i << R"(, "free": )"
+          << n - i << "}}";
+        break;
+      case 6:
+        s << R"({"ph": "i", "name": "mark", "s": ")"
+          << "tpg"[i % 3] << R"(", "pid": 1, "tid": 2, "ts": )" << ts << "}";
+        break;
+      case 7:
+        s << R"({"ph": "b", "cat": "io", "name": "read", "id": ")" << i % 4 << R"(", "pid": 1, "ts": )" << ts << "}";
+        break;
+      case 8:
+        s << R"({"ph": "e", "cat": "io", "name": "read", "id": ")" << (i - 1) % 4 << R"(", "pid": 1, "ts": )" << ts
+          << "}";
+        break;
       case 9: s << R"({"ph": "E", "pid": 1, "tid": 1, "ts": )" << ts << "}"; break;
       case 10: s << R"({"ph": "X", "name": "bad", "pid": 1, "tid": 3, "ts": "x)" << i << R"(", "dur": 1})"; break;
       default:
-        s << R"({"ph": "M", "name": "thread_name", "pid": 1, "tid": )" << 100 + i % 7 << R"(, "args": {"name": "t)" << i << R"("}})";
+        s << R"({"ph": "M", "name": "thread_name", "pid": 1, "tid": )" << 100 + i % 7 << R"(, "args": {"name": "t)" << i
+          << R"("}})";
         break;
     }
   }
@@ -171,6 +193,28 @@ TEST(ChromeJsonParallelTest, ProgressReachesTheEndAndCancelStops) {
   auto r = LoadChromeJson(*input, "p.json", options, &cancelled, tuning);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, LoadErrorCode::kCancelled);
+}
+
+TEST(ChromeJsonParallelTest, CancelDuringTheLoadStopsIt) {
+  const std::string json = MixedTrace(200000);
+  auto input = DecodeBytes(json, "p.json", nullptr);
+  ASSERT_TRUE(input.ok());
+  for (int threads : {1, 2}) {
+    LoadOptions options;
+    options.threads = threads;
+    ChromeJsonTuning tuning;
+    tuning.chunk_bytes = 4096;  // thousands of chunks: cancel lands mid-way
+    LoadProgress progress;
+    std::thread ui([&] {
+      while (progress.bytes_done.load() == 0) std::this_thread::yield();
+      progress.cancel = true;
+    });
+    auto r = LoadChromeJson(*input, "p.json", options, &progress, tuning);
+    ui.join();
+    ASSERT_FALSE(r.ok()) << threads;
+    EXPECT_EQ(r.error().code, LoadErrorCode::kCancelled);
+    EXPECT_LT(progress.bytes_done.load(), json.size());
+  }
 }
 
 }  // namespace

@@ -98,8 +98,7 @@ TEST(ChromeJsonScannerTest, CompleteDocumentsOfBothForms) {
 
 TEST(ChromeJsonScannerTest, SplitsAreExactEventStarts) {
   // Strings holding "}, {" and nested arrays of objects must not split.
-  const std::string text =
-      R"([{"n": "}, {"}, {"a": [{"q": 1}, {"q": 2}]}, {"n": 3}, {"n": 4}])";
+  const std::string text = R"([{"n": "}, {"}, {"a": [{"q": 1}, {"q": 2}]}, {"n": 3}, {"n": 4}])";
   const ScanReport r = Scan(text, 1);
   ASSERT_EQ(r.status, ScanReport::Status::kComplete) << r.message;
   std::vector<uint64_t> expected;
@@ -189,7 +188,8 @@ TEST(ChromeJsonScannerTest, ResumesAtAProvenEventBoundary) {
 
 TEST(ChromeJsonChunkerTest, SpeculativeChunksWrapTheirSlices) {
   std::string text = R"({"schemaVersion": 1, "traceEvents": [)";
-  for (int i = 0; i < 100; ++i) text += (i ? ",\n  " : "") + std::string(R"({"ph": "X", "n": )") + std::to_string(i) + "}";
+  for (int i = 0; i < 100; ++i)
+    text += (i ? ",\n  " : "") + std::string(R"({"ph": "X", "n": )") + std::to_string(i) + "}";
   text += R"(], "tail": true})";
   const std::vector<ChunkSpec> chunks = PlanSpeculativeChunks(text, 256);
   ASSERT_GT(chunks.size(), 3u);

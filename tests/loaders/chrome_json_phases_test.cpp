@@ -67,6 +67,17 @@ TEST(ChromeJsonPhasesTest, CompleteEventsBothForms) {
   }
 }
 
+TEST(ChromeJsonPhasesTest, ByteOrderMarkIsSkipped) {
+  for (const char* json :
+       {"\xEF\xBB\xBF[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]",
+        "\xEF\xBB\xBF\n{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]}",
+        "\xEF\xBB\xBF[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"}) {
+    const Trace t = Load(json);
+    EXPECT_EQ(t.slices().size(), 1u) << json;
+    EXPECT_TRUE(t.diagnostics().empty()) << json;
+  }
+}
+
 TEST(ChromeJsonPhasesTest, TimestampsConvertExactlyFromTheirText) {
   const Trace t = Load(R"([
     {"ph":"X","name":"frac","pid":1,"tid":1,"ts":1695835535123456.789,"dur":0.001},
@@ -190,7 +201,7 @@ TEST(ChromeJsonPhasesTest, CountersMakeOneTrackPerSeries) {
   EXPECT_EQ(series["mem used"], (Samples{{1000, 10}, {2000, 11}}));  // tid is ignored
   EXPECT_EQ(series["mem free"], (Samples{{1000, 20.5}}));            // numeric strings count
   EXPECT_EQ(series["q[3] depth"], (Samples{{3000, 4}}));
-  EXPECT_EQ(series["sm_clock"], (Samples{{4000, 1500}}));            // Kineto's empty key
+  EXPECT_EQ(series["sm_clock"], (Samples{{4000, 1500}}));  // Kineto's empty key
 }
 
 TEST(ChromeJsonPhasesTest, MetadataNamesAndSortsProcessesAndThreads) {

@@ -80,7 +80,8 @@ TEST(ChromeJsonRealTracesTest, LargestKinetoTraceSpotFacts) {
     const TrackId track = TrackId::FromIndex(i);
     const TrackTable::Ranges& r = t.tracks().ranges(track);
     bool active = false;
-    for (uint32_t s = r.slice_begin; s < r.slice_end && !active; ++s) active = t.slices().gpu_kind()[s] != GpuKind::kNone;
+    for (uint32_t s = r.slice_begin; s < r.slice_end && !active; ++s)
+      active = t.slices().gpu_kind()[s] != GpuKind::kNone;
     if (!active) continue;
     EXPECT_EQ(t.tracks().kind(track), TrackKind::kGpuStream);
     EXPECT_EQ(t.tracks().device_id(track), 1);
