@@ -1,4 +1,6 @@
 // `stepline bench FILE [--json] [--tile-mb N] [--repeat R] [--threads T]`:
+// load figures, then (on one more load in this process) analysis_ms and the
+// viewer's frame_build_ms / frame_total_ms (the latter only with a GL context).
 // load speed and resident memory of the model. The file is read and
 // decompressed once up front; each measured run then goes from decompressed
 // bytes in memory to a finalized Trace (parse + build + Finalize), in a fresh
@@ -26,6 +28,7 @@
 
 #include "app/cli_args.h"
 #include "app/commands.h"
+#include "app/gui/frame_bench.h"
 #include "app/json_writer.h"
 #include "app/process_memory.h"
 #include "app/text_format.h"
@@ -34,6 +37,7 @@
 #include "loaders/chrome_json/chrome_json_loader.h"
 #include "loaders/load.h"
 #include "loaders/xspace/xspace_loader.h"
+#include "model/analysis/report.h"
 
 namespace stepline::app {
 namespace {
@@ -216,7 +220,34 @@ Result<BenchInput, std::string> PrepareInput(const BenchSettings& settings) {
 struct BenchFigures {
   ConfigResult with_args, no_args;
   double mb_per_s = 0, slices_per_s = 0, bytes_per_slice = 0, bytes_per_slice_no_args = 0;
+  double analysis_ms = 0;   // median ComputeReport time on the loaded trace
+  FrameBenchResult frames;  // viewer frame times at 1920x1080
 };
+
+// Loads the trace once more in this process and times what comes after a
+// load: the analysis report and viewer frames.
+Result<std::pair<double, FrameBenchResult>, std::string> MeasureAfterLoad(const BenchInput& input,
+                                                                         const std::string& name, int repeat) {
+  auto loaded = loaders::LoadDecodedInput(input.decoded, name);
+  if (!loaded) return MakeUnexpected(loaded.error().ToString());
+  auto trace = std::make_shared<const Trace>(std::move(loaded).value());
+  std::vector<double> ms;
+  for (int i = 0; i < std::max(1, repeat); ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    const analysis::Report report = analysis::ComputeReport(*trace, analysis::ReportOptions{});
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    (void)report;
+  }
+  auto data = std::make_shared<const ui::TimelineData>(trace);
+  return std::make_pair(Median(ms), MeasureFrames(data, 1920, 1080, 9));
+}
+
+void WriteFrameTimes(JsonWriter& json, const char* key, const FrameTimes& t) {
+  json.Key(key).BeginObject();
+  json.FieldFixed("fit_all", t.fit_all, 3).FieldFixed("zoom_10pct", t.zoom_10pct, 3);
+  json.FieldFixed("zoom_1pct", t.zoom_1pct, 3).FieldFixed("zoom_0_1pct", t.zoom_0_1pct, 3);
+  json.EndObject();
+}
 
 BenchFigures Derive(uint64_t bytes, const ConfigResult& with_args, const ConfigResult& no_args) {
   BenchFigures f{with_args, no_args};
@@ -248,6 +279,9 @@ void WriteBenchJson(const BenchSettings& settings, const BenchInput& input, cons
   json.Field("model_bytes", f.with_args.model_bytes).Field("model_bytes_no_args", f.no_args.model_bytes);
   json.Field("format", loaders::FormatName(input.format)).Field("tiled_copies", input.tiled_copies);
   json.Field("repeat", uint64_t(settings.repeat)).Field("threads", uint64_t(settings.threads));
+  json.FieldFixed("analysis_ms", f.analysis_ms, 3);
+  WriteFrameTimes(json, "frame_build_ms", f.frames.build_ms);
+  if (f.frames.total_ms) WriteFrameTimes(json, "frame_total_ms", *f.frames.total_ms);
   json.EndObject();
   out << json.text() << "\n";
 }
@@ -310,7 +344,14 @@ int RunBench(const Args& args, std::ostream& out, std::ostream& err) {
     err << no_args.error() << "\n";
     return 1;
   }
-  const BenchFigures figures = Derive(input->decoded.bytes.size(), *with_args, *no_args);
+  BenchFigures figures = Derive(input->decoded.bytes.size(), *with_args, *no_args);
+  auto after = MeasureAfterLoad(*input, settings->path, static_cast<int>(settings->repeat));
+  if (!after) {
+    err << after.error() << "\n";
+    return 1;
+  }
+  figures.analysis_ms = after->first;
+  figures.frames = after->second;
   if (settings->json) {
     WriteBenchJson(*settings, *input, figures, out);
   } else {
