@@ -250,7 +250,9 @@ void WriteFrameTimes(JsonWriter& json, const char* key, const FrameTimes& t) {
 }
 
 BenchFigures Derive(uint64_t bytes, const ConfigResult& with_args, const ConfigResult& no_args) {
-  BenchFigures f{with_args, no_args};
+  BenchFigures f;
+  f.with_args = with_args;
+  f.no_args = no_args;
   const double seconds = with_args.load_ms / 1e3;
   f.mb_per_s = seconds > 0 ? static_cast<double>(bytes) / 1e6 / seconds : 0;
   f.slices_per_s = seconds > 0 ? static_cast<double>(with_args.slices) / seconds : 0;
