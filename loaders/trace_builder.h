@@ -93,7 +93,10 @@ class TraceBuilder {
     bool operator==(const PidTid&) const = default;
   };
   struct PidTidHash {
-    size_t operator()(const PidTid& k) const { return std::hash<int64_t>()(k.pid * 1000003 ^ k.tid); }
+    size_t operator()(const PidTid& k) const {
+      // Unsigned arithmetic: large (synthetic) pids must not overflow a signed multiply.
+      return std::hash<uint64_t>()(static_cast<uint64_t>(k.pid) * 1000003u ^ static_cast<uint64_t>(k.tid));
+    }
   };
   struct AsyncKey {
     int64_t pid;
