@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/loaders/gzip_for_test.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::loaders {
@@ -38,20 +39,6 @@ std::string MakeText(size_t approx_bytes, uint32_t seed = 1) {
          ",\"dur\":" + std::to_string((x >> 8) % 5000) + ",\"pid\":1,\"tid\":" + std::to_string(x % 7) + "},\n";
   }
   return s;
-}
-
-std::string Gzip(std::string_view in, int level = 6) {
-  z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&zs, in.size()) + 64, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  zs.avail_in = static_cast<uInt>(in.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
 }
 
 // With `content_size` false the frame header omits the size, as a streaming

@@ -13,24 +13,11 @@
 #include <string>
 
 #include "loaders/load_error.h"
+#include "tests/loaders/gzip_for_test.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::loaders {
 namespace {
-
-std::string Gzip(std::string_view in) {
-  z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&zs, in.size()) + 64, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  zs.avail_in = static_cast<uInt>(in.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
 
 // A valid Chrome trace of `n` complete events on one thread.
 std::string ChromeJson(int n) {
