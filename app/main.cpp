@@ -19,6 +19,8 @@ constexpr std::string_view kUsage =
     "commands:\n"
     "  report FILE [--json] [--csv DIR [--force]] [--steps REGEX] [--min-gap-us N] [--patterns TSV]\n"
     "                                 step-time breakdown, GPU idle causes, top ops, recommendations\n"
+    "  diff A B [--json] [--steps REGEX] [--no-normalize] [--top N]\n"
+    "                                 compare two runs: step time, breakdown, idle causes, op deltas\n"
     "  view [FILE] [--demo SCENARIO]  open the viewer window\n"
     "  screenshot FILE --out PNG [--size WxH] [--range START_MS:END_MS] [--scale S] [--force]\n"
     "                                 render the timeline headless into a PNG\n"
@@ -53,6 +55,7 @@ int main(int argc, char** argv) {
   if (command == "bench") return stepline::app::RunBench(args, std::cout, std::cerr);
   if (command == "demo") return stepline::app::RunDemo(args, std::cout, std::cerr);
   if (command == "report") return stepline::app::RunReport(args, std::cout, std::cerr);
+  if (command == "diff") return stepline::app::RunDiff(args, std::cout, std::cerr);
   if (command == "view") return stepline::app::RunViewer(args, std::cout, std::cerr);
   if (command == "screenshot") return stepline::app::RunScreenshot(args, std::cout, std::cerr);
   if (command == "--help" || command == "-h" || command == "help") {

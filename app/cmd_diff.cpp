@@ -1,0 +1,113 @@
+// `stepline diff A B [--json] [--steps REGEX] [--no-normalize] [--top N]`:
+// loads two traces (any formats), runs analysis::ComputeReport on each and
+// prints analysis::Compare of the two (diff_output.h).
+#include <limits>
+#include <ostream>
+#include <regex>
+#include <string>
+
+#include "app/cli_args.h"
+#include "app/commands.h"
+#include "app/diff_output.h"
+#include "loaders/load.h"
+#include "model/analysis/compare.h"
+
+namespace stepline::app {
+namespace {
+
+constexpr std::string_view kDiffUsage =
+    "usage: stepline diff A B [--json] [--steps REGEX] [--no-normalize] [--top N]\n"
+    "  compares run B with run A (delta = B - A): steps, mean step time, GPU busy, the per-step\n"
+    "  step-time breakdown and idle by cause, and every op's count and total time\n"
+    "  (no flags)      a readable summary and the top 20 op deltas\n"
+    "  --json          the comparison as one JSON object (every op, unless --top)\n"
+    "  --steps REGEX   steps are the top-level host slices whose name matches (for traces\n"
+    "                  without step markers of their own), on both sides\n"
+    "  --no-normalize  keep op names as recorded; by default template arguments, argument lists,\n"
+    "                  hex addresses and numeric suffixes are folded so one op is one row\n"
+    "  --top N         list only the N ops with the largest |delta|\n";
+
+constexpr size_t kDefaultTextOps = 20;
+constexpr int64_t kMaxTop = 1'000'000'000;
+
+struct DiffSettings {
+  std::string a_path, b_path;
+  bool json = false;
+  size_t max_ops = std::numeric_limits<size_t>::max();
+  analysis::CompareOptions options;
+};
+
+// Fills `s` from the parsed arguments; returns an error message, or "".
+std::string ReadSettings(const ParsedArgs& a, DiffSettings* s) {
+  if (a.positionals().size() != 2) return "expected two trace files, A and B";
+  s->a_path = a.positionals()[0];
+  s->b_path = a.positionals()[1];
+  s->json = a.Has("--json");
+  s->options.normalize_names = !a.Has("--no-normalize");
+  auto top = a.IntValue("--top", s->json ? kMaxTop : int64_t{kDefaultTextOps}, 0, kMaxTop);
+  if (!top) return top.error();
+  s->max_ops = static_cast<size_t>(*top);
+  if (auto regex = a.Value("--steps")) {
+    if (regex->empty()) return "--steps needs a regex";
+    try {
+      std::regex(*regex, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      return "invalid --steps regex \"" + *regex + "\": " + e.what();
+    }
+    s->options.report.steps_regex = *regex;
+  }
+  return "";
+}
+
+// Warns (on `err`) when --steps did not decide a side's steps.
+void WarnAboutSteps(const analysis::Report& r, const std::string& path, const DiffSettings& s, std::ostream& err) {
+  if (!r.step_error.empty()) err << "stepline diff: " << path << ": " << r.step_error << "\n";
+  if (s.options.report.steps_regex.empty() || r.step_source == analysis::StepSource::kRegex) return;
+  err << "stepline diff: " << path << ": --steps "
+      << (r.step_source == analysis::StepSource::kGpuActiveSpan || r.step_source == analysis::StepSource::kNone
+              ? "matched no top-level host slice"
+              : "ignored: the trace's own steps come first")
+      << "; steps from " << analysis::StepSourceName(r.step_source) << "\n";
+}
+
+}  // namespace
+
+int RunDiff(const Args& args, std::ostream& out, std::ostream& err) {
+  auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--json", "--no-normalize", "--help"}, {"--steps", "--top"}});
+  if (parsed && parsed->Has("--help")) {
+    out << kDiffUsage;
+    return 0;
+  }
+  DiffSettings settings;
+  const std::string error = parsed ? ReadSettings(*parsed, &settings) : parsed.error();
+  if (!error.empty()) {
+    err << "stepline diff: " << error << "\n" << kDiffUsage;
+    return 2;
+  }
+
+  // Both loads before any analysis: a broken B fails fast.
+  auto a = loaders::LoadFile(settings.a_path);
+  if (!a) {
+    err << "stepline diff: A: " << a.error().ToString() << "\n";
+    return 1;
+  }
+  auto b = loaders::LoadFile(settings.b_path);
+  if (!b) {
+    err << "stepline diff: B: " << b.error().ToString() << "\n";
+    return 1;
+  }
+  const analysis::Report report_a = analysis::ComputeReport(a.value(), settings.options.report);
+  const analysis::Report report_b = analysis::ComputeReport(b.value(), settings.options.report);
+  WarnAboutSteps(report_a, settings.a_path, settings, err);
+  WarnAboutSteps(report_b, settings.b_path, settings, err);
+  const analysis::Comparison comparison = analysis::Compare(
+      report_a, report_b, settings.options, {settings.a_path, a.value().span()}, {settings.b_path, b.value().span()});
+  if (settings.json) {
+    WriteDiffJson(comparison, settings.max_ops, out);
+  } else {
+    WriteDiffText(comparison, settings.max_ops, out);
+  }
+  return out.good() ? 0 : 1;
+}
+
+}  // namespace stepline::app

@@ -1,0 +1,202 @@
+// Formatting an analysis::Comparison as JSON or text; see diff_output.h.
+#include "app/diff_output.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+#include <string>
+
+#include "app/json_writer.h"
+#include "app/text_format.h"
+
+namespace stepline::app {
+namespace {
+
+using analysis::CompareSide;
+using analysis::Comparison;
+using analysis::SummaryGroup;
+using analysis::SummaryRow;
+
+constexpr size_t kMaxNameChars = 96;  // kernel names can run to hundreds of characters
+
+//-----------------------------------------------------------------------------
+// JSON
+//-----------------------------------------------------------------------------
+
+void SideJson(const CompareSide& s, JsonWriter* json) {
+  json->BeginObject();
+  json->Field("path", s.path);
+  json->Field("steps", uint64_t{s.steps});
+  json->Key("step_mean_ns").Int(s.step_mean_ns);
+  json->FieldFixed("gpu_busy_percent", s.gpu_busy_percent, 2);
+  json->Field("step_source", analysis::StepSourceName(s.step_source));
+  json->Key("first_full_step").Int(s.first_full_step);
+  json->EndObject();
+}
+
+// {name: {a_ns, b_ns, delta_ns}} over the summary rows of one group; the
+// values are integer ns, so the doubles of SummaryRow convert exactly.
+void GroupJson(const Comparison& c, SummaryGroup group, JsonWriter* json) {
+  json->BeginObject();
+  for (const SummaryRow& row : c.summary) {
+    if (row.group != group) continue;
+    json->Key(row.label).BeginObject();
+    json->Key("a_ns").Int(std::llround(row.a));
+    json->Key("b_ns").Int(std::llround(row.b));
+    json->Key("delta_ns").Int(std::llround(row.delta));
+    json->EndObject();
+  }
+  json->EndObject();
+}
+
+void OpsJson(const Comparison& c, size_t max_ops, JsonWriter* json) {
+  json->BeginArray();
+  for (size_t i = 0; i < std::min(max_ops, c.ops.size()); ++i) {
+    const analysis::OpDiffRow& op = c.ops[i];
+    json->BeginObject();
+    json->Field("name", op.name);
+    json->Field("kind", analysis::OpKindName(op.kind));
+    json->Field("a_count", op.a_count);
+    json->Field("b_count", op.b_count);
+    json->Key("a_total_ns").Int(op.a_total_ns);
+    json->Key("b_total_ns").Int(op.b_total_ns);
+    json->Key("delta_ns").Int(op.delta_ns);
+    json->FieldFixed("delta_per_step_ns", op.delta_per_step_ns, 1);
+    json->Field("presence", analysis::PresenceName(op.presence));
+    json->EndObject();
+  }
+  json->EndArray();
+}
+
+//-----------------------------------------------------------------------------
+// Text
+//-----------------------------------------------------------------------------
+
+std::string Pad(std::string s, size_t width, bool right_align) {
+  if (s.size() >= width) return s;
+  const std::string fill(width - s.size(), ' ');
+  return right_align ? fill + s : s + fill;
+}
+
+std::string Clip(std::string_view name) {
+  if (name.size() <= kMaxNameChars) return std::string(name);
+  return std::string(name.substr(0, kMaxNameChars - 3)) + "...";
+}
+
+std::string Signed(const std::string& text, double v) { return v > 0 ? "+" + text : text; }
+
+std::string Value(const SummaryRow& row, double v) {
+  switch (row.unit) {
+    case analysis::SummaryUnit::kCount: return FormatCount(uint64_t(std::llround(std::max(v, 0.0))));
+    case analysis::SummaryUnit::kNs: return FormatDuration(std::llround(v));
+    case analysis::SummaryUnit::kPercent: return FormatFixed(v, 1) + "%";
+  }
+  return "";
+}
+
+std::string Delta(const SummaryRow& row) {
+  switch (row.unit) {
+    case analysis::SummaryUnit::kCount: return Signed(std::to_string(std::llround(row.delta)), row.delta);
+    case analysis::SummaryUnit::kNs: return Signed(FormatDuration(std::llround(row.delta)), row.delta);
+    // A difference of two percentages is in percentage points.
+    case analysis::SummaryUnit::kPercent: return Signed(FormatFixed(row.delta, 1) + " pp", row.delta);
+  }
+  return "";
+}
+
+std::string DeltaPercentText(double percent) {
+  if (std::isnan(percent)) return "new";
+  return Signed(FormatFixed(percent, 1) + "%", percent);
+}
+
+std::string_view Verdict(const SummaryRow& row) {
+  switch (analysis::ChangeOf(row)) {
+    case analysis::Change::kImprovement: return "better";
+    case analysis::Change::kRegression: return "worse";
+    case analysis::Change::kNone: return "";
+  }
+  return "";
+}
+
+void SideText(std::string_view letter, const CompareSide& s, std::ostream& out) {
+  out << letter << "  " << s.path << ": " << FormatCount(s.steps) << (s.steps == 1 ? " step" : " steps");
+  if (s.steps > 0) out << " from " << analysis::StepSourceName(s.step_source);
+  if (!s.primary_device.empty()) out << ", primary device " << s.primary_device;
+  out << "\n";
+}
+
+void SummaryText(const Comparison& c, std::ostream& out) {
+  constexpr std::string_view kHeadings[] = {"Run", "Step-time breakdown, per-step mean",
+                                            "GPU idle by cause, per-step mean"};
+  int group = -1;
+  for (const SummaryRow& row : c.summary) {
+    if (static_cast<int>(row.group) != group) {
+      group = static_cast<int>(row.group);
+      out << "\n" << kHeadings[group] << "\n";
+      out << "  " << Pad("", 18, false) << Pad("A", 12, true) << Pad("B", 12, true) << Pad("delta", 13, true)
+          << Pad("delta %", 10, true) << "\n";
+    }
+    out << "  " << Pad(row.label, 18, false) << Pad(Value(row, row.a), 12, true) << Pad(Value(row, row.b), 12, true)
+        << Pad(Delta(row), 13, true) << Pad(DeltaPercentText(row.delta_percent), 10, true);
+    const std::string_view verdict = Verdict(row);
+    if (!verdict.empty()) out << "  " << verdict;
+    out << "\n";
+  }
+}
+
+std::string_view PresenceText(analysis::Presence p) {
+  switch (p) {
+    case analysis::Presence::kBoth: return "";
+    case analysis::Presence::kOnlyA: return "only A";
+    case analysis::Presence::kOnlyB: return "only B";
+  }
+  return "";
+}
+
+void OpsText(const Comparison& c, size_t max_ops, std::ostream& out) {
+  const size_t n = std::min(max_ops, c.ops.size());
+  out << "\nTop " << n << " op deltas of " << FormatCount(c.ops.size()) << " (by |B total - A total|; names "
+      << (c.names_normalized ? "normalized" : "as recorded") << ")\n";
+  if (n == 0) return;
+  out << "  " << Pad("delta", 11, true) << Pad("per step", 11, true) << Pad("A count", 10, true)
+      << Pad("B count", 10, true) << Pad("A total", 11, true) << Pad("B total", 11, true) << "  "
+      << Pad("kind", 9, false) << Pad("", 8, false) << "name\n";
+  for (size_t i = 0; i < n; ++i) {
+    const analysis::OpDiffRow& op = c.ops[i];
+    out << "  " << Pad(Signed(FormatDuration(op.delta_ns), double(op.delta_ns)), 11, true)
+        << Pad(Signed(FormatDuration(std::llround(op.delta_per_step_ns)), op.delta_per_step_ns), 11, true)
+        << Pad(FormatCount(op.a_count), 10, true) << Pad(FormatCount(op.b_count), 10, true)
+        << Pad(FormatDuration(op.a_total_ns), 11, true) << Pad(FormatDuration(op.b_total_ns), 11, true) << "  "
+        << Pad(std::string(analysis::OpKindName(op.kind)), 9, false)
+        << Pad(std::string(PresenceText(op.presence)), 8, false) << Clip(op.name) << "\n";
+  }
+}
+
+}  // namespace
+
+void WriteDiffJson(const Comparison& c, size_t max_ops, std::ostream& out) {
+  JsonWriter json;
+  json.BeginObject();
+  json.Key("a");
+  SideJson(c.a, &json);
+  json.Key("b");
+  SideJson(c.b, &json);
+  json.Key("breakdown");
+  GroupJson(c, SummaryGroup::kBreakdown, &json);
+  json.Key("idle_by_cause");
+  GroupJson(c, SummaryGroup::kIdleByCause, &json);
+  json.Key("ops");
+  OpsJson(c, max_ops, &json);
+  json.EndObject();
+  out << json.text() << "\n";
+}
+
+void WriteDiffText(const Comparison& c, size_t max_ops, std::ostream& out) {
+  SideText("A", c.a, out);
+  SideText("B", c.b, out);
+  out << "delta = B - A; lower time is better, higher GPU busy is better\n";
+  SummaryText(c, out);
+  OpsText(c, max_ops, out);
+}
+
+}  // namespace stepline::app

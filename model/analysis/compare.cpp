@@ -1,0 +1,218 @@
+// Compare and its building blocks; see compare.h.
+//
+// [SECTION] Sides and step alignment
+// [SECTION] Summary rows
+// [SECTION] Ops diff
+// [SECTION] Compare
+#include "model/analysis/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace stepline::analysis {
+namespace {
+
+DurNs MeanOf(DurNs total, size_t n) { return n == 0 ? 0 : total / static_cast<DurNs>(n); }
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Sides and step alignment
+//-----------------------------------------------------------------------------
+
+bool IsCutStep(std::span<const TimeNs> start_ns, std::span<const DurNs> dur_ns, size_t i, TimeRange trace_span) {
+  const size_t n = start_ns.size();
+  if (i >= n || (i != 0 && i + 1 != n)) return false;
+  if (!trace_span.empty()) {
+    if (i == 0 && start_ns[i] <= trace_span.start_ns) return true;
+    if (i + 1 == n && start_ns[i] + dur_ns[i] >= trace_span.end_ns) return true;
+    return false;
+  }
+  // No span: a first or last step much shorter than the typical step was
+  // probably cut. One step has nothing to compare with.
+  if (n < 2) return false;
+  std::vector<DurNs> sorted(dur_ns.begin(), dur_ns.end());
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(n / 2), sorted.end());
+  const DurNs median = sorted[n / 2];
+  return 2 * dur_ns[i] < median;
+}
+
+int FirstFullStep(std::span<const TimeNs> start_ns, std::span<const DurNs> dur_ns, TimeRange trace_span) {
+  if (start_ns.empty()) return -1;
+  for (size_t i = 0; i < start_ns.size(); ++i) {
+    if (!IsCutStep(start_ns, dur_ns, i, trace_span)) return static_cast<int>(i);
+  }
+  return 0;
+}
+
+CompareSide MakeCompareSide(const Report& report, const CompareSource& source) {
+  CompareSide side;
+  side.path = source.path;
+  side.primary_device = report.primary_device;
+  side.step_source = report.step_source;
+  side.steps = report.steps.size();
+  DurNs total_ns = 0;
+  CategoryNs category_total{};
+  CauseNs cause_total{};
+  for (const ReportStep& s : report.steps) {
+    side.step_names.push_back(s.name);
+    side.step_start_ns.push_back(s.start_ns);
+    side.step_dur_ns.push_back(s.dur_ns);
+    side.step_breakdown.push_back(s.breakdown);
+    side.step_idle_by_cause.push_back(s.idle_by_cause);
+    total_ns += s.dur_ns;
+    for (size_t c = 0; c < category_total.size(); ++c) category_total[c] += s.breakdown[c];
+    for (size_t c = 0; c < cause_total.size(); ++c) cause_total[c] += s.idle_by_cause[c];
+  }
+  side.step_mean_ns = MeanOf(total_ns, side.steps);
+  for (size_t c = 0; c < category_total.size(); ++c) side.breakdown_mean[c] = MeanOf(category_total[c], side.steps);
+  for (size_t c = 0; c < cause_total.size(); ++c) side.idle_by_cause_mean[c] = MeanOf(cause_total[c], side.steps);
+  const DurNs kernel_ns = At(category_total, TimeCategory::kCompute) + At(category_total, TimeCategory::kCollective);
+  side.gpu_busy_percent = total_ns > 0 ? 100.0 * static_cast<double>(kernel_ns) / static_cast<double>(total_ns) : 0;
+  side.first_full_step = FirstFullStep(side.step_start_ns, side.step_dur_ns, source.trace_span);
+  return side;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Summary rows
+//-----------------------------------------------------------------------------
+
+double DeltaPercent(double a, double b) {
+  if (a == 0) return b == 0 ? 0 : std::numeric_limits<double>::quiet_NaN();
+  return 100.0 * (b - a) / a;
+}
+
+Change ChangeOf(const SummaryRow& row) {
+  if (row.delta == 0 || row.sense == Sense::kNeutral) return Change::kNone;
+  const bool went_down = row.delta < 0;
+  return went_down == (row.sense == Sense::kLowerIsBetter) ? Change::kImprovement : Change::kRegression;
+}
+
+namespace {
+
+SummaryRow MakeRow(SummaryGroup group, std::string_view label, SummaryUnit unit, Sense sense, double a, double b) {
+  SummaryRow row;
+  row.group = group;
+  row.label = std::string(label);
+  row.unit = unit;
+  row.sense = sense;
+  row.a = a;
+  row.b = b;
+  row.delta = b - a;
+  row.delta_percent = DeltaPercent(a, b);
+  return row;
+}
+
+}  // namespace
+
+std::vector<SummaryRow> BuildSummaryRows(const CompareSide& a, const CompareSide& b) {
+  std::vector<SummaryRow> rows;
+  // A different step count is not better or worse: it is what was captured.
+  rows.push_back(
+      MakeRow(SummaryGroup::kRun, "steps", SummaryUnit::kCount, Sense::kNeutral, double(a.steps), double(b.steps)));
+  rows.push_back(MakeRow(SummaryGroup::kRun, "mean step", SummaryUnit::kNs, Sense::kLowerIsBetter,
+                         double(a.step_mean_ns), double(b.step_mean_ns)));
+  rows.push_back(MakeRow(SummaryGroup::kRun, "GPU busy", SummaryUnit::kPercent, Sense::kHigherIsBetter,
+                         a.gpu_busy_percent, b.gpu_busy_percent));
+  // Less time in any category, kernels included, is a shorter step.
+  for (int c = 0; c < kTimeCategoryCount; ++c) {
+    rows.push_back(MakeRow(SummaryGroup::kBreakdown, TimeCategoryName(static_cast<TimeCategory>(c)), SummaryUnit::kNs,
+                           Sense::kLowerIsBetter, double(a.breakdown_mean[size_t(c)]),
+                           double(b.breakdown_mean[size_t(c)])));
+  }
+  for (int c = 0; c < kIdleCauseCount; ++c) {
+    rows.push_back(MakeRow(SummaryGroup::kIdleByCause, IdleCauseName(static_cast<IdleCause>(c)), SummaryUnit::kNs,
+                           Sense::kLowerIsBetter, double(a.idle_by_cause_mean[size_t(c)]),
+                           double(b.idle_by_cause_mean[size_t(c)])));
+  }
+  return rows;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Ops diff
+//-----------------------------------------------------------------------------
+
+std::string_view PresenceName(Presence p) {
+  switch (p) {
+    case Presence::kBoth: return "both";
+    case Presence::kOnlyA: return "only_a";
+    case Presence::kOnlyB: return "only_b";
+  }
+  return "both";
+}
+
+void SortByAbsDelta(std::vector<OpDiffRow>* rows) {
+  // |delta| as unsigned: |INT64_MIN| does not fit a DurNs.
+  auto magnitude = [](DurNs d) { return d < 0 ? uint64_t(0) - uint64_t(d) : uint64_t(d); };
+  std::sort(rows->begin(), rows->end(), [&](const OpDiffRow& x, const OpDiffRow& y) {
+    const uint64_t mx = magnitude(x.delta_ns), my = magnitude(y.delta_ns);
+    if (mx != my) return mx > my;
+    return std::tie(x.name, x.kind) < std::tie(y.name, y.kind);
+  });
+}
+
+std::vector<OpDiffRow> DiffOps(std::span<const ReportOp> a, size_t a_steps, std::span<const ReportOp> b, size_t b_steps,
+                               bool normalize_names) {
+  struct Merged {
+    OpDiffRow row;
+    bool in_a = false, in_b = false;
+    std::set<std::string_view> raw_names;
+  };
+  std::map<std::pair<std::string, OpKind>, Merged> by_key;
+  auto add = [&](const ReportOp& op, bool is_a) {
+    std::string name = normalize_names ? NormalizeOpName(op.name) : std::string(op.name);
+    Merged& m = by_key[{name, op.kind}];
+    m.row.kind = op.kind;
+    m.raw_names.insert(op.name);
+    (is_a ? m.in_a : m.in_b) = true;
+    (is_a ? m.row.a_count : m.row.b_count) += op.count;
+    (is_a ? m.row.a_total_ns : m.row.b_total_ns) += op.total_ns;
+  };
+  for (const ReportOp& op : a) add(op, true);
+  for (const ReportOp& op : b) add(op, false);
+
+  const double a_divisor = double(std::max<size_t>(a_steps, 1));
+  const double b_divisor = double(std::max<size_t>(b_steps, 1));
+  std::vector<OpDiffRow> rows;
+  rows.reserve(by_key.size());
+  for (auto& [key, m] : by_key) {
+    OpDiffRow& row = m.row;
+    row.name = key.first;
+    row.delta_ns = row.b_total_ns - row.a_total_ns;
+    row.delta_per_step_ns = double(row.b_total_ns) / b_divisor - double(row.a_total_ns) / a_divisor;
+    row.presence = m.in_a && m.in_b ? Presence::kBoth : (m.in_a ? Presence::kOnlyA : Presence::kOnlyB);
+    row.merged_names = static_cast<uint32_t>(m.raw_names.size());
+    rows.push_back(std::move(row));
+  }
+  SortByAbsDelta(&rows);
+  return rows;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Compare
+//-----------------------------------------------------------------------------
+
+Comparison Compare(const Report& a, const Report& b, const CompareOptions& options, const CompareSource& a_source,
+                   const CompareSource& b_source) {
+  Comparison c;
+  c.a = MakeCompareSide(a, a_source);
+  c.b = MakeCompareSide(b, b_source);
+  c.summary = BuildSummaryRows(c.a, c.b);
+  c.ops = DiffOps(a.ops, a.steps.size(), b.ops, b.steps.size(), options.normalize_names);
+  c.names_normalized = options.normalize_names;
+  return c;
+}
+
+Comparison Compare(const Trace& a, const Trace& b, const CompareOptions& options, std::string_view a_path,
+                   std::string_view b_path) {
+  const Report report_a = ComputeReport(a, options.report);
+  const Report report_b = ComputeReport(b, options.report);
+  return Compare(report_a, report_b, options, CompareSource{std::string(a_path), a.span()},
+                 CompareSource{std::string(b_path), b.span()});
+}
+
+}  // namespace stepline::analysis
