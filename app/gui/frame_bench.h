@@ -1,8 +1,9 @@
-// Frame benchmark for `stepline bench`: the CPU time to build one viewer frame
-// (ImGui frame + every panel + draw lists; no GPU) and, when a GL context can
-// be had (a display, or xvfb-run), the total frame time including rendering
-// and glFinish(). Measured at full zoom-out and at 10%, 1% and 0.1% of the
-// trace's span, centred, at a fixed window size.
+// Frame benchmark for `stepline bench`: the CPU time (of the building thread)
+// to build one viewer frame (ImGui frame + every panel + draw lists; no GPU)
+// and, when a GL context can be had (a display, or xvfb-run), the total wall
+// time of a frame including rendering and glFinish(). Measured at full
+// zoom-out and at 10%, 1% and 0.1% of the trace's span, centred, at a fixed
+// window size.
 #pragma once
 
 #include <memory>
@@ -14,7 +15,7 @@
 namespace stepline::app {
 
 struct FrameTimes {
-  double fit_all = 0, zoom_10pct = 0, zoom_1pct = 0, zoom_0_1pct = 0;  // median ms per frame
+  double fit_all = 0, zoom_10pct = 0, zoom_1pct = 0, zoom_0_1pct = 0;  // median ms per frame (see MeasureFrames)
 };
 
 struct FrameBenchResult {

@@ -1,10 +1,14 @@
 // Draw-list LOD: wide slices one item each, thin runs folded with a count,
-// gaps split runs, work bounded by pixels, depths kept apart.
+// gaps split runs, work bounded by pixels, depths kept apart. Counter columns
+// against the per-sample walk on random samples at many zooms.
 #include "ui/timeline/draw_list.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numeric>
+#include <random>
+#include <string>
 
 namespace stepline::ui {
 namespace {
@@ -96,6 +100,115 @@ TEST(DrawListTest, WorkIsBoundedByPixelsNotEvents) {
   uint64_t total = 0;
   for (const auto& it : items) total += it.count;
   EXPECT_EQ(total, static_cast<uint64_t>(kSlices));  // every slice accounted for exactly once
+}
+
+// Counter columns against the per-sample walk they replaced.
+
+
+// The counter row as it was drawn before BuildCounterColumns: every sample in
+// view visited, each one's value max-merged into the columns it holds.
+std::vector<float> ReferenceCounterColumns(const Trace& trace, TrackId track, const Viewport& viewport, int width) {
+  const auto& r = trace.tracks().ranges(track);
+  const auto ts = trace.counters().ts_ns();
+  const auto values = trace.counters().value();
+  std::vector<float> column(static_cast<size_t>(width), NAN);
+  if (r.counter_end == r.counter_begin) return column;
+  auto first = std::upper_bound(ts.begin() + r.counter_begin, ts.begin() + r.counter_end, viewport.visible.start_ns);
+  if (first != ts.begin() + r.counter_begin) --first;
+  const auto end = ts.begin() + r.counter_end;
+  for (auto it = first; it != end && *it < viewport.visible.end_ns; ++it) {
+    const size_t i = static_cast<size_t>(it - ts.begin());
+    const double x_start = std::max(0.0, viewport.TimeToX(*it));
+    const double x_end = i + 1 < r.counter_end ? std::min<double>(width, viewport.TimeToX(ts[i + 1])) : width;
+    const float v = static_cast<float>(values[i]);
+    const int c_end = std::min(width, std::max(static_cast<int>(x_start) + 1, static_cast<int>(x_end)));
+    for (int c = static_cast<int>(x_start); c < c_end; ++c) {
+      column[c] = std::isnan(column[c]) ? v : std::max(column[c], v);
+    }
+  }
+  return column;
+}
+
+struct CounterFixture {
+  Trace trace;
+  std::vector<TrackId> tracks;
+  explicit CounterFixture(int count) {
+    const ProcessId p = trace.mutable_processes().Append({1, {}, 0, -1});
+    for (int i = 0; i < count; ++i) {
+      tracks.push_back(trace.mutable_tracks().Append({TrackKind::kCounter, p, i, {}, 0, -1, {}}));
+    }
+  }
+};
+
+void ExpectSameColumns(const std::vector<float>& got, const std::vector<float>& want, const std::string& where) {
+  ASSERT_EQ(got.size(), want.size()) << where;
+  for (size_t c = 0; c < got.size(); ++c) {
+    if (std::isnan(want[c])) {
+      ASSERT_TRUE(std::isnan(got[c])) << where << " column " << c << " got " << got[c];
+    } else {
+      ASSERT_EQ(got[c], want[c]) << where << " column " << c;
+    }
+  }
+}
+
+TEST(CounterColumnsTest, RandomSamplesAtManyZoomsMatchTheWalk) {
+  std::mt19937_64 rng(17);
+  CounterFixture f(4);
+  // Track 0: 300k dense samples with duplicate times; 1: sparse, far apart;
+  // 2: a single sample; 3: no samples.
+  TimeNs t = 5'000;
+  for (int i = 0; i < 300'000; ++i) {
+    t += static_cast<TimeNs>(rng() % 40);  // 0: same timestamp as the previous sample
+    f.trace.mutable_counters().Append(f.tracks[0], t, static_cast<double>(rng() % 100'000) / 7.0 - 3000.0);
+  }
+  const TimeNs dense_end = t;
+  t = 0;
+  for (int i = 0; i < 200; ++i) {
+    t += 1 + static_cast<TimeNs>(rng() % 100'000);
+    f.trace.mutable_counters().Append(f.tracks[1], t, static_cast<double>(rng() % 50));
+  }
+  f.trace.mutable_counters().Append(f.tracks[2], 1'000'000, 42.0);
+  f.trace.Finalize();
+  const RangeArgMax<double> value_max(f.trace.counters().value());
+  std::vector<float> got;
+  for (int v = 0; v < 1500; ++v) {
+    const TrackId track = f.tracks[rng() % f.tracks.size()];
+    const double fraction = std::pow(10.0, -static_cast<double>(rng() % 700) / 100.0) * 1.3;
+    const auto dur = std::max<DurNs>(1, static_cast<DurNs>(static_cast<double>(dense_end) * fraction));
+    TimeNs start = static_cast<TimeNs>(rng() % static_cast<uint64_t>(dense_end)) - dur / 4;
+    const auto& r = f.trace.tracks().ranges(track);
+    if (v % 4 == 0 && r.counter_end > r.counter_begin) {  // on a sample, from either side
+      start = f.trace.counters().ts_ns()[r.counter_begin + rng() % (r.counter_end - r.counter_begin)];
+      if (rng() % 2) start -= dur;
+    }
+    const int widths[] = {1920, 1, 2, 333, 4000};
+    const int width = widths[rng() % 5];
+    const Viewport vp{TimeRange{start, start + dur}, static_cast<double>(width)};
+    BuildCounterColumns(f.trace, track, value_max, vp, width, &got);
+    ExpectSameColumns(got, ReferenceCounterColumns(f.trace, track, vp, width),
+                      "view " + std::to_string(v) + " track " + std::to_string(track.index()) + " [" +
+                          std::to_string(start) + ", " + std::to_string(start + dur) + ") width " +
+                          std::to_string(width));
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(CounterColumnsTest, ColumnHoldsTheHighestSampleStartingInIt) {
+  CounterFixture f(1);
+  for (int i = 0; i < 1000; ++i) f.trace.mutable_counters().Append(f.tracks[0], i, i == 537 ? 99.0 : 1.0);
+  f.trace.Finalize();
+  const RangeArgMax<double> value_max(f.trace.counters().value());
+  std::vector<float> cols;
+  BuildCounterColumns(f.trace, f.tracks[0], value_max, Viewport{TimeRange{0, 1000}, 10.0}, 10, &cols);
+  ASSERT_EQ(cols.size(), 10u);
+  EXPECT_EQ(cols[5], 99.f);  // samples 500..599
+  EXPECT_EQ(cols[4], 1.f);
+  EXPECT_EQ(cols[9], 1.f);
+  // Before the first sample nothing is drawn; after the last its value holds.
+  BuildCounterColumns(f.trace, f.tracks[0], value_max, Viewport{TimeRange{-500, 1500}, 4.0}, 4, &cols);
+  EXPECT_TRUE(std::isnan(cols[0]));
+  EXPECT_EQ(cols[2], 99.f);
+  EXPECT_EQ(cols[3], 1.f);
 }
 
 }  // namespace

@@ -6,9 +6,20 @@
 // everything skipped joins the run. Each jump moves at least min_slice_px on
 // screen, so a depth costs O(width / min_slice_px * log n) however many slices
 // it holds.
+//
+// Counter columns: samples in ts order map to x in order, so the samples
+// starting in one pixel column are a contiguous run, found by a galloping
+// search that starts from the previous column's sample count (neighbouring
+// columns usually hold about as many); the range arg-max gives their highest
+// value. Between runs the last
+// sample's value is held. Per column: one search, one query, one write.
 #include "ui/timeline/draw_list.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ui/timeline/gallop.h"
 
 namespace stepline::ui {
 namespace {
@@ -83,6 +94,42 @@ void BuildSliceDrawList(const Trace& trace, const TrackDepthIndex& index, TrackI
                         std::vector<SliceDrawItem>* out, const DrawListOptions& options) {
   for (size_t d = 0; d < index.depth_count(track); ++d) {
     BuildRowDrawList(trace, index.Rows(track, d), static_cast<uint16_t>(d), viewport, out, options);
+  }
+}
+
+void BuildCounterColumns(const Trace& trace, TrackId track, const RangeArgMax<double>& value_max,
+                         const Viewport& viewport, int width, std::vector<float>* columns) {
+  columns->assign(static_cast<size_t>(std::max(width, 0)), std::numeric_limits<float>::quiet_NaN());
+  const auto& r = trace.tracks().ranges(track);
+  const auto ts = trace.counters().ts_ns();
+  const auto values = trace.counters().value();
+  if (width <= 0 || r.counter_end == r.counter_begin) return;
+  // From the value in force at the left edge (the last sample at or before
+  // it) to the last sample starting before the right edge.
+  size_t k = static_cast<size_t>(
+      std::upper_bound(ts.begin() + r.counter_begin, ts.begin() + r.counter_end, viewport.visible.start_ns) -
+      ts.begin());
+  if (k > r.counter_begin) --k;
+  const size_t end = static_cast<size_t>(
+      std::lower_bound(ts.begin() + k, ts.begin() + r.counter_end, viewport.visible.end_ns) - ts.begin());
+  auto column_of = [&](size_t i) { return static_cast<int>(std::max(0.0, viewport.TimeToX(ts[i]))); };
+  std::vector<float>& out = *columns;
+  size_t run = 0;  // samples in the last column that had any: the guess for the next one
+  while (k < end) {
+    const int c = column_of(k);
+    if (c >= width) break;
+    const size_t j = GallopPartitionNear(k, end, std::min(end, k + run), [&](size_t i) { return column_of(i) <= c; });
+    run = j - k;
+    const float top = static_cast<float>(values[value_max.Query(values, k, j)]);
+    out[c] = std::isnan(out[c]) ? top : std::max(out[c], top);
+    // The run's last sample holds until the column where the next one starts
+    // (exclusive), or to the right edge after the track's last sample.
+    const double x_end = j < r.counter_end ? std::min<double>(width, viewport.TimeToX(ts[j])) : width;
+    const float held = static_cast<float>(values[j - 1]);
+    for (int h = c + 1; h < std::min(width, static_cast<int>(x_end)); ++h) {
+      out[h] = std::isnan(out[h]) ? held : std::max(out[h], held);
+    }
+    k = j;
   }
 }
 

@@ -3,12 +3,15 @@
 // narrower than min_slice_px are folded with their neighbours (while the gaps
 // between them stay under min_slice_px too) into one item carrying a count,
 // as Tracy does. Pure: no ImGui, safe to run for many tracks on worker threads.
+// BuildCounterColumns does the same for counter rows: one value per pixel
+// column, found by search and a range max, never by visiting every sample.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "model/trace.h"
+#include "ui/timeline/range_arg_max.h"
 #include "ui/timeline/track_depth_index.h"
 #include "ui/timeline/viewport.h"
 
@@ -34,5 +37,13 @@ void BuildSliceDrawList(const Trace& trace, const TrackDepthIndex& index, TrackI
 // a device's copy row). Items get `depth` as their row.
 void BuildRowDrawList(const Trace& trace, std::span<const uint32_t> rows, uint16_t depth, const Viewport& viewport,
                       std::vector<SliceDrawItem>* out, const DrawListOptions& options = {});
+
+// A counter track's step chart, one value per pixel column c in [0, width):
+// the largest sample starting in the column (x in [c, c + 1)), else the value
+// held from the last earlier sample, else NaN (nothing drawn; before the first
+// sample). The last sample holds to the right edge. `value_max` is built over
+// trace.counters().value(). O(width * log samples) for any number of samples.
+void BuildCounterColumns(const Trace& trace, TrackId track, const RangeArgMax<double>& value_max,
+                         const Viewport& viewport, int width, std::vector<float>* columns);
 
 }  // namespace stepline::ui

@@ -8,34 +8,37 @@
 
 #include "ui/analysis_format.h"
 #include "ui/theme.h"
+#include "ui/timeline/gallop.h"
 #include "ui/timeline/time_ruler.h"
 
 namespace stepline::ui {
 
-void BuildGapOverlay(const AnalysisData& analysis, uint32_t device, const Viewport& viewport, float min_px,
-                     DurNs min_gap_ns, std::vector<GapOverlayItem>* out) {
+void BuildGapOverlay(const GapIndex& index, uint32_t device, const Viewport& viewport, float min_px,
+                     std::vector<GapOverlayItem>* out) {
   out->clear();
-  const auto [begin, end] = GapsInRange(analysis, device, viewport.visible);
+  auto [k, end] = index.InRange(device, viewport.visible);
   const float width = static_cast<float>(viewport.width_px);
-  DurNs longest = 0;  // of the last item
-  for (uint32_t i = begin; i < end; ++i) {
-    const analysis::IdleGap& g = analysis.gaps[i];
-    if (g.dur_ns() < min_gap_ns) continue;
-    const float x0 = std::max(-1.f, static_cast<float>(viewport.TimeToX(g.start_ns)));
-    const float x1 = std::min(width + 1, static_cast<float>(viewport.TimeToX(g.end_ns)));
-    if (!out->empty() && x0 < out->back().x1_px + min_px) {
-      GapOverlayItem& last = out->back();
-      last.x1_px = std::max(last.x1_px, x1);
-      ++last.count;
-      if (g.dur_ns() > longest) {
-        longest = g.dur_ns();
-        last.gap = i;
-        last.cause = g.cause;
-      }
-      continue;
+  auto x0_of = [&](size_t pos) { return std::max(-1.f, static_cast<float>(viewport.TimeToX(index.start_ns(pos)))); };
+  auto x1_of = [&](size_t pos) { return std::min(width + 1, static_cast<float>(viewport.TimeToX(index.end_ns(pos)))); };
+  while (k < end) {
+    const uint32_t first = k;
+    const float x0 = x0_of(k);
+    float x1 = x1_of(k);
+    ++k;
+    // Every gap starting less than min_px after the item's end joins it. Gaps
+    // are disjoint and in order, so the last one joined has the largest end.
+    // A gap joining in one round started at or after the previous round's
+    // limit, so every two rounds move the end by min_px or end the item: a
+    // device costs O(width / min_px) searches however many gaps are in view.
+    for (;;) {
+      const float limit = x1 + min_px;
+      const auto j = static_cast<uint32_t>(GallopPartition(k, end, [&](size_t pos) { return x0_of(pos) < limit; }));
+      if (j == k) break;
+      x1 = std::max(x1, x1_of(j - 1));
+      k = j;
     }
-    out->push_back({x0, x1, i, g.cause, 1});
-    longest = g.dur_ns();
+    const uint32_t longest = index.Longest(first, k);
+    out->push_back({x0, x1, index.gap_id(longest), index.cause(longest), k - first});
   }
 }
 

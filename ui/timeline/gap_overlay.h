@@ -2,6 +2,8 @@
 // timeline, bounded by pixels like the slice draw list: gaps closer than
 // min_px fold into one item that keeps the cause of its longest gap.
 // BuildGapOverlay is pure (tested); DrawGapShading/GapTooltip touch ImGui.
+// Cost per device and frame: O(width / min_px * log gaps), however many gaps
+// are in view (the folding jumps by search, GapIndex names each run's longest).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include "model/analysis/time_category.h"
 #include "model/trace.h"
 #include "ui/analysis_data.h"
+#include "ui/timeline/gap_index.h"
 #include "ui/timeline/viewport.h"
 
 struct ImDrawList;
@@ -23,10 +26,11 @@ struct GapOverlayItem {
   uint32_t count = 1;          // gaps folded into the item
 };
 
-// Items for `device`'s gaps in the visible window, in x order. Gaps shorter
-// than min_gap_ns are skipped (0: all).
-void BuildGapOverlay(const AnalysisData& analysis, uint32_t device, const Viewport& viewport, float min_px,
-                     DurNs min_gap_ns, std::vector<GapOverlayItem>* out);
+// Items for `device`'s gaps (those `index` holds) in the visible window, in x
+// order. Same items as walking every gap in view and folding each gap that
+// starts less than min_px after the current item's end into that item.
+void BuildGapOverlay(const GapIndex& index, uint32_t device, const Viewport& viewport, float min_px,
+                     std::vector<GapOverlayItem>* out);
 // The item under x (viewport px), or -1.
 int GapItemAtX(const std::vector<GapOverlayItem>& items, float x_px);
 

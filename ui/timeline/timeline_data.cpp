@@ -43,7 +43,12 @@ std::vector<float> ComputeBusyBins(std::vector<TimeRange> intervals, TimeRange r
 }
 
 TimelineData::TimelineData(std::shared_ptr<const Trace> t)
-    : trace(std::move(t)), depths(*trace), copies(*trace), analysis(ComputeAnalysisData(*trace)) {
+    : trace(std::move(t)),
+      depths(*trace),
+      copies(*trace),
+      counter_max(trace->counters().value()),
+      analysis(ComputeAnalysisData(*trace)),
+      gap_index(analysis) {
   const SliceTable& s = trace->slices();
   std::vector<TimeRange> kernels;
   for (size_t i = 0; i < s.size(); ++i) {

@@ -8,6 +8,8 @@
 #include "model/trace.h"
 #include "ui/analysis_data.h"
 #include "ui/timeline/copy_rows.h"
+#include "ui/timeline/gap_index.h"
+#include "ui/timeline/range_arg_max.h"
 #include "ui/timeline/track_depth_index.h"
 
 namespace stepline::ui {
@@ -29,8 +31,14 @@ struct TimelineData {
   // Per track: the smallest and largest counter sample (0, 0 without samples),
   // so counter rows scale without scanning every sample each frame.
   std::vector<std::pair<double, double>> counter_range;
+  // Range arg-max over trace->counters().value(), so a counter row finds the
+  // highest sample of each pixel column without visiting the column's samples.
+  RangeArgMax<double> counter_max;
   // Steps, breakdowns, idle gaps, op and kernel stats, recommendations.
   AnalysisData analysis;
+  // analysis.gaps in compact columns with a longest-gap index, for the gap
+  // overlay (declared after `analysis`, which it is built from).
+  GapIndex gap_index;
 };
 
 // Busy fraction per bin of `range`, from the union of the given intervals

@@ -1,0 +1,54 @@
+// GapIndex: every device's idle gaps in compact columns for the timeline's
+// gap overlay, plus a range arg-max over their durations, so the overlay can
+// fold any run of gaps into one item and name the run's longest gap without
+// visiting the run. Built once per trace (in TimelineData, on the load
+// thread): about 17 bytes per gap plus the arg-max blocks.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "model/analysis/time_category.h"
+#include "ui/analysis_data.h"
+#include "ui/timeline/range_arg_max.h"
+
+namespace stepline::ui {
+
+// Positions below are into the index (0 .. size()), device by device, each
+// device's gaps in start order (disjoint, so ends are in order too).
+class GapIndex {
+ public:
+  GapIndex() = default;
+  // The gaps of `analysis` at least min_gap_ns long (0: all of them).
+  explicit GapIndex(const AnalysisData& analysis, DurNs min_gap_ns = 0);
+
+  size_t size() const { return start_ns_.size(); }
+  size_t device_count() const { return device_ranges_.size(); }
+  // [begin, end) positions of `device`'s gaps; empty for an unknown device.
+  std::pair<uint32_t, uint32_t> DeviceRange(uint32_t device) const;
+  // [begin, end) positions of `device`'s gaps overlapping `range`.
+  std::pair<uint32_t, uint32_t> InRange(uint32_t device, TimeRange range) const;
+
+  TimeNs start_ns(size_t pos) const { return start_ns_[pos]; }
+  TimeNs end_ns(size_t pos) const { return start_ns_[pos] + dur_ns_[pos]; }
+  analysis::IdleCause cause(size_t pos) const { return cause_[pos]; }
+  // The gap's index into AnalysisData::gaps.
+  uint32_t gap_id(size_t pos) const { return ids_.empty() ? static_cast<uint32_t>(pos) : ids_[pos]; }
+  // The position of the longest gap in [begin, end) (begin < end), the
+  // earliest on ties.
+  uint32_t Longest(size_t begin, size_t end) const { return longest_.Query(dur_ns_, begin, end); }
+
+  size_t MemoryBytes() const;
+
+ private:
+  std::vector<TimeNs> start_ns_;
+  std::vector<DurNs> dur_ns_;
+  std::vector<analysis::IdleCause> cause_;
+  std::vector<uint32_t> ids_;  // gap id per position; empty when every gap is kept (id == position)
+  std::vector<std::pair<uint32_t, uint32_t>> device_ranges_;
+  RangeArgMax<DurNs> longest_;
+};
+
+}  // namespace stepline::ui
