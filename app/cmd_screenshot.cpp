@@ -1,11 +1,13 @@
-// `stepline screenshot FILE --out PNG [--view timeline] [--size WxH]
-// [--range START_MS:END_MS] [--scale S] [--force]`: renders a view with a
-// hidden window into an offscreen framebuffer of exactly the asked size and
-// writes a PNG. No interaction; exit 0 on success, 1 with a message otherwise.
+// `stepline screenshot FILE [FILE_B] --out PNG [--view VIEW] [--size WxH]
+// [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]`:
+// renders a view with a hidden window into an offscreen framebuffer of
+// exactly the asked size and writes a PNG. No interaction; exit 0 on
+// success, 1 with a message otherwise. Same inputs give the same pixels.
 #include <epoxy/gl.h>
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <ostream>
 
 #include "app/cli_args.h"
@@ -20,6 +22,11 @@
 
 namespace stepline::app {
 namespace {
+
+constexpr const char* kUsage =
+    "usage: stepline screenshot FILE [FILE_B] --out OUT.png [--view timeline|overview|ops|kernels|gaps|compare]\n"
+    "       [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
+    "       (--demo SCENARIO instead of FILE renders a built-in demo; --view compare needs two files)\n";
 
 struct Size {
   int w = 1920, h = 1080;
@@ -40,25 +47,91 @@ bool ParseRangeMs(const std::string& text, double* start_ms, double* end_ms) {
   return std::isfinite(*start_ms) && std::isfinite(*end_ms) && *end_ms > *start_ms;
 }
 
+// --view names; kNone with is_timeline / is_compare for the two non-solo views.
+struct ViewChoice {
+  ui::SoloPanel solo = ui::SoloPanel::kNone;
+  bool compare = false;
+};
+
+bool ParseView(const std::string& name, ViewChoice* out) {
+  if (name == "timeline") *out = ViewChoice{};
+  else if (name == "overview") *out = ViewChoice{ui::SoloPanel::kOverview, false};
+  else if (name == "ops") *out = ViewChoice{ui::SoloPanel::kOpStats, false};
+  else if (name == "kernels") *out = ViewChoice{ui::SoloPanel::kKernels, false};
+  else if (name == "gaps") *out = ViewChoice{ui::SoloPanel::kIdleGaps, false};
+  else if (name == "compare") *out = ViewChoice{ui::SoloPanel::kNone, true};
+  else return false;
+  return true;
+}
+
+// The number a step name ends with ("ProfilerStep#12" -> 12), -1 without one.
+long TrailingNumber(const std::string& name) {
+  size_t i = name.size();
+  while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9') --i;
+  if (i == name.size() || name.size() - i > 15) return -1;
+  return std::stol(name.substr(i));
+}
+
+// --step N: the step whose name ends in N (ProfilerStep#N), else the N-th
+// step counting from 0; -1 when neither exists.
+int FindStep(const std::vector<analysis::ReportStep>& steps, long n) {
+  for (size_t i = 0; i < steps.size(); ++i) {
+    if (TrailingNumber(steps[i].name) == n) return static_cast<int>(i);
+  }
+  return n >= 0 && static_cast<size_t>(n) < steps.size() ? static_cast<int>(n) : -1;
+}
+
+using LoadedData = std::shared_ptr<const ui::TimelineData>;
+
+// Loads FILE (or builds the demo); null with `error` set on failure.
+LoadedData LoadInput(const std::string& path, const std::string& demo, std::string* title, std::string* error) {
+  Result<Trace, std::string> loaded = Unexpected<std::string>{"not loaded"};
+  if (!path.empty()) {
+    *title = std::filesystem::path(path).filename().string();
+    auto r = loaders::LoadFile(path);
+    loaded = r.ok() ? Result<Trace, std::string>(std::move(r).value())
+                    : Result<Trace, std::string>(Unexpected<std::string>{path + ": " + r.error().ToString()});
+  } else {
+    loaders::DemoOptions options;
+    options.scenario = demo;
+    *title = "demo: " + demo;
+    loaded = loaders::GenerateDemoTrace(options);
+  }
+  if (!loaded.ok()) {
+    *error = loaded.error();
+    return nullptr;
+  }
+  return std::make_shared<const ui::TimelineData>(std::make_shared<const Trace>(std::move(loaded).value()));
+}
+
 }  // namespace
 
 int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(
-      args, ArgSpec{{"--force"}, {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step"}});
+      args, ArgSpec{{"--force", "--caption"}, {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step"}});
   if (!parsed.ok()) {
-    err << "stepline screenshot: " << parsed.error() << "\n";
+    err << "stepline screenshot: " << parsed.error() << "\n" << kUsage;
     return 1;
   }
   const ParsedArgs& a = *parsed;
   const auto out_path = a.Value("--out");
-  if (!out_path || (a.positionals().empty() && !a.Value("--demo"))) {
-    err << "usage: stepline screenshot FILE --out OUT.png [--view timeline] [--size WxH] "
-           "[--range START_MS:END_MS] [--scale S] [--force]\n";
+  const auto& files = a.positionals();
+  if (!out_path || (files.empty() && !a.Value("--demo")) || files.size() > 2) {
+    err << kUsage;
     return 1;
   }
-  const std::string view = a.Value("--view").value_or("timeline");
-  if (view != "timeline") {
-    err << "stepline screenshot: --view " << view << " is not available yet (only: timeline)\n";
+  const std::string view_name = a.Value("--view").value_or("timeline");
+  ViewChoice view;
+  if (!ParseView(view_name, &view)) {
+    err << "stepline screenshot: unknown --view '" << view_name
+        << "' (one of: timeline, overview, ops, kernels, gaps, compare)\n";
+    return 1;
+  }
+  if (view.compare != (files.size() == 2)) {
+    err << "stepline screenshot: "
+        << (view.compare ? "--view compare needs two trace files (A then B)"
+                         : "two files are compared: pass --view compare, or one file")
+        << "\n";
     return 1;
   }
   Size size;
@@ -81,28 +154,39 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     err << "stepline screenshot: --range wants START_MS:END_MS with END > START, got '" << *range << "'\n";
     return 1;
   }
+  long step_number = -1;
+  const auto step_arg = a.Value("--step");
+  if (step_arg) {
+    char* end = nullptr;
+    step_number = std::strtol(step_arg->c_str(), &end, 10);
+    if (step_arg->empty() || *end != '\0' || step_number < 0) {
+      err << "stepline screenshot: --step wants a step number, got '" << *step_arg << "'\n";
+      return 1;
+    }
+  }
   // Load first: a bad file fails fast, before any window exists.
-  std::string title;
-  Result<Trace, std::string> loaded = Unexpected<std::string>{"not loaded"};
-  if (!a.positionals().empty()) {
-    title = a.positionals().front();
-    auto r = loaders::LoadFile(title);
-    loaded = r.ok() ? Result<Trace, std::string>(std::move(r).value())
-                    : Result<Trace, std::string>(Unexpected<std::string>{r.error().ToString()});
-  } else {
-    loaders::DemoOptions options;
-    options.scenario = *a.Value("--demo");
-    title = "demo: " + options.scenario;
-    loaded = loaders::GenerateDemoTrace(options);
+  std::string error;
+  std::string titles[2];
+  LoadedData data[2];
+  for (size_t i = 0; i < std::max<size_t>(1, files.size()); ++i) {
+    data[i] = LoadInput(files.empty() ? "" : files[i], a.Value("--demo").value_or(""), &titles[i], &error);
+    if (!data[i]) {
+      err << "stepline screenshot: " << error << "\n";
+      return 1;
+    }
   }
-  if (!loaded.ok()) {
-    err << "stepline screenshot: " << loaded.error() << "\n";
-    return 1;
+  int step_index = -1;
+  if (step_arg) {
+    const auto& steps = data[0]->analysis.report.steps;
+    step_index = FindStep(steps, step_number);
+    if (step_index < 0) {
+      err << "stepline screenshot: no step " << step_number << " in " << titles[0] << " (it has " << steps.size()
+          << " steps" << (steps.empty() ? "" : ", first " + steps.front().name) << ")\n";
+      return 1;
+    }
   }
-  auto data = std::make_shared<const ui::TimelineData>(std::make_shared<const Trace>(std::move(loaded).value()));
 
   GlWindow window;
-  std::string error;
   GlWindow::Options options;
   options.width = size.w;
   options.height = size.h;
@@ -123,18 +207,34 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     return 1;
   }
   ViewerSession session{RecentFiles("/dev/null/never")};  // headless: never touch the user's recent list
-  session.Show(data, title);
-  if (range) {
-    const TimeNs origin = data->trace->span().start_ns;
-    session.state().request_fit = TimeRange{origin + static_cast<TimeNs>(std::llround(start_ms * 1e6)),
-                                            origin + static_cast<TimeNs>(std::llround(end_ms * 1e6))};
+  if (view.compare) {
+    session.ShowCompare(data[0], titles[0], data[1], titles[1]);
+    if (step_index >= 0) session.compare_view().SelectStep(step_index);
+  } else {
+    session.Show(data[0], titles[0]);
+    ui::ViewState& state = session.state();
+    state.solo = view.solo;
+    state.show_caption = a.Has("--caption");
+    if (step_index >= 0) {
+      const analysis::ReportStep& s = data[0]->analysis.report.steps[step_index];
+      state.focused_step = step_index;
+      state.FitRange(TimeRange{s.start_ns, s.start_ns + s.dur_ns}, 0.02);
+    }
+    if (range) {
+      const TimeNs origin = data[0]->trace->span().start_ns;
+      state.request_fit = TimeRange{origin + static_cast<TimeNs>(std::llround(start_ms * 1e6)),
+                                    origin + static_cast<TimeNs>(std::llround(end_ms * 1e6))};
+    }
   }
   // A few frames let ImGui settle table and window sizes.
   RenderHeadlessFrames(size.w, size.h, 4, [&] {
     renderer.BeginFrame();
     session.Frame({}, &renderer);
   }, target);
-  if (!WritePng(*out_path, size.w, size.h, target.ReadRgba(), a.Has("--force"), &error)) {
+  SafeWriteOptions write;
+  write.overwrite = a.Has("--force");
+  for (const std::string& f : files) write.inputs.push_back(f);
+  if (!WritePng(*out_path, size.w, size.h, target.ReadRgba(), write, &error)) {
     err << "stepline screenshot: " << error << "\n";
     return 1;
   }

@@ -1,10 +1,5 @@
-// `stepline [FILE...] [--demo SCENARIO]`: the viewer window. With no file it
-// opens the built-in input-bound demo.
-#include <epoxy/gl.h>
-// clang-format off
-#include <GLFW/glfw3.h>
-// clang-format on
-
+// `stepline [FILE [FILE_B]] [--demo SCENARIO]`: the viewer window. With no
+// file it opens the built-in input-bound demo; with two it compares them.
 #include <imgui.h>
 
 #include <ostream>
@@ -13,9 +8,11 @@
 #include "app/commands.h"
 #include "app/gui/gl_quad_renderer.h"
 #include "app/gui/gl_window.h"
-#include "app/gui/offscreen.h"
+#include "app/gui/picture_saver.h"
 #include "app/gui/screenshot_name.h"
+#include "app/gui/viewer_frame.h"
 #include "app/gui/viewer_session.h"
+#include "app/gui/viewer_settings.h"
 
 namespace stepline::app {
 
@@ -39,35 +36,28 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
     renderer = &fallback;
   }
   ViewerSession session{RecentFiles()};
-  if (!parsed->positionals().empty()) {
+  if (parsed->positionals().size() >= 2) {
+    session.OpenCompare(parsed->positionals()[0], parsed->positionals()[1]);  // `stepline A B`
+  } else if (!parsed->positionals().empty()) {
     session.OpenFile(parsed->positionals().front());
   } else {
     session.OpenDemo(parsed->Value("--demo").value_or("input-bound"));
   }
+  // The layout and picture options of the last run; saved again on change.
+  const std::string settings_path = DefaultSettingsPath();
+  const std::string default_folder = ScreenshotFolder();
+  ViewerSettings saved = LoadSettings(settings_path);
+  ApplySettings(saved, default_folder, &session.state());
+  PictureSaver pictures;
   while (!window.ShouldClose()) {
-    // Redraw continuously while loading (progress bar), else wait for input.
-    window.BeginFrame(session.loading() ? 0.0 : 0.05);
-    gl_renderer.BeginFrame();
-    const ViewerSession::FrameResult r = session.Frame(window.TakeDroppedFiles(), renderer);
-    ImGui::Render();
-    int w = 0, h = 0;
-    glfwGetFramebufferSize(window.handle(), &w, &h);
-    glViewport(0, 0, w, h);
-    glClearColor(0.09f, 0.1f, 0.12f, 1.f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    window.RenderDrawData();
-    if (r.save_screenshot) {
-      const std::string path = TimestampedScreenshotPath(ScreenshotFolder());
-      std::string write_error;
-      glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-      glReadBuffer(GL_BACK);
-      if (WritePng(path, w, h, ReadFramebufferRgba(w, h), false, &write_error)) {
-        session.SetNotice("Saved screenshot to " + path);
-      } else {
-        session.SetNotice("Screenshot failed: " + write_error);
-      }
+    const ViewerSession::FrameResult r = RunViewerFrame(window, session, pictures, &gl_renderer, renderer);
+    // Not while a splitter is being dragged: once when it is let go.
+    if (const ViewerSettings now = SettingsOf(session.state(), default_folder);
+        now != saved && !ImGui::IsAnyMouseDown()) {
+      std::string save_error;
+      if (!SaveSettings(settings_path, now, &save_error)) err << "stepline: settings not saved: " << save_error << "\n";
+      saved = now;  // once: a read-only home must not flood the terminal
     }
-    window.Swap();
     if (r.quit) window.RequestClose();
   }
   return 0;

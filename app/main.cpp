@@ -14,6 +14,7 @@ namespace {
 
 constexpr std::string_view kUsage =
     "usage: stepline [FILE]                 open the viewer (the built-in demo when no file)\n"
+    "       stepline A B                    compare two runs in the viewer (A = baseline)\n"
     "       stepline <command> [arguments]\n"
     "\n"
     "commands:\n"
@@ -21,9 +22,11 @@ constexpr std::string_view kUsage =
     "                                 step-time breakdown, GPU idle causes, top ops, recommendations\n"
     "  diff A B [--json] [--steps REGEX] [--no-normalize] [--top N]\n"
     "                                 compare two runs: step time, breakdown, idle causes, op deltas\n"
-    "  view [FILE] [--demo SCENARIO]  open the viewer window\n"
-    "  screenshot FILE --out PNG [--size WxH] [--range START_MS:END_MS] [--scale S] [--force]\n"
-    "                                 render the timeline headless into a PNG\n"
+    "  view [FILE [FILE_B]] [--demo SCENARIO]\n"
+    "                                 open the viewer window (two files: compare them)\n"
+    "  screenshot FILE [FILE_B] --out PNG [--view timeline|overview|ops|kernels|gaps|compare]\n"
+    "             [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
+    "                                 render a view headless into a PNG\n"
     "  info FILE [--json]             load a trace and summarize it\n"
     "  bench FILE [--json] [--tile-mb N] [--repeat R] [--threads T]\n"
     "                                 measure load speed and resident memory\n"

@@ -24,13 +24,13 @@ const char* CauseLabel(analysis::IdleCause c) {
 
 uint32_t CauseColor(analysis::IdleCause c) { return theme::kCauseColors[static_cast<size_t>(c)]; }
 
-void ColorSwatch(uint32_t color) {
+void ColorSwatch(uint32_t color, float spacing) {
   const float side = theme::kLegendSwatch * ImGui::GetFontSize() / 13.f;
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float pad = (ImGui::GetTextLineHeight() - side) / 2;
   ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + pad), ImVec2(p.x + side, p.y + pad + side), color);
   ImGui::Dummy(ImVec2(side, ImGui::GetTextLineHeight()));
-  ImGui::SameLine();
+  ImGui::SameLine(0.f, spacing);
 }
 
 void SectionTitle(const char* title) {

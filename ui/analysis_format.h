@@ -12,8 +12,9 @@ namespace stepline::ui {
 const char* CategoryLabel(analysis::TimeCategory c);  // "Compute", "Idle: input", ...
 const char* CauseLabel(analysis::IdleCause c);        // "Input", "Memcpy H2D", ...
 uint32_t CauseColor(analysis::IdleCause c);
-// A small filled square in `color`, followed by SameLine (for legends).
-void ColorSwatch(uint32_t color);
+// A small filled square in `color`, followed by SameLine (for legends) with
+// `spacing` px before the next item (< 0: the style's spacing).
+void ColorSwatch(uint32_t color, float spacing = -1.f);
 // A section heading: spacing, the title, a separator line.
 void SectionTitle(const char* title);
 // "12.3%" of part over whole; "-" when whole is 0.

@@ -11,6 +11,8 @@
 #include <string>
 
 #include "ui/analysis_format.h"
+#include "ui/analysis_tables.h"
+#include "ui/sortable_table.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
 
@@ -101,6 +103,12 @@ void IdleGapsPanel::Refresh(const ViewState& state) {
   }
 }
 
+void IdleGapsPanel::MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const {
+  const Trace& trace = *state.trace();
+  const AnalysisData& a = state.data->analysis;
+  TableExportMenuItems("gaps table", "gaps", [&] { return GapsTable(trace, a, rows_); }, exports);
+}
+
 void IdleGapsPanel::Draw(ViewState& state) {
   if (state.data->analysis.gaps.empty()) {
     ImGui::TextDisabled("No GPU idle gaps: the trace has no kernels, or they run back to back.");
@@ -116,25 +124,50 @@ void IdleGapsPanel::Draw(ViewState& state) {
   ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::TextDisabled("Durations of the %zu gaps listed (log-log)", rows_.size());
-  DrawHistogram(state, hist_w - 8 * s, theme::kHistogramHeight * s);
+  // As tall as the pane allows, up to a cap: short bins stay visible.
+  const float hist_h = std::clamp(ImGui::GetContentRegionAvail().y - 4 * s, theme::kHistogramHeight * s,
+                                  theme::kHistogramMaxHeight * s);
+  DrawHistogram(state, hist_w - 8 * s, hist_h);
   ImGui::EndGroup();
 }
 
+namespace {
+
+// Continues the row after the last item when `next_w` px still fit before
+// the window's right edge; else the next item starts a new line.
+void SameLineIfFits(float next_w, float spacing) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + spacing + next_w <= right) ImGui::SameLine(0.f, spacing);
+}
+
+// Width of a checkbox with `label`.
+float CheckboxWidth(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+
+}  // namespace
+
 void IdleGapsPanel::DrawFilters(ViewState& state) {
   const auto& by_cause = state.data->analysis.report.idle_by_cause;
+  const float s = ImGui::GetFontSize() / 13.f;
+  const float group_gap = 12.f * s, swatch_gap = 3.f * s;
   for (int c = 0; c < analysis::kIdleCauseCount; ++c) {
     const auto cause = static_cast<analysis::IdleCause>(c);
     bool on = state.gap_cause_mask >> c & 1u;
-    ColorSwatch(CauseColor(cause));
+    if (c > 0) SameLineIfFits(theme::kLegendSwatch * s + swatch_gap + CheckboxWidth(CauseLabel(cause)), group_gap);
+    // Swatch tight against its checkbox, a wider gap to the next cause, so
+    // each colour reads as its own label's.
+    ColorSwatch(CauseColor(cause), swatch_gap);
     if (ImGui::Checkbox(CauseLabel(cause), &on)) state.gap_cause_mask ^= 1u << c;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s of idle time on the primary device", FormatDuration(by_cause[c]).c_str());
-    ImGui::SameLine();
   }
+  SameLineIfFits(ImGui::CalcTextSize("all").x + 2 * ImGui::GetStyle().FramePadding.x, group_gap);
   if (ImGui::SmallButton("all")) state.gap_cause_mask = (1u << analysis::kIdleCauseCount) - 1;
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(120 * ImGui::GetFontSize() / 13.f);
+  const float drag_w = 120 * s;
+  SameLineIfFits(drag_w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("min duration").x, group_gap);
+  ImGui::SetNextItemWidth(drag_w);
   ImGui::DragFloat("min duration", &min_dur_us_, 1.f, 0.f, 1e6f, "%.0f us", ImGuiSliderFlags_Logarithmic);
-  ImGui::SameLine();
+  SameLineIfFits(CheckboxWidth("shade on timeline"), group_gap);
   ImGui::Checkbox("shade on timeline", &state.show_gap_overlay);
 }
 
@@ -149,20 +182,26 @@ void IdleGapsPanel::DrawHistogram(const ViewState& state, float width, float hei
   const uint32_t peak = *std::max_element(histogram_.counts.begin(), histogram_.counts.end());
   const float log_peak = std::log1p(static_cast<float>(peak));
   const float label_h = ImGui::GetFontSize();
-  const float plot_h = height - label_h - 2;
+  // The peak count at the top right names the (log) height scale.
+  const std::string peak_label = "peak " + std::to_string(peak) + (peak == 1 ? " gap" : " gaps");
+  dl->AddText(ImVec2(p.x + width - ImGui::CalcTextSize(peak_label.c_str()).x, p.y), theme::kCardLabel,
+              peak_label.c_str());
+  const float top = label_h + 2;
+  const float plot_h = height - label_h - 2 - top;
   const float bar_w = width / static_cast<float>(histogram_.counts.size());
   int hovered = -1;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   for (size_t b = 0; b < histogram_.counts.size(); ++b) {
     const float x0 = p.x + bar_w * static_cast<float>(b);
     const float h = plot_h * std::log1p(static_cast<float>(histogram_.counts[b])) / std::max(log_peak, 1e-3f);
-    dl->AddRectFilled(ImVec2(x0, p.y + plot_h - h), ImVec2(x0 + bar_w - 1, p.y + plot_h), theme::kBarFill);
+    dl->AddRectFilled(ImVec2(x0, p.y + top + plot_h - h), ImVec2(x0 + bar_w - 1, p.y + top + plot_h), theme::kBarFill);
     if (ImGui::IsItemHovered() && mouse.x >= x0 && mouse.x < x0 + bar_w) hovered = static_cast<int>(b);
   }
-  dl->AddLine(ImVec2(p.x, p.y + plot_h), ImVec2(p.x + width, p.y + plot_h), theme::kChartAxis);
-  dl->AddText(ImVec2(p.x, p.y + plot_h + 1), theme::kCardLabel, FormatDuration(histogram_.edges.front()).c_str());
+  dl->AddLine(ImVec2(p.x, p.y + top + plot_h), ImVec2(p.x + width, p.y + top + plot_h), theme::kChartAxis);
+  dl->AddText(ImVec2(p.x, p.y + top + plot_h + 1), theme::kCardLabel, FormatDuration(histogram_.edges.front()).c_str());
   const std::string hi = FormatDuration(histogram_.edges.back());
-  dl->AddText(ImVec2(p.x + width - ImGui::CalcTextSize(hi.c_str()).x, p.y + plot_h + 1), theme::kCardLabel, hi.c_str());
+  dl->AddText(ImVec2(p.x + width - ImGui::CalcTextSize(hi.c_str()).x, p.y + top + plot_h + 1), theme::kCardLabel,
+              hi.c_str());
   if (hovered >= 0) {
     ImGui::SetTooltip("%s .. %s: %u gaps", FormatDuration(histogram_.edges[hovered]).c_str(),
                       FormatDuration(histogram_.edges[hovered + 1]).c_str(), histogram_.counts[hovered]);
@@ -175,23 +214,17 @@ void IdleGapsPanel::DrawTable(ViewState& state) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Hideable;
   if (!ImGui::BeginTable("##gaps", 6, flags)) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("Device", ImGuiTableColumnFlags_WidthFixed, 0.f, static_cast<ImGuiID>(GapColumn::kDevice));
-  ImGui::TableSetupColumn("Start", ImGuiTableColumnFlags_WidthFixed, 0.f, static_cast<ImGuiID>(GapColumn::kStart));
-  ImGui::TableSetupColumn("Duration",
-                          ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_PreferSortDescending |
-                              ImGuiTableColumnFlags_DefaultSort,
-                          0.f, static_cast<ImGuiID>(GapColumn::kDuration));
-  ImGui::TableSetupColumn("Step", ImGuiTableColumnFlags_WidthFixed, 0.f, static_cast<ImGuiID>(GapColumn::kStep));
-  ImGui::TableSetupColumn("Cause", ImGuiTableColumnFlags_WidthFixed, 0.f, static_cast<ImGuiID>(GapColumn::kCause));
-  ImGui::TableSetupColumn("Blamed host events", ImGuiTableColumnFlags_WidthStretch, 0.f,
-                          static_cast<ImGuiID>(GapColumn::kBlamed));
-  ImGui::TableHeadersRow();
-  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty && specs->SpecsCount > 0) {
-    sort_column_ = static_cast<GapColumn>(specs->Specs[0].ColumnUserID);
-    sort_ascending_ = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+  // In GapColumn order; the longest gaps first by default.
+  static constexpr SortableColumn kColumns[] = {{"Device"},
+                                                {"Start"},
+                                                {"Duration", kColumnDescending | kColumnDefaultSort},
+                                                {"Step"},
+                                                {"Cause"},
+                                                {"Blamed host events", kColumnStretch}};
+  SetupSortableColumns(kColumns);
+  if (int column = 0; TakeSortChange(&column, &sort_ascending_)) {
+    sort_column_ = static_cast<GapColumn>(column);
     SortGaps(trace, a, sort_column_, sort_ascending_, &rows_);
-    specs->SpecsDirty = false;
   }
   const TimeNs origin = trace.span().start_ns;
   ImGuiListClipper clipper;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ui/analysis_data.h"
+#include "ui/table_export.h"
 #include "ui/view_state.h"
 
 namespace stepline::ui {
@@ -30,6 +31,8 @@ DurationHistogram ComputeDurationHistogram(const AnalysisData& a, const std::vec
 class IdleGapsPanel {
  public:
   void Draw(ViewState& state);
+  // Right-click items: the gaps listed (filter and sort) as TSV / CSV.
+  void MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const;
 
  private:
   void DrawFilters(ViewState& state);

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 
+#include "ui/analysis_tables.h"
 #include "ui/op_stats_panel.h"
+#include "ui/sortable_table.h"
 #include "ui/timeline/time_ruler.h"
 
 namespace stepline::ui {
@@ -59,6 +61,11 @@ std::string FormatDim3(const std::array<int64_t, 3>& d) {
   return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
 }
 
+void KernelPanel::MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const {
+  const analysis::Report& report = state.data->analysis.report;
+  TableExportMenuItems("kernels table", "kernels", [&] { return KernelsTable(report, rows_); }, exports);
+}
+
 void KernelPanel::Draw(ViewState& state) {
   const analysis::Report& report = state.data->analysis.report;
   if (report.kernels.empty()) {
@@ -87,23 +94,24 @@ void KernelPanel::DrawTable(ViewState& state) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Hideable;
   if (!ImGui::BeginTable("##kernels", kKernelColumnCount, flags)) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  static constexpr const char* kNames[kKernelColumnCount] = {"Kernel", "Launching op", "Count", "Total",
-                                                             "Avg",    "Min",          "Max",   "Grid",
-                                                             "Block",  "Registers",    "Shared mem", "Occupancy"};
-  for (int c = 0; c < kKernelColumnCount; ++c) {
-    ImGuiTableColumnFlags f = c <= static_cast<int>(KernelColumn::kOp) ? ImGuiTableColumnFlags_WidthStretch
-                                                                        : ImGuiTableColumnFlags_WidthFixed;
-    if (c >= static_cast<int>(KernelColumn::kCount)) f |= ImGuiTableColumnFlags_PreferSortDescending;
-    if (c == static_cast<int>(KernelColumn::kTotal)) f |= ImGuiTableColumnFlags_DefaultSort;
-    ImGui::TableSetupColumn(kNames[c], f, 0.f, static_cast<ImGuiID>(c));
-  }
-  ImGui::TableHeadersRow();
-  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty && specs->SpecsCount > 0) {
-    sort_column_ = static_cast<KernelColumn>(specs->Specs[0].ColumnUserID);
-    sort_ascending_ = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+  // In KernelColumn order; counts, times and sizes sort largest first.
+  static constexpr SortableColumn kColumns[kKernelColumnCount] = {
+      {"Kernel", kColumnStretch, 2.f},  // kernel names run long; op names less so
+      {"Launching op", kColumnStretch, 1.f},
+      {"Count", kColumnDescending},
+      {"Total", kColumnDescending | kColumnDefaultSort},
+      {"Avg", kColumnDescending},
+      {"Min", kColumnDescending},
+      {"Max", kColumnDescending},
+      {"Grid", kColumnDescending},
+      {"Block", kColumnDescending},
+      {"Registers", kColumnDescending},
+      {"Shared mem", kColumnDescending},
+      {"Occupancy", kColumnDescending}};
+  SetupSortableColumns(kColumns);
+  if (int column = 0; TakeSortChange(&column, &sort_ascending_)) {
+    sort_column_ = static_cast<KernelColumn>(column);
     SortKernels(report, sort_column_, sort_ascending_, &rows_);
-    specs->SpecsDirty = false;
   }
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(rows_.size()));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/analysis/report.h"
+#include "ui/table_export.h"
 #include "ui/view_state.h"
 
 namespace stepline::ui {
@@ -30,6 +31,8 @@ std::string FormatDim3(const std::array<int64_t, 3>& d);
 class KernelPanel {
  public:
   void Draw(ViewState& state);
+  // Right-click items: the rows on show (filter and sort) as TSV / CSV.
+  void MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const;
 
  private:
   void DrawTable(ViewState& state);

@@ -1,4 +1,10 @@
-// MainView drawing; see main_view.h.
+// MainView: the frame, the body (overview column, timeline, tabbed tables),
+// each panel's right-click menu, solo mode and the caption strip; the menu
+// bar, help and status are in main_view_menus.cpp.
+//
+// [SECTION] Frame
+// [SECTION] Body: overview column, timeline, tabbed tables
+// [SECTION] Solo mode and caption strip
 #include "ui/main_view.h"
 
 #include <imgui.h>
@@ -6,33 +12,22 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ui/analysis_tables.h"
+#include "ui/caption.h"
 #include "ui/search_matches.h"
 #include "ui/theme.h"
 
 namespace stepline::ui {
 
-const std::vector<Shortcut>& Shortcuts() {
-  static const std::vector<Shortcut> kShortcuts = {
-      {"Mouse wheel", "zoom around the cursor"},
-      {"Shift + wheel", "scroll tracks"},
-      {"Drag (left or middle)", "pan time and scroll tracks"},
-      {"W / S", "zoom in / out"},
-      {"A / D", "pan left / right"},
-      {"F", "fit the selected slice (or range)"},
-      {"0", "fit the whole trace"},
-      {"Click", "select a slice; details below"},
-      {"Drag on the ruler, Shift + drag", "select a time range; aggregate table below"},
-      {"/ or Ctrl+F", "search slice names (substring or regex)"},
-      {"Enter / Shift+Enter", "next / previous match"},
-      {"Right-click a track name", "pin or hide the track"},
-      {"Click a group header", "collapse or expand a process or device"},
-      {"Ctrl+O", "open a file (or drop files on the window)"},
-      {"Ctrl + +/-", "larger / smaller text (also View > Text size)"},
-      {"F12", "save a screenshot (PNG)"},
-      {"?", "this help"},
-  };
-  return kShortcuts;
-}
+//-----------------------------------------------------------------------------
+// [SECTION] Frame
+//-----------------------------------------------------------------------------
+
+namespace {
+
+float CaptionHeight() { return ImGui::GetFontSize() + 2 * theme::kCaptionPadding * ImGui::GetFontSize() / 13.f; }
+
+}  // namespace
 
 ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRenderer* renderer) {
   ViewRequests req;
@@ -40,12 +35,19 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->Pos);
   ImGui::SetNextWindowSize(vp->Size);
+  const bool solo = state.solo != SoloPanel::kNone && state.trace() != nullptr;
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                 ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_MenuBar |
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus | (solo ? 0 : ImGuiWindowFlags_MenuBar) |
                                  ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.f);
   ImGui::Begin("Stepline", nullptr, flags);
   ImGui::PopStyleVar();
+  caption_strip_.reset();
+  if (solo) {
+    DrawSolo(state, status);
+    ImGui::End();
+    return req;
+  }
   // Typed characters that are shortcuts when no text field has focus.
   if (!io.WantTextInput) {
     for (ImWchar c : io.InputQueueCharacters) {
@@ -68,19 +70,30 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
   DrawStatus(status, &req);
   if (state.trace() != nullptr) {
     DrawSearchBar(state);
-    DrawBody(state, renderer);
+    // Always inside one child, so the panels' ids (tab choice, table sizes)
+    // do not change when the caption strip is toggled.
+    const float caption_h = state.show_caption ? CaptionHeight() : 0.f;
+    ImGui::BeginChild("##body", ImVec2(0, -caption_h), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    DrawBody(state, renderer, &req);
+    ImGui::EndChild();
+    if (state.show_caption) DrawCaption(state, status);
   } else if (!status.loading) {
     ImGui::TextDisabled("Drop a trace file on this window, or use File > Open (Ctrl+O).");
   }
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && status.loading) req.cancel_load = true;
   ImGui::End();
   DrawHelp(state);
+  toast_.Draw(status.notice, status.capturing);
   return req;
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] Body: overview column, timeline, tabbed tables
+//-----------------------------------------------------------------------------
+
 // Left: the overview column; right: the timeline over the tabbed tables.
 // Both splitters write their sizes into state.panels (unscaled px).
-void MainView::DrawBody(ViewState& state, QuadRenderer* renderer) {
+void MainView::DrawBody(ViewState& state, QuadRenderer* renderer, ViewRequests* req) {
   ImGuiIO& io = ImGui::GetIO();
   const float scale = ImGui::GetFontSize() / 13.f;
   const float splitter = 6.f;
@@ -90,7 +103,7 @@ void MainView::DrawBody(ViewState& state, QuadRenderer* renderer) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (p.show_overview) {
     const float left = std::clamp(p.overview_width * scale, 200.f, std::max(200.f, avail.x * 0.5f));
-    DrawLeftColumn(state, avail.y);
+    DrawLeftColumn(state, avail.y, req);
     ImGui::SameLine(0, 0);
     ImGui::InvisibleButton("##vsplitter", ImVec2(splitter, avail.y));
     if (ImGui::IsItemActive()) p.overview_width = (left + io.MouseDelta.x) / scale;
@@ -103,17 +116,24 @@ void MainView::DrawBody(ViewState& state, QuadRenderer* renderer) {
   ImGui::BeginChild("##timeline_area", ImVec2(0, total - bottom - splitter), false,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   timeline_.Draw(state, renderer);
+  const PanelShot timeline_shot = CurrentWindowShot("timeline");
+  if (BeginPanelMenu("##timeline_menu")) {
+    if (ImGui::MenuItem("Save timeline as PNG")) req->save_panel = timeline_shot;
+    if (ImGui::MenuItem("Save window as PNG", "F12")) req->save_screenshot = true;
+    ImGui::EndPopup();
+  }
   ImGui::EndChild();
   ImGui::InvisibleButton("##splitter", ImVec2(-1, splitter));
   if (ImGui::IsItemActive()) p.bottom_height = (bottom - io.MouseDelta.y) / scale;
   if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeNS);
   ImGui::BeginChild("##bottom", ImVec2(0, 0), true);
   DrawBottomTabs(state);
+  DrawBottomMenu(state, req);
   ImGui::EndChild();
   ImGui::EndGroup();
 }
 
-void MainView::DrawLeftColumn(ViewState& state, float height) {
+void MainView::DrawLeftColumn(ViewState& state, float height, ViewRequests* req) {
   const float scale = ImGui::GetFontSize() / 13.f;
   const float width = std::clamp(state.panels.overview_width * scale, 200.f,
                                  std::max(200.f, ImGui::GetContentRegionAvail().x * 0.5f));
@@ -122,9 +142,20 @@ void MainView::DrawLeftColumn(ViewState& state, float height) {
   const float details_h = std::min(height * 0.3f, 240.f * scale);
   ImGui::BeginChild("##overview", ImVec2(width, height - details_h), true);
   overview_.Draw(state);
+  const PanelShot shot = CurrentWindowShot("overview");
+  if (BeginPanelMenu("##overview_menu")) {
+    if (ImGui::MenuItem("Save overview as PNG")) req->save_panel = shot;
+    overview_.MenuItems(state, &req->save_panel, &req->exports);
+    ImGui::EndPopup();
+  }
   ImGui::EndChild();
   ImGui::BeginChild("##details", ImVec2(width, 0), true);
   details_.Draw(state);
+  const PanelShot details_shot = CurrentWindowShot("details");
+  if (BeginPanelMenu("##details_menu")) {
+    if (ImGui::MenuItem("Save details as PNG")) req->save_panel = details_shot;
+    ImGui::EndPopup();
+  }
   ImGui::EndChild();
   ImGui::EndGroup();
 }
@@ -155,6 +186,23 @@ void MainView::DrawBottomTabs(ViewState& state) {
   ImGui::EndTabBar();
 }
 
+// The bottom pane's right-click menu: the picture of the pane, and the table
+// of the tab on show.
+void MainView::DrawBottomMenu(ViewState& state, ViewRequests* req) {
+  static constexpr const char* kStems[] = {"gaps", "ops", "kernels", "selection"};
+  const PanelShot shot = CurrentWindowShot(kStems[static_cast<int>(state.panels.bottom_tab)]);
+  if (!BeginPanelMenu("##bottom_menu")) return;
+  if (ImGui::MenuItem("Save panel as PNG")) req->save_panel = shot;
+  ImGui::Separator();
+  switch (state.panels.bottom_tab) {
+    case BottomTab::kIdleGaps: gaps_.MenuItems(state, &req->exports); break;
+    case BottomTab::kOpStats: ops_.MenuItems(state, &req->exports); break;
+    case BottomTab::kKernels: kernels_.MenuItems(state, &req->exports); break;
+    case BottomTab::kSelection: range_.MenuItems(state, &req->exports); break;
+  }
+  ImGui::EndPopup();
+}
+
 void MainView::DrawSelectionTab(ViewState& state) {
   // Range aggregation, plus the details when the overview column (which
   // normally holds them) is hidden.
@@ -170,48 +218,6 @@ void MainView::DrawSelectionTab(ViewState& state) {
   } else {
     range_.Draw(state);
   }
-}
-
-void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewRequests* req) {
-  if (!ImGui::BeginMenuBar()) return;
-  if (ImGui::BeginMenu("File")) {
-    if (ImGui::MenuItem("Open...", "Ctrl+O")) req->open_dialog = true;
-    if (ImGui::BeginMenu("Open recent", !status.recent.empty())) {
-      for (const std::string& path : status.recent) {
-        if (ImGui::MenuItem(path.c_str())) req->open_path = path;
-      }
-      ImGui::EndMenu();
-    }
-    ImGui::Separator();
-    if (ImGui::MenuItem("Quit")) req->quit = true;
-    ImGui::EndMenu();
-  }
-  if (ImGui::BeginMenu("View")) {
-    if (ImGui::MenuItem("Colour by name", nullptr, state.color_mode == ColorMode::kByName))
-      state.color_mode = ColorMode::kByName;
-    if (ImGui::MenuItem("Colour by kind", nullptr, state.color_mode == ColorMode::kByKind))
-      state.color_mode = ColorMode::kByKind;
-    ImGui::MenuItem("Show all flow arrows in view", nullptr, &state.show_all_flows);
-    ImGui::MenuItem("Shade GPU idle gaps", nullptr, &state.show_gap_overlay);
-    ImGui::MenuItem("Overview column", nullptr, &state.panels.show_overview);
-    if (ImGui::MenuItem("Fit whole trace", "0")) state.FitAll();
-    // Text size on top of the monitor's content scale (high-DPI screens).
-    float& text_scale = ImGui::GetIO().FontGlobalScale;
-    ImGui::SetNextItemWidth(160);
-    ImGui::SliderFloat("Text size", &text_scale, 0.75f, 2.5f, "%.2fx");
-    ImGui::Separator();
-    if (ImGui::MenuItem("Save screenshot", "F12")) req->save_screenshot = true;
-    ImGui::EndMenu();
-  }
-  if (ImGui::BeginMenu("Help")) {
-    ImGui::MenuItem("Keyboard shortcuts", "?", &state.show_help);
-    ImGui::EndMenu();
-  }
-  if (!status.title.empty()) {
-    ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(status.title.c_str()).x - 16);
-    ImGui::TextDisabled("%s", status.title.c_str());
-  }
-  ImGui::EndMenuBar();
 }
 
 void MainView::DrawSearchBar(ViewState& state) {
@@ -245,41 +251,49 @@ void MainView::DrawSearchBar(ViewState& state) {
   }
 }
 
-void MainView::DrawHelp(ViewState& state) {
-  if (!state.show_help) return;
-  ImGui::SetNextWindowSize(ImVec2(520, 0), ImGuiCond_Appearing);
-  if (ImGui::Begin("Keyboard and mouse", &state.show_help, ImGuiWindowFlags_NoCollapse)) {
-    if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg)) {
-      for (const Shortcut& s : Shortcuts()) {
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(s.keys);
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(s.action);
-      }
-      ImGui::EndTable();
-    }
+//-----------------------------------------------------------------------------
+// [SECTION] Solo mode and caption strip
+//-----------------------------------------------------------------------------
+
+// One panel filling the window, under a heading that names it and the trace:
+// a picture of a table or of the overview reads on its own in a report,
+// with every column at full width instead of a quarter of the screen.
+void MainView::DrawSolo(ViewState& state, const AppStatus& status) {
+  static constexpr const char* kTitles[] = {"", "Overview", "Op stats", "GPU kernels", "Idle gaps"};
+  const char* title = kTitles[static_cast<int>(state.solo)];
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kCardValue), "%s", title);
+  if (!status.title.empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kCardLabel), "-  %s", status.title.c_str());
   }
-  ImGui::End();
+  ImGui::Separator();
+  const float caption_h = state.show_caption ? CaptionHeight() : 0.f;
+  ImGui::BeginChild("##solo", ImVec2(0, -caption_h), false);
+  switch (state.solo) {
+    case SoloPanel::kOverview: overview_.Draw(state, ImGui::GetContentRegionAvail().y); break;
+    case SoloPanel::kOpStats: ops_.Draw(state); break;
+    case SoloPanel::kKernels: kernels_.Draw(state); break;
+    case SoloPanel::kIdleGaps: gaps_.Draw(state); break;
+    case SoloPanel::kNone: break;
+  }
+  ImGui::EndChild();
+  if (state.show_caption) DrawCaption(state, status);
 }
 
-void MainView::DrawStatus(const AppStatus& status, ViewRequests* req) {
-  if (status.loading) {
-    const std::string label = "Loading " + status.loading_name;
-    ImGui::TextUnformatted(label.c_str());
-    ImGui::SameLine();
-    ImGui::ProgressBar(status.progress < 0 ? 0.f : static_cast<float>(status.progress), ImVec2(240, 0));
-    ImGui::SameLine();
-    if (ImGui::SmallButton("Cancel")) req->cancel_load = true;
-  }
-  if (!status.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.f, 0.47f, 0.43f, 1.f));
-    ImGui::TextWrapped("%s", status.error.c_str());
-    ImGui::PopStyleColor();
-    ImGui::SameLine();
-    if (ImGui::SmallButton("Dismiss")) req->dismiss_error = true;
-  }
-  if (!status.notice.empty()) ImGui::TextDisabled("%s", status.notice.c_str());
+void MainView::DrawCaption(const ViewState& state, const AppStatus& status) {
+  // Solo panels are tables and charts of the whole run.
+  const std::string text = BuildCaption(status.title, state, state.solo != SoloPanel::kNone);
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x;
+  const float h = CaptionHeight();
+  ImGui::Dummy(ImVec2(w, h));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), theme::kCaptionBackground);
+  const float pad = theme::kCaptionPadding * ImGui::GetFontSize() / 13.f;
+  const ImVec4 clip(p.x, p.y, p.x + w - pad, p.y + h);
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + pad * 2, p.y + pad), theme::kCaptionText,
+              text.c_str(), nullptr, 0.f, &clip);
+  caption_strip_ = PanelShot{"caption", p.x, p.y, p.x + w, p.y + h};
 }
 
 }  // namespace stepline::ui

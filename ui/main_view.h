@@ -1,9 +1,13 @@
 // MainView: the window's content: menu bar, search bar, the overview column
 // (analysis summary + selection details) left of the timeline, the tabbed
-// analysis tables below it, plus the help overlay and load status.
-// It never opens files or windows itself: it returns requests to the app.
+// analysis tables below it, the optional caption strip, plus the help
+// overlay, load status and toast notices. Every panel has a right-click menu
+// (save it as PNG, copy or save its table). In solo mode one panel fills the
+// window (headless pictures). It never opens or writes files itself: it
+// returns requests to the app.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,8 +16,11 @@
 #include "ui/kernel_panel.h"
 #include "ui/op_stats_panel.h"
 #include "ui/overview_panel.h"
+#include "ui/panel_capture.h"
 #include "ui/range_panel.h"
+#include "ui/table_export.h"
 #include "ui/timeline/timeline_panel.h"
+#include "ui/toast.h"
 #include "ui/view_state.h"
 
 namespace stepline::ui {
@@ -26,7 +33,8 @@ struct AppStatus {
   std::string error;               // last load error (LoadError::ToString()), shown until dismissed
   std::string title;               // current trace file name
   std::vector<std::string> recent; // recent files, newest first
-  std::string notice;              // a short message (e.g. "Saved screenshot to ...")
+  std::string notice;              // a short message (e.g. "Saved screenshot to ..."), shown as a toast
+  bool capturing = false;          // this frame becomes a picture: no toast
 };
 
 // What the view asks the app to do this frame.
@@ -35,7 +43,9 @@ struct ViewRequests {
   bool open_dialog = false;    // show the file browser
   bool cancel_load = false;
   bool dismiss_error = false;
-  bool save_screenshot = false;
+  bool save_screenshot = false;             // the whole window as PNG
+  std::optional<PanelShot> save_panel;      // one panel as PNG ("Save as PNG" on its menu)
+  std::vector<ExportRequest> exports;       // tables (CSV) and charts (SVG) to save
   bool quit = false;
 };
 
@@ -43,16 +53,23 @@ class MainView {
  public:
   ViewRequests Draw(ViewState& state, const AppStatus& status, QuadRenderer* renderer);
   const TimelinePanel& timeline() const { return timeline_; }
+  // Where the caption strip was drawn last frame (none when it is off): the
+  // app puts it under a saved panel.
+  const std::optional<PanelShot>& caption_strip() const { return caption_strip_; }
 
  private:
   void DrawMenuBar(ViewState& state, const AppStatus& status, ViewRequests* req);
+  void DrawPicturesMenu(ViewState& state, ViewRequests* req);
   void DrawSearchBar(ViewState& state);
   void DrawHelp(ViewState& state);
   void DrawStatus(const AppStatus& status, ViewRequests* req);
-  void DrawBody(ViewState& state, QuadRenderer* renderer);
-  void DrawLeftColumn(ViewState& state, float height);
+  void DrawBody(ViewState& state, QuadRenderer* renderer, ViewRequests* req);
+  void DrawLeftColumn(ViewState& state, float height, ViewRequests* req);
   void DrawBottomTabs(ViewState& state);
+  void DrawBottomMenu(ViewState& state, ViewRequests* req);
   void DrawSelectionTab(ViewState& state);
+  void DrawSolo(ViewState& state, const AppStatus& status);
+  void DrawCaption(const ViewState& state, const AppStatus& status);
 
   TimelinePanel timeline_;
   DetailsPanel details_;
@@ -61,6 +78,9 @@ class MainView {
   IdleGapsPanel gaps_;
   OpStatsPanel ops_;
   KernelPanel kernels_;
+  Toast toast_;
+  std::optional<PanelShot> caption_strip_;
+  char folder_buf_[512] = {};  // the View menu's export folder field
   bool focus_search_ = false;
   char search_buf_[256] = {};
 };

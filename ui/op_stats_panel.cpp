@@ -10,7 +10,9 @@
 #include <cctype>
 #include <numeric>
 
+#include "ui/analysis_tables.h"
 #include "ui/search_matches.h"
+#include "ui/sortable_table.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
 
@@ -92,6 +94,11 @@ void OpStatsPanel::Select(ViewState& state, uint32_t op) {
   if (!state.op_occurrences.empty()) state.SelectAndReveal(SliceId(state.op_occurrences.front()));
 }
 
+void OpStatsPanel::MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const {
+  const analysis::Report& report = state.data->analysis.report;
+  TableExportMenuItems("ops table", "ops", [&] { return OpsTable(report, rows_); }, exports);
+}
+
 void OpStatsPanel::Draw(ViewState& state) {
   const analysis::Report& report = state.data->analysis.report;
   if (report.ops.empty()) {
@@ -153,22 +160,23 @@ void OpStatsPanel::DrawTable(ViewState& state) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Hideable;
   if (!ImGui::BeginTable("##ops", kOpColumnCount, flags)) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  static constexpr const char* kNames[kOpColumnCount] = {"Side", "Kind", "Name", "Count", "Total", "Avg",
-                                                         "Min",  "Max",  "Self", "% time", "Cum. %"};
-  for (int c = 0; c < kOpColumnCount; ++c) {
-    ImGuiTableColumnFlags f = c == static_cast<int>(OpColumn::kName) ? ImGuiTableColumnFlags_WidthStretch
-                                                                      : ImGuiTableColumnFlags_WidthFixed;
-    if (c >= static_cast<int>(OpColumn::kCount)) f |= ImGuiTableColumnFlags_PreferSortDescending;
-    if (c == static_cast<int>(OpColumn::kTotal)) f |= ImGuiTableColumnFlags_DefaultSort;
-    ImGui::TableSetupColumn(kNames[c], f, 0.f, static_cast<ImGuiID>(c));
-  }
-  ImGui::TableHeadersRow();
-  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty && specs->SpecsCount > 0) {
-    sort_column_ = static_cast<OpColumn>(specs->Specs[0].ColumnUserID);
-    sort_ascending_ = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+  // In OpColumn order; counts and times sort largest first.
+  static constexpr SortableColumn kColumns[kOpColumnCount] = {
+      {"Side"},
+      {"Kind"},
+      {"Name", kColumnStretch},
+      {"Count", kColumnDescending},
+      {"Total", kColumnDescending | kColumnDefaultSort},
+      {"Avg", kColumnDescending},
+      {"Min", kColumnDescending},
+      {"Max", kColumnDescending},
+      {"Self", kColumnDescending},
+      {"% time", kColumnDescending},
+      {"Cum. %", kColumnDescending}};
+  SetupSortableColumns(kColumns);
+  if (int column = 0; TakeSortChange(&column, &sort_ascending_)) {
+    sort_column_ = static_cast<OpColumn>(column);
     SortOps(report, sort_column_, sort_ascending_, &rows_);
-    specs->SpecsDirty = false;
   }
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(rows_.size()));
@@ -210,7 +218,7 @@ void OpStatsPanel::DrawTopChart(ViewState& state, float width) {
   const std::vector<uint32_t> top = TopOpsBySelf(report, 10);
   if (top.empty() || report.ops[top.front()].self_ns <= 0) return;
   const float s = ImGui::GetFontSize() / 13.f;
-  const float row_h = theme::kTopOpsRowHeight * s;
+  const float row_h = std::max(theme::kTopOpsRowHeight * s, ImGui::GetFontSize() + 4 * s);
   const double max_ns = static_cast<double>(report.ops[top.front()].self_ns);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (uint32_t i : top) {
@@ -220,12 +228,15 @@ void OpStatsPanel::DrawTopChart(ViewState& state, float width) {
     ImGui::InvisibleButton("##top", ImVec2(width, row_h));
     ImGui::PopID();
     const float w = width * static_cast<float>(static_cast<double>(op.self_ns) / max_ns);
-    const uint32_t color = analysis::IsDeviceOpKind(op.kind) ? theme::kKindKernel : theme::kKindHostOp;
+    const uint32_t solid = analysis::IsDeviceOpKind(op.kind) ? theme::kKindKernel : theme::kKindHostOp;
+    const uint32_t color = (solid & 0x00ffffffu) | uint32_t{theme::kTopOpsBarAlpha} << 24;
     dl->AddRectFilled(ImVec2(p.x, p.y + 1), ImVec2(p.x + std::max(w, 1.f), p.y + row_h - 1), color);
     const std::string label = FormatDuration(op.self_ns) + "  " + std::string(op.name);
     const ImVec4 clip(p.x, p.y, p.x + width, p.y + row_h);
-    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + 3, p.y + (row_h - ImGui::GetFontSize()) / 2),
-                theme::kCardValue, label.c_str(), nullptr, 0.f, &clip);
+    const ImVec2 at(p.x + 4 * s, p.y + (row_h - ImGui::GetFontSize()) / 2);
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(at.x + 1, at.y + 1), theme::kTextShadow, label.c_str(),
+                nullptr, 0.f, &clip);
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, theme::kCardValue, label.c_str(), nullptr, 0.f, &clip);
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("%.*s (%s)\nself %s, %.1f%% of %s time\nClick to highlight on the timeline",
                         static_cast<int>(op.name.size()), op.name.data(), std::string(analysis::OpKindName(op.kind)).c_str(),

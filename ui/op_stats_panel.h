@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/analysis/report.h"
+#include "ui/table_export.h"
 #include "ui/view_state.h"
 
 namespace stepline::ui {
@@ -33,6 +34,8 @@ bool ContainsNoCase(std::string_view text, std::string_view needle);
 class OpStatsPanel {
  public:
   void Draw(ViewState& state);
+  // Right-click items: the rows on show (filter and sort) as TSV / CSV.
+  void MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const;
 
  private:
   void DrawToolbar(ViewState& state);

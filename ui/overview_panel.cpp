@@ -5,9 +5,12 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <string>
 
 #include "ui/analysis_format.h"
+#include "ui/analysis_tables.h"
+#include "ui/step_chart_svg.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
 
@@ -20,34 +23,69 @@ namespace {
 
 float Scale() { return ImGui::GetFontSize() / 13.f; }
 
-// One card: a big value over a small label, with a tooltip for details.
-void Card(const char* id, const std::string& value, const char* label, const std::string& detail) {
+// The big value's font size on a card.
+float CardValueSize() { return ImGui::GetFontSize() * 1.25f; }
+
+// A card fits its value up to kCardWideFactor standard widths (long event names).
+float CardWidth(const std::string& value) {
   const float s = Scale();
-  const ImVec2 size(theme::kCardWidth * s, theme::kCardHeight * s);
+  const float text = ImGui::GetFont()->CalcTextSizeA(CardValueSize(), FLT_MAX, 0.f, value.c_str()).x;
+  return std::clamp(text + 16 * s, theme::kCardWidth * s, theme::kCardWidth * theme::kCardWideFactor * s);
+}
+
+// `value` cut to `width` px at the card's value size, with "..." when cut.
+std::string FitValue(const std::string& value, float width) {
+  ImFont* font = ImGui::GetFont();
+  const float size = CardValueSize();
+  if (font->CalcTextSizeA(size, FLT_MAX, 0.f, value.c_str()).x <= width) return value;
+  std::string cut = value;
+  while (!cut.empty() && font->CalcTextSizeA(size, FLT_MAX, 0.f, (cut + "...").c_str()).x > width) cut.pop_back();
+  // Do not leave half a UTF-8 sequence.
+  while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();
+  if (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0xC0) cut.pop_back();
+  return cut + "...";
+}
+
+// One card: a big value over a small label, with a tooltip for details (and
+// the whole value when it had to be cut).
+void DrawCard(const char* id, const std::string& value, const char* label, const std::string& detail, float width) {
+  const float s = Scale();
+  const ImVec2 size(width, theme::kCardHeight * s);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton(id, size);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(p, ImVec2(p.x + size.x, p.y + size.y), theme::kCardBackground, 4.f * s);
   const ImVec4 clip(p.x, p.y, p.x + size.x - 4 * s, p.y + size.y);
-  const float big = ImGui::GetFontSize() * 1.25f;
-  dl->AddText(ImGui::GetFont(), big, ImVec2(p.x + 8 * s, p.y + 5 * s), theme::kCardValue, value.c_str(), nullptr, 0.f,
-              &clip);
+  const std::string shown = FitValue(value, size.x - 16 * s);
+  dl->AddText(ImGui::GetFont(), CardValueSize(), ImVec2(p.x + 8 * s, p.y + 5 * s), theme::kCardValue, shown.c_str(),
+              nullptr, 0.f, &clip);
   dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + 8 * s, p.y + size.y - ImGui::GetFontSize() - 5 * s),
               theme::kCardLabel, label, nullptr, 0.f, &clip);
-  if (!detail.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", detail.c_str());
+  if (ImGui::IsItemHovered() && (!detail.empty() || shown != value)) {
+    ImGui::SetTooltip("%s", detail.empty() ? value.c_str() : detail.c_str());
+  }
 }
 
 // Lays cards out left to right, wrapping at the panel's width.
 class CardRow {
  public:
-  void Next() {
-    const float w = (theme::kCardWidth * Scale()) + ImGui::GetStyle().ItemSpacing.x;
-    if (used_ > 0 && used_ + w <= ImGui::GetContentRegionAvail().x + ImGui::GetStyle().ItemSpacing.x) {
+  void Card(const char* id, const std::string& value, const char* label, const std::string& detail) {
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const float standard = theme::kCardWidth * Scale();
+    float w = std::min(CardWidth(value), std::max(avail, standard));
+    // A wide card that would wrap takes what is left of the row instead, if
+    // a standard one fits there: a card cut short beats a taller column.
+    const float left = avail + spacing - used_;
+    if (used_ > 0 && w + spacing > left && standard + spacing <= left) w = left - spacing;
+    const float step = w + spacing;
+    if (used_ > 0 && used_ + step <= avail + spacing) {
       ImGui::SameLine();
-      used_ += w;
+      used_ += step;
     } else {
-      used_ = w;
+      used_ = step;
     }
+    DrawCard(id, value, label, detail, w);
   }
 
  private:
@@ -64,8 +102,9 @@ IdleCause TopCause(const analysis::CauseNs& by_cause) {
   return static_cast<IdleCause>(best);
 }
 
-void OverviewPanel::Draw(ViewState& state) {
+void OverviewPanel::Draw(ViewState& state, bool fill) {
   const AnalysisData& a = state.data->analysis;
+  step_chart_shot_.reset();
   if (a.report.devices.empty() && a.report.steps.empty()) {
     ImGui::TextWrapped("No GPU activity and no steps in this trace: nothing to analyse. The timeline shows it all.");
     return;
@@ -75,50 +114,80 @@ void OverviewPanel::Draw(ViewState& state) {
   DrawRecommendations(state);
   ImGui::Spacing();
   if (!a.report.steps.empty()) {
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
     SectionTitle(("Step time (" + a.report.primary_device + ")").c_str());
-    step_chart_.Draw(state, ImGui::GetContentRegionAvail().x, theme::kStepChartHeight * Scale());
+    float height = theme::kStepChartHeight * Scale();
+    if (fill) {
+      // Leave room for the legend (two lines at most) and the cause chart.
+      const float reserve = 3 * ImGui::GetTextLineHeightWithSpacing() + CauseChartHeight(state);
+      height = std::max(height, ImGui::GetContentRegionAvail().y - reserve);
+    }
+    step_chart_.Draw(state, width, height);
+    const float end_y = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().ItemSpacing.y;
+    // Only the part on screen can be cropped from the frame.
+    const ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
+    PanelShot shot{"step-chart", std::max(start.x - 4 * Scale(), wp.x), std::max(start.y, wp.y),
+                   std::min(start.x + width + 4 * Scale(), wp.x + ws.x), std::min(end_y + 4 * Scale(), wp.y + ws.y)};
+    if (shot.x1 > shot.x0 && shot.y1 > shot.y0) step_chart_shot_ = shot;
   }
   ImGui::Spacing();
   DrawCauseChart(state);
+}
+
+void OverviewPanel::MenuItems(const ViewState& state, std::optional<PanelShot>* shot,
+                              std::vector<ExportRequest>* exports) {
+  const analysis::Report& r = state.data->analysis.report;
+  if (r.steps.empty()) return;
+  ImGui::Separator();
+  if (ImGui::MenuItem("Save step chart as PNG", nullptr, false, step_chart_shot_.has_value())) *shot = step_chart_shot_;
+  if (ImGui::MenuItem("Save step chart as SVG")) {
+    StepChartSvgOptions options;
+    options.title = "Step time (" + r.primary_device + ")";
+    exports->push_back(ExportRequest{"step-chart", "svg", BuildStepChartSvg(r, options)});
+  }
+  TableExportMenuItems("steps", "steps", [&r] { return StepsTable(r); }, exports);
+}
+
+float OverviewPanel::CauseChartHeight(const ViewState& state) const {
+  int rows = 0;
+  for (DurNs ns : state.data->analysis.report.idle_by_cause) rows += ns > 0;
+  if (rows == 0) return 0;
+  return 2 * ImGui::GetTextLineHeightWithSpacing() + rows * (theme::kCauseChartRowHeight * Scale() +
+                                                             ImGui::GetStyle().ItemSpacing.y);
 }
 
 void OverviewPanel::DrawCards(ViewState& state) {
   const AnalysisData& a = state.data->analysis;
   const analysis::Report& r = a.report;
   CardRow row;
-  row.Next();
-  Card("##steps", std::to_string(r.steps.size()), "steps",
-       "Step source: " + std::string(analysis::StepSourceName(r.step_source)));
-  row.Next();
+  row.Card("##steps", std::to_string(r.steps.size()), "steps",
+           "Step source: " + std::string(analysis::StepSourceName(r.step_source)));
   // One step has no spread: show the mean alone rather than "± 0 ns".
   const bool has_spread = r.steps.size() > 1;
-  Card("##step_time", FormatDuration(a.step_mean_ns) + (has_spread ? " ± " + FormatDuration(a.step_std_ns) : ""),
-       has_spread ? "mean ± std step time" : "step time", "");
+  row.Card("##step_time", FormatDuration(a.step_mean_ns) + (has_spread ? " ± " + FormatDuration(a.step_std_ns) : ""),
+           has_spread ? "mean ± std step time" : "step time", "");
   const analysis::DeviceReport* dev = r.primary_device_index >= 0 ? &r.devices[r.primary_device_index] : nullptr;
   const double span = dev ? static_cast<double>(dev->active_span.duration_ns()) : 0;
-  row.Next();
-  Card("##busy", dev ? Percent(static_cast<double>(dev->busy_ns), span) : "-", "GPU busy",
-       dev ? dev->name + ": kernel time over its active span" : "no GPU");
-  row.Next();
-  Card("##idle", dev ? Percent(static_cast<double>(dev->idle_ns), span) : "-", "GPU idle",
-       dev ? "Idle " + FormatDuration(dev->idle_ns) + " in gaps between kernels" : "no GPU");
+  row.Card("##busy", dev ? Percent(static_cast<double>(dev->busy_ns), span) : "-", "GPU busy",
+           dev ? dev->name + ": kernel time over its active span" : "no GPU");
+  row.Card("##idle", dev ? Percent(static_cast<double>(dev->idle_ns), span) : "-", "GPU idle",
+           dev ? "Idle " + FormatDuration(dev->idle_ns) + " in gaps between kernels" : "no GPU");
   const IdleCause top = TopCause(r.idle_by_cause);
   const DurNs top_ns = r.idle_by_cause[static_cast<size_t>(top)];
-  row.Next();
-  Card("##cause", top_ns > 0 ? CauseLabel(top) : "-", "top idle cause",
-       top_ns > 0 ? FormatDuration(top_ns) + " of idle time; click to list these gaps" : "");
+  row.Card("##cause", top_ns > 0 ? CauseLabel(top) : "-", "top idle cause",
+           top_ns > 0 ? FormatDuration(top_ns) + " of idle time; click to list these gaps" : "");
   if (top_ns > 0 && ImGui::IsItemClicked()) {
     state.gap_cause_mask = 1u << static_cast<unsigned>(top);
     state.panels.bottom_tab = BottomTab::kIdleGaps;
     state.request_bottom_tab = true;
   }
-  row.Next();
   const bool has_blamed = a.top_blamed_event >= 0;
   const std::string blamed = has_blamed ? std::string(r.gap_events[a.top_blamed_event].name) : "-";
-  Card("##blamed", blamed, "most blamed event",
-       has_blamed ? blamed + "\nblamed by " + std::to_string(a.top_blamed_gaps) + " gaps, " +
-                        FormatDuration(a.top_blamed_ns) + " of idle time"
-                  : "");
+  row.Card("##blamed", blamed, "most blamed event",
+           has_blamed ? blamed + "\nblamed by " + std::to_string(a.top_blamed_gaps) + " gaps, " +
+                            FormatDuration(a.top_blamed_ns) + " of idle time"
+                      : "");
 }
 
 void OverviewPanel::DrawRecommendations(const ViewState& state) {

@@ -7,9 +7,20 @@
 #include <numeric>
 #include <string>
 
+#include "ui/analysis_tables.h"
+#include "ui/sortable_table.h"
 #include "ui/timeline/time_ruler.h"
 
 namespace stepline::ui {
+
+void RangePanel::MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const {
+  const Trace* trace = state.trace();
+  if (trace == nullptr || !state.range || computed_for_ != state.range || computed_trace_ != trace) {
+    ImGui::TextDisabled("Select a time range to export its table");
+    return;
+  }
+  TableExportMenuItems("range table", "range", [&] { return RangeTable(*trace, rows_, order_); }, exports);
+}
 
 void RangePanel::Draw(ViewState& state) {
   const Trace* trace = state.trace();
@@ -28,17 +39,15 @@ void RangePanel::Draw(ViewState& state) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV;
   if (!ImGui::BeginTable("##range", 5, flags)) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("Total", ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_DefaultSort |
-                                       ImGuiTableColumnFlags_PreferSortDescending);
-  ImGui::TableSetupColumn("Self", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("Average", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableHeadersRow();
-  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty && specs->SpecsCount > 0) {
-    const int column = specs->Specs[0].ColumnIndex;
-    const bool asc = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+  static constexpr SortableColumn kColumns[] = {{"Name", kColumnStretch},
+                                                {"Count"},
+                                                {"Total", kColumnDescending | kColumnDefaultSort},
+                                                {"Self"},
+                                                {"Average"}};
+  SetupSortableColumns(kColumns);
+  int column = 0;
+  bool asc = false;
+  if (TakeSortChange(&column, &asc)) {
     auto key = [&](size_t i) -> int64_t {
       switch (column) {
         case 1: return static_cast<int64_t>(rows_[i].count);
@@ -55,7 +64,6 @@ void RangePanel::Draw(ViewState& state) {
       }
       return asc ? key(a) < key(b) : key(a) > key(b);
     });
-    specs->SpecsDirty = false;
   }
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(order_.size()));

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/analysis/range_aggregation.h"
+#include "ui/table_export.h"
 #include "ui/view_state.h"
 
 namespace stepline::ui {
@@ -13,6 +14,9 @@ namespace stepline::ui {
 class RangePanel {
  public:
   void Draw(ViewState& state);
+  // Right-click items: the aggregate rows in their shown order as TSV / CSV
+  // (nothing while no range is selected).
+  void MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const;
 
  private:
   std::optional<TimeRange> computed_for_;  // the range `rows_` belongs to

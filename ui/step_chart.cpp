@@ -71,29 +71,44 @@ int CategoryAtFraction(const StepBucket& b, double frac) {
   return -1;
 }
 
+DurNs NiceTickStep(DurNs max_ns, int intervals) {
+  const double raw = static_cast<double>(std::max<DurNs>(1, max_ns)) / std::max(1, intervals);
+  const double mag = std::pow(10.0, std::floor(std::log10(std::max(raw, 1.0))));
+  for (double m : {1.0, 2.0, 5.0}) {
+    if (m * mag >= raw) return std::max<DurNs>(1, static_cast<DurNs>(m * mag));
+  }
+  return std::max<DurNs>(1, static_cast<DurNs>(10 * mag));
+}
+
 void StepChart::Draw(ViewState& state, float width, float height) {
   const auto& report = state.data->analysis.report;
   const float s = ImGui::GetFontSize() / 13.f;
   const ImVec2 pos = ImGui::GetCursorScreenPos();
-  const float axis_w = theme::kChartAxisWidth * s, mean_w = theme::kMeanBarWidth * s;
+  const std::span<const ReportStep> steps(report.steps);
+  const StepBucket mean = MeanBucket(steps);
+  DurNs scale_ns = mean.mean_dur_ns;
+  for (const ReportStep& st : steps) scale_ns = std::max(scale_ns, st.dur_ns);
+  const std::string top_label = FormatDuration(scale_ns);
+  // The axis column fits its widest label (large fonts, "224.9 ms").
+  const float axis_w = std::max(theme::kChartAxisWidth * s, ImGui::CalcTextSize(top_label.c_str()).x + 10 * s);
+  const float mean_w = theme::kMeanBarWidth * s;
   const float label_h = ImGui::GetFontSize() + 2;
   const float sep = theme::kMeanBarSeparation * s;
-  const Rect plot{pos.x + axis_w, pos.y + 4, pos.x + width - mean_w - sep - 4 * s, pos.y + height - label_h};
+  Rect plot{pos.x + axis_w, pos.y + 4, pos.x + width - mean_w - sep - 4 * s, pos.y + height - label_h};
   ImGui::InvisibleButton("##step_chart", ImVec2(width, height));
   const bool hovered = ImGui::IsItemHovered();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const std::span<const ReportStep> steps(report.steps);
   buckets_ = BucketSteps(steps, plot.x1 - plot.x0, theme::kChartMinBarPx * s);
-  const StepBucket mean = MeanBucket(steps);
-  DurNs scale_ns = mean.mean_dur_ns;
+  scale_ns = mean.mean_dur_ns;
   for (const StepBucket& b : buckets_) scale_ns = std::max(scale_ns, b.mean_dur_ns);
   if (scale_ns <= 0) return;
-  // Axis: the tallest bar's time at the top, 0 at the bottom.
-  dl->AddLine(ImVec2(plot.x0 - 2, plot.y0), ImVec2(plot.x0 - 2, plot.y1), theme::kChartAxis);
-  dl->AddText(ImVec2(pos.x, plot.y0), theme::kCardLabel, FormatDuration(scale_ns).c_str());
-  dl->AddText(ImVec2(pos.x, plot.y1 - ImGui::GetFontSize()), theme::kCardLabel, "0");
-  const float bar_w = (plot.x1 - plot.x0) / static_cast<float>(std::max<size_t>(1, buckets_.size()));
+  // A few steps on a wide chart: bars of a readable width, not one block.
+  const float bar_w = std::min((plot.x1 - plot.x0) / static_cast<float>(std::max<size_t>(1, buckets_.size())),
+                               theme::kChartMaxBarPx * s);
+  const float grid_x1 = plot.x1 + sep + mean_w;
+  plot.x1 = plot.x0 + bar_w * static_cast<float>(buckets_.size());
+  DrawAxis(scale_ns, plot, pos.x, grid_x1);
   const float gap = bar_w > 4 * theme::kChartBarGap * s ? theme::kChartBarGap * s : 0.f;
   int hover_bucket = -1;
   for (size_t i = 0; i < buckets_.size(); ++i) {
@@ -111,10 +126,10 @@ void StepChart::Draw(ViewState& state, float width, float height) {
   dl->AddText(ImVec2((mean_r.x0 + mean_r.x1 - mean_label_w) / 2, plot.y1 + 1), theme::kCardLabel, "mean");
   const float mean_y = plot.y1 - (plot.y1 - plot.y0) * static_cast<float>(mean.mean_dur_ns) / static_cast<float>(scale_ns);
   dl->AddLine(ImVec2(plot.x0, mean_y), ImVec2(mean_r.x1, mean_y), theme::kChartMeanLine);
+  const std::string count = std::to_string(steps.size()) + (steps.size() == 1 ? " step" : " steps");
   const std::string range_label = buckets_.size() == steps.size()
-                                      ? std::to_string(steps.size()) + " steps"
-                                      : std::to_string(steps.size()) + " steps, " +
-                                            std::to_string(buckets_.front().count()) + " per bar (mean)";
+                                      ? count
+                                      : count + ", " + std::to_string(buckets_.front().count()) + " per bar (mean)";
   dl->AddText(ImVec2(plot.x0, plot.y1 + 1), theme::kCardLabel, range_label.c_str());
   const auto frac_at = [&](float y0, float y1, DurNs dur) {
     return (y1 - mouse.y) / (y1 - y0) * static_cast<double>(scale_ns) / static_cast<double>(std::max<DurNs>(1, dur));
@@ -134,15 +149,44 @@ void StepChart::Draw(ViewState& state, float width, float height) {
   DrawLegend(report.breakdown_total);
 }
 
+// The y axis: the tallest bar's time at the top, 0 at the bottom, and
+// gridlines at round times in between where their labels fit.
+void StepChart::DrawAxis(DurNs scale_ns, const Rect& plot, float label_x, float grid_x1) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float font = ImGui::GetFontSize();
+  dl->AddLine(ImVec2(plot.x0 - 2, plot.y0), ImVec2(plot.x0 - 2, plot.y1), theme::kChartAxis);
+  dl->AddText(ImVec2(label_x, plot.y0), theme::kCardLabel, FormatDuration(scale_ns).c_str());
+  dl->AddText(ImVec2(label_x, plot.y1 - font), theme::kCardLabel, "0");
+  const float plot_h = plot.y1 - plot.y0;
+  const int intervals = std::clamp(static_cast<int>(plot_h / (font * 2.5f)), 1, 8);
+  const DurNs tick = NiceTickStep(scale_ns, intervals);
+  for (DurNs t = tick; t < scale_ns; t += tick) {
+    const float y = plot.y1 - plot_h * static_cast<float>(static_cast<double>(t) / static_cast<double>(scale_ns));
+    dl->AddLine(ImVec2(plot.x0, y), ImVec2(grid_x1, y), theme::kGridLine);
+    // Labels that would touch the top or bottom one are left out.
+    if (y - plot.y0 > font * 1.8f && plot.y1 - y > font * 1.5f) {
+      dl->AddText(ImVec2(label_x, y - font / 2), theme::kCardLabel, FormatTickLabel(t, tick).c_str());
+    }
+  }
+}
+
 void StepChart::DrawBar(const StepBucket& b, const Rect& r, DurNs scale_ns, bool highlight) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const double px_per_ns = static_cast<double>(r.y1 - r.y0) / static_cast<double>(scale_ns);
+  const float font = ImGui::GetFontSize();
   double y = r.y1;
   for (int c = 0; c < kTimeCategoryCount; ++c) {
     if (b.mean_ns[c] <= 0) continue;
     const double h = static_cast<double>(b.mean_ns[c]) * px_per_ns;
     dl->AddRectFilled(ImVec2(r.x0, static_cast<float>(y - h)), ImVec2(r.x1, static_cast<float>(y)),
                       theme::kCategoryColors[c]);
+    // Wide bars (few steps) say their shares, so a picture reads without hovering.
+    const std::string pct = Percent(static_cast<double>(b.mean_ns[c]), static_cast<double>(b.mean_dur_ns));
+    const ImVec2 text = ImGui::CalcTextSize(pct.c_str());
+    if (h >= font + 2 && r.x1 - r.x0 >= text.x + 8) {
+      dl->AddText(ImVec2((r.x0 + r.x1 - text.x) / 2, static_cast<float>(y - h / 2) - text.y / 2), theme::kSliceText,
+                  pct.c_str());
+    }
     y -= h;
   }
   if (highlight) dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), theme::kChartHover);

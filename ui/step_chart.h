@@ -35,6 +35,9 @@ StepBucket MeanBucket(std::span<const analysis::ReportStep> steps);
 // bar) of a bucket, stacking categories in TimeCategory order from the
 // bottom; -1 when frac is above the bar.
 int CategoryAtFraction(const StepBucket& b, double frac);
+// A round 1-2-5 x 10^k time step giving at most about `intervals` gridlines
+// up to `max_ns` (at least 1 ns).
+DurNs NiceTickStep(DurNs max_ns, int intervals);
 
 class StepChart {
  public:
@@ -46,6 +49,7 @@ class StepChart {
   struct Rect {
     float x0, y0, x1, y1;
   };
+  void DrawAxis(DurNs scale_ns, const Rect& plot, float label_x, float grid_x1);
   void DrawBar(const StepBucket& b, const Rect& r, DurNs scale_ns, bool hovered);
   void DrawTooltip(const ViewState& state, const StepBucket& b, int category, bool is_mean);
   void DrawLegend(const analysis::CategoryNs& total);

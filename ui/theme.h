@@ -98,16 +98,31 @@ inline constexpr float kStepChartHeight = 190.f;
 inline constexpr float kCauseChartRowHeight = 18.f;   // one bar per idle cause
 inline constexpr float kChartAxisWidth = 56.f;        // y-axis labels
 inline constexpr float kChartMinBarPx = 3.f;          // narrower: buckets of steps
+inline constexpr float kChartMaxBarPx = 96.f;         // wider bars (few steps) stop here
 inline constexpr float kChartBarGap = 1.f;
 inline constexpr float kMeanBarWidth = 34.f;
 inline constexpr float kMeanBarSeparation = 18.f;  // between the last step bar and the mean bar
 inline constexpr float kHistogramHeight = 90.f;
+inline constexpr float kHistogramMaxHeight = 260.f;  // the histogram grows with its pane up to this
 inline constexpr int kHistogramBins = 24;
 inline constexpr float kTopOpsRowHeight = 16.f;
+inline constexpr uint8_t kTopOpsBarAlpha = 150;      // light text stays readable on the bar and past it
+inline constexpr uint32_t kTextShadow = Rgba(0, 0, 0, 200);
 inline constexpr float kCardWidth = 168.f;
 inline constexpr float kCardHeight = 50.f;
+inline constexpr float kCardWideFactor = 2.2f;  // a card grows to fit a long value, up to this many widths
 inline constexpr float kLegendSwatch = 10.f;
 inline constexpr float kOverviewPaneWidth = 600.f;   // default width of the overview column
 inline constexpr float kBottomPaneHeight = 330.f;    // default height of the tabbed tables
+
+// Screenshots and exports: the toast notice and the caption strip.
+inline constexpr float kToastPadding = 10.f;
+inline constexpr float kToastMargin = 16.f;
+inline constexpr uint32_t kToastBackground = Rgba(46, 52, 62, 235);
+inline constexpr uint32_t kToastBorder = Rgba(120, 170, 255, 200);
+inline constexpr uint32_t kToastText = Rgba(236, 239, 244);
+inline constexpr uint32_t kCaptionBackground = Rgba(40, 43, 50);
+inline constexpr uint32_t kCaptionText = Rgba(214, 218, 224);
+inline constexpr float kCaptionPadding = 5.f;
 
 }  // namespace stepline::ui::theme

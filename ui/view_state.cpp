@@ -13,6 +13,16 @@ void ViewState::FitAll() {
   }
 }
 
+void ViewState::KeepPreferencesOf(const ViewState& other) {
+  panels = other.panels;
+  request_bottom_tab = other.request_bottom_tab;  // e.g. the remembered tab, not yet shown
+  show_gap_overlay = other.show_gap_overlay;
+  color_mode = other.color_mode;
+  show_all_flows = other.show_all_flows;
+  show_caption = other.show_caption;
+  export_folder = other.export_folder;
+}
+
 void ViewState::SelectAndReveal(SliceId slice) {
   selected = slice;
   const Trace* t = trace();

@@ -29,6 +29,10 @@ struct PanelLayout {
   bool operator==(const PanelLayout&) const = default;
 };
 
+// A single panel filling the window, for headless pictures of one panel
+// (`stepline screenshot --view ops`); kNone is the normal layout.
+enum class SoloPanel : uint8_t { kNone = 0, kOverview, kOpStats, kKernels, kIdleGaps };
+
 struct ViewState {
   std::shared_ptr<const TimelineData> data;  // null until a trace is loaded
 
@@ -41,6 +45,7 @@ struct ViewState {
   ColorMode color_mode = ColorMode::kByName;
   bool show_all_flows = false;       // every flow in view, not just the selection's
   bool show_help = false;
+  std::optional<TimeNs> ruler_origin_ns;  // the ruler counts from here; unset = the trace start (compare view: a step start)
 
   // Search over the whole trace (not just the view).
   std::string search_text;
@@ -60,11 +65,20 @@ struct ViewState {
   bool request_bottom_tab = false;        // a panel asked to show panels.bottom_tab
   uint32_t gap_cause_mask = 0x7f;         // bit per analysis::IdleCause shown in the gaps list
 
+  // Pictures and exports.
+  bool show_caption = false;          // caption strip under the view: file, visible range, step
+  std::string export_folder;          // where screenshots and exports go (the app sets its default)
+  SoloPanel solo = SoloPanel::kNone;  // one panel fills the window (headless screenshots)
+
   // Requests from panels or keys, applied by the timeline next frame.
   std::optional<TimeRange> request_fit;
   bool request_scroll_to_selection = false;
 
   const Trace* trace() const { return data ? data->trace.get() : nullptr; }
+  // Takes the user's layout and options from `other` (panels, overlays,
+  // caption, export folder), not its trace, selection or view: they outlive
+  // loading another trace.
+  void KeepPreferencesOf(const ViewState& other);
   // Shows the whole trace.
   void FitAll();
   // Selects `slice`, and asks the timeline to bring it into view.

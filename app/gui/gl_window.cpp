@@ -10,6 +10,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <cfloat>
 #include <filesystem>
 
 namespace stepline::app {
@@ -90,7 +91,7 @@ bool GlWindow::Create(const Options& options, std::string* error) {
 bool GlWindow::ShouldClose() const { return glfwWindowShouldClose(window_); }
 void GlWindow::RequestClose() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
 
-void GlWindow::BeginFrame(double wait_s) {
+void GlWindow::BeginFrame(double wait_s, bool hide_pointer) {
   if (wait_s > 0) {
     glfwWaitEventsTimeout(wait_s);
   } else {
@@ -98,6 +99,7 @@ void GlWindow::BeginFrame(double wait_s) {
   }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  if (hide_pointer) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   ImGui::NewFrame();
 }
 

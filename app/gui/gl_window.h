@@ -30,7 +30,9 @@ class GlWindow {
   bool ShouldClose() const;
   void RequestClose();
   // Polls events (waiting up to `wait_s` when idle) and starts an ImGui frame.
-  void BeginFrame(double wait_s);
+  // `hide_pointer`: the frame sees no mouse (a frame saved as a picture has
+  // no hover highlight or tooltip).
+  void BeginFrame(double wait_s, bool hide_pointer = false);
   // Renders the ImGui frame to the window and swaps.
   void EndFrame();
   // The two halves of EndFrame() for callers that draw or read back in between

@@ -4,12 +4,8 @@
 #include "app/gui/offscreen.h"
 
 #include <stb/stb_image_write.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
 
 namespace stepline::app {
 
@@ -69,37 +65,23 @@ std::vector<uint8_t> ReadFramebufferRgba(int width, int height) {
   return pixels;
 }
 
-bool WritePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, bool overwrite,
-              std::string* error) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!overwrite && fs::exists(path, ec)) {
-    *error = path + ": already exists (choose another name, or pass --force)";
+std::string EncodePng(int width, int height, const std::vector<uint8_t>& rgba) {
+  std::string out;
+  const auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &out, width, height, 4, rgba.data(), width * 4)) out.clear();
+  return out;
+}
+
+bool WritePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba,
+              const SafeWriteOptions& options, std::string* error) {
+  const std::string png = EncodePng(width, height, rgba);
+  if (png.empty()) {
+    *error = path + ": cannot encode the PNG";
     return false;
   }
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  if (!stbi_write_png(tmp.c_str(), width, height, 4, rgba.data(), width * 4)) {
-    *error = path + ": cannot write PNG (" + std::strerror(errno) + ")";
-    fs::remove(tmp, ec);
-    return false;
-  }
-  if (!overwrite) {
-    // link() fails if the target appeared meanwhile: never replace silently.
-    if (::link(tmp.c_str(), path.c_str()) != 0) {
-      *error = path + ": " + std::strerror(errno);
-      fs::remove(tmp, ec);
-      return false;
-    }
-    fs::remove(tmp, ec);
-    return true;
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    *error = path + ": " + ec.message();
-    fs::remove(tmp, ec);
-    return false;
-  }
-  return true;
+  return WriteFileSafely(path, png, options, error);
 }
 
 }  // namespace stepline::app

@@ -1,11 +1,13 @@
 // Offscreen rendering for screenshots: a framebuffer object of an exact
 // pixel size, read back as RGBA, and a PNG writer that never overwrites
-// silently (temporary file, then rename).
+// silently (see safe_write.h).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "app/gui/safe_write.h"
 
 namespace stepline::app {
 
@@ -31,10 +33,12 @@ class OffscreenTarget {
 // before the swap), top row first.
 std::vector<uint8_t> ReadFramebufferRgba(int width, int height);
 
-// Writes `rgba` (width*height*4, top row first) as PNG: to a temporary file in
-// the same folder, then renamed. Refuses to replace an existing file unless
-// `overwrite`.
-bool WritePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, bool overwrite,
-              std::string* error);
+// `rgba` (width*height*4, top row first) as PNG file bytes; empty on failure.
+std::string EncodePng(int width, int height, const std::vector<uint8_t>& rgba);
+
+// Writes `rgba` as PNG with WriteFileSafely (temporary file, then renamed;
+// never replaces an existing file unless `options.overwrite`, never an input).
+bool WritePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba,
+              const SafeWriteOptions& options, std::string* error);
 
 }  // namespace stepline::app

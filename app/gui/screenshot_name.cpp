@@ -1,8 +1,7 @@
-// Screenshot file naming.
+// Picture and export file naming; see screenshot_name.h.
 #include "app/gui/screenshot_name.h"
 
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 
 namespace stepline::app {
@@ -18,17 +17,29 @@ std::string ScreenshotFolder() {
   return ".";
 }
 
-std::string TimestampedScreenshotPath(const std::string& folder) {
-  const std::time_t now = std::time(nullptr);
+std::string TimestampedPath(const std::string& folder, const std::string& stem, const std::string& extension,
+                            std::time_t now) {
   std::tm tm{};
   localtime_r(&now, &tm);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-  std::string base = (fs::path(folder) / (std::string("stepline-") + stamp)).string();
-  std::string path = base + ".png";
+  const std::string name = "stepline-" + (stem.empty() ? "" : stem + "-") + stamp;
+  const std::string base = (fs::path(folder) / name).string();
+  std::string path = base + "." + extension;
   std::error_code ec;
-  for (int n = 2; fs::exists(path, ec); ++n) path = base + "-" + std::to_string(n) + ".png";
+  for (int n = 2; fs::exists(path, ec); ++n) path = base + "-" + std::to_string(n) + "." + extension;
   return path;
+}
+
+std::string TimestampedScreenshotPath(const std::string& folder) {
+  return TimestampedPath(folder, "", "png", std::time(nullptr));
+}
+
+std::string ExpandHome(const std::string& folder) {
+  if (folder.empty() || folder[0] != '~' || (folder.size() > 1 && folder[1] != '/')) return folder;
+  const char* home = std::getenv("HOME");
+  if (home == nullptr || *home == '\0') return folder;
+  return std::string(home) + folder.substr(1);
 }
 
 }  // namespace stepline::app

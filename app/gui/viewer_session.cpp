@@ -1,4 +1,10 @@
-// ViewerSession: load hand-off, requests from the view, dropped files.
+// ViewerSession: load hand-off, requests from the views, dropped files, and
+// the assembly of comparisons; see viewer_session.h.
+//
+// [SECTION] Opening: single traces, comparisons, replace / swap / close
+// [SECTION] Loads: finished jobs complete a single view or a comparison
+// [SECTION] Drops and the "Compare with the current trace?" question
+// [SECTION] Frame
 #include "app/gui/viewer_session.h"
 
 #include <filesystem>
@@ -6,70 +12,294 @@
 #include "loaders/demo/demo_generator.h"
 
 namespace stepline::app {
+namespace {
+
+std::string FileName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Opening
+//-----------------------------------------------------------------------------
+
+void ViewerSession::Abandon(int job) {
+  job_wanted_[job] = false;
+  jobs_[job].Cancel();
+}
 
 void ViewerSession::OpenFile(const std::string& path) {
-  pending_path_ = path;
+  // A single open supersedes a comparison being assembled.
+  Abandon(1);
+  assembling_ = false;
+  pending_[0] = pending_[1] = PendingSide{};
+  job_single_ = true;
+  job_wanted_[0] = true;
+  job_path_[0] = path;
   status_.error.clear();
-  job_.Start(path);
+  jobs_[0].Start(path);
 }
 
 void ViewerSession::OpenDemo(const std::string& scenario) {
-  pending_path_.clear();
+  Abandon(1);
+  assembling_ = false;
+  pending_[0] = pending_[1] = PendingSide{};
+  job_single_ = true;
+  job_wanted_[0] = true;
+  job_path_[0].clear();
   status_.error.clear();
-  job_.StartWith("demo: " + scenario, [scenario] {
+  jobs_[0].StartWith("demo: " + scenario, [scenario] {
     loaders::DemoOptions options;
     options.scenario = scenario;
     return loaders::GenerateDemoTrace(options);
   });
 }
 
+void ViewerSession::StartSide(int side, const std::string& path) {
+  if (side == 0) job_single_ = false;
+  pending_[side] = PendingSide{nullptr, FileName(path), true};
+  job_path_[side] = path;
+  job_wanted_[side] = true;
+  jobs_[side].Start(path);
+}
+
+void ViewerSession::OpenCompare(const std::string& path_a, const std::string& path_b) {
+  status_.error.clear();
+  assembling_ = true;
+  StartSide(0, path_a);
+  StartSide(1, path_b);
+}
+
+void ViewerSession::CompareWithCurrent(const std::string& path) {
+  if (!state_.data) {
+    OpenFile(path);
+    return;
+  }
+  status_.error.clear();
+  Abandon(0);  // a single load in flight would replace A under our feet
+  assembling_ = true;
+  pending_[0] = PendingSide{state_.data, status_.title, false};
+  StartSide(1, path);
+}
+
+void ViewerSession::ReplaceSide(int side, const std::string& path) {
+  if (!comparing_ || (side != 0 && side != 1)) return;
+  status_.error.clear();
+  if (!assembling_) {
+    // The side that stays is the one on screen.
+    for (int s = 0; s < 2; ++s) pending_[s] = PendingSide{compare_.state(s).data, compare_.title(s), false};
+  }
+  assembling_ = true;
+  StartSide(side, path);
+}
+
+void ViewerSession::SwapSides() {
+  // Not while a side is being replaced: it would land on the other letter.
+  if (!comparing_ || assembling_) return;
+  const int step_a = compare_.timelines().step(0), step_b = compare_.timelines().step(1);
+  ShowCompare(compare_.state(1).data, compare_.title(1), compare_.state(0).data, compare_.title(0));
+  compare_.SelectSteps(step_b, step_a);  // the same two steps stay face to face
+}
+
+void ViewerSession::CloseCompare() {
+  if (!comparing_) return;
+  for (int j = 0; j < 2; ++j) {
+    if (!job_single_ || j == 1) Abandon(j);
+  }
+  assembling_ = false;
+  pending_[0] = pending_[1] = PendingSide{};
+  const std::string title = compare_.title(0);
+  Show(compare_.state(0).data, title);
+}
+
 void ViewerSession::Show(std::shared_ptr<const ui::TimelineData> data, const std::string& title) {
-  state_ = ui::ViewState{};
+  comparing_ = false;
+  ui::ViewState fresh;
+  fresh.KeepPreferencesOf(state_);  // the layout and options outlive the trace
+  state_ = std::move(fresh);
   state_.data = std::move(data);
   state_.FitAll();
   status_.title = title;
 }
 
-void ViewerSession::PollLoad() {
-  status_.loading = job_.running();
-  status_.loading_name = job_.name();
-  status_.progress = job_.progress();
-  std::optional<LoadJob::Outcome> out = job_.TakeOutcome();
-  if (!out) return;
-  if (!out->data) {
-    // The trace on screen stays; the error is shown above it, never a crash.
-    status_.error = out->error;
-    return;
-  }
-  Show(std::move(out->data), std::filesystem::path(out->path).filename().string());
-  if (!pending_path_.empty()) recent_.Add(pending_path_);
+void ViewerSession::ShowCompare(std::shared_ptr<const ui::TimelineData> a, const std::string& title_a,
+                                std::shared_ptr<const ui::TimelineData> b, const std::string& title_b) {
+  compare_.SetRuns(std::move(a), title_a, std::move(b), title_b);
+  comparing_ = true;
 }
 
-ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& dropped_files,
-                                               ui::QuadRenderer* renderer) {
-  FrameResult result;
-  if (!dropped_files.empty()) {
+//-----------------------------------------------------------------------------
+// [SECTION] Loads
+//-----------------------------------------------------------------------------
+
+void ViewerSession::TakeOutcome(int job) {
+  std::optional<LoadJob::Outcome> out = jobs_[job].TakeOutcome();
+  if (!out || !job_wanted_[job]) return;
+  job_wanted_[job] = false;
+  const bool single = job == 0 && job_single_;
+  if (!out->data) {
+    // What is on screen stays; the error is shown above it, never a crash.
+    const std::string side = single ? "" : (job == 0 ? "A: " : "B: ");
+    status_.error = side + out->error;
+    if (!single && assembling_) {
+      // One side failed: the comparison cannot complete; stop the other side.
+      Abandon(1 - job);
+      assembling_ = false;
+      pending_[0] = pending_[1] = PendingSide{};
+    }
+    return;
+  }
+  if (!job_path_[job].empty()) recent_.Add(job_path_[job]);
+  if (single) {
+    Show(std::move(out->data), FileName(out->path));
+    return;
+  }
+  if (!assembling_) return;  // a side of a comparison that was abandoned
+  pending_[job].data = std::move(out->data);
+  pending_[job].loading = false;
+  if (pending_[0].data && pending_[1].data && !pending_[0].loading && !pending_[1].loading) {
+    assembling_ = false;
+    ShowCompare(pending_[0].data, pending_[0].title, pending_[1].data, pending_[1].title);
+    pending_[0] = pending_[1] = PendingSide{};
+  }
+}
+
+void ViewerSession::PollLoads() {
+  for (int j = 0; j < 2; ++j) TakeOutcome(j);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Drops
+//-----------------------------------------------------------------------------
+
+void ViewerSession::HandleDrops(const std::vector<std::string>& dropped_files) {
+  if (dropped_files.empty()) return;
+  if (dropped_files.size() >= 2) {
+    OpenCompare(dropped_files[0], dropped_files[1]);
+    if (dropped_files.size() > 2) {
+      status_.notice = "Comparing the first two of " + std::to_string(dropped_files.size()) + " dropped files";
+    }
+    return;
+  }
+  if (comparing_) {
+    drop_.Ask(ui::DropQuestion::kReplaceWhich, dropped_files.front(), "");
+  } else if (state_.data) {
+    drop_.Ask(ui::DropQuestion::kCompareWithCurrent, dropped_files.front(), status_.title);
+  } else {
     OpenFile(dropped_files.front());
-    if (dropped_files.size() > 1) {
-      status_.notice = "Comparing two runs is not available yet; opened " +
-                       std::filesystem::path(dropped_files.front()).filename().string();
+  }
+}
+
+void ViewerSession::AnswerDrop(ui::DropChoice choice) {
+  const std::string path = drop_.path;
+  drop_.question = ui::DropQuestion::kNone;
+  switch (choice) {
+    case ui::DropChoice::kCompare: CompareWithCurrent(path); break;
+    case ui::DropChoice::kOpenInstead: OpenFile(path); break;
+    case ui::DropChoice::kReplaceA: ReplaceSide(0, path); break;
+    case ui::DropChoice::kReplaceB: ReplaceSide(1, path); break;
+    case ui::DropChoice::kNone:
+    case ui::DropChoice::kCancel: break;
+  }
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Frame
+//-----------------------------------------------------------------------------
+
+void ViewerSession::FillStatus() {
+  const bool any = loading();
+  status_.loading = any;
+  status_.progress = -1;
+  status_.loading_name.clear();
+  if (!any) return;
+  // The single view has one progress bar: name both files and average them.
+  double sum = 0;
+  int known = 0;
+  for (int j = 0; j < 2; ++j) {
+    if (!jobs_[j].running()) continue;
+    if (!status_.loading_name.empty()) status_.loading_name += " and ";
+    status_.loading_name += jobs_[j].name();
+    if (jobs_[j].progress() >= 0) {
+      sum += jobs_[j].progress();
+      ++known;
     }
   }
-  PollLoad();
-  status_.recent = recent_.list();
-  const ui::ViewRequests req = view_.Draw(state_, status_, renderer);
-  std::string picked;
-  if (req.open_dialog) {
+  if (assembling_ && !comparing_) status_.loading_name += " to compare";
+  if (known > 0) status_.progress = sum / known;
+}
+
+ui::CompareStatus ViewerSession::MakeCompareStatus() const {
+  ui::CompareStatus cs;
+  for (int j = 0; j < 2; ++j) {
+    cs.load[j].loading = jobs_[j].running();
+    cs.load[j].progress = jobs_[j].progress();
+    cs.load[j].name = jobs_[j].name();
+  }
+  cs.error = status_.error;
+  cs.notice = status_.notice;
+  cs.capturing = status_.capturing;
+  cs.recent = recent_.list();
+  return cs;
+}
+
+void ViewerSession::ApplyCompareRequests(const ui::CompareRequests& req) {
+  if (req.replace_dialog == 0 || req.replace_dialog == 1 || req.open_dialog) {
+    browser_side_ = req.open_dialog ? -1 : req.replace_dialog;
     std::string start;
     if (!recent_.list().empty()) start = std::filesystem::path(recent_.list().front()).parent_path().string();
     browser_.Open(start);
   }
-  if (browser_.Draw(&picked)) OpenFile(picked);
+  if (req.replace_side >= 0 && !req.replace_path.empty()) ReplaceSide(req.replace_side, req.replace_path);
   if (!req.open_path.empty()) OpenFile(req.open_path);
-  if (req.cancel_load) job_.Cancel();
+  if (req.swap) SwapSides();
+  if (req.close) CloseCompare();
+  if (req.cancel_load) {
+    jobs_[0].Cancel();
+    jobs_[1].Cancel();
+  }
   if (req.dismiss_error) status_.error.clear();
-  result.quit = req.quit;
-  result.save_screenshot = req.save_screenshot;
+}
+
+ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& dropped_files,
+                                                ui::QuadRenderer* renderer) {
+  FrameResult result;
+  HandleDrops(dropped_files);
+  PollLoads();
+  status_.recent = recent_.list();
+  FillStatus();
+  if (comparing_) {
+    const ui::CompareRequests req = compare_.Draw(MakeCompareStatus(), renderer);
+    ApplyCompareRequests(req);
+    result.quit = req.quit;
+    result.save_screenshot = req.save_screenshot;
+  } else {
+    const ui::ViewRequests req = view_.Draw(state_, status_, renderer);
+    if (req.open_dialog) {
+      browser_side_ = -1;
+      std::string start;
+      if (!recent_.list().empty()) start = std::filesystem::path(recent_.list().front()).parent_path().string();
+      browser_.Open(start);
+    }
+    if (!req.open_path.empty()) OpenFile(req.open_path);
+    if (req.cancel_load) {
+      jobs_[0].Cancel();
+      jobs_[1].Cancel();
+    }
+    if (req.dismiss_error) status_.error.clear();
+    result.quit = req.quit;
+    result.save_screenshot = req.save_screenshot;
+    result.save_panel = req.save_panel;
+    result.exports = req.exports;
+  }
+  if (const ui::DropChoice choice = drop_.Draw(); choice != ui::DropChoice::kNone) AnswerDrop(choice);
+  std::string picked;
+  if (browser_.Draw(&picked)) {
+    if (browser_side_ >= 0 && comparing_) {
+      ReplaceSide(browser_side_, picked);
+    } else {
+      OpenFile(picked);
+    }
+  }
   return result;
 }
 

@@ -1,15 +1,26 @@
 // ViewerSession: the viewer's state machine, shared by the interactive window
-// and the headless screenshot command: which trace is shown, the load job,
-// recent files, the file browser, and one UI frame at a time.
+// and the headless screenshot command: which trace (or pair of traces) is
+// shown, the load jobs, recent files, the file browser, dropped files, and
+// one UI frame at a time.
+//
+// Modes: one trace in MainView, or two runs in CompareView. A comparison is
+// assembled in `pending_` side by side: a side is either already in memory
+// (the trace on screen, the side that is not replaced) or being loaded by its
+// job; when both sides are there the compare view shows them. jobs_[0] loads
+// a single trace or side A, jobs_[1] side B, so both sides load at once.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/gui/file_browser.h"
 #include "app/gui/load_job.h"
 #include "app/gui/recent_files.h"
+#include "ui/compare/compare_view.h"
+#include "ui/compare/drop_prompt.h"
 #include "ui/main_view.h"
 #include "ui/view_state.h"
 
@@ -19,33 +30,83 @@ class ViewerSession {
  public:
   explicit ViewerSession(RecentFiles recent) : recent_(std::move(recent)) {}
 
-  void OpenFile(const std::string& path);  // in the background
+  void OpenFile(const std::string& path);  // in the background; shown alone
   void OpenDemo(const std::string& scenario);
+  // Loads two files in the background and compares them (A = baseline).
+  void OpenCompare(const std::string& path_a, const std::string& path_b);
+  // Loads `path` and compares the trace on screen (as A) with it (as B).
+  void CompareWithCurrent(const std::string& path);
+  // Loads `path` into side `side` (0 = A, 1 = B) of the comparison on screen.
+  void ReplaceSide(int side, const std::string& path);
+  void SwapSides();     // exchanges A and B of the comparison on screen
+  void CloseCompare();  // back to the single-trace view, showing A
   // Shows an already loaded trace (headless use).
   void Show(std::shared_ptr<const ui::TimelineData> data, const std::string& title);
-  bool loading() const { return job_.running(); }
+  // Shows two already loaded runs compared (headless use).
+  void ShowCompare(std::shared_ptr<const ui::TimelineData> a, const std::string& title_a,
+                   std::shared_ptr<const ui::TimelineData> b, const std::string& title_b);
+
+  bool loading() const { return jobs_[0].running() || jobs_[1].running(); }
+  bool comparing() const { return comparing_; }
+
+  // Files dropped on the window: two or more compare the first two; one
+  // opens alone, or asks first when something is already shown.
+  void HandleDrops(const std::vector<std::string>& dropped_files);
+  // The question a single drop is waiting on (kNone when none).
+  ui::DropQuestion drop_question() const { return drop_.question; }
+  void AnswerDrop(ui::DropChoice choice);
+  // Takes finished loads and shows what they complete. Frame() calls it;
+  // public so tests can drive the state machine without a window.
+  void PollLoads();
 
   struct FrameResult {
     bool quit = false;
     bool save_screenshot = false;
+    std::optional<ui::PanelShot> save_panel;  // a panel's "Save as PNG"
+    std::vector<ui::ExportRequest> exports;   // tables (CSV) and charts (SVG) to write
   };
   // Between ImGui::NewFrame() and ImGui::Render().
   FrameResult Frame(const std::vector<std::string>& dropped_files, ui::QuadRenderer* renderer);
   void SetNotice(std::string notice) { status_.notice = std::move(notice); }
+  // The next frame becomes a picture (no toast over it).
+  void SetCapturing(bool capturing) { status_.capturing = capturing; }
 
   ui::ViewState& state() { return state_; }
   const ui::MainView& view() const { return view_; }
+  // The comparison on screen (or last shown); SelectStep() picks the step pair.
+  ui::CompareView& compare_view() { return compare_; }
+  const std::string& error() const { return status_.error; }
+  const std::string& notice() const { return status_.notice; }
 
  private:
-  void PollLoad();
+  // Where a comparison being assembled stands, per side.
+  struct PendingSide {
+    std::shared_ptr<const ui::TimelineData> data;  // set once the side is in memory
+    std::string title;
+    bool loading = false;
+  };
+  void StartSide(int side, const std::string& path);
+  void Abandon(int job);  // cancels the job and drops its result (unlike a user's Cancel, no error shown)
+  void TakeOutcome(int job);
+  void ApplyCompareRequests(const ui::CompareRequests& req);
+  void FillStatus();
+  ui::CompareStatus MakeCompareStatus() const;
 
-  LoadJob job_;
+  LoadJob jobs_[2];
+  std::string job_path_[2];  // file each job reads, for the recent list ("" = demo)
+  bool job_wanted_[2] = {};  // the job's result is still awaited
+  bool job_single_ = false;  // jobs_[0] loads a trace to show alone
+  bool assembling_ = false;  // pending_ collects the sides of a comparison
+  PendingSide pending_[2];
+  bool comparing_ = false;  // the compare view is on screen
   ui::ViewState state_;
   ui::MainView view_;
+  ui::CompareView compare_;
   ui::AppStatus status_;
+  ui::DropPrompt drop_;
   RecentFiles recent_;
   FileBrowser browser_;
-  std::string pending_path_;  // file being loaded, for the recent list
+  int browser_side_ = -1;  // the file browser picks a file for this side; -1: to open alone
 };
 
 }  // namespace stepline::app

@@ -1,7 +1,9 @@
 // The real window path under xvfb-run: `stepline screenshot` opens a hidden
-// GLFW window, renders the timeline into an offscreen framebuffer and writes
-// a PNG. We check its size, that it is not blank, and that two runs give the
-// same pixels. Skips (with a message) where xvfb-run is not installed.
+// GLFW window, renders a view into an offscreen framebuffer and writes a PNG.
+// For every --view, on a demo and on a shared real trace, we check its size,
+// that it is not blank (many colours, much more than the background) and
+// that two runs give the same pixels. Skips (with a message) where xvfb-run
+// is not installed.
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 
@@ -9,6 +11,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -40,6 +44,39 @@ Image Read(const std::string& path) {
     stbi_image_free(data);
   }
   return img;
+}
+
+// Runs several `stepline` commands under one X server (starting Xvfb is the
+// slow part); returns each command's exit code.
+std::vector<int> RunBatch(const std::vector<std::string>& commands, const std::filesystem::path& dir) {
+  std::string script;
+  for (size_t i = 0; i < commands.size(); ++i) {
+    script += "'" + std::string(STEPLINE_BINARY) + "' " + commands[i] + " >/dev/null 2>&1; echo $? > '" +
+              (dir / ("rc" + std::to_string(i))).string() + "'\n";
+  }
+  const std::filesystem::path file = dir / "batch.sh";
+  std::ofstream(file) << script;
+  const std::string cmd = "xvfb-run -a -s '-screen 0 1920x1080x24' sh '" + file.string() + "' > /dev/null 2>&1";
+  EXPECT_EQ(std::system(cmd.c_str()), 0);
+  std::vector<int> codes;
+  for (size_t i = 0; i < commands.size(); ++i) {
+    int rc = -1;
+    std::ifstream(dir / ("rc" + std::to_string(i))) >> rc;
+    codes.push_back(rc);
+  }
+  return codes;
+}
+
+// Share of pixels that differ from the most common colour (the background).
+double ForegroundShare(const Image& img) {
+  std::map<uint32_t, size_t> counts;
+  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4) {
+    ++counts[uint32_t{img.rgba[i]} | uint32_t{img.rgba[i + 1]} << 8 | uint32_t{img.rgba[i + 2]} << 16];
+  }
+  size_t top = 0;
+  for (const auto& [color, n] : counts) top = std::max(top, n);
+  const size_t pixels = img.rgba.size() / 4;
+  return pixels ? 1.0 - static_cast<double>(top) / static_cast<double>(pixels) : 0.0;
 }
 
 size_t DistinctColors(const Image& img) {
@@ -94,6 +131,108 @@ TEST_F(GuiScreenshotTest, RefusesToOverwriteAndReportsBadInput) {
   EXPECT_NE(Screenshot("/nonexistent/trace.json --out '" + (dir_ / "x.png").string() + "'"), 0);
   EXPECT_NE(Screenshot("--demo baseline --size 10x10 --out '" + (dir_ / "y.png").string() + "'"), 0);
   EXPECT_FALSE(std::filesystem::exists(dir_ / "x.png"));
+}
+
+// Renders every single-trace view twice (one X server for all) and checks
+// each picture: the asked size, not blank, the same pixels both times.
+void CheckEveryView(const std::string& input, const std::filesystem::path& dir, size_t min_colors) {
+  const std::vector<std::string> views = {"timeline", "overview", "ops", "kernels", "gaps"};
+  std::vector<std::string> commands;
+  for (const std::string& v : views) {
+    for (int run = 0; run < 2; ++run) {
+      commands.push_back("screenshot " + input + " --view " + v + " --size 1280x720 --out '" +
+                         (dir / (v + std::to_string(run) + ".png")).string() + "'");
+    }
+  }
+  const std::vector<int> codes = RunBatch(commands, dir);
+  for (size_t i = 0; i < commands.size(); ++i) EXPECT_EQ(codes[i], 0) << commands[i];
+  for (const std::string& v : views) {
+    const Image a = Read((dir / (v + "0.png")).string()), b = Read((dir / (v + "1.png")).string());
+    ASSERT_EQ(a.w, 1280) << v;
+    ASSERT_EQ(a.h, 720) << v;
+    EXPECT_GT(DistinctColors(a), min_colors) << v << " looks blank";
+    EXPECT_GT(ForegroundShare(a), 0.05) << v << " is mostly background";
+    EXPECT_EQ(a.rgba, b.rgba) << v << ": same inputs gave different pixels";
+  }
+}
+
+TEST_F(GuiScreenshotTest, EveryViewOnADemo) { CheckEveryView("--demo small-batch", dir_, 40); }
+
+TEST_F(GuiScreenshotTest, EveryViewOnARealTrace) {
+  STEPLINE_REQUIRE_SHARED_TRACES();
+  CheckEveryView("'" + testing::SharedTracePath("hta/nccl_parser_config_nccl_data.json.gz") + "'", dir_, 40);
+}
+
+TEST_F(GuiScreenshotTest, CompareViewOfTwoDemoRuns) {
+  const std::string a = (dir_ / "baseline.json").string(), b = (dir_ / "input-bound.json").string();
+  const std::string out0 = (dir_ / "cmp0.png").string(), out1 = (dir_ / "cmp1.png").string();
+  const std::vector<int> codes = RunBatch(
+      {"demo baseline --out '" + a + "'", "demo input-bound --out '" + b + "'",
+       "screenshot '" + a + "' '" + b + "' --view compare --size 1600x900 --out '" + out0 + "'",
+       "screenshot '" + a + "' '" + b + "' --view compare --size 1600x900 --out '" + out1 + "'",
+       "screenshot '" + a + "' --view compare --out '" + (dir_ / "one.png").string() + "'",
+       "screenshot '" + a + "' '" + b + "' --out '" + (dir_ / "two.png").string() + "'"},
+      dir_);
+  ASSERT_EQ(codes[0], 0);
+  ASSERT_EQ(codes[1], 0);
+  EXPECT_EQ(codes[2], 0);
+  EXPECT_EQ(codes[3], 0);
+  EXPECT_EQ(codes[4], 1) << "--view compare with one file must fail";
+  EXPECT_EQ(codes[5], 1) << "two files without --view compare must fail";
+  const Image i0 = Read(out0), i1 = Read(out1);
+  ASSERT_EQ(i0.w, 1600);
+  ASSERT_EQ(i0.h, 900);
+  EXPECT_GT(DistinctColors(i0), 40u);
+  EXPECT_GT(ForegroundShare(i0), 0.05);
+  EXPECT_EQ(i0.rgba, i1.rgba);
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "one.png"));
+}
+
+TEST_F(GuiScreenshotTest, CompareViewOfTwoRealTraces) {
+  STEPLINE_REQUIRE_SHARED_TRACES();
+  const std::string a = testing::SharedTracePath("hta/critical_path_simple_add_benchmark_result_493459_1694039959_trace.json.gz");
+  const std::string b = testing::SharedTracePath("hta/critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz");
+  const std::string out0 = (dir_ / "c0.png").string(), out1 = (dir_ / "c1.png").string();
+  const std::vector<int> codes =
+      RunBatch({"screenshot '" + a + "' '" + b + "' --view compare --size 1280x720 --out '" + out0 + "'",
+                "screenshot '" + a + "' '" + b + "' --view compare --size 1280x720 --out '" + out1 + "'"},
+               dir_);
+  EXPECT_EQ(codes[0], 0);
+  EXPECT_EQ(codes[1], 0);
+  const Image i0 = Read(out0), i1 = Read(out1);
+  ASSERT_EQ(i0.w, 1280);
+  ASSERT_EQ(i0.h, 720);
+  EXPECT_GT(DistinctColors(i0), 40u);
+  EXPECT_EQ(i0.rgba, i1.rgba);
+}
+
+TEST_F(GuiScreenshotTest, StepCaptionScaleAndBadArguments) {
+  const std::string step = (dir_ / "step.png").string(), caption = (dir_ / "caption.png").string();
+  const std::string scaled = (dir_ / "scaled.png").string(), plain = (dir_ / "plain.png").string();
+  const std::string demo_file = (dir_ / "demo.json").string();
+  const std::vector<int> codes = RunBatch(
+      {"screenshot --demo input-bound --step 3 --size 1280x720 --out '" + step + "'",
+       "screenshot --demo input-bound --step 3 --caption --size 1280x720 --out '" + caption + "'",
+       "screenshot --demo input-bound --scale 2 --size 1280x720 --out '" + scaled + "'",
+       "screenshot --demo input-bound --size 1280x720 --out '" + plain + "'",
+       "screenshot --demo input-bound --step 99999 --out '" + (dir_ / "nostep.png").string() + "'",
+       "screenshot --demo input-bound --view sideways --out '" + (dir_ / "noview.png").string() + "'",
+       "demo baseline --out '" + demo_file + "'",
+       "screenshot '" + demo_file + "' --force --out '" + demo_file + "'"},
+      dir_);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(codes[i], 0) << i;
+  EXPECT_EQ(codes[4], 1) << "an unknown step must fail";
+  EXPECT_EQ(codes[5], 1) << "an unknown view must fail";
+  ASSERT_EQ(codes[6], 0);
+  EXPECT_EQ(codes[7], 1) << "wrote the picture over its input trace";
+  EXPECT_EQ(std::system(("grep -q traceEvents '" + demo_file + "'").c_str()), 0) << "the input was changed";
+  const Image s = Read(step), c = Read(caption), x = Read(scaled), p = Read(plain);
+  ASSERT_EQ(x.w, 1280);
+  ASSERT_EQ(x.h, 720);
+  EXPECT_NE(s.rgba, p.rgba) << "--step did not change the view";
+  EXPECT_NE(s.rgba, c.rgba) << "--caption drew nothing";
+  EXPECT_NE(x.rgba, p.rgba) << "--scale 2 did not enlarge the text";
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "nostep.png"));
 }
 
 }  // namespace

@@ -239,7 +239,7 @@ void TimelinePanel::DrawOverview(ViewState& state, ImDrawList* dl, const Rect& r
 void TimelinePanel::DrawRuler(ViewState& state, ImDrawList* dl, const Rect& r, const Rect& content) {
   const Trace& trace = *state.trace();
   dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), theme::kRulerBackground);
-  const TimeNs origin = trace.span().start_ns;
+  const TimeNs origin = state.ruler_origin_ns.value_or(trace.span().start_ns);
   const auto ticks = ComputeRulerTicks(state.viewport, origin, 110.0 * Scale());
   dl->PushClipRect(ImVec2(r.x0, r.y0), ImVec2(r.x1, content.y1), true);
   for (const RulerTick& t : ticks) {
@@ -386,29 +386,13 @@ void TimelinePanel::DrawCounterRow(ViewState& state, ImDrawList* dl, const Layou
                                    const Rect& content) {
   const Trace& trace = *state.trace();
   const auto& r = trace.tracks().ranges(row.track);
-  const auto ts = trace.counters().ts_ns();
-  const auto values = trace.counters().value();
   if (r.counter_end == r.counter_begin) return;
   auto [lo, hi] = state.data->counter_range[row.track.index()];
   if (hi <= lo) hi = lo + 1;
   // Step chart, one column per pixel holding the column's maximum.
   const int width = static_cast<int>(content.w());
-  std::vector<float> column(static_cast<size_t>(width), NAN);
-  auto first = std::upper_bound(ts.begin() + r.counter_begin, ts.begin() + r.counter_end,
-                                state.viewport.visible.start_ns);
-  if (first != ts.begin() + r.counter_begin) --first;  // the value in force at the left edge
-  const auto end = ts.begin() + r.counter_end;
-  // Per pixel column the maximum of the samples in it (and of the value in
-  // force when it starts). Columns with many samples are scanned; a run of
-  // columns without samples is filled from the held value in one go.
-  for (auto it = first; it != end && *it < state.viewport.visible.end_ns; ++it) {
-    const size_t i = static_cast<size_t>(it - ts.begin());
-    const double x_start = std::max(0.0, state.viewport.TimeToX(*it));
-    const double x_end = i + 1 < r.counter_end ? std::min<double>(width, state.viewport.TimeToX(ts[i + 1])) : width;
-    const float v = static_cast<float>(values[i]);
-    const int c_end = std::min(width, std::max(static_cast<int>(x_start) + 1, static_cast<int>(x_end)));
-    for (int c = static_cast<int>(x_start); c < c_end; ++c) column[c] = std::isnan(column[c]) ? v : std::max(column[c], v);
-  }
+  std::vector<float> column;
+  BuildCounterColumns(trace, row.track, state.data->counter_max, state.viewport, width, &column);
   const float h = row.height - 4;
   for (int c = 0; c < width; ++c) {
     if (std::isnan(column[c])) continue;
@@ -559,7 +543,7 @@ void TimelinePanel::BuildGapItems(const ViewState& state) {
   gap_items_.resize(a.device_gaps.size());
   for (uint32_t d = 0; d < gap_items_.size(); ++d) {
     gap_items_[d].clear();
-    if (state.show_gap_overlay) BuildGapOverlay(a, d, state.viewport, 1.f, 0, &gap_items_[d]);
+    if (state.show_gap_overlay) BuildGapOverlay(state.data->gap_index, d, state.viewport, 1.f, &gap_items_[d]);
   }
 }
 

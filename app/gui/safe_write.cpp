@@ -1,0 +1,105 @@
+// Safe file writing; see safe_write.h.
+#include "app/gui/safe_write.h"
+
+#include <fcntl.h>
+#include <stdio.h>  // renameat2
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace stepline::app {
+namespace fs = std::filesystem;
+
+bool SameFile(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
+  const fs::path pa = fs::weakly_canonical(fs::absolute(a, ec), ec);
+  const fs::path pb = fs::weakly_canonical(fs::absolute(b, ec), ec);
+  return pa.lexically_normal() == pb.lexically_normal();
+}
+
+namespace {
+
+// Writes all of `bytes` to a new file `path` (O_EXCL: never someone else's).
+bool WriteNew(const std::string& path, std::string_view bytes, std::string* error) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    *error = std::strerror(errno);
+    return false;
+  }
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      *error = std::strerror(errno);
+      ::close(fd);
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) {
+    *error = std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool WriteFileSafely(const std::string& path, std::string_view bytes, const SafeWriteOptions& options,
+                     std::string* error) {
+  for (const std::string& input : options.inputs) {
+    if (SameFile(path, input)) {
+      *error = path + ": that is the input trace; refusing to write over it";
+      return false;
+    }
+  }
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    *error = path + ": is a folder";
+    return false;
+  }
+  if (!options.overwrite && fs::exists(path, ec)) {
+    *error = path + ": already exists (choose another name, or pass --force)";
+    return false;
+  }
+  static std::atomic<unsigned> counter{0};
+  const std::string tmp = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  std::string why;
+  if (!WriteNew(tmp, bytes, &why)) {
+    *error = path + ": cannot write (" + why + ")";
+    fs::remove(tmp, ec);
+    return false;
+  }
+  if (!options.overwrite) {
+    // Both fail if the target appeared meanwhile: never replace silently.
+    // link() is the fallback where RENAME_NOREPLACE is unsupported.
+    if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0) return true;
+    if (errno != EINVAL && errno != ENOSYS) {
+      *error = path + ": " + std::strerror(errno);
+      fs::remove(tmp, ec);
+      return false;
+    }
+    const bool linked = ::link(tmp.c_str(), path.c_str()) == 0;
+    const int link_errno = errno;
+    fs::remove(tmp, ec);
+    if (!linked) {
+      *error = path + ": " + std::strerror(link_errno);
+      return false;
+    }
+    return true;
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    *error = path + ": " + ec.message();
+    fs::remove(tmp, ec);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace stepline::app

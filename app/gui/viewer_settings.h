@@ -1,0 +1,39 @@
+// ViewerSettings: what the viewer remembers between runs: the panel layout
+// (overview column, splitter sizes, bottom tab), the gap shading, the
+// caption toggle and the folder for pictures and exports. Kept as
+// "key = value" lines in $XDG_CONFIG_HOME/stepline/settings.ini (else
+// ~/.config/stepline/settings.ini). A missing, unreadable or corrupt file
+// gives the defaults; unknown keys and bad values are skipped one by one.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "ui/view_state.h"
+
+namespace stepline::app {
+
+struct ViewerSettings {
+  ui::PanelLayout panels;
+  bool show_gap_overlay = true;
+  bool show_caption = false;
+  std::string export_folder;  // "" = the default (ScreenshotFolder())
+  bool operator==(const ViewerSettings&) const = default;
+};
+
+// $XDG_CONFIG_HOME/stepline/settings.ini, else ~/.config/...; "" without either.
+std::string DefaultSettingsPath();
+
+ViewerSettings ParseSettings(std::string_view text);
+std::string FormatSettings(const ViewerSettings& settings);
+// Defaults when `path` is missing or unreadable.
+ViewerSettings LoadSettings(const std::string& path);
+// Temporary file then rename (creating the folder); false with a message.
+bool SaveSettings(const std::string& path, const ViewerSettings& settings, std::string* error);
+
+// Between the settings and the view state. The export folder equal to
+// `default_folder` is stored as "" so a changed default still applies.
+void ApplySettings(const ViewerSettings& settings, const std::string& default_folder, ui::ViewState* state);
+ViewerSettings SettingsOf(const ui::ViewState& state, const std::string& default_folder);
+
+}  // namespace stepline::app

@@ -1,0 +1,103 @@
+// The compare view through the real window path under xvfb-run: `stepline
+// screenshot A B --view compare` renders two demo runs into a PNG of the
+// asked size. We check the size, that it is not blank, that it is not the
+// single-trace picture, that both run colours appear (the A / B labels and
+// title strips), and that --step moves the alignment. Skips without xvfb-run.
+#include <gtest/gtest.h>
+#include <stb/stb_image.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace stepline {
+namespace {
+
+struct Image {
+  int w = 0, h = 0;
+  std::vector<uint8_t> rgba;
+};
+
+bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+int RunStepline(const std::string& args) {
+  return std::system(("'" + std::string(STEPLINE_BINARY) + "' " + args + " > /dev/null 2>&1").c_str());
+}
+
+int Screenshot(const std::string& args) {
+  return std::system(("xvfb-run -a -s '-screen 0 1920x1080x24' '" + std::string(STEPLINE_BINARY) + "' screenshot " +
+                      args + " > /dev/null 2>&1")
+                         .c_str());
+}
+
+Image Read(const std::string& path) {
+  Image img;
+  int channels = 0;
+  unsigned char* data = stbi_load(path.c_str(), &img.w, &img.h, &channels, 4);
+  if (data) {
+    img.rgba.assign(data, data + static_cast<size_t>(img.w) * img.h * 4);
+    stbi_image_free(data);
+  }
+  return img;
+}
+
+std::set<uint32_t> Colors(const Image& img) {
+  std::set<uint32_t> colors;
+  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4) {
+    colors.insert(uint32_t{img.rgba[i]} | uint32_t{img.rgba[i + 1]} << 8 | uint32_t{img.rgba[i + 2]} << 16);
+  }
+  return colors;
+}
+
+class CompareScreenshotTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!HaveXvfb()) GTEST_SKIP() << "xvfb-run not installed; the compare screenshot test needs it";
+    dir_ = std::filesystem::temp_directory_path() / ("stepline-compare-test-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+    a_ = (dir_ / "input_bound.json.gz").string();
+    b_ = (dir_ / "baseline.json.gz").string();
+    ASSERT_EQ(RunStepline("demo input-bound --out '" + a_ + "'"), 0);
+    ASSERT_EQ(RunStepline("demo baseline --out '" + b_ + "'"), 0);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
+  }
+  std::string Pair() const { return "'" + a_ + "' '" + b_ + "' --view compare --size 1280x720"; }
+  std::filesystem::path dir_;
+  std::string a_, b_;
+};
+
+TEST_F(CompareScreenshotTest, RendersBothRunsAtTheAskedSize) {
+  const std::string out = (dir_ / "compare.png").string();
+  ASSERT_EQ(Screenshot(Pair() + " --out '" + out + "'"), 0);
+  const Image img = Read(out);
+  ASSERT_EQ(img.w, 1280);
+  ASSERT_EQ(img.h, 720);
+  const std::set<uint32_t> colors = Colors(img);
+  EXPECT_GT(colors.size(), 60u) << "the picture looks blank";
+  // The run colours of ui/compare/compare_theme.h (kRunA, kRunB) label the sides.
+  EXPECT_TRUE(colors.count(100u | 165u << 8 | 255u << 16)) << "no A-coloured pixel";
+  EXPECT_TRUE(colors.count(255u | 171u << 8 | 64u << 16)) << "no B-coloured pixel";
+  // Not the single-trace view of A.
+  const std::string single = (dir_ / "single.png").string();
+  ASSERT_EQ(Screenshot("'" + a_ + "' --size 1280x720 --out '" + single + "'"), 0);
+  EXPECT_NE(Read(single).rgba, img.rgba);
+}
+
+TEST_F(CompareScreenshotTest, StepMovesTheAlignment) {
+  const std::string first = (dir_ / "first.png").string(), third = (dir_ / "third.png").string();
+  ASSERT_EQ(Screenshot(Pair() + " --out '" + first + "'"), 0);
+  ASSERT_EQ(Screenshot(Pair() + " --step 3 --out '" + third + "'"), 0);
+  const Image a = Read(first), b = Read(third);
+  ASSERT_EQ(a.w, 1280);
+  ASSERT_EQ(b.w, 1280);
+  EXPECT_NE(a.rgba, b.rgba);
+}
+
+}  // namespace
+}  // namespace stepline

@@ -1,0 +1,107 @@
+// The viewer's remembered layout: a round trip through the file keeps every
+// field; missing or corrupt files and values fall back to the defaults one
+// key at a time; the default export folder is not pinned in the file.
+#include "app/gui/viewer_settings.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace stepline::app {
+namespace {
+namespace fs = std::filesystem;
+
+ViewerSettings Custom() {
+  ViewerSettings s;
+  s.panels.show_overview = false;
+  s.panels.overview_width = 512.5f;
+  s.panels.bottom_height = 401;
+  s.panels.bottom_tab = ui::BottomTab::kKernels;
+  s.show_gap_overlay = false;
+  s.show_caption = true;
+  s.export_folder = "/tmp/my shots = here";
+  return s;
+}
+
+TEST(ViewerSettingsTest, TextRoundTrip) {
+  const ViewerSettings s = Custom();
+  EXPECT_EQ(ParseSettings(FormatSettings(s)), s);
+  EXPECT_EQ(ParseSettings(FormatSettings(ViewerSettings{})), ViewerSettings{});
+}
+
+TEST(ViewerSettingsTest, FileRoundTripCreatesTheFolder) {
+  const fs::path dir = fs::temp_directory_path() / ("stepline-settings-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const std::string path = (dir / "stepline" / "settings.ini").string();
+  EXPECT_EQ(LoadSettings(path), ViewerSettings{}) << "a missing file gives the defaults";
+  std::string error;
+  ASSERT_TRUE(SaveSettings(path, Custom(), &error)) << error;
+  EXPECT_EQ(LoadSettings(path), Custom());
+  ViewerSettings other = Custom();
+  other.panels.bottom_height = 222;
+  ASSERT_TRUE(SaveSettings(path, other, &error)) << error;  // replaces our own file
+  EXPECT_EQ(LoadSettings(path), other);
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir / "stepline")) ++files;
+  EXPECT_EQ(files, 1u) << "temporary file left behind";
+  fs::remove_all(dir);
+}
+
+TEST(ViewerSettingsTest, CorruptValuesFallBackOneByOne) {
+  const ViewerSettings s = ParseSettings(
+      "\x01\x02 garbage without equals\n"
+      "show_overview = maybe\n"
+      "overview_width = nan\n"
+      "bottom_height = 400\n"
+      "bottom_tab = nonsense\n"
+      "show_caption = true\r\n"
+      "unknown_key = 3\n"
+      "= no key\n"
+      "show_gap_overlay=false");
+  const ViewerSettings d;
+  EXPECT_EQ(s.panels.show_overview, d.panels.show_overview);
+  EXPECT_EQ(s.panels.overview_width, d.panels.overview_width);
+  EXPECT_EQ(s.panels.bottom_tab, d.panels.bottom_tab);
+  EXPECT_EQ(s.panels.bottom_height, 400.f);
+  EXPECT_TRUE(s.show_caption);
+  EXPECT_FALSE(s.show_gap_overlay);
+  for (const char* bad : {"overview_width = -3", "overview_width = 1e9", "overview_width = 12px", "overview_width ="}) {
+    EXPECT_EQ(ParseSettings(bad).panels.overview_width, d.panels.overview_width) << bad;
+  }
+}
+
+TEST(ViewerSettingsTest, BinaryGarbageFileGivesDefaults) {
+  const fs::path path = fs::temp_directory_path() / ("stepline-settings-bad-" + std::to_string(::getpid()));
+  {
+    std::ofstream out(path, std::ios::binary);
+    for (int i = 0; i < 4096; ++i) out.put(static_cast<char>((i * 7919) & 0xff));
+  }
+  EXPECT_EQ(LoadSettings(path.string()), ViewerSettings{});
+  fs::remove(path);
+}
+
+TEST(ViewerSettingsTest, DefaultFolderIsNotPinned) {
+  ui::ViewState state;
+  ApplySettings(ViewerSettings{}, "/home/u/Pictures", &state);
+  EXPECT_EQ(state.export_folder, "/home/u/Pictures");
+  EXPECT_TRUE(state.request_bottom_tab) << "the remembered tab must be selected, not the tab bar's first";
+  EXPECT_EQ(SettingsOf(state, "/home/u/Pictures").export_folder, "");
+  state.export_folder = "/data/shots";
+  EXPECT_EQ(SettingsOf(state, "/home/u/Pictures").export_folder, "/data/shots");
+  ApplySettings(Custom(), "/x", &state);
+  EXPECT_EQ(SettingsOf(state, "/x"), Custom());
+}
+
+TEST(ViewerSettingsTest, XdgConfigHomeDecidesThePath) {
+  const char* old = std::getenv("XDG_CONFIG_HOME");
+  const std::string saved = old ? old : "";
+  setenv("XDG_CONFIG_HOME", "/cfg", 1);
+  EXPECT_EQ(DefaultSettingsPath(), "/cfg/stepline/settings.ini");
+  if (old) setenv("XDG_CONFIG_HOME", saved.c_str(), 1);
+  else unsetenv("XDG_CONFIG_HOME");
+}
+
+}  // namespace
+}  // namespace stepline::app

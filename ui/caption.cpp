@@ -1,0 +1,54 @@
+// Caption text; see caption.h.
+#include "ui/caption.h"
+
+#include <algorithm>
+
+#include "ui/timeline/time_ruler.h"
+
+namespace stepline::ui {
+
+namespace {
+
+std::string StepPart(const ViewState& state, TimeRange view) {
+  const auto& steps = state.data->analysis.report.steps;
+  if (steps.empty()) return {};
+  if (state.focused_step >= 0 && static_cast<size_t>(state.focused_step) < steps.size()) {
+    return "step " + steps[state.focused_step].name;
+  }
+  size_t first = steps.size(), last = 0, n = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    if (steps[i].start_ns < view.end_ns && steps[i].start_ns + steps[i].dur_ns > view.start_ns) {
+      first = std::min(first, i);
+      last = i;
+      ++n;
+    }
+  }
+  if (n == 0) return "no step in view";
+  if (n == steps.size() && n > 1) return "all " + std::to_string(n) + " steps";
+  if (n == 1) return "step " + steps[first].name;
+  return "steps " + steps[first].name + " - " + steps[last].name + " (" + std::to_string(n) + ")";
+}
+
+}  // namespace
+
+std::string BuildCaption(const std::string& title, const ViewState& state, bool whole_trace) {
+  std::string out = title.empty() ? "(untitled)" : title;
+  const Trace* trace = state.trace();
+  if (trace == nullptr) return out;
+  const TimeRange span = trace->span();
+  const TimeNs origin = span.start_ns;
+  // The view's margins beyond the trace (fit-all pads it) are not data.
+  const TimeRange v = whole_trace ? span
+                                  : TimeRange{std::max(state.viewport.visible.start_ns, span.start_ns),
+                                              std::min(state.viewport.visible.end_ns, span.end_ns)};
+  if (whole_trace) {
+    out += "  |  whole trace (" + FormatDuration(span.duration_ns()) + ")";
+  } else if (v.duration_ns() > 0) {
+    out += "  |  view " + FormatDuration(v.start_ns - origin) + " - " + FormatDuration(v.end_ns - origin) + " (" +
+           FormatDuration(v.duration_ns()) + ")";
+  }
+  if (const std::string step = StepPart(state, v); !step.empty()) out += "  |  " + step;
+  return out;
+}
+
+}  // namespace stepline::ui

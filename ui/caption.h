@@ -1,0 +1,20 @@
+// The caption under a saved picture, so a screenshot in a report says what
+// it shows: the trace file(s), the visible time range (from the trace's first
+// event) and the step in view. Pure text; MainView draws it as a strip.
+#pragma once
+
+#include <string>
+
+#include "ui/view_state.h"
+
+namespace stepline::ui {
+
+// "run.json.gz  |  view 12.00 ms - 48.00 ms (36.00 ms)  |  step ProfilerStep#3";
+// the view is clipped to the trace's span.
+// The step part names the focused step, else the steps the view overlaps
+// ("steps A - B (n)", "all n steps"); it is left out when there are none.
+// `whole_trace`: the picture covers the whole trace whatever the view (a
+// table of the whole run): the range is the trace's, the steps all of them.
+std::string BuildCaption(const std::string& title, const ViewState& state, bool whole_trace = false);
+
+}  // namespace stepline::ui

@@ -1,0 +1,163 @@
+// Compare summary: formatting (pure) and the table; see compare_summary.h.
+#include "ui/compare/compare_summary.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "ui/analysis_format.h"
+#include "ui/compare/compare_theme.h"
+#include "ui/timeline/time_ruler.h"
+
+namespace stepline::ui {
+
+using analysis::Change;
+using analysis::SummaryGroup;
+using analysis::SummaryRow;
+using analysis::SummaryUnit;
+
+std::string FormatSummaryValue(SummaryUnit unit, double value) {
+  char buf[48];
+  switch (unit) {
+    case SummaryUnit::kCount: std::snprintf(buf, sizeof buf, "%.0f", value); return buf;
+    case SummaryUnit::kPercent: std::snprintf(buf, sizeof buf, "%.1f%%", value); return buf;
+    case SummaryUnit::kNs: return FormatDuration(static_cast<DurNs>(std::llround(value)));
+  }
+  return "";
+}
+
+std::string FormatSummaryDelta(const SummaryRow& row) {
+  if (row.delta == 0) return "0";
+  const char* sign = row.delta > 0 ? "+" : "-";
+  const double magnitude = std::fabs(row.delta);
+  if (row.unit == SummaryUnit::kPercent) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%s%.1f pp", sign, magnitude);
+    return buf;
+  }
+  return sign + FormatSummaryValue(row.unit, magnitude);
+}
+
+std::string FormatDeltaPercent(const SummaryRow& row) {
+  if (std::isnan(row.delta_percent)) return "new";
+  if (row.delta_percent == 0) return "0%";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%+.1f%%", row.delta_percent);
+  return buf;
+}
+
+Change SummaryTone(const SummaryRow& row) {
+  const Change c = analysis::ChangeOf(row);
+  if (c == Change::kNone) return c;
+  // A NaN percentage (A was 0) is a real change, never noise.
+  if (!std::isnan(row.delta_percent) && std::fabs(row.delta_percent) < theme::kCompareNeutralPercent) {
+    return Change::kNone;
+  }
+  return c;
+}
+
+bool ShowSummaryRow(const SummaryRow& row) { return row.group == SummaryGroup::kRun || row.a != 0 || row.b != 0; }
+
+namespace {
+
+// Index of row `index` within its group (rows come in enum order).
+size_t IndexInGroup(const analysis::Comparison& c, size_t index) {
+  size_t k = 0;
+  for (size_t i = 0; i < index; ++i) k += c.summary[i].group == c.summary[index].group;
+  return k;
+}
+
+uint32_t RowSwatch(const analysis::Comparison& c, size_t index) {
+  const size_t k = IndexInGroup(c, index);
+  switch (c.summary[index].group) {
+    case SummaryGroup::kBreakdown: return theme::kCategoryColors[k];
+    case SummaryGroup::kIdleByCause: return theme::kCauseColors[k];
+    case SummaryGroup::kRun: return 0;
+  }
+  return 0;
+}
+
+const char* GroupTitle(SummaryGroup g) {
+  switch (g) {
+    case SummaryGroup::kRun: return "Run";
+    case SummaryGroup::kBreakdown: return "By category, per step";
+    case SummaryGroup::kIdleByCause: return "GPU idle by cause, per step";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string SummaryLabel(const analysis::Comparison& c, size_t index) {
+  const SummaryRow& row = c.summary[index];
+  const size_t k = IndexInGroup(c, index);
+  switch (row.group) {
+    case SummaryGroup::kBreakdown:
+      if (k < analysis::kTimeCategoryCount) return CategoryLabel(static_cast<analysis::TimeCategory>(k));
+      break;
+    case SummaryGroup::kIdleByCause:
+      if (k < analysis::kIdleCauseCount) return CauseLabel(static_cast<analysis::IdleCause>(k));
+      break;
+    case SummaryGroup::kRun:
+      if (row.label == "steps") return "Steps";
+      if (row.label == "mean step") return "Mean step time";
+      if (row.label == "GPU busy") return "GPU busy (kernels)";
+      break;
+  }
+  return row.label;
+}
+
+void DrawCompareSummary(const analysis::Comparison& c) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+  const float width = ImGui::GetContentRegionAvail().x;
+  if (!ImGui::BeginTable("##compare_summary", 5, flags)) return;
+  // Value columns as wide as their widest likely text, so they never clip;
+  // the label column takes what is left (group titles may clip there).
+  const float value_w = ImGui::CalcTextSize("000.0 ms").x, delta_w = ImGui::CalcTextSize("+000.0 ms").x;
+  const float change_w = ImGui::CalcTextSize("+1000.0%").x;
+  const float padding = 2 * ImGui::GetStyle().CellPadding.x + 1;  // per column, plus its border
+  const float label_w =
+      std::max(ImGui::CalcTextSize("Idle: host").x, width - 2 * value_w - delta_w - change_w - 5 * padding);
+  ImGui::TableSetupColumn("Metric", ImGuiTableColumnFlags_WidthFixed, label_w);
+  ImGui::TableSetupColumn("A", ImGuiTableColumnFlags_WidthFixed, value_w);
+  ImGui::TableSetupColumn("B", ImGuiTableColumnFlags_WidthFixed, value_w);
+  ImGui::TableSetupColumn("B - A", ImGuiTableColumnFlags_WidthFixed, delta_w);
+  ImGui::TableSetupColumn("change", ImGuiTableColumnFlags_WidthFixed, change_w);
+  ImGui::TableHeadersRow();
+  const ImVec4 a_color = ImGui::ColorConvertU32ToFloat4(theme::kRunA);
+  const ImVec4 b_color = ImGui::ColorConvertU32ToFloat4(theme::kRunB);
+  int group = -1;
+  for (size_t i = 0; i < c.summary.size(); ++i) {
+    const SummaryRow& row = c.summary[i];
+    if (!ShowSummaryRow(row)) continue;
+    if (static_cast<int>(row.group) != group) {
+      group = static_cast<int>(row.group);
+      if (row.group != SummaryGroup::kRun) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", GroupTitle(row.group));
+      }
+    }
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    if (const uint32_t swatch = RowSwatch(c, i)) ColorSwatch(swatch);
+    ImGui::TextUnformatted(SummaryLabel(c, i).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextColored(a_color, "%s", FormatSummaryValue(row.unit, row.a).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextColored(b_color, "%s", FormatSummaryValue(row.unit, row.b).c_str());
+    const Change tone = SummaryTone(row);
+    const ImVec4 delta_color = tone == Change::kImprovement  ? ImGui::ColorConvertU32ToFloat4(theme::kImprovement)
+                               : tone == Change::kRegression ? ImGui::ColorConvertU32ToFloat4(theme::kRegression)
+                                                             : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+    ImGui::TableNextColumn();
+    ImGui::TextColored(delta_color, "%s", FormatSummaryDelta(row).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextColored(delta_color, "%s", FormatDeltaPercent(row).c_str());
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace stepline::ui

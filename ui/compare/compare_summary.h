@@ -1,0 +1,30 @@
+// The compare summary table: steps, mean step time, GPU busy and the per-step
+// means of every breakdown category and idle cause, as A, B, delta and
+// delta %; improvements green, regressions red. Formatting is pure and tested.
+#pragma once
+
+#include <string>
+
+#include "model/analysis/compare.h"
+
+namespace stepline::ui {
+
+// A or B in the row's unit: "12", "1.25 ms", "63.0%".
+std::string FormatSummaryValue(analysis::SummaryUnit unit, double value);
+// B - A with a sign: "+250 µs", "-3", "+1.5 pp" (percentage points).
+std::string FormatSummaryDelta(const analysis::SummaryRow& row);
+// "+12.3%", "-4.0%", "0%", or "new" when A is 0 and B is not.
+std::string FormatDeltaPercent(const analysis::SummaryRow& row);
+// Improvement / regression by the row's sense, kNone when the change is under
+// theme::kCompareNeutralPercent of A (timing noise) or the row is neutral.
+analysis::Change SummaryTone(const analysis::SummaryRow& row);
+// Run rows always; category and cause rows only when either run has time there.
+bool ShowSummaryRow(const analysis::SummaryRow& row);
+// The display label ("Compute", "Idle: input", "Input", ...) of row `index`
+// of Comparison::summary (rows come in enum order within each group).
+std::string SummaryLabel(const analysis::Comparison& c, size_t index);
+
+// Draws the table at the cursor (full width, its natural height).
+void DrawCompareSummary(const analysis::Comparison& c);
+
+}  // namespace stepline::ui

@@ -1,0 +1,24 @@
+// The compare view's own colours and sizes (the rest comes from ui/theme.h,
+// so categories keep the step chart's colours). Same conventions: packed
+// ABGR colours, unscaled pixels.
+#pragma once
+
+#include "ui/theme.h"
+
+namespace stepline::ui::theme {
+
+inline constexpr uint32_t kRunA = Rgba(100, 165, 255);  // A's label, series and markers
+inline constexpr uint32_t kRunB = Rgba(255, 171, 64);   // B's
+inline constexpr uint32_t kImprovement = Rgba(102, 200, 110);
+inline constexpr uint32_t kRegression = Rgba(255, 105, 97);
+inline constexpr uint32_t kAlignedStepEdge = Rgba(255, 255, 255, 150);  // the aligned step's start and end
+inline constexpr uint32_t kStepEdge = Rgba(255, 255, 255, 36);          // other steps' starts
+
+inline constexpr float kCompareLeftWidth = 560.f;  // summary + chart column
+inline constexpr float kCompareOpsHeight = 300.f;  // ops diff table under the timelines
+inline constexpr float kCompareChartHeight = 250.f;
+inline constexpr float kCompareTitleHeight = 20.f;  // the "A: file" strip over each timeline
+// Differences smaller than this share of A are shown without colour (noise).
+inline constexpr double kCompareNeutralPercent = 0.5;
+
+}  // namespace stepline::ui::theme

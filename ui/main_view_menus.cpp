@@ -1,0 +1,133 @@
+// MainView's menu bar (with the pictures and exports settings), help
+// overlay, load status and the shortcut list; see main_view.h.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "ui/main_view.h"
+#include "ui/theme.h"
+
+namespace stepline::ui {
+
+const std::vector<Shortcut>& Shortcuts() {
+  static const std::vector<Shortcut> kShortcuts = {
+      {"Mouse wheel", "zoom around the cursor"},
+      {"Shift + wheel", "scroll tracks"},
+      {"Drag (left or middle)", "pan time and scroll tracks"},
+      {"W / S", "zoom in / out"},
+      {"A / D", "pan left / right"},
+      {"F", "fit the selected slice (or range)"},
+      {"0", "fit the whole trace"},
+      {"Click", "select a slice; details below"},
+      {"Drag on the ruler, Shift + drag", "select a time range; aggregate table below"},
+      {"/ or Ctrl+F", "search slice names (substring or regex)"},
+      {"Enter / Shift+Enter", "next / previous match"},
+      {"Right-click a track name", "pin or hide the track"},
+      {"Click a group header", "collapse or expand a process or device"},
+      {"Ctrl+O", "open a file (or drop files on the window)"},
+      {"Ctrl + +/-", "larger / smaller text (also View > Text size)"},
+      {"F12", "save a screenshot (PNG)"},
+      {"Right-click a panel", "save it as PNG; copy (TSV) or save (CSV) its table"},
+      {"?", "this help"},
+  };
+  return kShortcuts;
+}
+
+void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewRequests* req) {
+  if (!ImGui::BeginMenuBar()) return;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Open...", "Ctrl+O")) req->open_dialog = true;
+    if (ImGui::BeginMenu("Open recent", !status.recent.empty())) {
+      for (const std::string& path : status.recent) {
+        if (ImGui::MenuItem(path.c_str())) req->open_path = path;
+      }
+      ImGui::EndMenu();
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit")) req->quit = true;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    if (ImGui::MenuItem("Colour by name", nullptr, state.color_mode == ColorMode::kByName))
+      state.color_mode = ColorMode::kByName;
+    if (ImGui::MenuItem("Colour by kind", nullptr, state.color_mode == ColorMode::kByKind))
+      state.color_mode = ColorMode::kByKind;
+    ImGui::MenuItem("Show all flow arrows in view", nullptr, &state.show_all_flows);
+    ImGui::MenuItem("Shade GPU idle gaps", nullptr, &state.show_gap_overlay);
+    ImGui::MenuItem("Overview column", nullptr, &state.panels.show_overview);
+    if (ImGui::MenuItem("Fit whole trace", "0")) state.FitAll();
+    // Text size on top of the monitor's content scale (high-DPI screens).
+    float& text_scale = ImGui::GetIO().FontGlobalScale;
+    ImGui::SetNextItemWidth(160);
+    ImGui::SliderFloat("Text size", &text_scale, 0.75f, 2.5f, "%.2fx");
+    ImGui::Separator();
+    DrawPicturesMenu(state, req);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    ImGui::MenuItem("Keyboard shortcuts", "?", &state.show_help);
+    ImGui::EndMenu();
+  }
+  if (!status.title.empty()) {
+    ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(status.title.c_str()).x - 16);
+    ImGui::TextDisabled("%s", status.title.c_str());
+  }
+  ImGui::EndMenuBar();
+}
+
+// Screenshots and exports: save now, the caption toggle, and the folder that
+// pictures and saved tables go to (the app remembers it between runs).
+void MainView::DrawPicturesMenu(ViewState& state, ViewRequests* req) {
+  if (ImGui::MenuItem("Save screenshot", "F12")) req->save_screenshot = true;
+  ImGui::MenuItem("Caption under pictures", nullptr, &state.show_caption);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A strip naming the trace, the visible time range and the step");
+  if (ImGui::BeginMenu("Save pictures and tables to")) {
+    if (ImGui::IsWindowAppearing()) {
+      std::strncpy(folder_buf_, state.export_folder.c_str(), sizeof folder_buf_ - 1);
+      folder_buf_[sizeof folder_buf_ - 1] = '\0';
+    }
+    ImGui::TextDisabled("Folder (files get a timestamped name)");
+    ImGui::SetNextItemWidth(420 * ImGui::GetFontSize() / 13.f);
+    if (ImGui::InputText("##export_folder", folder_buf_, sizeof folder_buf_)) state.export_folder = folder_buf_;
+    ImGui::EndMenu();
+  }
+}
+
+void MainView::DrawHelp(ViewState& state) {
+  if (!state.show_help) return;
+  ImGui::SetNextWindowSize(ImVec2(520, 0), ImGuiCond_Appearing);
+  if (ImGui::Begin("Keyboard and mouse", &state.show_help, ImGuiWindowFlags_NoCollapse)) {
+    if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg)) {
+      for (const Shortcut& s : Shortcuts()) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(s.keys);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(s.action);
+      }
+      ImGui::EndTable();
+    }
+  }
+  ImGui::End();
+}
+
+void MainView::DrawStatus(const AppStatus& status, ViewRequests* req) {
+  if (status.loading) {
+    const std::string label = "Loading " + status.loading_name;
+    ImGui::TextUnformatted(label.c_str());
+    ImGui::SameLine();
+    ImGui::ProgressBar(status.progress < 0 ? 0.f : static_cast<float>(status.progress), ImVec2(240, 0));
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Cancel")) req->cancel_load = true;
+  }
+  if (!status.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.f, 0.47f, 0.43f, 1.f));
+    ImGui::TextWrapped("%s", status.error.c_str());
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Dismiss")) req->dismiss_error = true;
+  }
+}
+
+}  // namespace stepline::ui
