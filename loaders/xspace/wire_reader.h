@@ -82,6 +82,15 @@ class WireReader {
   }
 
   bool ReadVarint(uint64_t* out) {
+    if (pos_ < end_ && static_cast<uint8_t>(*pos_) < 0x80) {  // one byte: most tags, ids and lengths
+      *out = static_cast<uint8_t>(*pos_++);
+      return true;
+    }
+    if (end_ - pos_ >= 2 && static_cast<uint8_t>(pos_[1]) < 0x80) {  // two bytes: lengths, small values
+      *out = (static_cast<uint8_t>(pos_[0]) & 0x7Fu) | (uint64_t{static_cast<uint8_t>(pos_[1])} << 7);
+      pos_ += 2;
+      return true;
+    }
     uint64_t result = 0;
     const char* start = pos_;
     for (int shift = 0; shift < 64; shift += 7) {

@@ -27,7 +27,7 @@
 
 namespace stepline::loaders::xspace {
 
-inline constexpr size_t kChunkEvents = 16384;
+inline constexpr size_t kChunkEvents = 4096;  // about 1 MB of decoded events and stats, reused
 
 struct LineHeader {
   int64_t id = 0, display_id = 0, timestamp_ns = 0;
@@ -101,7 +101,7 @@ class LinePipeline {
   void Release(LineChunk* chunk);
 
  private:
-  static constexpr size_t kQueueChunks = 6;
+  static constexpr size_t kQueueChunks = 24;  // ~100k events of slack: the worker may be descheduled
   void Produce();  // worker body
   bool ProduceOne(LineChunk* chunk);  // the serial core: fills the next chunk; false when done
   std::unique_ptr<LineChunk> TakeFree();

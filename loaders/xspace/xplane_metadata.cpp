@@ -1,84 +1,90 @@
-// PlaneMetadata: event/stat metadata of one plane, via the generated classes.
+// PlaneMetadata: event/stat metadata of one plane, decoded by hand.
 #include "loaders/xspace/xplane_metadata.h"
 
-#include <cstring>
-
 #include "loaders/xspace/xspace_framing.h"
-#include "xplane.pb.h"
 
 namespace stepline::loaders::xspace {
 namespace {
 
-// Where libprotobuf gave up: libprotobuf reports only "failed", so walk the
-// entry again with our reader, descending into the fields that are messages
-// (entry.value, XEventMetadata.stats, the packed child_id list), and return
-// the first malformed byte. `depth` 0 = entry, 1 = metadata, 2 = XStat.
-bool FindWireError(const char* data, uint64_t size, uint64_t offset, int depth, bool is_event, WireError* error) {
-  WireReader reader(data, data + size, offset);
+// The map entries are decoded with WireReader, as libprotobuf would parse
+// them: fields of an unexpected wire type are skipped as unknown, a repeated
+// `value` merges (last scalar wins, stats append), and any malformed byte,
+// also inside `value`, its stats or the packed child_id list, fails the entry
+// at that byte. Text stays a view into the input.
+
+bool TooLarge(uint64_t size, uint64_t offset, bool is_event, const std::string& path, LoadError* error) {
+  if (size <= kMaxProtobufMessageBytes) return false;
+  *error = LoadError{LoadErrorCode::kTooLarge, path, offset, LoadError::kNoOffset,
+                     std::string(is_event ? "XPlane.event_metadata entry" : "XPlane.stat_metadata entry") + " of " +
+                         std::to_string(size) + " bytes exceeds protobuf's 2 GiB message limit (" +
+                         std::to_string(kMaxProtobufMessageBytes) + " bytes)"};
+  return true;
+}
+
+bool Malformed(const WireError& wire, uint64_t offset, bool is_event, const std::string& path, LoadError* error) {
+  *error = LoadError{LoadErrorCode::kProtobufInvalid, path, wire.offset, LoadError::kNoOffset,
+                     std::string(is_event ? "XPlane.event_metadata entry" : "XPlane.stat_metadata entry") +
+                         " at byte " + std::to_string(offset) + ": " + wire.what};
+  return false;
+}
+
+// XStatMetadata {1 id, 2 name, 3 description} inside StatMetadataEntry {1 key, 2 value}.
+bool DecodeStatEntry(const char* data, uint64_t size, uint64_t offset, int64_t* key, std::string_view* name,
+                     WireError* error) {
+  WireReader entry(data, data + size, offset);
   WireField f;
-  while (!reader.done()) {
-    if (!reader.Next(&f)) {
-      *error = reader.error();
-      return true;
+  while (!entry.done()) {
+    if (!entry.Next(&f)) return *error = entry.error(), false;
+    if (f.number == 1 && f.type == WireType::kVarint) *key = static_cast<int64_t>(f.value);
+    if (f.number != 2 || f.type != WireType::kLen) continue;
+    WireReader value(f.payload, f.payload + f.payload_size, entry.OffsetOf(f.payload));
+    WireField v;
+    while (!value.done()) {
+      if (!value.Next(&v)) return *error = value.error(), false;
+      if (v.number == 2 && v.type == WireType::kLen) *name = PayloadView(v);
     }
-    if (f.type != WireType::kLen) continue;
-    const uint64_t at = reader.OffsetOf(f.payload);
-    const bool nested = (depth == 0 && f.number == 2) || (depth == 1 && is_event && f.number == 5);
-    if (nested && FindWireError(f.payload, f.payload_size, at, depth + 1, is_event, error)) return true;
-    if (depth == 1 && is_event && f.number == 6) {  // packed int64 child_id
-      WireReader packed(f.payload, f.payload + f.payload_size, at);
-      uint64_t ignored;
-      while (!packed.done()) {
-        if (!packed.ReadVarint(&ignored)) {
-          *error = packed.error();
-          return true;
+  }
+  return true;
+}
+
+struct EventEntryFields {
+  int64_t key = 0;
+  std::string_view name, display_name;
+  std::vector<RawStat>* stats = nullptr;  // appended
+};
+
+// XEventMetadata {1 id, 2 name, 3 metadata, 4 display_name, 5 stats, 6 child_id}
+// inside EventMetadataEntry {1 key, 2 value}. Stats carry the entry's offset,
+// which is where their diagnostics point.
+bool DecodeEventEntry(const char* data, uint64_t size, uint64_t offset, EventEntryFields* out, WireError* error) {
+  WireReader entry(data, data + size, offset);
+  WireField f;
+  while (!entry.done()) {
+    if (!entry.Next(&f)) return *error = entry.error(), false;
+    if (f.number == 1 && f.type == WireType::kVarint) out->key = static_cast<int64_t>(f.value);
+    if (f.number != 2 || f.type != WireType::kLen) continue;
+    WireReader value(f.payload, f.payload + f.payload_size, entry.OffsetOf(f.payload));
+    WireField v;
+    while (!value.done()) {
+      if (!value.Next(&v)) return *error = value.error(), false;
+      if (v.type != WireType::kLen) continue;
+      if (v.number == 2) out->name = PayloadView(v);
+      if (v.number == 4) out->display_name = PayloadView(v);
+      if (v.number == 5) {
+        RawStat& stat = out->stats->emplace_back();
+        if (!DecodeStat(v.payload, v.payload_size, value.OffsetOf(v.payload), &stat, error)) return false;
+        stat.offset = offset;
+      }
+      if (v.number == 6) {  // packed int64 child_id: only checked
+        WireReader packed(v.payload, v.payload + v.payload_size, value.OffsetOf(v.payload));
+        uint64_t ignored;
+        while (!packed.done()) {
+          if (!packed.ReadVarint(&ignored)) return *error = packed.error(), false;
         }
       }
     }
   }
-  return false;
-}
-
-bool ParseEntry(google::protobuf::MessageLite* message, const char* data, uint64_t size, uint64_t offset,
-                bool is_event, const std::string& path, LoadError* error) {
-  const char* what = is_event ? "XPlane.event_metadata entry" : "XPlane.stat_metadata entry";
-  if (size > kMaxProtobufMessageBytes) {
-    *error = LoadError{LoadErrorCode::kTooLarge, path, offset, LoadError::kNoOffset,
-                       std::string(what) + " of " + std::to_string(size) +
-                           " bytes exceeds protobuf's 2 GiB message limit (" +
-                           std::to_string(kMaxProtobufMessageBytes) + " bytes)"};
-    return false;
-  }
-  if (message->ParseFromArray(data, static_cast<int>(size))) return true;
-  WireError wire;
-  const bool located = FindWireError(data, size, offset, 0, is_event, &wire);
-  *error = LoadError{LoadErrorCode::kProtobufInvalid, path, located ? wire.offset : offset, LoadError::kNoOffset,
-                     std::string(what) + " at byte " + std::to_string(offset) + ": " +
-                         (located ? wire.what : "rejected by libprotobuf")};
-  return false;
-}
-
-RawStat FromMessage(const stepline::xspace::XStat& s, uint64_t entry_offset) {
-  using V = stepline::xspace::XStat;
-  RawStat r;
-  r.offset = entry_offset;
-  r.metadata_id = s.metadata_id();
-  switch (s.value_case()) {
-    case V::kDoubleValue: {
-      const double d = s.double_value();
-      r.kind = StatValueKind::kDouble;
-      std::memcpy(&r.bits, &d, sizeof d);
-      break;
-    }
-    case V::kUint64Value: r.kind = StatValueKind::kUint, r.bits = s.uint64_value(); break;
-    case V::kInt64Value: r.kind = StatValueKind::kInt, r.bits = static_cast<uint64_t>(s.int64_value()); break;
-    case V::kStrValue: r.kind = StatValueKind::kString, r.text = s.str_value(); break;
-    case V::kBytesValue: r.kind = StatValueKind::kBytes, r.text = s.bytes_value(); break;
-    case V::kRefValue: r.kind = StatValueKind::kRef, r.bits = s.ref_value(); break;
-    case V::kCompressedStrValue: r.kind = StatValueKind::kCompressedString, r.text = s.compressed_str_value(); break;
-    case V::VALUE_NOT_SET: break;
-  }
-  return r;
+  return true;
 }
 
 }  // namespace
@@ -107,41 +113,47 @@ uint32_t PlaneMetadata::IdIndex::FindSparse(int64_t id) const {
 
 bool PlaneMetadata::AddStatEntry(const char* data, uint64_t size, uint64_t offset, const std::string& path,
                                  LoadError* error) {
-  stepline::xspace::StatMetadataEntry entry;
-  if (!ParseEntry(&entry, data, size, offset, /*is_event=*/false, path, error)) return false;
+  if (TooLarge(size, offset, /*is_event=*/false, path, error)) return false;
+  int64_t key = 0;
+  std::string_view name;
+  WireError wire;
+  if (!DecodeStatEntry(data, size, offset, &key, &name, &wire)) return Malformed(wire, offset, false, path, error);
   StatMeta meta;
-  meta.name = InternChecked(entry.value().name(), offset);
-  meta.role = ClassifyStatName(entry.value().name());
-  stat_index_.Insert(entry.key(), static_cast<uint32_t>(stats_.size()));
+  meta.name = InternChecked(name, offset);
+  meta.role = ClassifyStatName(name);
+  stat_index_.Insert(key, static_cast<uint32_t>(stats_.size()));
   stats_.push_back(meta);
   return true;
 }
 
 bool PlaneMetadata::AddEventEntry(const char* data, uint64_t size, uint64_t offset, const std::string& path,
                                   LoadError* error) {
-  stepline::xspace::EventMetadataEntry entry;
-  if (!ParseEntry(&entry, data, size, offset, /*is_event=*/true, path, error)) return false;
-  const stepline::xspace::XEventMetadata& md = entry.value();
+  if (TooLarge(size, offset, /*is_event=*/true, path, error)) return false;
+  entry_stats_.clear();
+  EventEntryFields md;
+  md.stats = &entry_stats_;
+  WireError wire;
+  if (!DecodeEventEntry(data, size, offset, &md, &wire)) return Malformed(wire, offset, true, path, error);
   EventMeta meta;
-  const StringId full = InternChecked(md.name(), offset);
+  const StringId full = InternChecked(md.name, offset);
   meta.full_name = builder_->trace().str(full);
-  if (!md.display_name().empty() && md.display_name() != md.name()) {
-    meta.name = InternChecked(md.display_name(), offset);
+  if (!md.display_name.empty() && md.display_name != md.name) {
+    meta.name = InternChecked(md.display_name, offset);
     meta.long_name = full;
   } else {
     meta.name = full;
   }
-  std::vector<Arg> args;
-  if (keep_args_ && !meta.long_name.is_none()) {
-    args.push_back(Arg{builder_->Intern("long_name"), ArgValue::String(meta.long_name)});
-  }
-  for (const stepline::xspace::XStat& s : md.stats()) {
-    ApplyStat(FromMessage(s, offset), &args, &meta.facts, /*text_is_stable=*/false);  // `entry` dies below
-  }
   meta.args_begin = static_cast<uint32_t>(metadata_args_.size());
-  metadata_args_.insert(metadata_args_.end(), args.begin(), args.end());
+  if (keep_args_ && !meta.long_name.is_none()) {
+    metadata_args_.push_back(Arg{builder_->Intern("long_name"), ArgValue::String(meta.long_name)});
+  }
+  for (const RawStat& stat : entry_stats_) {
+    // Facts interned rather than viewed (text_is_stable false), as they
+    // always were: the same strings land in the pool in the same order.
+    ApplyStat(stat, &metadata_args_, &meta.facts, /*text_is_stable=*/false);
+  }
   meta.args_end = static_cast<uint32_t>(metadata_args_.size());
-  event_index_.Insert(entry.key(), static_cast<uint32_t>(events_.size()));
+  event_index_.Insert(md.key, static_cast<uint32_t>(events_.size()));
   events_.push_back(meta);
   return true;
 }
@@ -199,6 +211,13 @@ bool PlaneMetadata::StatValue(const RawStat& stat, ArgValue* out) {
   return false;
 }
 
+double PlaneMetadata::NumberOf(const RawStat& stat) {
+  const ArgValue bits{stat.kind == StatValueKind::kDouble ? ArgType::kDouble : ArgType::kInt, stat.bits};
+  return stat.kind == StatValueKind::kDouble ? bits.as_double()
+         : stat.kind == StatValueKind::kUint ? static_cast<double>(stat.bits)
+                                             : static_cast<double>(bits.as_int());
+}
+
 void PlaneMetadata::ApplyStat(const RawStat& stat, std::vector<Arg>* args, StatFacts* facts, bool text_is_stable) {
   const StatMeta* meta = FindStat(stat.metadata_id);
   ArgValue value;
@@ -207,10 +226,7 @@ void PlaneMetadata::ApplyStat(const RawStat& stat, std::vector<Arg>* args, StatF
                          stat.kind == StatValueKind::kUint;
   if (is_number && !facts->has_number) {
     facts->has_number = true;
-    const ArgValue bits{stat.kind == StatValueKind::kDouble ? ArgType::kDouble : ArgType::kInt, stat.bits};
-    facts->number = stat.kind == StatValueKind::kDouble ? bits.as_double()
-                    : stat.kind == StatValueKind::kUint ? static_cast<double>(stat.bits)
-                                                        : static_cast<double>(bits.as_int());
+    facts->number = NumberOf(stat);
   }
   const StatRole role = meta ? meta->role : StatRole::kOther;
   if (role == StatRole::kOther) return;

@@ -3,10 +3,10 @@
 // metadata's own stats already turned into args. Events only carry metadata
 // ids, so this is what gives them names (trace-formats.md 1.4).
 //
-// The map entries are small, so they are parsed with the protoc-generated
-// classes of xplane.proto (each checked against kMaxProtobufMessageBytes
-// first). Everything that needs interning goes through the TraceBuilder, so a
-// PlaneMetadata is used on the builder's thread.
+// The map entries are decoded by hand with WireReader, like the lines (each
+// still checked against kMaxProtobufMessageBytes first, so a huge one stays a
+// kTooLarge). Everything that needs interning goes through the TraceBuilder,
+// so a PlaneMetadata is used on the builder's thread.
 #pragma once
 
 #include <cstdint>
@@ -65,6 +65,19 @@ class PlaneMetadata {
   // stat.text outlives the load (a view into the input), so facts may point
   // into it instead of interning it.
   void ApplyStat(const RawStat& stat, std::vector<Arg>* args, StatFacts* facts, bool text_is_stable);
+  // ApplyStat for an event's own stat (text is a view into the input), with
+  // the common case inline: a number under a stat name the loader ignores.
+  void ApplyEventStat(const RawStat& stat, std::vector<Arg>* args, StatFacts* facts) {
+    const bool is_number = stat.kind == StatValueKind::kInt || stat.kind == StatValueKind::kUint ||
+                           stat.kind == StatValueKind::kDouble;
+    const uint32_t index = is_number ? stat_index_.Find(stat.metadata_id) : IdIndex::kNotFound;
+    if (index == IdIndex::kNotFound || stats_[index].role != StatRole::kOther) {
+      ApplyStat(stat, args, facts, /*text_is_stable=*/true);
+      return;
+    }
+    if (keep_args_) args->push_back(Arg{stats_[index].name, ArgValue{NumberArgType(stat.kind), stat.bits}});
+    if (!facts->has_number) facts->has_number = true, facts->number = NumberOf(stat);
+  }
   // The stat's value as an arg value (strings interned); false for no value.
   bool StatValue(const RawStat& stat, ArgValue* out);
   // `text`, or a U+FFFD-repaired copy valid until the next call, recording a
@@ -92,6 +105,11 @@ class PlaneMetadata {
   };
 
   StringId InternText(const RawStat& stat);  // a str_value, checked unless already known valid
+  // A numeric stat (kInt, kUint, kDouble) as an arg type, and as a double.
+  static ArgType NumberArgType(StatValueKind kind) {
+    return kind == StatValueKind::kDouble ? ArgType::kDouble : kind == StatValueKind::kUint ? ArgType::kUint : ArgType::kInt;
+  }
+  static double NumberOf(const RawStat& stat);
 
   TraceBuilder* builder_;
   bool keep_args_;
@@ -100,6 +118,7 @@ class PlaneMetadata {
   std::vector<EventMeta> events_;
   IdIndex event_index_;
   std::vector<Arg> metadata_args_;
+  std::vector<RawStat> entry_stats_;  // the current event entry's stats (reused)
   std::string scratch_;       // inflated compressed strings
   std::string utf8_scratch_;  // repaired text
 };

@@ -248,7 +248,7 @@ void PlaneReader::AppendEvent(const LineInfo& line, const DecodedEvent& event, s
     const auto md_args = meta_.args(*md);
     args_.assign(md_args.begin(), md_args.end());
   }
-  for (const RawStat& stat : stats) meta_.ApplyStat(stat, &args_, &facts, /*text_is_stable=*/true);
+  for (const RawStat& stat : stats) meta_.ApplyEventStat(stat, &args_, &facts);
   StringId name = md ? md->name : StringId::None();
   if (facts.has_step_name) name = meta_.InternChecked(facts.step_name, event.offset);  // trace-formats.md 1.4 rule 4
 
@@ -276,7 +276,22 @@ void PlaneReader::AppendEvent(const LineInfo& line, const DecodedEvent& event, s
     if (line.kind == LineKind::kHost && class_.kind == PlaneKind::kHostCpu) builder_.NoteLaunch(facts.correlation_id, slice);
     if (line.kind == LineKind::kStream) builder_.NoteDeviceActivity(facts.correlation_id, slice);
   }
-  if (class_.kind == PlaneKind::kHostCpu && row.dur_ns > 0) NoteHostStepMarker(line.track, start_ns, row.dur_ns, facts, name);
+  if (class_.kind == PlaneKind::kHostCpu && row.dur_ns > 0 && (facts.has_step_num || IsStepMarkerName(md_index, name))) {
+    NoteHostStepMarker(line.track, start_ns, row.dur_ns, facts, name);
+  }
+}
+
+// IsHostStepMarkerName(name), cached per event metadata when `name` is the
+// metadata's own (a step_name stat can replace it): host planes repeat a few
+// thousand names over millions of events.
+bool PlaneReader::IsStepMarkerName(uint32_t md_index, StringId name) {
+  if (md_index == UINT32_MAX || meta_.event(md_index).name != name) {
+    return IsHostStepMarkerName(builder_.trace().str(name));
+  }
+  if (step_name_cache_.empty()) step_name_cache_.assign(meta_.event_count(), 2);
+  uint8_t& cached = step_name_cache_[md_index];
+  if (cached == 2) cached = IsHostStepMarkerName(builder_.trace().str(name)) ? 1 : 0;
+  return cached == 1;
 }
 
 GpuKind PlaneReader::ClassifyStreamEvent(const LineInfo& line, uint32_t md_index, StringId name,
@@ -295,11 +310,11 @@ GpuKind PlaneReader::ClassifyStreamEvent(const LineInfo& line, uint32_t md_index
 // Step markers as XProf's step analysis sees them (trace-formats.md 1.9):
 // named train*/test*/TraceContext* without '/', or carrying step_num. The
 // step's name follows the grouping rule: graph_type or the event name, then
-// step_num / iter_num; an explicit step_name wins.
+// step_num / iter_num; an explicit step_name wins. The caller has checked
+// that the event is a marker (IsStepMarkerName or step_num).
 void PlaneReader::NoteHostStepMarker(TrackId track, TimeNs start_ns, DurNs dur_ns, const StatFacts& facts,
                                      StringId name) {
   const std::string_view shown = builder_.trace().str(name);
-  if (!facts.has_step_num && !IsHostStepMarkerName(shown)) return;
   StringId step_name = name;
   if (!facts.has_step_name && (facts.has_step_num || facts.has_iter_num)) {
     std::string text(facts.graph_type.empty() ? shown : facts.graph_type);

@@ -81,6 +81,7 @@ class PlaneReader {
   void AppendEvent(const LineInfo& line, const DecodedEvent& event, std::span<const RawStat> stats);
   GpuKind ClassifyStreamEvent(const LineInfo& line, uint32_t md_index, StringId name, const StatFacts& facts);
   void NoteHostStepMarker(TrackId track, TimeNs start_ns, DurNs dur_ns, const StatFacts& facts, StringId name);
+  bool IsStepMarkerName(uint32_t md_index, StringId name);
   void AssignLineSortOrder();
   bool Fail(LoadError* error, const WireError& wire, const std::string& where);
   uint64_t OffsetOf(const char* p) const { return static_cast<uint64_t>(p - state_->input); }
@@ -100,6 +101,8 @@ class PlaneReader {
   // GpuKind of stream events by event-metadata index, classified once from
   // the name (kernel names can be kilobytes of C++ templates); kGpuKindCount = not yet.
   std::vector<uint8_t> name_kind_cache_;
+  // IsHostStepMarkerName of each event metadata's name: 0 no, 1 yes, 2 not yet.
+  std::vector<uint8_t> step_name_cache_;
   struct SortKey {
     uint64_t primary;
     int64_t id;

@@ -8,10 +8,10 @@
 // and a nested length prefix is rejected above INT_MAX - 16 (ParseContext's
 // kSlopBytes). A whole profile may be larger than that, so the loader never
 // hands the XSpace (or an XPlane) to libprotobuf: planes, lines and events are
-// decoded by our WireReader, which has no size limit below 2^64. Only the
-// small per-id metadata entries go through the generated classes (see
-// xplane_metadata.h), and they are checked against kMaxProtobufMessageBytes
-// first so an oversized one is a clean kTooLarge, never a parser failure.
+// decoded by our WireReader, which has no size limit below 2^64, and so are
+// the per-id metadata entries (xplane_metadata.h); those are still checked
+// against kMaxProtobufMessageBytes, so an entry no other XSpace reader could
+// parse is a clean kTooLarge. libprotobuf only encodes test inputs.
 #pragma once
 
 #include <cstdint>

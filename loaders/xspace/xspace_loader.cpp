@@ -34,6 +34,7 @@
 #include "loaders/xspace/xline_decoder.h"
 #include "loaders/xspace/xplane_reader.h"
 #include "loaders/xspace/xspace_framing.h"
+#include "loaders/xspace/xspace_sizing.h"
 #include "loaders/xspace/xspace_steps.h"
 
 namespace stepline::loaders {
@@ -103,6 +104,15 @@ Result<Trace, LoadError> LoadImpl(std::string_view bytes, const std::string& pat
   // allowed (options.threads: 0 = hardware concurrency, 1 = this thread only).
   const unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads)
                                                : std::max(1u, std::thread::hardware_concurrency());
+  // Sized once (xspace_sizing.h). Most events become slices and each one
+  // with args an arg set; host instants and counter samples are the exception.
+  // Below a megabyte the pass costs more than the growth it saves.
+  constexpr size_t kMinSizedBytes = 1'000'000;
+  if (bytes.size() >= kMinSizedBytes) {
+    const xspace::XSpaceSize size = xspace::MeasureXSpace(bytes.data(), framing->planes, options.keep_args, threads);
+    builder.trace().mutable_slices().Reserve(size.events);
+    if (options.keep_args) builder.trace().mutable_args().Reserve(size.events, size.arg_rows);
+  }
   xspace::LinePipeline pipeline(bytes.data(), framing->planes, threads > 1);
   state.lines = &pipeline;
   RecordProducerMessages(*framing, bytes.data(), &builder);

@@ -3,6 +3,7 @@
 
 #include <libdeflate.h>
 
+#include <cstring>
 #include <memory>
 
 namespace stepline::loaders::xspace {
@@ -90,12 +91,27 @@ size_t Utf8SequenceLength(std::string_view s, size_t i) {
   return n;
 }
 
+// Index of the first byte >= 0x80 at or after `i`, or text.size(): eight
+// bytes per step, since nearly every name and stat in a profile is ASCII.
+size_t SkipAscii(std::string_view text, size_t i) {
+  const char* p = text.data();
+  const size_t n = text.size();
+  while (i + 8 <= n) {
+    uint64_t word;
+    std::memcpy(&word, p + i, 8);
+    if (word & 0x8080808080808080ull) break;
+    i += 8;
+  }
+  while (i < n && static_cast<unsigned char>(p[i]) < 0x80) ++i;
+  return i;
+}
+
 }  // namespace
 
 bool IsValidUtf8(std::string_view text) {
   size_t i = 0;
   for (;;) {
-    while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80) ++i;  // ASCII run
+    i = SkipAscii(text, i);
     if (i == text.size()) return true;
     const size_t n = Utf8SequenceLength(text, i);
     if (n == 0) return false;
@@ -106,7 +122,7 @@ bool IsValidUtf8(std::string_view text) {
 std::string_view ValidUtf8(std::string_view text, std::string* scratch) {
   size_t i = 0;
   for (;;) {
-    while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80) ++i;  // ASCII run
+    i = SkipAscii(text, i);
     if (i == text.size()) return text;
     const size_t n = Utf8SequenceLength(text, i);
     if (n == 0) break;

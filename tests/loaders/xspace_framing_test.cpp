@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include <string>
+#include <vector>
 
 #include "loaders/xspace/wire_reader.h"
 #include "loaders/xspace/xspace_framing.h"
@@ -97,6 +98,38 @@ TEST(WireReader, SkipsUnknownGroupsAndRejectsStrayEndGroup) {
 // an event_metadata entry of INT_MAX + 1 bytes. The framing walker handles the
 // 64-bit lengths; the entry, which would go to libprotobuf, is a clean
 // kTooLarge before any parse.
+// Every varint length decodes the same through the one- and two-byte fast
+// paths and the byte loop, whether more bytes follow or the varint ends the
+// buffer; an unterminated varint still fails at its first byte.
+TEST(WireReader, VarintsOfEveryLengthDecodeOnBothPaths) {
+  std::vector<uint64_t> values = {0, 1, 127, 128, 300, UINT64_MAX, uint64_t{1} << 63};
+  for (int bits = 7; bits < 64; bits += 7) {
+    values.push_back((uint64_t{1} << bits) - 1);
+    values.push_back(uint64_t{1} << bits);
+    values.push_back(0x0123456789ABCDEFull >> (64 - bits));
+  }
+  for (const uint64_t value : values) {
+    std::string bytes;
+    for (uint64_t v = value; ; v >>= 7) {
+      bytes.push_back(static_cast<char>((v & 0x7F) | (v >= 0x80 ? 0x80 : 0)));
+      if (v < 0x80) break;
+    }
+    for (const bool padded : {false, true}) {
+      const std::string buffer = bytes + (padded ? std::string(9, '\x7F') : std::string());
+      WireReader reader(buffer.data(), buffer.data() + buffer.size(), 100);
+      uint64_t out = 0;
+      ASSERT_TRUE(reader.ReadVarint(&out)) << value;
+      EXPECT_EQ(out, value) << "padded " << padded;
+      EXPECT_EQ(reader.offset(), 100 + bytes.size()) << value;
+    }
+  }
+  const std::string open(12, '\x80');  // no terminating byte within 10
+  WireReader reader(open.data(), open.data() + open.size(), 7);
+  uint64_t out = 0;
+  EXPECT_FALSE(reader.ReadVarint(&out));
+  EXPECT_EQ(reader.error().offset, 7u);
+}
+
 TEST(XSpaceFraming, EntryBeyondProtobufLimitIsTooLargeNotACrash) {
   const uint64_t entry_size = kMaxProtobufMessageBytes + 1;
   const std::string entry_header = Varint(4 << 3 | 2) + Varint(entry_size);
