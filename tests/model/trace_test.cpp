@@ -94,6 +94,37 @@ TEST_F(TraceTest, FindEnclosingSliceWalksUpParents) {
   EXPECT_TRUE(trace_.FindEnclosingSlice(t, -1).is_none());
 }
 
+// Rows already grouped by track and in time order (as the XSpace loader
+// writes them) skip the permutation: every column, arg set and flow endpoint
+// must come out exactly as appended, with depth and parents still computed.
+TEST_F(TraceTest, AlreadySortedRowsStayInPlace) {
+  const TrackId t0 = AddTrack(10), t1 = AddTrack(11);
+  const SliceId root = Slice(t0, 100, 100, "root");
+  const SliceId child = Slice(t0, 110, 30, "child");
+  const SliceId kernel = Slice(t1, 150, 10, "kernel");
+  const ArgSetId args = trace_.mutable_args().AddSet(
+      std::vector<Arg>{Arg{trace_.mutable_strings().Intern("k"), ArgValue::Int(7)}});
+  trace_.mutable_slices().set_arg_set(child, args);
+  FlowTable::Pending launch;
+  launch.from = FlowEndpoint::OfSlice(child);
+  launch.to = FlowEndpoint::OfSlice(kernel);
+  launch.kind = FlowKind::kLaunch;
+  trace_.mutable_flows().AddPending(launch);
+  trace_.Finalize();
+  ASSERT_EQ(trace_.CheckInvariants(), "");
+  EXPECT_EQ(NameAt(root.value), "root");
+  EXPECT_EQ(NameAt(child.value), "child");
+  EXPECT_EQ(NameAt(kernel.value), "kernel");
+  EXPECT_EQ(trace_.slices().arg_set()[child.value], args);
+  EXPECT_EQ(trace_.slices().arg_set()[root.value], ArgSetId());
+  EXPECT_EQ(trace_.slices().parent()[child.value], root);
+  EXPECT_EQ(trace_.slices().depth()[child.value], 1);
+  ASSERT_EQ(trace_.flows().size(), 1u);
+  EXPECT_EQ(trace_.flows().from()[0], child);
+  EXPECT_EQ(trace_.flows().to()[0], kernel);
+  EXPECT_EQ(trace_.tracks().ranges(t1).slice_begin, 2u);
+}
+
 TEST_F(TraceTest, FlowsAreBoundRemappedAndDeduplicated) {
   const TrackId host = AddTrack(1), gpu = AddTrack(2);
   const SliceId kernel = Slice(gpu, 300, 50, "kernel");
