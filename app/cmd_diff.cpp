@@ -3,10 +3,10 @@
 // prints analysis::Compare of the two (diff_output.h).
 #include <limits>
 #include <ostream>
-#include <regex>
 #include <string>
 
 #include "app/cli_args.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "app/diff_output.h"
 #include "loaders/load.h"
@@ -47,43 +47,16 @@ std::string ReadSettings(const ParsedArgs& a, DiffSettings* s) {
   auto top = a.IntValue("--top", s->json ? kMaxTop : int64_t{kDefaultTextOps}, 0, kMaxTop);
   if (!top) return top.error();
   s->max_ops = static_cast<size_t>(*top);
-  if (auto regex = a.Value("--steps")) {
-    if (regex->empty()) return "--steps needs a regex";
-    try {
-      std::regex(*regex, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      return "invalid --steps regex \"" + *regex + "\": " + e.what();
-    }
-    s->options.report.steps_regex = *regex;
-  }
-  return "";
-}
-
-// Warns (on `err`) when --steps did not decide a side's steps.
-void WarnAboutSteps(const analysis::Report& r, const std::string& path, const DiffSettings& s, std::ostream& err) {
-  if (!r.step_error.empty()) err << "stepline diff: " << path << ": " << r.step_error << "\n";
-  if (s.options.report.steps_regex.empty() || r.step_source == analysis::StepSource::kRegex) return;
-  err << "stepline diff: " << path << ": --steps "
-      << (r.step_source == analysis::StepSource::kGpuActiveSpan || r.step_source == analysis::StepSource::kNone
-              ? "matched no top-level host slice"
-              : "ignored: the trace's own steps come first")
-      << "; steps from " << analysis::StepSourceName(r.step_source) << "\n";
+  return ReadStepsRegex(a, &s->options.report.steps_regex);
 }
 
 }  // namespace
 
 int RunDiff(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--json", "--no-normalize", "--help"}, {"--steps", "--top"}});
-  if (parsed && parsed->Has("--help")) {
-    out << kDiffUsage;
-    return 0;
-  }
   DiffSettings settings;
-  const std::string error = parsed ? ReadSettings(*parsed, &settings) : parsed.error();
-  if (!error.empty()) {
-    err << "stepline diff: " << error << "\n" << kDiffUsage;
-    return 2;
-  }
+  const auto read = [&settings](const ParsedArgs& a) { return ReadSettings(a, &settings); };
+  if (auto code = HandleHelpOrUsageError(parsed, read, "stepline diff", kDiffUsage, out, err)) return *code;
 
   // Both loads before any analysis: a broken B fails fast.
   auto a = loaders::LoadFile(settings.a_path);
@@ -98,8 +71,9 @@ int RunDiff(const Args& args, std::ostream& out, std::ostream& err) {
   }
   const analysis::Report report_a = analysis::ComputeReport(a.value(), settings.options.report);
   const analysis::Report report_b = analysis::ComputeReport(b.value(), settings.options.report);
-  WarnAboutSteps(report_a, settings.a_path, settings, err);
-  WarnAboutSteps(report_b, settings.b_path, settings, err);
+  const std::string& steps_regex = settings.options.report.steps_regex;
+  WarnAboutSteps(report_a, steps_regex, "stepline diff: " + settings.a_path + ": ", err);
+  WarnAboutSteps(report_b, steps_regex, "stepline diff: " + settings.b_path + ": ", err);
   const analysis::Comparison comparison = analysis::Compare(
       report_a, report_b, settings.options, {settings.a_path, a.value().span()}, {settings.b_path, b.value().span()});
   if (settings.json) {

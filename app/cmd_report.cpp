@@ -12,11 +12,11 @@
 #include <filesystem>
 #include <fstream>
 #include <ostream>
-#include <regex>
 #include <sstream>
 #include <string>
 
 #include "app/cli_args.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "app/report_output.h"
 #include "loaders/load.h"
@@ -89,17 +89,7 @@ std::string ReadSettings(const ParsedArgs& a, ReportSettings* s) {
   auto min_gap_us = a.IntValue("--min-gap-us", 10, 0, kMaxMinGapUs);
   if (!min_gap_us) return min_gap_us.error();
   s->options.min_gap_ns = *min_gap_us * 1000;
-  if (auto regex = a.Value("--steps")) {
-    if (regex->empty()) return "--steps needs a regex";
-    // The analysis only compiles the regex when the trace has no steps of its
-    // own; checking here rejects a typo on every trace, before the load.
-    try {
-      std::regex(*regex, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      return "invalid --steps regex \"" + *regex + "\": " + e.what();
-    }
-    s->options.steps_regex = *regex;
-  }
+  if (std::string error = ReadStepsRegex(a, &s->options.steps_regex); !error.empty()) return error;
   if (auto patterns = a.Value("--patterns")) {
     if (std::string error = LoadPatterns(*patterns, &s->table); !error.empty()) return error;
     s->options.table = &s->table;
@@ -190,16 +180,9 @@ double MsSince(std::chrono::steady_clock::time_point t0) {
 int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(
       args, ArgSpec{{"--json", "--force", "--help"}, {"--csv", "--steps", "--min-gap-us", "--patterns"}});
-  if (parsed && parsed->Has("--help")) {
-    out << kReportUsage;
-    return 0;
-  }
   ReportSettings settings;
-  const std::string error = parsed ? ReadSettings(*parsed, &settings) : parsed.error();
-  if (!error.empty()) {
-    err << "stepline report: " << error << "\n" << kReportUsage;
-    return 2;
-  }
+  const auto read = [&settings](const ParsedArgs& a) { return ReadSettings(a, &settings); };
+  if (auto code = HandleHelpOrUsageError(parsed, read, "stepline report", kReportUsage, out, err)) return *code;
 
   const auto load_start = std::chrono::steady_clock::now();
   auto loaded = loaders::LoadFile(settings.path);
@@ -212,16 +195,8 @@ int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
   const auto analysis_start = std::chrono::steady_clock::now();
   const analysis::Report report = analysis::ComputeReport(trace, settings.options);
   const double analysis_ms = MsSince(analysis_start);
-  if (!report.step_error.empty()) err << "stepline report: " << report.step_error << "\n";
+  WarnAboutSteps(report, settings.options.steps_regex, "stepline report: ", err);
   const std::string_view step_source = analysis::StepSourceName(report.step_source);
-  if (!settings.options.steps_regex.empty() && report.step_source != analysis::StepSource::kRegex) {
-    const bool fell_through =
-        report.step_source == analysis::StepSource::kGpuActiveSpan || report.step_source == analysis::StepSource::kNone;
-    err << "stepline report: "
-        << (fell_through ? "--steps matched no top-level host slice; steps from "
-                         : "--steps ignored: the trace's own steps come first; steps from ")
-        << step_source << "\n";
-  }
 
   if (!settings.csv_dir.empty()) {
     // With --json, stdout carries only the JSON object.

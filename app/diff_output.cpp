@@ -17,8 +17,6 @@ using analysis::Comparison;
 using analysis::SummaryGroup;
 using analysis::SummaryRow;
 
-constexpr size_t kMaxNameChars = 96;  // kernel names can run to hundreds of characters
-
 //-----------------------------------------------------------------------------
 // JSON
 //-----------------------------------------------------------------------------
@@ -72,17 +70,6 @@ void OpsJson(const Comparison& c, size_t max_ops, JsonWriter* json) {
 // Text
 //-----------------------------------------------------------------------------
 
-std::string Pad(std::string s, size_t width, bool right_align) {
-  if (s.size() >= width) return s;
-  const std::string fill(width - s.size(), ' ');
-  return right_align ? fill + s : s + fill;
-}
-
-std::string Clip(std::string_view name) {
-  if (name.size() <= kMaxNameChars) return std::string(name);
-  return std::string(name.substr(0, kMaxNameChars - 3)) + "...";
-}
-
 std::string Signed(const std::string& text, double v) { return v > 0 ? "+" + text : text; }
 
 std::string Value(const SummaryRow& row, double v) {
@@ -133,11 +120,12 @@ void SummaryText(const Comparison& c, std::ostream& out) {
     if (static_cast<int>(row.group) != group) {
       group = static_cast<int>(row.group);
       out << "\n" << kHeadings[group] << "\n";
-      out << "  " << Pad("", 18, false) << Pad("A", 12, true) << Pad("B", 12, true) << Pad("delta", 13, true)
-          << Pad("delta %", 10, true) << "\n";
+      out << "  " << PadCell("", 18, false) << PadCell("A", 12, true) << PadCell("B", 12, true)
+          << PadCell("delta", 13, true) << PadCell("delta %", 10, true) << "\n";
     }
-    out << "  " << Pad(row.label, 18, false) << Pad(Value(row, row.a), 12, true) << Pad(Value(row, row.b), 12, true)
-        << Pad(Delta(row), 13, true) << Pad(DeltaPercentText(row.delta_percent), 10, true);
+    out << "  " << PadCell(row.label, 18, false) << PadCell(Value(row, row.a), 12, true)
+        << PadCell(Value(row, row.b), 12, true) << PadCell(Delta(row), 13, true)
+        << PadCell(DeltaPercentText(row.delta_percent), 10, true);
     const std::string_view verdict = Verdict(row);
     if (!verdict.empty()) out << "  " << verdict;
     out << "\n";
@@ -158,17 +146,17 @@ void OpsText(const Comparison& c, size_t max_ops, std::ostream& out) {
   out << "\nTop " << n << " op deltas of " << FormatCount(c.ops.size()) << " (by |B total - A total|; names "
       << (c.names_normalized ? "normalized" : "as recorded") << ")\n";
   if (n == 0) return;
-  out << "  " << Pad("delta", 11, true) << Pad("per step", 11, true) << Pad("A count", 10, true)
-      << Pad("B count", 10, true) << Pad("A total", 11, true) << Pad("B total", 11, true) << "  "
-      << Pad("kind", 9, false) << Pad("", 8, false) << "name\n";
+  out << "  " << PadCell("delta", 11, true) << PadCell("per step", 11, true) << PadCell("A count", 10, true)
+      << PadCell("B count", 10, true) << PadCell("A total", 11, true) << PadCell("B total", 11, true) << "  "
+      << PadCell("kind", 9, false) << PadCell("", 8, false) << "name\n";
   for (size_t i = 0; i < n; ++i) {
     const analysis::OpDiffRow& op = c.ops[i];
-    out << "  " << Pad(Signed(FormatDuration(op.delta_ns), double(op.delta_ns)), 11, true)
-        << Pad(Signed(FormatDuration(std::llround(op.delta_per_step_ns)), op.delta_per_step_ns), 11, true)
-        << Pad(FormatCount(op.a_count), 10, true) << Pad(FormatCount(op.b_count), 10, true)
-        << Pad(FormatDuration(op.a_total_ns), 11, true) << Pad(FormatDuration(op.b_total_ns), 11, true) << "  "
-        << Pad(std::string(analysis::OpKindName(op.kind)), 9, false)
-        << Pad(std::string(PresenceText(op.presence)), 8, false) << Clip(op.name) << "\n";
+    out << "  " << PadCell(Signed(FormatDuration(op.delta_ns), double(op.delta_ns)), 11, true)
+        << PadCell(Signed(FormatDuration(std::llround(op.delta_per_step_ns)), op.delta_per_step_ns), 11, true)
+        << PadCell(FormatCount(op.a_count), 10, true) << PadCell(FormatCount(op.b_count), 10, true)
+        << PadCell(FormatDuration(op.a_total_ns), 11, true) << PadCell(FormatDuration(op.b_total_ns), 11, true) << "  "
+        << PadCell(std::string(analysis::OpKindName(op.kind)), 9, false)
+        << PadCell(std::string(PresenceText(op.presence)), 8, false) << ClipName(op.name) << "\n";
   }
 }
 

@@ -15,6 +15,7 @@
 
 #include "app/text_format.h"
 #include "loaders/export/json_text.h"
+#include "ui/table_export.h"
 
 namespace stepline::app {
 namespace {
@@ -287,7 +288,7 @@ void CsvIntOrEmpty(std::string* out, int64_t v) {
 }
 void CsvText(std::string* out, std::string_view v) {
   out->push_back(',');
-  AppendCsvField(out, v);
+  ui::AppendCsvField(v, out);
 }
 
 void StepsCsv(const Report& r, std::string* out) {
@@ -295,7 +296,7 @@ void StepsCsv(const Report& r, std::string* out) {
   for (int c = 0; c < analysis::kTimeCategoryCount; ++c) out->append(",").append(CategoryName(c)).append("_ns");
   out->push_back('\n');
   for (const analysis::ReportStep& s : r.steps) {
-    AppendCsvField(out, s.name);
+    ui::AppendCsvField(s.name, out);
     CsvInt(out, s.start_ns);
     CsvInt(out, s.dur_ns);
     for (DurNs ns : s.breakdown) CsvInt(out, ns);
@@ -306,7 +307,7 @@ void StepsCsv(const Report& r, std::string* out) {
 void OpsCsv(const Report& r, std::string* out) {
   out->append("name,kind,count,total_ns,self_ns,avg_ns,min_ns,max_ns,percent,cumulative_percent\n");
   for (const analysis::ReportOp& o : r.ops) {
-    AppendCsvField(out, o.name);
+    ui::AppendCsvField(o.name, out);
     CsvText(out, analysis::OpKindName(o.kind));
     CsvInt(out, static_cast<int64_t>(o.count));
     for (DurNs ns : {o.total_ns, o.self_ns, o.avg_ns, o.min_ns, o.max_ns}) CsvInt(out, ns);
@@ -323,7 +324,7 @@ void KernelsCsv(const Report& r, std::string* out) {
       "name,grid_x,grid_y,grid_z,block_x,block_y,block_z,registers_per_thread,shared_memory_bytes,"
       "occupancy_percent,framework_op,count,total_ns,avg_ns,min_ns,max_ns\n");
   for (const analysis::ReportKernel& k : r.kernels) {
-    AppendCsvField(out, k.name);
+    ui::AppendCsvField(k.name, out);
     for (const auto* triple : {&k.grid, &k.block}) {
       for (int64_t v : *triple) CsvIntOrEmpty(out, KnownTriple(*triple) ? v : -1);
     }
@@ -345,7 +346,7 @@ void GapsCsv(const Report& r, std::string* out) {
       "device,start_ns,dur_ns,step,cause,next_kernel,launch_delay_ns,blamed_event,blamed_thread,"
       "blamed_overlap_ns,blamed_event_count\n");
   for (const analysis::ReportGap& g : r.gaps) {
-    AppendCsvField(out, r.DeviceName(g));
+    ui::AppendCsvField(r.DeviceName(g), out);
     CsvInt(out, g.start_ns);
     CsvInt(out, g.dur_ns);
     CsvText(out, r.StepName(g));
@@ -399,19 +400,6 @@ std::string_view ReportTableFileName(ReportTable table) {
   return "";
 }
 
-void AppendCsvField(std::string* out, std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
-    out->append(field);
-    return;
-  }
-  out->push_back('"');
-  for (char c : field) {
-    if (c == '"') out->push_back('"');
-    out->push_back(c);
-  }
-  out->push_back('"');
-}
-
 void AppendReportCsv(const Report& report, ReportTable table, std::string* out) {
   switch (table) {
     case ReportTable::kSteps: return StepsCsv(report, out);
@@ -429,21 +417,9 @@ namespace {
 
 constexpr int kLabelWidth = 17;
 constexpr size_t kTopRows = 10;
-constexpr size_t kMaxNameChars = 96;  // kernel names can run to hundreds of characters
 
 void Line(std::ostream& out, std::string_view label, const std::string& value) {
   out << label << std::string(label.size() < kLabelWidth ? kLabelWidth - label.size() : 1, ' ') << value << "\n";
-}
-
-std::string Pad(std::string s, size_t width, bool right_align) {
-  if (s.size() >= width) return s;
-  const std::string fill(width - s.size(), ' ');
-  return right_align ? fill + s : s + fill;
-}
-
-std::string Clip(std::string_view name) {
-  if (name.size() <= kMaxNameChars) return std::string(name);
-  return std::string(name.substr(0, kMaxNameChars - 3)) + "...";
 }
 
 std::string Percent(DurNs part, DurNs whole) {
@@ -475,11 +451,11 @@ std::string StepSummary(const Report& r, std::string_view source) {
 void BreakdownText(const Report& r, std::ostream& out) {
   const DurNs step_ns = std::accumulate(r.breakdown_total.begin(), r.breakdown_total.end(), DurNs{0});
   out << "\nStep-time breakdown, primary device, all steps (" << FormatDuration(step_ns) << ")\n";
-  out << "  " << Pad("category", 20, false) << Pad("ns", 18, true) << Pad("% of step", 11, true) << "\n";
+  out << "  " << PadCell("category", 20, false) << PadCell("ns", 18, true) << PadCell("% of step", 11, true) << "\n";
   for (int c = 0; c < analysis::kTimeCategoryCount; ++c) {
     const DurNs ns = r.breakdown_total[size_t(c)];
-    out << "  " << Pad(std::string(CategoryName(c)), 20, false) << Pad(FormatCount(uint64_t(ns)), 18, true)
-        << Pad(Percent(ns, step_ns), 11, true) << "\n";
+    out << "  " << PadCell(std::string(CategoryName(c)), 20, false) << PadCell(FormatCount(uint64_t(ns)), 18, true)
+        << PadCell(Percent(ns, step_ns), 11, true) << "\n";
   }
 }
 
@@ -488,17 +464,17 @@ void IdleText(const Report& r, std::ostream& out) {
   out << "\nGPU idle by cause, primary device: " << FormatDuration(d.idle_ns) << " idle in a "
       << FormatDuration(d.active_span.duration_ns()) << " active span ("
       << Percent(d.idle_ns, d.active_span.duration_ns()) << ")\n";
-  out << "  " << Pad("cause", 20, false) << Pad("ns", 18, true) << Pad("% of idle", 11, true) << "\n";
+  out << "  " << PadCell("cause", 20, false) << PadCell("ns", 18, true) << PadCell("% of idle", 11, true) << "\n";
   for (int c = 0; c < analysis::kIdleCauseCount; ++c) {
     const DurNs ns = r.idle_by_cause[size_t(c)];
-    out << "  " << Pad(std::string(CauseName(c)), 20, false) << Pad(FormatCount(uint64_t(ns)), 18, true)
-        << Pad(Percent(ns, d.idle_ns), 11, true) << "\n";
+    out << "  " << PadCell(std::string(CauseName(c)), 20, false) << PadCell(FormatCount(uint64_t(ns)), 18, true)
+        << PadCell(Percent(ns, d.idle_ns), 11, true) << "\n";
   }
   if (r.devices.size() < 2) return;
   out << "\nDevices\n";
   for (const analysis::DeviceReport& other : r.devices) {
-    out << "  " << Pad(other.name, 24, false) << " busy " << Pad(FormatDuration(other.busy_ns), 10, true) << ", idle "
-        << Pad(FormatDuration(other.idle_ns), 10, true) << "\n";
+    out << "  " << PadCell(other.name, 24, false) << " busy " << PadCell(FormatDuration(other.busy_ns), 10, true)
+        << ", idle " << PadCell(FormatDuration(other.idle_ns), 10, true) << "\n";
   }
 }
 
@@ -510,13 +486,13 @@ void OpsText(const Report& r, std::string_view by, DurNs analysis::ReportOp::*ke
   std::partial_sort(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(n), top.end(),
                     [key](const auto* a, const auto* b) { return a->*key > b->*key; });
   out << "\nTop " << n << " ops by " << by << "\n";
-  out << "  " << Pad("total", 10, true) << Pad("self", 11, true) << Pad("count", 11, true) << "  "
-      << Pad("kind", 9, false) << "name\n";
+  out << "  " << PadCell("total", 10, true) << PadCell("self", 11, true) << PadCell("count", 11, true) << "  "
+      << PadCell("kind", 9, false) << "name\n";
   for (size_t i = 0; i < n; ++i) {
     const analysis::ReportOp& o = *top[i];
-    out << "  " << Pad(FormatDuration(o.total_ns), 10, true) << Pad(FormatDuration(o.self_ns), 11, true)
-        << Pad(FormatCount(o.count), 11, true) << "  " << Pad(std::string(analysis::OpKindName(o.kind)), 9, false)
-        << Clip(o.name) << "\n";
+    out << "  " << PadCell(FormatDuration(o.total_ns), 10, true) << PadCell(FormatDuration(o.self_ns), 11, true)
+        << PadCell(FormatCount(o.count), 11, true) << "  "
+        << PadCell(std::string(analysis::OpKindName(o.kind)), 9, false) << ClipName(o.name) << "\n";
   }
 }
 
@@ -530,19 +506,19 @@ void GapsText(const Report& r, const ReportTextContext& context, std::ostream& o
       << " listed, >= " << FormatDuration(context.min_gap_ns) << "; times from the trace start)\n";
   for (size_t i = 0; i < n; ++i) {
     const analysis::ReportGap& g = *top[i];
-    out << "  " << Pad(FormatDuration(g.dur_ns), 9, true) << " at " << FormatDuration(g.start_ns - context.origin_ns)
-        << "  cause " << analysis::IdleCauseName(g.cause);
+    out << "  " << PadCell(FormatDuration(g.dur_ns), 9, true) << " at "
+        << FormatDuration(g.start_ns - context.origin_ns) << "  cause " << analysis::IdleCauseName(g.cause);
     if (r.devices.size() > 1) out << "  on " << r.DeviceName(g);
     if (g.step >= 0) out << "  in step " << r.StepName(g);
     out << "\n";
     if (!g.next_kernel.empty()) {
-      out << "      next kernel " << Clip(g.next_kernel);
+      out << "      next kernel " << ClipName(g.next_kernel);
       if (g.launch_delay_ns >= 0) out << " (launched " << FormatDuration(g.launch_delay_ns) << " before it ran)";
       out << "\n";
     }
     for (const analysis::ReportEvent& e : r.CauseEvents(g)) {
-      out << "      blamed " << Clip(e.name) << " on " << r.threads[e.thread] << ": " << FormatDuration(e.overlap_ns)
-          << " of the gap\n";
+      out << "      blamed " << ClipName(e.name) << " on " << r.threads[e.thread] << ": "
+          << FormatDuration(e.overlap_ns) << " of the gap\n";
     }
   }
 }

@@ -23,13 +23,12 @@ void WriteReportJson(const analysis::Report& report, std::ostream& out);
 // The --csv tables; each row of `steps`, `ops`, `kernels`, `gaps` in the JSON
 // is one CSV row, in the same order, under a header line. RFC 4180 quoting
 // (a field with a comma, quote, CR or LF is quoted, quotes doubled), LF line
-// ends, unknown values as empty cells.
+// ends, unknown values as empty cells. Fields are quoted by
+// ui::AppendCsvField, the same quoting as the UI's table exports.
 enum class ReportTable : uint8_t { kSteps = 0, kOps, kKernels, kGaps };
 inline constexpr int kReportTableCount = 4;
 std::string_view ReportTableFileName(ReportTable table);  // "steps.csv", ...
 void AppendReportCsv(const analysis::Report& report, ReportTable table, std::string* out);
-// One CSV field, quoted when RFC 4180 requires it.
-void AppendCsvField(std::string* out, std::string_view field);
 
 // What the text report says about the run besides the Report itself.
 struct ReportTextContext {

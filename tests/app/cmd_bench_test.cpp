@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "app/commands.h"
+#include "tests/app/command_test_helpers.h"
 #include "tests/app/mini_json.h"
 #include "tests/support/test_traces.h"
 
@@ -18,19 +19,7 @@ using ::stepline::testing::TestDataPath;
 
 constexpr uint64_t kSmallTraceSlices = 9;  // see cmd_info_test.cpp
 
-struct RunOutput {
-  int code = 0;
-  std::string out, err;
-};
-
-RunOutput Bench(const Args& args) {
-  std::ostringstream out, err;
-  RunOutput r;
-  r.code = RunBench(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+RunOutput Bench(const Args& args) { return RunCommand(RunBench, args); }
 
 double Number(const JsonValue& object, std::string_view key) {
   const JsonValue* v = object.Find(key);

@@ -4,7 +4,6 @@
 // Kineto JSON), load failures exit 1 naming the file, bad options exit 2.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -15,7 +14,7 @@
 
 #include "app/commands.h"
 #include "loaders/demo/demo_generator.h"
-#include "loaders/export/chrome_json_writer.h"
+#include "tests/app/command_test_helpers.h"
 #include "tests/app/mini_json.h"
 #include "tests/support/test_traces.h"
 
@@ -26,29 +25,6 @@ namespace fs = std::filesystem;
 using ::stepline::testing::JsonValue;
 using ::stepline::testing::ParseJson;
 using Strings = std::vector<std::string>;
-
-struct RunOutput {
-  int code = 0;
-  std::string out, err;
-};
-
-RunOutput RunCommand(int (*command)(const Args&, std::ostream&, std::ostream&), const Args& args) {
-  std::ostringstream out, err;
-  RunOutput r;
-  r.code = command(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
-
-int64_t Number(const JsonValue& v) { return static_cast<int64_t>(v.AsDouble().value_or(-1)); }
-
-const JsonValue& Member(const JsonValue& object, std::string_view key) {
-  static const JsonValue kMissing;
-  const JsonValue* v = object.Find(key);
-  if (v == nullptr) ADD_FAILURE() << "no member \"" << key << "\"";
-  return v ? *v : kMissing;
-}
 
 JsonValue ParseOrFail(const RunOutput& r) {
   EXPECT_EQ(r.code, 0) << r.err;
@@ -88,9 +64,7 @@ ReportFacts FactsOf(const std::string& path) {
 class CmdDiffTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() / ("stepline-diff-test-" + std::to_string(::getpid())));
-    fs::remove_all(*dir_);
-    fs::create_directories(*dir_);
+    dir_ = new fs::path(MakeScratchDir("stepline-diff-test"));
     Write("input-bound", loaders::DemoStyle::kTensorFlow, "a.json");
     Write("baseline", loaders::DemoStyle::kTensorFlow, "b.json");
     Write("baseline", loaders::DemoStyle::kPyTorch, "c.json");
@@ -100,15 +74,7 @@ class CmdDiffTest : public ::testing::Test {
     delete dir_;
   }
   static void Write(const char* scenario, loaders::DemoStyle style, const char* name) {
-    loaders::DemoOptions demo;
-    demo.scenario = scenario;
-    demo.style = style;
-    demo.steps = 3;
-    demo.compute_truth = false;
-    auto trace = loaders::GenerateDemoTrace(demo);
-    ASSERT_TRUE(trace.ok()) << trace.error();
-    auto written = loaders::WriteChromeJsonFile(*trace, Path(name));
-    ASSERT_TRUE(written.ok()) << written.error();
+    WriteDemoJson(scenario, style, Path(name));
   }
   static std::string Path(const char* name) { return (*dir_ / name).string(); }
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/commands.h"
+#include "tests/app/command_test_helpers.h"
 #include "tests/app/mini_json.h"
 #include "tests/support/test_traces.h"
 
@@ -18,24 +19,7 @@ using ::stepline::testing::JsonValue;
 using ::stepline::testing::ParseJson;
 using ::stepline::testing::TestDataPath;
 
-struct RunOutput {
-  int code = 0;
-  std::string out, err;
-};
-
-RunOutput Info(const Args& args) {
-  std::ostringstream out, err;
-  RunOutput r;
-  r.code = RunInfo(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+RunOutput Info(const Args& args) { return RunCommand(RunInfo, args); }
 
 std::string WriteTempFile(const std::string& name, const std::string& bytes) {
   const auto path = std::filesystem::temp_directory_path() / ("stepline_app_test_" + name);

@@ -3,7 +3,6 @@
 // arrays and never clobbers without --force, options reach the analysis, load
 // failures exit 1 naming the file, bad options exit 2 with the usage.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -13,7 +12,7 @@
 
 #include "app/commands.h"
 #include "loaders/demo/demo_generator.h"
-#include "loaders/export/chrome_json_writer.h"
+#include "tests/app/command_test_helpers.h"
 #include "tests/app/mini_json.h"
 
 namespace stepline::app {
@@ -24,24 +23,7 @@ using ::stepline::testing::JsonValue;
 using ::stepline::testing::ParseJson;
 using Strings = std::vector<std::string>;
 
-struct RunOutput {
-  int code = 0;
-  std::string out, err;
-};
-
-RunOutput Report(const Args& args) {
-  std::ostringstream out, err;
-  RunOutput r;
-  r.code = RunReport(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+RunOutput Report(const Args& args) { return RunCommand(RunReport, args); }
 
 void WriteFile(const fs::path& path, std::string_view bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
@@ -50,16 +32,6 @@ Strings Lines(const std::string& text) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
-}
-
-int64_t Number(const JsonValue& v) { return static_cast<int64_t>(v.AsDouble().value_or(-1)); }
-
-// A member that must exist; a failure (not a crash) when it does not.
-const JsonValue& Member(const JsonValue& object, std::string_view key) {
-  static const JsonValue kMissing;
-  const JsonValue* v = object.Find(key);
-  if (v == nullptr) ADD_FAILURE() << "no member \"" << key << "\"";
-  return v ? *v : kMissing;
 }
 
 // The cause with the most idle time in an idle_by_cause object.
@@ -74,18 +46,9 @@ std::string LargestCause(const JsonValue& causes) {
 class CmdReportTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() / ("stepline-report-test-" + std::to_string(::getpid())));
-    fs::remove_all(*dir_);
-    fs::create_directories(*dir_);
+    dir_ = new fs::path(MakeScratchDir("stepline-report-test"));
     trace_ = new std::string((*dir_ / "input_bound.json").string());
-    loaders::DemoOptions demo;
-    demo.scenario = "input-bound";
-    demo.steps = 3;
-    demo.compute_truth = false;
-    auto trace = loaders::GenerateDemoTrace(demo);
-    ASSERT_TRUE(trace.ok()) << trace.error();
-    auto written = loaders::WriteChromeJsonFile(*trace, *trace_);
-    ASSERT_TRUE(written.ok()) << written.error();
+    WriteDemoJson("input-bound", loaders::DemoStyle::kTensorFlow, *trace_);
   }
   static void TearDownTestSuite() {
     fs::remove_all(*dir_);

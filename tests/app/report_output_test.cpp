@@ -12,6 +12,7 @@
 #include "loaders/demo/demo_generator.h"
 #include "tests/app/mini_json.h"
 #include "tests/support/synthetic_trace.h"
+#include "ui/table_export.h"
 
 namespace stepline::app {
 namespace {
@@ -310,7 +311,7 @@ TEST(ReportOutputTest, JsonLongerThanSeveralFlushesArrivesWhole) {
 TEST(ReportOutputTest, CsvFieldIsQuotedOnlyWhenRfc4180NeedsIt) {
   const auto field = [](std::string_view v) {
     std::string out;
-    AppendCsvField(&out, v);
+    ui::AppendCsvField(v, &out);
     return out;
   };
   EXPECT_EQ(field("aten::mm"), "aten::mm");

@@ -1,0 +1,48 @@
+// Option handling shared by `stepline report` and `stepline diff`; see
+// command_options.h.
+#include "app/command_options.h"
+
+#include <ostream>
+#include <regex>
+
+namespace stepline::app {
+
+std::optional<int> HandleHelpOrUsageError(const Result<ParsedArgs, std::string>& parsed,
+                                          const std::function<std::string(const ParsedArgs&)>& read_settings,
+                                          std::string_view command, std::string_view usage, std::ostream& out,
+                                          std::ostream& err) {
+  if (parsed && parsed->Has("--help")) {
+    out << usage;
+    return 0;
+  }
+  const std::string error = parsed ? read_settings(*parsed) : parsed.error();
+  if (error.empty()) return std::nullopt;
+  err << command << ": " << error << "\n" << usage;
+  return 2;
+}
+
+std::string ReadStepsRegex(const ParsedArgs& a, std::string* regex) {
+  auto value = a.Value("--steps");
+  if (!value) return "";
+  if (value->empty()) return "--steps needs a regex";
+  try {
+    std::regex(*value, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    return "invalid --steps regex \"" + *value + "\": " + e.what();
+  }
+  *regex = *value;
+  return "";
+}
+
+void WarnAboutSteps(const analysis::Report& r, const std::string& steps_regex, std::string_view prefix,
+                    std::ostream& err) {
+  if (!r.step_error.empty()) err << prefix << r.step_error << "\n";
+  if (steps_regex.empty() || r.step_source == analysis::StepSource::kRegex) return;
+  const bool fell_through =
+      r.step_source == analysis::StepSource::kGpuActiveSpan || r.step_source == analysis::StepSource::kNone;
+  err << prefix << "--steps "
+      << (fell_through ? "matched no top-level host slice" : "ignored: the trace's own steps come first")
+      << "; steps from " << analysis::StepSourceName(r.step_source) << "\n";
+}
+
+}  // namespace stepline::app

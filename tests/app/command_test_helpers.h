@@ -1,0 +1,83 @@
+// What the cmd_*_test.cpp files share: running a subcommand with its output
+// captured, reading a file it wrote, a scratch directory, requiring a JSON
+// member, and writing a small demo trace to disk for a command to load.
+// In stepline::app, where those tests live, so they call them unqualified.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+#include "app/commands.h"
+#include "loaders/demo/demo_generator.h"
+#include "loaders/export/chrome_json_writer.h"
+#include "tests/app/mini_json.h"
+
+namespace stepline::app {
+
+struct RunOutput {
+  int code = 0;
+  std::string out, err;
+};
+
+// `command` (RunReport, RunDiff, ...) on `args`, its streams as strings.
+inline RunOutput RunCommand(int (*command)(const Args&, std::ostream&, std::ostream&), const Args& args) {
+  std::ostringstream out, err;
+  RunOutput r;
+  r.code = command(args, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// An empty directory `name`-<pid> under the system temp directory: the pid
+// keeps parallel test processes apart, and a leftover of a crashed run is
+// cleared first.
+inline std::filesystem::path MakeScratchDir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// A JSON number as an integer; -1 when it is not a number.
+inline int64_t Number(const ::stepline::testing::JsonValue& v) {
+  return static_cast<int64_t>(v.AsDouble().value_or(-1));
+}
+
+// A member that must exist; a failure (not a crash) when it does not.
+inline const ::stepline::testing::JsonValue& Member(const ::stepline::testing::JsonValue& object,
+                                                    std::string_view key) {
+  static const ::stepline::testing::JsonValue kMissing;
+  const ::stepline::testing::JsonValue* v = object.Find(key);
+  if (v == nullptr) ADD_FAILURE() << "no member \"" << key << "\"";
+  return v ? *v : kMissing;
+}
+
+// A 3-step demo `scenario` as Chrome JSON at `path`. Its ground truth is not
+// computed: the command tests check the commands, not the generator.
+inline void WriteDemoJson(const char* scenario, loaders::DemoStyle style, const std::string& path) {
+  loaders::DemoOptions demo;
+  demo.scenario = scenario;
+  demo.style = style;
+  demo.steps = 3;
+  demo.compute_truth = false;
+  auto trace = loaders::GenerateDemoTrace(demo);
+  ASSERT_TRUE(trace.ok()) << trace.error();
+  auto written = loaders::WriteChromeJsonFile(*trace, path);
+  ASSERT_TRUE(written.ok()) << written.error();
+}
+
+}  // namespace stepline::app
