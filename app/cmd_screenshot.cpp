@@ -209,6 +209,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   ViewerSession session{RecentFiles("/dev/null/never")};  // headless: never touch the user's recent list
   if (view.compare) {
     session.ShowCompare(data[0], titles[0], data[1], titles[1]);
+    session.state().show_caption = a.Has("--caption");  // the compare view reads the preference from there
     if (step_index >= 0) session.compare_view().SelectStep(step_index);
   } else {
     session.Show(data[0], titles[0]);

@@ -51,4 +51,30 @@ std::string BuildCaption(const std::string& title, const ViewState& state, bool 
   return out;
 }
 
+namespace {
+
+std::string AlignedStepPart(const char* run, const analysis::CompareSide& side, int step) {
+  if (step < 0 || static_cast<size_t>(step) >= side.step_names.size()) return std::string(run) + " trace start";
+  return std::string(run) + " step " + std::to_string(step) + " (" + side.step_names[step] + ")";
+}
+
+std::string SignedDuration(DurNs ns) { return ns < 0 ? "-" + FormatDuration(-ns) : FormatDuration(ns); }
+
+}  // namespace
+
+std::string BuildCompareCaption(const std::string& title_a, const std::string& title_b, const analysis::Comparison& c,
+                                int step_a, int step_b, TimeRange visible_a, TimeNs origin_a) {
+  std::string out = "A: " + (title_a.empty() ? std::string("(untitled)") : title_a) +
+                    "  vs  B: " + (title_b.empty() ? std::string("(untitled)") : title_b);
+  out += "  |  aligned " + AlignedStepPart("A", c.a, step_a) + ", " + AlignedStepPart("B", c.b, step_b);
+  if (visible_a.duration_ns() > 0) {
+    const bool on_steps = step_a >= 0 || step_b >= 0;
+    out += "  |  view " + SignedDuration(visible_a.start_ns - origin_a) + " - " +
+           SignedDuration(visible_a.end_ns - origin_a) +
+           (on_steps ? " from the aligned step starts (" : " from the trace starts (") +
+           FormatDuration(visible_a.duration_ns()) + ")";
+  }
+  return out;
+}
+
 }  // namespace stepline::ui

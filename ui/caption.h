@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "model/analysis/compare.h"
 #include "ui/view_state.h"
 
 namespace stepline::ui {
@@ -16,5 +17,14 @@ namespace stepline::ui {
 // `whole_trace`: the picture covers the whole trace whatever the view (a
 // table of the whole run): the range is the trace's, the steps all of them.
 std::string BuildCaption(const std::string& title, const ViewState& state, bool whole_trace = false);
+
+// The compare view's caption: "A: a.json  vs  B: b.json  |  A step 2
+// (ProfilerStep#3), B step 2 (ProfilerStep#3)  |  view -50 µs - 1.200 ms
+// from the aligned step starts (1.250 ms)". `step_a` / `step_b` are the
+// aligned steps (-1: that run has none, aligned on its trace start);
+// `visible_a` is A's visible window and `origin_a` its aligned step's start
+// (B shows the same window relative to its own).
+std::string BuildCompareCaption(const std::string& title_a, const std::string& title_b, const analysis::Comparison& c,
+                                int step_a, int step_b, TimeRange visible_a, TimeNs origin_a);
 
 }  // namespace stepline::ui

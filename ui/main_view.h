@@ -41,6 +41,7 @@ struct AppStatus {
 struct ViewRequests {
   std::string open_path;       // load this file
   bool open_dialog = false;    // show the file browser
+  bool compare_dialog = false;  // pick a file to compare with: it becomes B, the trace on screen A
   bool cancel_load = false;
   bool dismiss_error = false;
   bool save_screenshot = false;             // the whole window as PNG

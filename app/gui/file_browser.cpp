@@ -9,7 +9,9 @@
 namespace stepline::app {
 namespace fs = std::filesystem;
 
-void FileBrowser::Open(const std::string& start_dir) {
+void FileBrowser::Open(const std::string& start_dir, const std::string& title) {
+  title_ = title.empty() ? "Open trace" : title;
+  popup_id_ = title_ + "###trace_file_browser";
   std::error_code ec;
   dir_ = start_dir.empty() ? fs::current_path(ec).string() : start_dir;
   open_requested_ = true;
@@ -37,12 +39,12 @@ void FileBrowser::List() {
 
 bool FileBrowser::Draw(std::string* picked) {
   if (open_requested_) {
-    ImGui::OpenPopup("Open trace");
+    ImGui::OpenPopup(popup_id_.c_str());
     open_requested_ = false;
   }
   bool chosen = false;
   ImGui::SetNextWindowSize(ImVec2(640, 440), ImGuiCond_Appearing);
-  if (!ImGui::BeginPopupModal("Open trace", nullptr)) return false;
+  if (popup_id_.empty() || !ImGui::BeginPopupModal(popup_id_.c_str(), nullptr)) return false;
   ImGui::TextUnformatted(dir_.c_str());
   if (ImGui::Button("Up")) {
     dir_ = fs::path(dir_).parent_path().string();

@@ -28,7 +28,7 @@ ViewerSession::FrameResult RunViewerFrame(GlWindow& window, ViewerSession& sessi
   window.RenderDrawData();
   const ImVec2 fb_scale = ImGui::GetIO().DisplayFramebufferScale;
   const std::string folder = session.state().export_folder;
-  const std::string notice = pictures.AfterRender(w, h, fb_scale.x, fb_scale.y, session.view().caption_strip(), folder);
+  const std::string notice = pictures.AfterRender(w, h, fb_scale.x, fb_scale.y, session.caption_strip(), folder);
   if (!notice.empty()) session.SetNotice(notice);
   if (r.save_screenshot) pictures.RequestWindow();
   if (r.save_panel) pictures.RequestPanel(*r.save_panel);

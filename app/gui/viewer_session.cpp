@@ -239,20 +239,56 @@ ui::CompareStatus ViewerSession::MakeCompareStatus() const {
   cs.notice = status_.notice;
   cs.capturing = status_.capturing;
   cs.recent = recent_.list();
+  cs.show_caption = state_.show_caption;  // preferences live in the single view's state
+  cs.export_folder = state_.export_folder;
   return cs;
 }
 
-void ViewerSession::ApplyCompareRequests(const ui::CompareRequests& req) {
-  if (req.replace_dialog == 0 || req.replace_dialog == 1 || req.open_dialog) {
-    browser_side_ = req.open_dialog ? -1 : req.replace_dialog;
-    std::string start;
-    if (!recent_.list().empty()) start = std::filesystem::path(recent_.list().front()).parent_path().string();
-    browser_.Open(start);
+void ViewerSession::BrowseFor(Pick pick) {
+  static constexpr const char* kTitles[] = {"Open trace", "Compare with", "Replace A", "Replace B"};
+  browser_pick_ = pick;
+  std::string start;
+  if (!recent_.list().empty()) start = std::filesystem::path(recent_.list().front()).parent_path().string();
+  browser_.Open(start, kTitles[static_cast<int>(pick)]);
+}
+
+void ViewerSession::HandlePick(const std::string& path) {
+  switch (browser_pick_) {
+    case Pick::kCompareWith: CompareWithCurrent(path); break;
+    case Pick::kReplaceA:
+    case Pick::kReplaceB:
+      // The comparison may have closed while the browser was open.
+      if (comparing_) {
+        ReplaceSide(browser_pick_ == Pick::kReplaceA ? 0 : 1, path);
+      } else {
+        OpenFile(path);
+      }
+      break;
+    case Pick::kOpen: OpenFile(path); break;
   }
+}
+
+void ViewerSession::ApplyCompareRequests(const ui::CompareRequests& req) {
+  if (req.open_dialog) BrowseFor(Pick::kOpen);
+  if (req.replace_dialog == 0 || req.replace_dialog == 1)
+    BrowseFor(req.replace_dialog == 0 ? Pick::kReplaceA : Pick::kReplaceB);
   if (req.replace_side >= 0 && !req.replace_path.empty()) ReplaceSide(req.replace_side, req.replace_path);
   if (!req.open_path.empty()) OpenFile(req.open_path);
   if (req.swap) SwapSides();
   if (req.close) CloseCompare();
+  if (req.cancel_load) {
+    jobs_[0].Cancel();
+    jobs_[1].Cancel();
+  }
+  if (req.dismiss_error) status_.error.clear();
+  if (req.show_caption) state_.show_caption = *req.show_caption;
+  if (req.export_folder) state_.export_folder = *req.export_folder;
+}
+
+void ViewerSession::ApplyViewRequests(const ui::ViewRequests& req) {
+  if (req.open_dialog) BrowseFor(Pick::kOpen);
+  if (req.compare_dialog && state_.data) BrowseFor(Pick::kCompareWith);
+  if (!req.open_path.empty()) OpenFile(req.open_path);
   if (req.cancel_load) {
     jobs_[0].Cancel();
     jobs_[1].Cancel();
@@ -268,38 +304,23 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
   status_.recent = recent_.list();
   FillStatus();
   if (comparing_) {
-    const ui::CompareRequests req = compare_.Draw(MakeCompareStatus(), renderer);
+    ui::CompareRequests req = compare_.Draw(MakeCompareStatus(), renderer);
     ApplyCompareRequests(req);
     result.quit = req.quit;
     result.save_screenshot = req.save_screenshot;
+    result.save_panel = std::move(req.save_panel);
+    result.exports = std::move(req.exports);
   } else {
-    const ui::ViewRequests req = view_.Draw(state_, status_, renderer);
-    if (req.open_dialog) {
-      browser_side_ = -1;
-      std::string start;
-      if (!recent_.list().empty()) start = std::filesystem::path(recent_.list().front()).parent_path().string();
-      browser_.Open(start);
-    }
-    if (!req.open_path.empty()) OpenFile(req.open_path);
-    if (req.cancel_load) {
-      jobs_[0].Cancel();
-      jobs_[1].Cancel();
-    }
-    if (req.dismiss_error) status_.error.clear();
+    ui::ViewRequests req = view_.Draw(state_, status_, renderer);
+    ApplyViewRequests(req);
     result.quit = req.quit;
     result.save_screenshot = req.save_screenshot;
-    result.save_panel = req.save_panel;
-    result.exports = req.exports;
+    result.save_panel = std::move(req.save_panel);
+    result.exports = std::move(req.exports);
   }
   if (const ui::DropChoice choice = drop_.Draw(); choice != ui::DropChoice::kNone) AnswerDrop(choice);
   std::string picked;
-  if (browser_.Draw(&picked)) {
-    if (browser_side_ >= 0 && comparing_) {
-      ReplaceSide(browser_side_, picked);
-    } else {
-      OpenFile(picked);
-    }
-  }
+  if (browser_.Draw(&picked)) HandlePick(picked);
   return result;
 }
 

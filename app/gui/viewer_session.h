@@ -59,6 +59,17 @@ class ViewerSession {
   // public so tests can drive the state machine without a window.
   void PollLoads();
 
+  // What the file browser's pick is for.
+  enum class Pick : uint8_t { kOpen = 0, kCompareWith, kReplaceA, kReplaceB };
+  // Opens the file browser for `pick` (its title says what for).
+  void BrowseFor(Pick pick);
+  Pick browsing_for() const { return browser_pick_; }
+  const FileBrowser& browser() const { return browser_; }
+  // A file picked in the browser: opened, compared with, or loaded into a side.
+  void HandlePick(const std::string& path);
+  // What the single-trace view asked for (Frame() calls it; public for tests).
+  void ApplyViewRequests(const ui::ViewRequests& req);
+
   struct FrameResult {
     bool quit = false;
     bool save_screenshot = false;
@@ -75,6 +86,10 @@ class ViewerSession {
   const ui::MainView& view() const { return view_; }
   // The comparison on screen (or last shown); SelectStep() picks the step pair.
   ui::CompareView& compare_view() { return compare_; }
+  // Where the view on screen drew its caption strip last frame (none when off).
+  const std::optional<ui::PanelShot>& caption_strip() const {
+    return comparing_ ? compare_.caption_strip() : view_.caption_strip();
+  }
   const std::string& error() const { return status_.error; }
   const std::string& notice() const { return status_.notice; }
 
@@ -106,7 +121,7 @@ class ViewerSession {
   ui::DropPrompt drop_;
   RecentFiles recent_;
   FileBrowser browser_;
-  int browser_side_ = -1;  // the file browser picks a file for this side; -1: to open alone
+  Pick browser_pick_ = Pick::kOpen;
 };
 
 }  // namespace stepline::app

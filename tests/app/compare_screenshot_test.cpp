@@ -2,7 +2,9 @@
 // screenshot A B --view compare` renders two demo runs into a PNG of the
 // asked size. We check the size, that it is not blank, that it is not the
 // single-trace picture, that both run colours appear (the A / B labels and
-// title strips), and that --step moves the alignment. Skips without xvfb-run.
+// title strips), that --step moves the alignment, and that --caption adds
+// the caption strip along the bottom, the same pixels on every run. Skips
+// without xvfb-run.
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 #include <unistd.h>
@@ -97,6 +99,41 @@ TEST_F(CompareScreenshotTest, StepMovesTheAlignment) {
   ASSERT_EQ(a.w, 1280);
   ASSERT_EQ(b.w, 1280);
   EXPECT_NE(a.rgba, b.rgba);
+}
+
+// The caption strip's background (ui/theme.h kCaptionBackground).
+constexpr uint32_t kCaptionGrey = 40u | 43u << 8 | 50u << 16;
+
+uint32_t Pixel(const Image& img, int x, int y) {
+  const size_t i = (static_cast<size_t>(y) * img.w + x) * 4;
+  return uint32_t{img.rgba[i]} | uint32_t{img.rgba[i + 1]} << 8 | uint32_t{img.rgba[i + 2]} << 16;
+}
+
+TEST_F(CompareScreenshotTest, CaptionStripAlongTheBottomSamePixelsEveryRun) {
+  const std::string one = (dir_ / "caption1.png").string(), two = (dir_ / "caption2.png").string();
+  const std::string plain = (dir_ / "plain.png").string();
+  ASSERT_EQ(Screenshot(Pair() + " --caption --out '" + one + "'"), 0);
+  ASSERT_EQ(Screenshot(Pair() + " --caption --out '" + two + "'"), 0);
+  ASSERT_EQ(Screenshot(Pair() + " --out '" + plain + "'"), 0);
+  const Image a = Read(one), b = Read(two), p = Read(plain);
+  ASSERT_EQ(a.w, 1280);
+  ASSERT_EQ(a.h, 720);
+  EXPECT_GT(Colors(a).size(), 60u) << "the picture looks blank";
+  EXPECT_EQ(a.rgba, b.rgba) << "two runs with the same inputs differ";
+  ASSERT_EQ(p.w, 1280);
+  EXPECT_NE(a.rgba, p.rgba);
+  // A few rows above the bottom edge (under the window padding): the strip's
+  // grey from the left edge to the right, with text in it; not without --caption.
+  int strip_rows = 0, plain_rows = 0;
+  for (int y = a.h - 40; y < a.h; ++y) {
+    strip_rows += Pixel(a, 12, y) == kCaptionGrey && Pixel(a, a.w - 12, y) == kCaptionGrey;
+    plain_rows += Pixel(p, 12, y) == kCaptionGrey && Pixel(p, p.w - 12, y) == kCaptionGrey;
+  }
+  EXPECT_GT(strip_rows, 10) << "no caption strip along the bottom";
+  EXPECT_EQ(plain_rows, 0);
+  std::set<uint32_t> strip_colors;
+  for (int x = 0; x < a.w / 2; ++x) strip_colors.insert(Pixel(a, x, a.h - 16));
+  EXPECT_GT(strip_colors.size(), 3u) << "the strip has no text";
 }
 
 }  // namespace

@@ -181,5 +181,52 @@ TEST_F(CompareSessionTest, AFailedSideKeepsWhatIsOnScreenAndSaysWhich) {
   EXPECT_EQ(fresh.error().rfind("A: ", 0), 0u) << fresh.error();
 }
 
+TEST_F(CompareSessionTest, CompareWithPicksBAndKeepsTheTraceOnScreenAsA) {
+  session_.OpenFile(p1_);
+  Settle();
+  ASSERT_FALSE(session_.comparing());
+  ui::ViewRequests req;  // File > Compare with...
+  req.compare_dialog = true;
+  session_.ApplyViewRequests(req);
+  EXPECT_EQ(session_.browsing_for(), ViewerSession::Pick::kCompareWith);
+  EXPECT_EQ(session_.browser().title(), "Compare with");
+  session_.HandlePick(p2_);
+  Settle();
+  ASSERT_TRUE(session_.comparing());
+  EXPECT_EQ(Side(0), n1_);
+  EXPECT_EQ(Side(1), n2_);
+  EXPECT_EQ(session_.compare_view().title(0), "one.json");
+  EXPECT_EQ(session_.compare_view().title(1), "two.json");
+}
+
+TEST_F(CompareSessionTest, CompareWithNeedsATraceOnScreen) {
+  ui::ViewRequests req;
+  req.compare_dialog = true;
+  session_.ApplyViewRequests(req);
+  EXPECT_EQ(session_.browsing_for(), ViewerSession::Pick::kOpen) << "nothing to compare with: no browser";
+  EXPECT_EQ(session_.browser().title(), "Open trace");
+}
+
+TEST_F(CompareSessionTest, BrowserTitleSaysWhatThePickIsForAndReplaceBLoadsB) {
+  session_.OpenCompare(p1_, p2_);
+  Settle();
+  ASSERT_TRUE(session_.comparing());
+  session_.BrowseFor(ViewerSession::Pick::kReplaceB);
+  EXPECT_EQ(session_.browser().title(), "Replace B");
+  session_.HandlePick(p3_);
+  Settle();
+  ASSERT_TRUE(session_.comparing());
+  EXPECT_EQ(Side(0), n1_);
+  EXPECT_EQ(Side(1), n3_);
+  session_.BrowseFor(ViewerSession::Pick::kReplaceA);
+  EXPECT_EQ(session_.browser().title(), "Replace A");
+  session_.BrowseFor(ViewerSession::Pick::kOpen);
+  EXPECT_EQ(session_.browser().title(), "Open trace");
+  session_.HandlePick(p2_);  // opened alone
+  Settle();
+  EXPECT_FALSE(session_.comparing());
+  EXPECT_EQ(SlicesOf(session_.state().data), n2_);
+}
+
 }  // namespace
 }  // namespace stepline::app

@@ -54,7 +54,7 @@ void AlignedTimelines::SelectSteps(ViewState& a, ViewState& b, const analysis::C
 }
 
 void AlignedTimelines::Draw(ViewState states[2], const std::string titles[2], const analysis::Comparison& c,
-                            float width, float height, QuadRenderer* renderer) {
+                            float width, float height, QuadRenderer* renderer, ComparePanelMenus* menus) {
   const float top = ImGui::GetCursorScreenPos().y;
   DrawSelector(states, c);
   const float title_h = theme::kCompareTitleHeight * Scale();
@@ -69,6 +69,7 @@ void AlignedTimelines::Draw(ViewState states[2], const std::string titles[2], co
     // B's move of the previous frame, B follows A's move of this frame.
     sync_.Follow(side == 0 ? ViewportSync::Side::kB : ViewportSync::Side::kA, states[1 - side].viewport,
                  &states[side].viewport);
+    const float title_top = ImGui::GetCursorScreenPos().y;
     DrawTitle(states[side], titles[side], *sides[side], side, width);
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     ImGui::SetNextWindowPos(pos);
@@ -80,6 +81,13 @@ void AlignedTimelines::Draw(ViewState states[2], const std::string titles[2], co
     ImGui::PopStyleVar(3);
     panels_[side].Draw(states[side], renderer);
     DrawStepEdges(states[side], *sides[side], side);
+    if (menus != nullptr) {
+      const PanelShot shot{side == 0 ? "timeline-a" : "timeline-b", pos.x, title_top, pos.x + width, pos.y + panel_h};
+      if (BeginPanelMenu(side == 0 ? "##timeline_a_menu" : "##timeline_b_menu")) {
+        PictureMenuItems(side == 0 ? "timeline A" : "timeline B", shot, menus);
+        ImGui::EndPopup();
+      }
+    }
     ImGui::End();
     ImGui::Dummy(ImVec2(width, panel_h));  // the space the window covers, in the parent's layout
   }

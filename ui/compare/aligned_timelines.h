@@ -9,6 +9,7 @@
 #include <string>
 
 #include "model/analysis/compare.h"
+#include "ui/compare/compare_exports.h"
 #include "ui/compare/timeline_sync.h"
 #include "ui/timeline/timeline_panel.h"
 #include "ui/view_state.h"
@@ -20,9 +21,11 @@ class AlignedTimelines {
   // Aligns step `step_a` of A with step `step_b` of B (each clamped to its
   // run; a run without steps aligns on its trace start) and frames them.
   void SelectSteps(ViewState& a, ViewState& b, const analysis::Comparison& c, int step_a, int step_b);
-  // Draws the step selector, then A over B, filling width x height at the cursor.
+  // Draws the step selector, then A over B, filling width x height at the
+  // cursor. Each timeline's right-click menu (save it, with its title strip,
+  // as PNG) reports into `menus` (may be null: no menus).
   void Draw(ViewState states[2], const std::string titles[2], const analysis::Comparison& c, float width, float height,
-            QuadRenderer* renderer);
+            QuadRenderer* renderer, ComparePanelMenus* menus = nullptr);
 
   int step(int side) const { return steps_[side]; }
   const StepAlignment& alignment() const { return sync_.alignment(); }

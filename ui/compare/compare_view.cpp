@@ -1,15 +1,25 @@
-// CompareView: runs, menu bar, status and layout; see compare_view.h.
+// CompareView: runs, layout, the panels' menus, caption, menu bar and status;
+// see compare_view.h.
 //
 // Layout: menu bar and status lines on top; the left column holds the
 // summary table over the breakdown chart; the right holds the step selector
-// and the aligned timelines (A over B) over the ops diff table.
+// and the aligned timelines (A over B) over the ops diff table; the caption
+// strip, when on, runs along the bottom.
+//
+// [SECTION] Runs and op highlighting
+// [SECTION] Frame
+// [SECTION] Panels and their menus
+// [SECTION] Menu bar and status
 #include "ui/compare/compare_view.h"
 
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "ui/analysis_format.h"
+#include "ui/caption.h"
+#include "ui/compare/compare_chart_svg.h"
 #include "ui/compare/compare_summary.h"
 #include "ui/compare/compare_theme.h"
 #include "ui/compare/op_diff_highlight.h"
@@ -18,8 +28,13 @@ namespace stepline::ui {
 
 namespace {
 float Scale() { return ImGui::GetFontSize() / 13.f; }
+float CaptionHeight() { return ImGui::GetFontSize() + 2 * theme::kCaptionPadding * Scale(); }
 constexpr int kKeyF12 = 301;  // GLFW_KEY_F12; ImGui 1.86 indexes keys by backend codes
 }  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Runs and op highlighting
+//-----------------------------------------------------------------------------
 
 void CompareView::SetRuns(std::shared_ptr<const TimelineData> a, std::string title_a,
                           std::shared_ptr<const TimelineData> b, std::string title_b) {
@@ -98,6 +113,10 @@ void CompareView::RevealHighlightedOp() {
   }
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] Frame
+//-----------------------------------------------------------------------------
+
 CompareRequests CompareView::Draw(const CompareStatus& status, QuadRenderer* renderer) {
   CompareRequests req;
   ImGuiIO& io = ImGui::GetIO();
@@ -110,6 +129,7 @@ CompareRequests CompareView::Draw(const CompareStatus& status, QuadRenderer* ren
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.f);
   ImGui::Begin("Stepline compare", nullptr, flags);
   ImGui::PopStyleVar();
+  caption_strip_.reset();
   if (ImGui::IsKeyPressed(kKeyF12, false)) req.save_screenshot = true;
   if (io.KeyCtrl && ImGui::IsKeyPressed('O', false)) req.open_dialog = true;
   if (io.KeyCtrl && !io.WantTextInput) {
@@ -127,38 +147,118 @@ CompareRequests CompareView::Draw(const CompareStatus& status, QuadRenderer* ren
     return req;
   }
   const float s = Scale();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float caption_h = status.show_caption ? CaptionHeight() : 0.f;
+  const ImVec2 body = ImGui::GetCursorScreenPos();
+  const ImVec2 avail(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y - caption_h);
+  // "The compare view": everything under the menu bar and status lines, the
+  // caption strip aside (the saver stacks it under any panel).
+  const ImVec2 win_pos = ImGui::GetWindowPos(), win_size = ImGui::GetWindowSize();
+  ComparePanelMenus menus;
+  menus.whole = PanelShot{"compare", win_pos.x, body.y, win_pos.x + win_size.x,
+                          status.show_caption ? body.y + avail.y : win_pos.y + win_size.y};
+  whole_ = menus.whole;
   const float left_w = std::clamp(theme::kCompareLeftWidth * s, 300.f, std::max(300.f, avail.x * 0.4f));
   ImGui::BeginChild("##compare_left", ImVec2(left_w, avail.y), true);
-  DrawLeftColumn(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y);
+  DrawLeftColumn(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y, &menus);
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginGroup();
   const float right_w = ImGui::GetContentRegionAvail().x;
   const float ops_h = std::clamp(theme::kCompareOpsHeight * s, 120.f, std::max(120.f, avail.y * 0.32f));
-  timelines_.Draw(states_, titles_, comparison_, right_w, avail.y - ops_h - ImGui::GetStyle().ItemSpacing.y, renderer);
-  ImGui::BeginChild("##ops_diff", ImVec2(right_w, 0), true);
-  const size_t counts[2] = {states_[0].op_occurrences.size(), states_[1].op_occurrences.size()};
-  bool normalize = normalize_names_;
-  const OpsDiffTable::Event ev = ops_.Draw(comparison_, &normalize, counts);
+  const float timelines_h = avail.y - ops_h - ImGui::GetStyle().ItemSpacing.y;
+  timelines_.Draw(states_, titles_, comparison_, right_w, timelines_h, renderer, &menus);
+  ImGui::BeginChild("##ops_diff", ImVec2(right_w, std::max(40.f, body.y + avail.y - ImGui::GetCursorScreenPos().y)),
+                    true);
+  const OpsDiffTable::Event ev = DrawOpsDiff(&menus);
   ImGui::EndChild();
   ImGui::EndGroup();
+  if (status.show_caption) DrawCaption();
   ImGui::End();
   toast_.Draw(status.notice, status.capturing);
+  req.save_panel = std::move(menus.save_panel);
+  req.exports = std::move(menus.exports);
+  if (menus.save_window) req.save_screenshot = true;
   // After drawing: a new comparison must not change the rows under the table mid-frame.
-  if (ev.normalize_changed) SetNormalizeNames(normalize);
+  if (ev.normalize_changed) SetNormalizeNames(pending_normalize_);
   if (ev.selected >= 0 || ev.cleared) HighlightSelectedOp();
   return req;
 }
 
-void CompareView::DrawLeftColumn(float width, float height) {
+//-----------------------------------------------------------------------------
+// [SECTION] Panels and their menus
+//-----------------------------------------------------------------------------
+
+// The summary over the chart; each has its own menu over its part of the column.
+void CompareView::DrawLeftColumn(float width, float height, ComparePanelMenus* menus) {
+  const float x0 = ImGui::GetWindowPos().x, x1 = x0 + ImGui::GetWindowSize().x;
+  const float top = ImGui::GetWindowPos().y, bottom = top + ImGui::GetWindowSize().y;
   SectionTitle("Summary: B against A (green: B better, red: B worse)");
   DrawCompareSummary(comparison_);
+  const float split = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().ItemSpacing.y / 2;
   SectionTitle("Step time breakdown");
   const float chart_h = std::max(theme::kCompareChartHeight * Scale(), height - ImGui::GetCursorPosY() - 8);
   const int clicked = chart_.Draw(comparison_, timelines_.step(0), timelines_.step(1), width, chart_h);
   if (clicked >= 0) SelectStep(clicked);
+  const PanelShot summary{"compare-summary", x0, top, x1, split};
+  const PanelShot chart{"compare-chart", x0, split, x1, bottom};
+  if (BeginRegionMenu("##summary_menu", summary)) {
+    PictureMenuItems("summary", summary, menus);
+    ImGui::Separator();
+    TableExportMenuItems(
+        "summary", "compare-summary", [&] { return CompareSummaryTextTable(comparison_); }, &menus->exports);
+    ImGui::EndPopup();
+  }
+  if (BeginRegionMenu("##chart_menu", chart)) {
+    PictureMenuItems("breakdown chart", chart, menus);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Save breakdown chart as SVG")) {
+      CompareChartSvgOptions options;
+      options.title = "Step time: A " + titles_[0] + " vs B " + titles_[1];
+      menus->exports.push_back(ExportRequest{"compare-chart", "svg", BuildCompareChartSvg(comparison_, options)});
+    }
+    ImGui::EndPopup();
+  }
 }
+
+OpsDiffTable::Event CompareView::DrawOpsDiff(ComparePanelMenus* menus) {
+  const size_t counts[2] = {states_[0].op_occurrences.size(), states_[1].op_occurrences.size()};
+  pending_normalize_ = normalize_names_;
+  const OpsDiffTable::Event ev = ops_.Draw(comparison_, &pending_normalize_, counts);
+  const PanelShot shot = CurrentWindowShot("ops-diff");
+  if (BeginPanelMenu("##ops_diff_menu")) {
+    PictureMenuItems("ops diff", shot, menus);
+    ImGui::Separator();
+    TableExportMenuItems(
+        "ops diff", "ops-diff", [&] { return OpsDiffTextTable(comparison_, ops_.visible_rows()); }, &menus->exports);
+    ImGui::EndPopup();
+  }
+  return ev;
+}
+
+std::string CompareView::CaptionText() const {
+  return BuildCompareCaption(titles_[0], titles_[1], comparison_, timelines_.step(0), timelines_.step(1),
+                             states_[0].viewport.visible, timelines_.alignment().origin_a);
+}
+
+// The strip across the bottom of the window, as MainView draws its own.
+void CompareView::DrawCaption() {
+  const std::string text = CaptionText();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x;
+  const float h = CaptionHeight();
+  ImGui::Dummy(ImVec2(w, h));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), theme::kCaptionBackground);
+  const float pad = theme::kCaptionPadding * Scale();
+  const ImVec4 clip(p.x, p.y, p.x + w - pad, p.y + h);
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + pad * 2, p.y + pad), theme::kCaptionText,
+              text.c_str(), nullptr, 0.f, &clip);
+  caption_strip_ = PanelShot{"caption", p.x, p.y, p.x + w, p.y + h};
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Menu bar and status
+//-----------------------------------------------------------------------------
 
 void CompareView::DrawMenuBar(const CompareStatus& status, CompareRequests* req) {
   if (!ImGui::BeginMenuBar()) return;
@@ -196,7 +296,7 @@ void CompareView::DrawMenuBar(const CompareStatus& status, CompareRequests* req)
     ImGui::SetNextItemWidth(160);
     ImGui::SliderFloat("Text size", &text_scale, 0.75f, 2.5f, "%.2fx");
     ImGui::Separator();
-    if (ImGui::MenuItem("Save screenshot", "F12")) req->save_screenshot = true;
+    DrawPicturesMenu(status, req);
     ImGui::EndMenu();
   }
   // Buttons for what the menu hides: swapping and leaving are frequent.
@@ -213,6 +313,28 @@ void CompareView::DrawMenuBar(const CompareStatus& status, CompareRequests* req)
   ImGui::SameLine();
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kRunB), "B: %s", titles_[1].c_str());
   ImGui::EndMenuBar();
+}
+
+// Pictures and exports, as in MainView: the toggle and the folder are the
+// app's preferences, so they come in the status and go back as requests.
+void CompareView::DrawPicturesMenu(const CompareStatus& status, CompareRequests* req) {
+  if (ImGui::MenuItem("Save screenshot", "F12")) req->save_screenshot = true;
+  // The body's rectangle of the last frame: the layout holds still while a menu is open.
+  if (has_runs() && whole_ && ImGui::MenuItem("Save compare view as PNG")) req->save_panel = *whole_;
+  bool caption = status.show_caption;
+  if (ImGui::MenuItem("Caption under pictures", nullptr, &caption)) req->show_caption = caption;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A strip naming both runs, the aligned steps and the visible range");
+  if (ImGui::BeginMenu("Save pictures and tables to")) {
+    if (ImGui::IsWindowAppearing()) {
+      std::strncpy(folder_buf_, status.export_folder.c_str(), sizeof folder_buf_ - 1);
+      folder_buf_[sizeof folder_buf_ - 1] = '\0';
+    }
+    ImGui::TextDisabled("Folder (files get a timestamped name)");
+    ImGui::SetNextItemWidth(420 * Scale());
+    if (ImGui::InputText("##export_folder", folder_buf_, sizeof folder_buf_))
+      req->export_folder = std::string(folder_buf_);
+    ImGui::EndMenu();
+  }
 }
 
 void CompareView::DrawStatus(const CompareStatus& status, CompareRequests* req) {

@@ -2,18 +2,23 @@
 // its own menu bar (replace or swap a side, close the comparison), both
 // sides' load status, the summary table and breakdown chart in the left
 // column, the aligned timelines of A above B, and the ops diff table below
-// them. Like MainView it opens no files and starts no loads: it returns
-// requests to the app.
+// them, plus the optional caption strip. Every panel has a right-click menu
+// (save it as PNG; copy or save its table). Like MainView it opens and
+// writes no files and starts no loads: it returns requests to the app.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "model/analysis/compare.h"
 #include "ui/compare/aligned_timelines.h"
 #include "ui/compare/compare_chart.h"
+#include "ui/compare/compare_exports.h"
 #include "ui/compare/ops_diff_table.h"
+#include "ui/panel_capture.h"
+#include "ui/table_export.h"
 #include "ui/timeline/quad_renderer.h"
 #include "ui/toast.h"
 #include "ui/view_state.h"
@@ -32,6 +37,8 @@ struct CompareStatus {
   std::string notice;               // a short message (e.g. "Saved screenshot to ..."), shown as a toast
   bool capturing = false;           // this frame becomes a picture: no toast
   std::vector<std::string> recent;  // recent files, newest first
+  bool show_caption = false;        // the caption strip at the bottom (the app keeps the preference)
+  std::string export_folder;        // where pictures and tables go (shown in the View menu)
 };
 
 // What the compare view asks the app to do this frame.
@@ -46,6 +53,10 @@ struct CompareRequests {
   bool cancel_load = false;
   bool dismiss_error = false;
   bool save_screenshot = false;
+  std::optional<PanelShot> save_panel;       // one panel as PNG ("Save ... as PNG" on its menu)
+  std::vector<ExportRequest> exports;        // tables (CSV) to save
+  std::optional<bool> show_caption;          // the View menu's caption toggle was flipped
+  std::optional<std::string> export_folder;  // the View menu's folder was edited
   bool quit = false;
 };
 
@@ -79,12 +90,23 @@ class CompareView {
   const std::string& title(int side) const { return titles_[side]; }
   const AlignedTimelines& timelines() const { return timelines_; }
   OpsDiffTable& ops_table() { return ops_; }
+  // Where the caption strip was drawn last frame (none when it is off): the
+  // app puts it under a saved panel.
+  const std::optional<PanelShot>& caption_strip() const { return caption_strip_; }
+  // The compare view's body as drawn last frame (what "Save compare view as
+  // PNG" saves); none before the first frame with both runs.
+  const std::optional<PanelShot>& whole_view() const { return whole_; }
+  // The caption text for the current alignment and view.
+  std::string CaptionText() const;
 
  private:
   void Recompare();
   void DrawMenuBar(const CompareStatus& status, CompareRequests* req);
+  void DrawPicturesMenu(const CompareStatus& status, CompareRequests* req);
   void DrawStatus(const CompareStatus& status, CompareRequests* req);
-  void DrawLeftColumn(float width, float height);
+  void DrawLeftColumn(float width, float height, ComparePanelMenus* menus);
+  OpsDiffTable::Event DrawOpsDiff(ComparePanelMenus* menus);
+  void DrawCaption();
   void HighlightSelectedOp();
   void RevealHighlightedOp();
 
@@ -96,6 +118,10 @@ class CompareView {
   CompareChart chart_;
   OpsDiffTable ops_;
   Toast toast_;
+  std::optional<PanelShot> caption_strip_;
+  std::optional<PanelShot> whole_;  // the compare view's body, last frame
+  bool pending_normalize_ = true;   // the ops table's checkbox, applied after drawing
+  char folder_buf_[512] = {};       // the View menu's export folder field
 };
 
 }  // namespace stepline::ui
