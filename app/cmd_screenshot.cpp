@@ -181,7 +181,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     step_index = FindStep(steps, step_number);
     if (step_index < 0) {
       err << "stepline screenshot: no step " << step_number << " in " << titles[0] << " (it has " << steps.size()
-          << " steps" << (steps.empty() ? "" : ", first " + steps.front().name) << ")\n";
+          << (steps.size() == 1 ? " step" : " steps") << (steps.empty() ? "" : ", first " + steps.front().name) << ")\n";
       return 1;
     }
   }
