@@ -4,14 +4,12 @@
 // a file on the session and writes PNGs), then checks the pictures. The
 // PNGs are kept when STEPLINE_KEEP_PNG_DIR names a folder, to look at them.
 #include <gtest/gtest.h>
-#include <stb/stb_image.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,6 +20,7 @@
 #include "app/gui/offscreen.h"
 #include "app/gui/viewer_session.h"
 #include "loaders/demo/demo_generator.h"
+#include "tests/app/screenshot_test_helpers.h"
 
 namespace stepline::app {
 namespace {
@@ -35,18 +34,6 @@ std::shared_ptr<const ui::TimelineData> Demo(const char* scenario) {
   auto r = loaders::GenerateDemoTrace(options);
   if (!r.ok()) return nullptr;
   return std::make_shared<const ui::TimelineData>(std::make_shared<const Trace>(std::move(r).value()));
-}
-
-size_t DistinctColors(const std::string& path, int* w, int* h) {
-  int channels = 0;
-  unsigned char* data = stbi_load(path.c_str(), w, h, &channels, 4);
-  if (!data) return 0;
-  std::set<uint32_t> colors;
-  for (size_t i = 0; i < static_cast<size_t>(*w) * *h; ++i) {
-    colors.insert(uint32_t{data[4 * i]} | uint32_t{data[4 * i + 1]} << 8 | uint32_t{data[4 * i + 2]} << 16);
-  }
-  stbi_image_free(data);
-  return colors.size();
 }
 
 // Runs inside xvfb-run: draws the session in two states into PNGs.
@@ -110,7 +97,7 @@ TEST(CompareDropPromptTest, Inner) {
 
 TEST(CompareDropPromptTest, Pictures) {
   if (std::getenv(kInnerEnv) != nullptr) GTEST_SKIP() << "the inner run";
-  if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run not installed";
+  if (!testing::HaveXvfb()) GTEST_SKIP() << "xvfb-run not installed";
   const char* keep = std::getenv("STEPLINE_KEEP_PNG_DIR");
   const std::filesystem::path dir =
       keep ? std::filesystem::path(keep)
@@ -122,10 +109,10 @@ TEST(CompareDropPromptTest, Pictures) {
                           "' 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << "inner run failed; see " << (dir / "inner.log");
   for (const char* name : {"question.png", "replace.png", "highlight.png"}) {
-    int w = 0, h = 0;
-    EXPECT_GT(DistinctColors((dir / name).string(), &w, &h), 60u) << name;
-    EXPECT_EQ(w, kW) << name;
-    EXPECT_EQ(h, kH) << name;
+    const testing::Image img = testing::ReadPng((dir / name).string());
+    EXPECT_GT(testing::DistinctColors(img), 60u) << name;
+    EXPECT_EQ(img.w, kW) << name;
+    EXPECT_EQ(img.h, kH) << name;
   }
   if (!keep) std::filesystem::remove_all(dir);
 }

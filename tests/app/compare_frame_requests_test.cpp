@@ -7,6 +7,7 @@
 
 #include "app/gui/viewer_session.h"
 #include "loaders/demo/demo_generator.h"
+#include "tests/support/headless_imgui.h"
 
 namespace stepline::app {
 namespace {
@@ -23,22 +24,11 @@ std::shared_ptr<const ui::TimelineData> Demo(const char* scenario) {
 class CompareFrameRequestsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1600, 900);
-    io.DeltaTime = 1.f / 60.f;
-    io.IniFilename = nullptr;
-    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->AddFontDefault();
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
     auto a = Demo("input-bound"), b = Demo("baseline");
     ASSERT_TRUE(a && b);
     session_.ShowCompare(a, "ib.json.gz", b, "bl.json.gz");
     for (int i = 0; i < 3; ++i) Frame();
   }
-  void TearDown() override { ImGui::DestroyContext(); }
 
   ViewerSession::FrameResult Frame() {
     ImGui::NewFrame();
@@ -60,6 +50,7 @@ class CompareFrameRequestsTest : public ::testing::Test {
     Collect(Frame());
   }
 
+  stepline::testing::HeadlessImGui imgui_{ImVec2(1600, 900)};  // first: outlives the views
   ViewerSession session_{RecentFiles("/dev/null/never")};
   ui::DrawListQuadRenderer renderer_;
   std::vector<ui::PanelShot> shots_;

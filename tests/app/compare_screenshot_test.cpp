@@ -6,7 +6,6 @@
 // the caption strip along the bottom, the same pixels on every run. Skips
 // without xvfb-run.
 #include <gtest/gtest.h>
-#include <stb/stb_image.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -15,43 +14,20 @@
 #include <string>
 #include <vector>
 
+#include "tests/app/screenshot_test_helpers.h"
+
 namespace stepline {
 namespace {
 
-struct Image {
-  int w = 0, h = 0;
-  std::vector<uint8_t> rgba;
-};
-
-bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+using testing::Colors;
+using testing::HaveXvfb;
+using testing::Image;
+using testing::Pixel;
+using testing::ReadPng;
+using testing::Screenshot;
 
 int RunStepline(const std::string& args) {
   return std::system(("'" + std::string(STEPLINE_BINARY) + "' " + args + " > /dev/null 2>&1").c_str());
-}
-
-int Screenshot(const std::string& args) {
-  return std::system(("xvfb-run -a -s '-screen 0 1920x1080x24' '" + std::string(STEPLINE_BINARY) + "' screenshot " +
-                      args + " > /dev/null 2>&1")
-                         .c_str());
-}
-
-Image Read(const std::string& path) {
-  Image img;
-  int channels = 0;
-  unsigned char* data = stbi_load(path.c_str(), &img.w, &img.h, &channels, 4);
-  if (data) {
-    img.rgba.assign(data, data + static_cast<size_t>(img.w) * img.h * 4);
-    stbi_image_free(data);
-  }
-  return img;
-}
-
-std::set<uint32_t> Colors(const Image& img) {
-  std::set<uint32_t> colors;
-  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4) {
-    colors.insert(uint32_t{img.rgba[i]} | uint32_t{img.rgba[i + 1]} << 8 | uint32_t{img.rgba[i + 2]} << 16);
-  }
-  return colors;
 }
 
 class CompareScreenshotTest : public ::testing::Test {
@@ -77,7 +53,7 @@ class CompareScreenshotTest : public ::testing::Test {
 TEST_F(CompareScreenshotTest, RendersBothRunsAtTheAskedSize) {
   const std::string out = (dir_ / "compare.png").string();
   ASSERT_EQ(Screenshot(Pair() + " --out '" + out + "'"), 0);
-  const Image img = Read(out);
+  const Image img = ReadPng(out);
   ASSERT_EQ(img.w, 1280);
   ASSERT_EQ(img.h, 720);
   const std::set<uint32_t> colors = Colors(img);
@@ -88,14 +64,14 @@ TEST_F(CompareScreenshotTest, RendersBothRunsAtTheAskedSize) {
   // Not the single-trace view of A.
   const std::string single = (dir_ / "single.png").string();
   ASSERT_EQ(Screenshot("'" + a_ + "' --size 1280x720 --out '" + single + "'"), 0);
-  EXPECT_NE(Read(single).rgba, img.rgba);
+  EXPECT_NE(ReadPng(single).rgba, img.rgba);
 }
 
 TEST_F(CompareScreenshotTest, StepMovesTheAlignment) {
   const std::string first = (dir_ / "first.png").string(), third = (dir_ / "third.png").string();
   ASSERT_EQ(Screenshot(Pair() + " --out '" + first + "'"), 0);
   ASSERT_EQ(Screenshot(Pair() + " --step 3 --out '" + third + "'"), 0);
-  const Image a = Read(first), b = Read(third);
+  const Image a = ReadPng(first), b = ReadPng(third);
   ASSERT_EQ(a.w, 1280);
   ASSERT_EQ(b.w, 1280);
   EXPECT_NE(a.rgba, b.rgba);
@@ -104,18 +80,13 @@ TEST_F(CompareScreenshotTest, StepMovesTheAlignment) {
 // The caption strip's background (ui/theme.h kCaptionBackground).
 constexpr uint32_t kCaptionGrey = 40u | 43u << 8 | 50u << 16;
 
-uint32_t Pixel(const Image& img, int x, int y) {
-  const size_t i = (static_cast<size_t>(y) * img.w + x) * 4;
-  return uint32_t{img.rgba[i]} | uint32_t{img.rgba[i + 1]} << 8 | uint32_t{img.rgba[i + 2]} << 16;
-}
-
 TEST_F(CompareScreenshotTest, CaptionStripAlongTheBottomSamePixelsEveryRun) {
   const std::string one = (dir_ / "caption1.png").string(), two = (dir_ / "caption2.png").string();
   const std::string plain = (dir_ / "plain.png").string();
   ASSERT_EQ(Screenshot(Pair() + " --caption --out '" + one + "'"), 0);
   ASSERT_EQ(Screenshot(Pair() + " --caption --out '" + two + "'"), 0);
   ASSERT_EQ(Screenshot(Pair() + " --out '" + plain + "'"), 0);
-  const Image a = Read(one), b = Read(two), p = Read(plain);
+  const Image a = ReadPng(one), b = ReadPng(two), p = ReadPng(plain);
   ASSERT_EQ(a.w, 1280);
   ASSERT_EQ(a.h, 720);
   EXPECT_GT(Colors(a).size(), 60u) << "the picture looks blank";

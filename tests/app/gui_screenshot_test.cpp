@@ -5,46 +5,26 @@
 // that two runs give the same pixels. Skips (with a message) where xvfb-run
 // is not installed.
 #include <gtest/gtest.h>
-#include <stb/stb_image.h>
-
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
+#include "tests/app/screenshot_test_helpers.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline {
 namespace {
 
-struct Image {
-  int w = 0, h = 0;
-  std::vector<uint8_t> rgba;
-};
-
-bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
-
-int Screenshot(const std::string& args) {
-  const std::string cmd = "xvfb-run -a -s '-screen 0 1920x1080x24' '" + std::string(STEPLINE_BINARY) +
-                          "' screenshot " + args + " > /dev/null 2>&1";
-  return std::system(cmd.c_str());
-}
-
-Image Read(const std::string& path) {
-  Image img;
-  int channels = 0;
-  unsigned char* data = stbi_load(path.c_str(), &img.w, &img.h, &channels, 4);
-  if (data) {
-    img.rgba.assign(data, data + static_cast<size_t>(img.w) * img.h * 4);
-    stbi_image_free(data);
-  }
-  return img;
-}
+using testing::DistinctColors;
+using testing::HaveXvfb;
+using testing::Image;
+using testing::ReadPng;
+using testing::Screenshot;
 
 // Runs several `stepline` commands under one X server (starting Xvfb is the
 // slow part); returns each command's exit code.
@@ -79,14 +59,6 @@ double ForegroundShare(const Image& img) {
   return pixels ? 1.0 - static_cast<double>(top) / static_cast<double>(pixels) : 0.0;
 }
 
-size_t DistinctColors(const Image& img) {
-  std::set<uint32_t> colors;
-  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4) {
-    colors.insert(uint32_t{img.rgba[i]} | uint32_t{img.rgba[i + 1]} << 8 | uint32_t{img.rgba[i + 2]} << 16);
-  }
-  return colors.size();
-}
-
 class GuiScreenshotTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -105,7 +77,7 @@ TEST_F(GuiScreenshotTest, DemoTimelineRendersDeterministically) {
   const std::string a = (dir_ / "a.png").string(), b = (dir_ / "b.png").string();
   ASSERT_EQ(Screenshot("--demo input-bound --size 1280x720 --out '" + a + "'"), 0);
   ASSERT_EQ(Screenshot("--demo input-bound --size 1280x720 --out '" + b + "'"), 0);
-  const Image ia = Read(a), ib = Read(b);
+  const Image ia = ReadPng(a), ib = ReadPng(b);
   ASSERT_EQ(ia.w, 1280);
   ASSERT_EQ(ia.h, 720);
   EXPECT_GT(DistinctColors(ia), 40u) << "the picture looks blank";
@@ -117,7 +89,7 @@ TEST_F(GuiScreenshotTest, RealKinetoTraceWithGpuRows) {
   const std::string trace = testing::SharedTracePath("hta/nccl_parser_config_nccl_data.json.gz");
   const std::string out = (dir_ / "kineto.png").string();
   ASSERT_EQ(Screenshot("'" + trace + "' --size 1600x900 --out '" + out + "'"), 0);
-  const Image img = Read(out);
+  const Image img = ReadPng(out);
   ASSERT_EQ(img.w, 1600);
   ASSERT_EQ(img.h, 900);
   EXPECT_GT(DistinctColors(img), 60u);
@@ -147,7 +119,7 @@ void CheckEveryView(const std::string& input, const std::filesystem::path& dir, 
   const std::vector<int> codes = RunBatch(commands, dir);
   for (size_t i = 0; i < commands.size(); ++i) EXPECT_EQ(codes[i], 0) << commands[i];
   for (const std::string& v : views) {
-    const Image a = Read((dir / (v + "0.png")).string()), b = Read((dir / (v + "1.png")).string());
+    const Image a = ReadPng((dir / (v + "0.png")).string()), b = ReadPng((dir / (v + "1.png")).string());
     ASSERT_EQ(a.w, 1280) << v;
     ASSERT_EQ(a.h, 720) << v;
     EXPECT_GT(DistinctColors(a), min_colors) << v << " looks blank";
@@ -179,7 +151,7 @@ TEST_F(GuiScreenshotTest, CompareViewOfTwoDemoRuns) {
   EXPECT_EQ(codes[3], 0);
   EXPECT_EQ(codes[4], 1) << "--view compare with one file must fail";
   EXPECT_EQ(codes[5], 1) << "two files without --view compare must fail";
-  const Image i0 = Read(out0), i1 = Read(out1);
+  const Image i0 = ReadPng(out0), i1 = ReadPng(out1);
   ASSERT_EQ(i0.w, 1600);
   ASSERT_EQ(i0.h, 900);
   EXPECT_GT(DistinctColors(i0), 40u);
@@ -199,7 +171,7 @@ TEST_F(GuiScreenshotTest, CompareViewOfTwoRealTraces) {
                dir_);
   EXPECT_EQ(codes[0], 0);
   EXPECT_EQ(codes[1], 0);
-  const Image i0 = Read(out0), i1 = Read(out1);
+  const Image i0 = ReadPng(out0), i1 = ReadPng(out1);
   ASSERT_EQ(i0.w, 1280);
   ASSERT_EQ(i0.h, 720);
   EXPECT_GT(DistinctColors(i0), 40u);
@@ -226,7 +198,7 @@ TEST_F(GuiScreenshotTest, StepCaptionScaleAndBadArguments) {
   ASSERT_EQ(codes[6], 0);
   EXPECT_EQ(codes[7], 1) << "wrote the picture over its input trace";
   EXPECT_EQ(std::system(("grep -q traceEvents '" + demo_file + "'").c_str()), 0) << "the input was changed";
-  const Image s = Read(step), c = Read(caption), x = Read(scaled), p = Read(plain);
+  const Image s = ReadPng(step), c = ReadPng(caption), x = ReadPng(scaled), p = ReadPng(plain);
   ASSERT_EQ(x.w, 1280);
   ASSERT_EQ(x.h, 720);
   EXPECT_NE(s.rgba, p.rgba) << "--step did not change the view";

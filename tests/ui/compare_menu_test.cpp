@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 
+#include "tests/support/headless_imgui.h"
 #include "tests/support/synthetic_trace.h"
 #include "ui/compare/compare_view.h"
 
@@ -35,20 +36,9 @@ std::shared_ptr<const TimelineData> MakeRun(int steps, int64_t step_us, const ch
 class CompareMenuTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1600, 900);
-    io.DeltaTime = 1.f / 60.f;
-    io.IniFilename = nullptr;
-    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->AddFontDefault();
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
     view_.SetRuns(MakeRun(5, 1'000, "only_in_a"), "a.json", MakeRun(4, 3'000, "only_in_b"), "b.json");
     for (int i = 0; i < 3; ++i) Frame();
   }
-  void TearDown() override { ImGui::DestroyContext(); }
 
   CompareRequests Frame() {
     ImGui::NewFrame();
@@ -99,6 +89,7 @@ class CompareMenuTest : public ::testing::Test {
   }
   static bool Contains(const PanelShot& s, ImVec2 p) { return s.x0 < p.x && p.x < s.x1 && s.y0 < p.y && p.y < s.y1; }
 
+  stepline::testing::HeadlessImGui imgui_{ImVec2(1600, 900)};  // first: outlives the views
   CompareView view_;
   CompareStatus status_;
   DrawListQuadRenderer renderer_;

@@ -10,6 +10,7 @@
 
 #include <memory>
 
+#include "tests/support/headless_imgui.h"
 #include "tests/support/synthetic_trace.h"
 
 namespace stepline::ui {
@@ -34,19 +35,8 @@ std::shared_ptr<const TimelineData> MakeRun(int steps, int64_t first_us, int64_t
 class CompareViewSmokeTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1600, 900);
-    io.DeltaTime = 1.f / 60.f;
-    io.IniFilename = nullptr;
-    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->AddFontDefault();
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
     view_.SetRuns(MakeRun(5, 100, 1'000, "aten::add"), "a.json", MakeRun(4, 20'000, 3'000, "aten::add"), "b.json");
   }
-  void TearDown() override { ImGui::DestroyContext(); }
 
   CompareRequests Frame() {
     ImGui::NewFrame();
@@ -63,6 +53,7 @@ class CompareViewSmokeTest : public ::testing::Test {
     return view_.state(side).viewport.visible.start_ns - origin;
   }
 
+  stepline::testing::HeadlessImGui imgui_{ImVec2(1600, 900)};  // first: outlives the views
   CompareView view_;
   CompareStatus status_;
   DrawListQuadRenderer renderer_;

@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "tests/support/headless_imgui.h"
 #include "tests/support/synthetic_trace.h"
 #include "ui/main_view.h"
 
@@ -16,20 +17,6 @@ using stepline::testing::Us;
 
 class CompareWithMenuTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1280, 720);
-    io.DeltaTime = 1.f / 60.f;
-    io.IniFilename = nullptr;
-    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->AddFontDefault();
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
-  void TearDown() override { ImGui::DestroyContext(); }
-
   ViewRequests Frame() {
     ImGui::NewFrame();
     ViewRequests r = view_.Draw(state_, status_, &renderer_);
@@ -62,6 +49,7 @@ class CompareWithMenuTest : public ::testing::Test {
     return {compare, open};
   }
 
+  stepline::testing::HeadlessImGui imgui_{ImVec2(1280, 720)};  // first: outlives the views
   ViewState state_;
   AppStatus status_;
   MainView view_;

@@ -8,6 +8,8 @@
 
 #include <memory>
 
+#include "tests/support/headless_imgui.h"
+
 namespace stepline::ui {
 namespace {
 
@@ -39,20 +41,7 @@ std::shared_ptr<const TimelineData> MakeData() {
 
 class MainViewSmokeTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1600, 900);
-    io.DeltaTime = 1.f / 60.f;
-    io.IniFilename = nullptr;
-    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;  // large draw lists are fine
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->AddFontDefault();
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    state_.data = MakeData();
-  }
-  void TearDown() override { ImGui::DestroyContext(); }
+  void SetUp() override { state_.data = MakeData(); }
 
   ViewRequests Frame() {
     ImGui::NewFrame();
@@ -75,6 +64,7 @@ class MainViewSmokeTest : public ::testing::Test {
     return false;
   }
 
+  stepline::testing::HeadlessImGui imgui_{ImVec2(1600, 900)};  // first: outlives the views
   ViewState state_;
   AppStatus status_;
   MainView view_;

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "loaders/demo/demo_generator.h"
+#include "tests/support/headless_imgui.h"
 #include "ui/main_view.h"
 
 namespace stepline::ui {
@@ -25,26 +26,13 @@ std::shared_ptr<const TimelineData> DemoData(const std::string& scenario, int st
 
 class AnalysisPanelsTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1920, 1080);
-    io.DeltaTime = 1.f / 60.f;
-    io.IniFilename = nullptr;
-    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->AddFontDefault();
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
-  void TearDown() override { ImGui::DestroyContext(); }
-
   void Frame() {
     ImGui::NewFrame();
     view_.Draw(state_, status_, &renderer_);
     ImGui::Render();
   }
 
+  stepline::testing::HeadlessImGui imgui_{ImVec2(1920, 1080)};  // first: outlives the views
   ViewState state_;
   AppStatus status_;
   MainView view_;

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "loaders/demo/demo_generator.h"
+#include "tests/support/headless_imgui.h"
 #include "ui/main_view.h"
 
 namespace stepline::ui {
@@ -18,16 +19,6 @@ namespace {
 class PanelMenuTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1920, 1080);
-    io.DeltaTime = 1.f / 60.f;
-    io.IniFilename = nullptr;
-    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->AddFontDefault();
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
     loaders::DemoOptions options;
     options.scenario = "input-bound";
     options.steps = 6;
@@ -37,7 +28,6 @@ class PanelMenuTest : public ::testing::Test {
     state_.FitAll();
     for (int i = 0; i < 3; ++i) Frame();
   }
-  void TearDown() override { ImGui::DestroyContext(); }
 
   ViewRequests Frame() {
     ImGui::NewFrame();
@@ -80,6 +70,7 @@ class PanelMenuTest : public ::testing::Test {
     return nullptr;
   }
 
+  stepline::testing::HeadlessImGui imgui_{ImVec2(1920, 1080)};  // first: outlives the views
   ViewState state_;
   AppStatus status_;
   MainView view_;
