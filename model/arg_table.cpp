@@ -56,6 +56,15 @@ void ArgTable::Reserve(size_t sets, size_t rows) {
   value_.reserve(value_.size() + rows);
 }
 
+std::vector<std::pair<const void*, size_t>> ArgTable::ReservedStorage() const {
+  std::vector<std::pair<const void*, size_t>> out;
+  out.emplace_back(set_begin_.data(), set_begin_.capacity() * sizeof(uint32_t));
+  out.emplace_back(key_.data(), key_.capacity() * sizeof(StringId));
+  out.emplace_back(type_.data(), type_.capacity() * sizeof(ArgType));
+  out.emplace_back(value_.data(), value_.capacity() * sizeof(uint64_t));
+  return out;
+}
+
 bool ArgTable::Find(ArgSetId set, StringId key, ArgValue* out) const {
   if (set.is_none()) return false;
   for (uint32_t r = set_begin(set); r < set_end(set); ++r) {

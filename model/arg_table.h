@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/ids.h"
@@ -60,6 +61,8 @@ class ArgTable {
   ArgSetId AddSet(std::span<const Arg> args);
   // Building phase: room for `sets` more sets holding `rows` more args in all.
   void Reserve(size_t sets, size_t rows);
+  // As SliceTable::ReservedStorage(): (address, bytes) of each column's capacity.
+  std::vector<std::pair<const void*, size_t>> ReservedStorage() const;
   size_t set_count() const { return set_begin_.size() - 1; }  // including the empty set 0
   size_t size() const { return key_.size(); }                 // total rows
 

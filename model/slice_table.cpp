@@ -61,6 +61,30 @@ void SliceTable::Reserve(size_t n) {
   name_.reserve(n);
   category_index_.reserve(n);
   gpu_kind_.reserve(n);
+  // Filled by Finalize(); reserved now so that a loader's pre-faulting
+  // (ReservedStorage) covers them too.
+  depth_.reserve(n);
+  parent_.reserve(n);
+}
+
+namespace {
+template <typename T>
+void AddStorage(const std::vector<T>& column, std::vector<std::pair<const void*, size_t>>* out) {
+  if (column.capacity() > 0) out->emplace_back(column.data(), column.capacity() * sizeof(T));
+}
+}  // namespace
+
+std::vector<std::pair<const void*, size_t>> SliceTable::ReservedStorage() const {
+  std::vector<std::pair<const void*, size_t>> out;
+  AddStorage(track_, &out);
+  AddStorage(start_ns_, &out);
+  AddStorage(dur_ns_, &out);
+  AddStorage(name_, &out);
+  AddStorage(category_index_, &out);
+  AddStorage(gpu_kind_, &out);
+  AddStorage(depth_, &out);
+  AddStorage(parent_, &out);
+  return out;
 }
 
 SliceTable::Row SliceTable::row(SliceId id) const {

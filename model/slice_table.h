@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "model/gpu_kind.h"
@@ -70,6 +71,11 @@ class SliceTable {
 
   SliceId Append(const Row& row);  // building phase only
   void Reserve(size_t n);
+  // The columns' storage up to their capacity, as (address, bytes), so a
+  // loader that reserved them can have another thread fault the pages in
+  // while it appends (the first touch of each page is kernel time on the
+  // appending thread otherwise). Only addresses: nothing may be read there.
+  std::vector<std::pair<const void*, size_t>> ReservedStorage() const;
   size_t size() const { return start_ns_.size(); }
 
   std::span<const TrackId> track() const { return track_; }

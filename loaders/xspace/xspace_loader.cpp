@@ -28,8 +28,10 @@
 #include "loaders/xspace/xspace_loader.h"
 
 #include <algorithm>
+#include <optional>
 #include <thread>
 
+#include "loaders/page_prefault.h"
 #include "loaders/trace_builder.h"
 #include "loaders/xspace/xline_decoder.h"
 #include "loaders/xspace/xplane_reader.h"
@@ -108,10 +110,18 @@ Result<Trace, LoadError> LoadImpl(std::string_view bytes, const std::string& pat
   // with args an arg set; host instants and counter samples are the exception.
   // Below a megabyte the pass costs more than the growth it saves.
   constexpr size_t kMinSizedBytes = 1'000'000;
+  // Pre-faulting pays off once the tables span many pages (page_prefault.h).
+  constexpr size_t kMinPrefaultBytes = 16'000'000;
+  std::optional<PagePrefaulter> prefault;
   if (bytes.size() >= kMinSizedBytes) {
     const xspace::XSpaceSize size = xspace::MeasureXSpace(bytes.data(), framing->planes, options.keep_args, threads);
     builder.trace().mutable_slices().Reserve(size.events);
     if (options.keep_args) builder.trace().mutable_args().Reserve(size.events, size.arg_rows);
+    if (threads > 1 && bytes.size() >= kMinPrefaultBytes) {
+      auto blocks = builder.trace().slices().ReservedStorage();
+      for (const auto& b : builder.trace().args().ReservedStorage()) blocks.push_back(b);
+      prefault.emplace(std::move(blocks));
+    }
   }
   xspace::LinePipeline pipeline(bytes.data(), framing->planes, threads > 1);
   state.lines = &pipeline;

@@ -194,6 +194,26 @@ TEST_F(TraceTest, LargeTraceSortsAcrossThreads) {
   EXPECT_EQ(trace_.tracks().ranges(b).slice_begin, static_cast<uint32_t>(kN));
 }
 
+// Loaders pre-fault what they reserved (loaders/page_prefault.h): every
+// column, including depth/parent that Finalize() fills, must be listed with
+// at least the reserved room, and Finalize() must fill them in place.
+TEST_F(TraceTest, ReservedStorageCoversEveryColumn) {
+  const TrackId t = AddTrack(1);
+  trace_.mutable_slices().Reserve(1000);
+  const auto blocks = trace_.slices().ReservedStorage();
+  ASSERT_EQ(blocks.size(), 8u);  // track, start, dur, name, category, gpu_kind, depth, parent
+  for (const auto& [address, bytes] : blocks) {
+    EXPECT_NE(address, nullptr);
+    EXPECT_GE(bytes, 1000u);  // the narrowest column (gpu_kind) has a byte per row
+  }
+  Slice(t, 0, 10, "a");
+  Slice(t, 2, 3, "b");
+  const void* depth_before = blocks[6].first;
+  trace_.Finalize();
+  EXPECT_EQ(static_cast<const void*>(trace_.slices().depth().data()), depth_before);
+  EXPECT_EQ(trace_.slices().depth()[1], 1);
+}
+
 TEST_F(TraceTest, EmptyTraceFinalizes) {
   trace_.Finalize();
   EXPECT_EQ(trace_.CheckInvariants(), "");
