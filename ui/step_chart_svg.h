@@ -7,6 +7,7 @@
 #include <string>
 
 #include "model/analysis/report.h"
+#include "ui/svg_document.h"  // XmlEscape, for callers building their own SVG
 
 namespace stepline::ui {
 
@@ -19,8 +20,5 @@ struct StepChartSvgOptions {
 // with time), the mean bar's are <rect class="mean-seg">. An empty report
 // gives a valid SVG with a "no steps" note.
 std::string BuildStepChartSvg(const analysis::Report& report, const StepChartSvgOptions& options);
-
-// Text with &, <, >, " and ' escaped for XML.
-std::string XmlEscape(std::string_view text);
 
 }  // namespace stepline::ui

@@ -11,7 +11,7 @@
 #include "ui/compare/compare_chart.h"
 #include "ui/compare/compare_theme.h"
 #include "ui/step_chart.h"
-#include "ui/step_chart_svg.h"
+#include "ui/svg_document.h"
 #include "ui/timeline/time_ruler.h"
 
 namespace stepline::ui {
@@ -20,56 +20,10 @@ using analysis::kTimeCategoryCount;
 
 namespace {
 
-constexpr const char* kPaper = "#ffffff";
-constexpr const char* kInk = "#202428";
-constexpr const char* kMuted = "#6b7280";
-constexpr const char* kGrid = "#e5e7eb";
-constexpr double kCharPx = 7;  // average DejaVu Sans advance at 12 px, for legend wrapping
-
-std::string Hex(uint32_t abgr) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", abgr & 0xff, (abgr >> 8) & 0xff, (abgr >> 16) & 0xff);
-  return buf;
-}
-
-std::string Num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  std::string s = buf;
-  while (s.back() == '0') s.pop_back();
-  if (s.back() == '.') s.pop_back();
-  return s == "-0" ? "0" : s;
-}
-
-struct Svg {
-  std::string out;
-  void Rect(const char* cls, double x, double y, double w, double h, const std::string& fill) {
-    out += "<rect class=\"" + std::string(cls) + "\" x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" width=\"" + Num(w) +
-           "\" height=\"" + Num(h) + "\" fill=\"" + fill + "\"/>\n";
-  }
-  void Line(double x0, double y0, double x1, double y1, const char* stroke) {
-    out += "<line x1=\"" + Num(x0) + "\" y1=\"" + Num(y0) + "\" x2=\"" + Num(x1) + "\" y2=\"" + Num(y1) +
-           "\" stroke=\"" + stroke + "\"/>\n";
-  }
-  void Text(double x, double y, std::string_view text, const std::string& fill, const char* anchor = "start",
-            double size = 12) {
-    out += "<text x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" fill=\"" + fill + "\" text-anchor=\"" + anchor +
-           "\" font-size=\"" + Num(size) + "\">" + XmlEscape(text) + "</text>\n";
-  }
-};
-
-void StackBar(Svg* svg, const char* cls, const StepBucket& b, double x, double w, double y_bottom, double px_per_ns) {
-  double y = y_bottom;
-  for (int c = 0; c < kTimeCategoryCount; ++c) {
-    if (b.mean_ns[c] <= 0) continue;
-    const double h = static_cast<double>(b.mean_ns[c]) * px_per_ns;
-    svg->Rect(cls, x, y - h, w, h, Hex(theme::kCategoryColors[c]));
-    y -= h;
-  }
-}
+using namespace svg_palette;  // the palette reads as plain words here
 
 // The y axis of one plot: grid lines and labels every `tick`.
-void Axis(Svg* svg, double x0, double x1, double y0, double y1, DurNs axis_ns, DurNs tick) {
+void Axis(SvgDocument* svg, double x0, double x1, double y0, double y1, DurNs axis_ns, DurNs tick) {
   const double px_per_ns = (y1 - y0) / static_cast<double>(axis_ns);
   for (DurNs t = 0; t <= axis_ns; t += tick) {
     const double y = y1 - static_cast<double>(t) * px_per_ns;
@@ -84,20 +38,13 @@ void Axis(Svg* svg, double x0, double x1, double y0, double y1, DurNs axis_ns, D
 
 std::string BuildCompareChartSvg(const analysis::Comparison& c, const CompareChartSvgOptions& options) {
   const double width = std::max(300, options.width), height = std::max(200, options.height);
-  Svg svg;
-  svg.out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-            Num(width) + "\" height=\"" + Num(height) + "\" viewBox=\"0 0 " + Num(width) + " " + Num(height) +
-            "\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n";
   const std::string title = options.title.empty() ? "Step time: A against B" : options.title;
-  svg.out += "<title>" + XmlEscape(title) + "</title>\n";
-  svg.Rect("background", 0, 0, width, height, kPaper);
-  svg.Text(12, 22, title, kInk, "start", 14);
+  SvgDocument svg(width, height, title);
   const StepBucket means[2] = {MeanCompareBucket(c.a), MeanCompareBucket(c.b)};
   const size_t total = std::max(c.a.step_dur_ns.size(), c.b.step_dur_ns.size());
   if (total == 0 || std::max(means[0].mean_dur_ns, means[1].mean_dur_ns) <= 0) {
     svg.Text(width / 2, height / 2, "No steps in either run", kMuted, "middle");
-    svg.out += "</svg>\n";
-    return svg.out;
+    return svg.Finish();
   }
   // Legend: the categories either run has, wrapped to the width.
   std::vector<int> present;
@@ -128,16 +75,16 @@ std::string BuildCompareChartSvg(const analysis::Comparison& c, const CompareCha
   // Mean bars span the whole height; each series row half of it.
   const double full_px = (plot_y1 - top) / static_cast<double>(axis_ns);
   Axis(&svg, mean_x0, mean_x1, top, plot_y1, axis_ns, tick);
-  svg.out += "<g class=\"mean\">\n";
+  svg.Raw("<g class=\"mean\">\n");
   for (int side = 0; side < 2; ++side) {
     const double x = mean_x0 + 10 + side * (mean_bar + 10);
-    StackBar(&svg, "mean-seg", means[side], x, mean_bar, plot_y1, full_px);
-    svg.Text(x + mean_bar / 2, plot_y1 + 14, side == 0 ? "A" : "B", Hex(side == 0 ? theme::kRunA : theme::kRunB),
+    svg.StackedBar("mean-seg", means[side].mean_ns, x, mean_bar, plot_y1, full_px);
+    svg.Text(x + mean_bar / 2, plot_y1 + 14, side == 0 ? "A" : "B", SvgHex(side == 0 ? theme::kRunA : theme::kRunB),
              "middle");
     const double top_y = plot_y1 - static_cast<double>(means[side].mean_dur_ns) * full_px;
     svg.Text(x + mean_bar / 2, top_y - 4, FormatDuration(means[side].mean_dur_ns), kInk, "middle", 10);
   }
-  svg.out += "</g>\n";
+  svg.Raw("</g>\n");
   svg.Text(mean_x0, top - 8, "Mean step", kMuted);
   const double row_gap = 16, row_h = (plot_y1 - top - row_gap) / 2;
   const double row_px = row_h / static_cast<double>(axis_ns);
@@ -145,14 +92,14 @@ std::string BuildCompareChartSvg(const analysis::Comparison& c, const CompareCha
   for (int side = 0; side < 2; ++side) {
     const double y0 = top + side * (row_h + row_gap), y1 = y0 + row_h;
     Axis(&svg, series_x0, series_x1, y0, y1, axis_ns, axis_ns);
-    svg.Text(series_x0 - 40, (y0 + y1) / 2 + 4, side == 0 ? "A" : "B", Hex(side == 0 ? theme::kRunA : theme::kRunB),
+    svg.Text(series_x0 - 40, (y0 + y1) / 2 + 4, side == 0 ? "A" : "B", SvgHex(side == 0 ? theme::kRunA : theme::kRunB),
              "middle", 13);
-    svg.out += side == 0 ? "<g class=\"steps-a\">\n" : "<g class=\"steps-b\">\n";
+    svg.Raw(side == 0 ? "<g class=\"steps-a\">\n" : "<g class=\"steps-b\">\n");
     for (const StepBucket& b : buckets[side]) {
       const double x0 = series_x0 + b.first * step_px, w = (b.end - b.first) * step_px;
-      StackBar(&svg, side == 0 ? "seg-a" : "seg-b", b, x0, w > 4 ? w - 1 : w, y1, row_px);
+      svg.StackedBar(side == 0 ? "seg-a" : "seg-b", b.mean_ns, x0, w > 4 ? w - 1 : w, y1, row_px);
     }
-    svg.out += "</g>\n";
+    svg.Raw("</g>\n");
   }
   const std::string x_label = per == 1 ? "Per step: step k of A over step k of B"
                                        : "Per step, " + std::to_string(per) + " steps per bar (mean)";
@@ -160,11 +107,10 @@ std::string BuildCompareChartSvg(const analysis::Comparison& c, const CompareCha
   const double legend_y0 = plot_y1 + 26;
   for (size_t i = 0; i < present.size(); ++i) {
     const auto [x, y] = legend_at[i];
-    svg.Rect("swatch", x, legend_y0 + y, 10, 10, Hex(theme::kCategoryColors[present[i]]));
+    svg.Rect("swatch", x, legend_y0 + y, 10, 10, SvgHex(theme::kCategoryColors[present[i]]));
     svg.Text(x + 14, legend_y0 + y + 9.5, CategoryLabel(static_cast<analysis::TimeCategory>(present[i])), kInk);
   }
-  svg.out += "</svg>\n";
-  return svg.out;
+  return svg.Finish();
 }
 
 }  // namespace stepline::ui
