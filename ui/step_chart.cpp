@@ -146,7 +146,7 @@ void StepChart::Draw(ViewState& state, float width, float height) {
   } else if (hovered && mouse.x >= mean_r.x0 && mouse.x < mean_r.x1) {
     DrawTooltip(state, mean, CategoryAtFraction(mean, frac_at(plot.y0, plot.y1, mean.mean_dur_ns)), true);
   }
-  DrawLegend(report.breakdown_total);
+  DrawCategoryLegend(report.breakdown_total);
 }
 
 // The y axis: the tallest bar's time at the top, 0 at the bottom, and
@@ -214,12 +214,12 @@ void StepChart::DrawTooltip(const ViewState& state, const StepBucket& b, int cat
   ImGui::EndTooltip();
 }
 
-void StepChart::DrawLegend(const CategoryNs& total) {
+void DrawCategoryLegend(const CategoryNs& a, const CategoryNs* b) {
   // Only the categories that occur, so the legend names what is on screen.
   const float avail = ImGui::GetContentRegionAvail().x;
   float used = -1;  // < 0: at the start of a line
   for (int c = 0; c < kTimeCategoryCount; ++c) {
-    if (total[c] <= 0) continue;
+    if (a[c] <= 0 && (b == nullptr || (*b)[c] <= 0)) continue;
     const char* label = CategoryLabel(static_cast<TimeCategory>(c));
     const float w = ImGui::GetFontSize() + ImGui::CalcTextSize(label).x + ImGui::GetStyle().ItemSpacing.x * 3;
     if (used >= 0 && used + w < avail) {

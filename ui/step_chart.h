@@ -52,8 +52,11 @@ class StepChart {
   void DrawAxis(DurNs scale_ns, const Rect& plot, float label_x, float grid_x1);
   void DrawBar(const StepBucket& b, const Rect& r, DurNs scale_ns, bool hovered);
   void DrawTooltip(const ViewState& state, const StepBucket& b, int category, bool is_mean);
-  void DrawLegend(const analysis::CategoryNs& total);
   std::vector<StepBucket> buckets_;  // scratch, rebuilt per frame (steps or width may change)
 };
+
+// A wrapping legend of the breakdown categories with time in `a` (or in
+// `b`, when given: the compare chart's two runs), in the chart colours.
+void DrawCategoryLegend(const analysis::CategoryNs& a, const analysis::CategoryNs* b = nullptr);
 
 }  // namespace stepline::ui

@@ -135,7 +135,7 @@ int CompareChart::Draw(const analysis::Comparison& c, int step_a, int step_b, fl
   const Rect row_b{series.x0, row_a.y1 + row_gap, series.x1, row_a.y1 + row_gap + row_h};
   const int hit_a = DrawSeriesRow(c.a, buckets_[0], total, row_a, scale_ns, step_a, theme::kRunA, "A");
   const int hit_b = DrawSeriesRow(c.b, buckets_[1], total, row_b, scale_ns, step_b, theme::kRunB, "B");
-  DrawLegend(c);
+  DrawCategoryLegend(c.a.breakdown_mean, &c.b.breakdown_mean);
   if (clicked) return hit_a >= 0 ? hit_a : hit_b;
   return -1;
 }
@@ -220,25 +220,6 @@ int CompareChart::DrawSeriesRow(const CompareSide& side, const std::vector<StepB
     }
   }
   return hit;
-}
-
-void CompareChart::DrawLegend(const analysis::Comparison& c) {
-  // Categories that occur in either run, so the legend names what is drawn.
-  const float avail = ImGui::GetContentRegionAvail().x;
-  float used = -1;  // < 0: at the start of a line
-  for (int k = 0; k < kTimeCategoryCount; ++k) {
-    if (c.a.breakdown_mean[k] <= 0 && c.b.breakdown_mean[k] <= 0) continue;
-    const char* label = CategoryLabel(static_cast<analysis::TimeCategory>(k));
-    const float w = ImGui::GetFontSize() + ImGui::CalcTextSize(label).x + ImGui::GetStyle().ItemSpacing.x * 3;
-    if (used >= 0 && used + w < avail) {
-      ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 2);
-      used += w;
-    } else {
-      used = w;
-    }
-    ColorSwatch(theme::kCategoryColors[k]);
-    ImGui::TextUnformatted(label);
-  }
 }
 
 }  // namespace stepline::ui

@@ -32,7 +32,6 @@ class CompareChart {
   void DrawMeanBars(const analysis::Comparison& c, const Rect& r);
   int DrawSeriesRow(const analysis::CompareSide& side, const std::vector<StepBucket>& buckets, size_t steps_total,
                     const Rect& r, DurNs scale_ns, int aligned_step, uint32_t run_color, const char* run);
-  void DrawLegend(const analysis::Comparison& c);
   std::vector<StepBucket> buckets_[2];  // scratch, rebuilt per frame
   bool hovered_ = false;                // the chart's button, this frame
 };
