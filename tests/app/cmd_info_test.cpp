@@ -36,28 +36,33 @@ uint64_t Uint(const JsonValue& object, std::string_view key) {
   return n.value_or(UINT64_MAX);
 }
 
+// The documented key lists, the same for every input format.
+void ExpectDocumentedKeys(const JsonValue& json) {
+  ASSERT_EQ(json.type, JsonValue::Type::kObject);
+  EXPECT_EQ(json.Keys(),
+            (std::vector<std::string>{"format", "bytes", "load_ms", "slices", "instants", "counter_samples", "flows",
+                                      "tracks", "span_ns", "gpu", "steps", "diagnostics"}));
+  EXPECT_EQ(json.Find("tracks")->Keys(),
+            (std::vector<std::string>{"host_thread", "gpu_stream", "gpu_derived", "counter", "async", "markers"}));
+  EXPECT_EQ(json.Find("gpu")->Keys(),
+            (std::vector<std::string>{"kernel", "kernel_ns", "collective", "collective_ns", "memcpy_h2d",
+                                      "memcpy_h2d_ns", "memcpy_d2h", "memcpy_d2h_ns", "memcpy_other", "memcpy_other_ns",
+                                      "memset", "memset_ns"}));
+  const JsonValue* diagnostics = json.Find("diagnostics");
+  ASSERT_EQ(diagnostics->type, JsonValue::Type::kArray);
+  for (const JsonValue& d : diagnostics->items) {
+    EXPECT_EQ(d.Keys(), (std::vector<std::string>{"code", "count", "first_offset", "message"}));
+  }
+}
+
 TEST(CmdInfoTest, JsonHasExactlyTheDocumentedKeys) {
   const RunOutput r = Info({TestDataPath("app_small.json"), "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   const auto json = ParseJson(r.out);
   ASSERT_TRUE(json.has_value()) << "not exactly one JSON value:\n" << r.out;
-  ASSERT_EQ(json->type, JsonValue::Type::kObject);
-  EXPECT_EQ(json->Keys(),
-            (std::vector<std::string>{"format", "bytes", "load_ms", "slices", "instants", "counter_samples", "flows",
-                                      "tracks", "span_ns", "gpu", "steps", "diagnostics"}));
-  EXPECT_EQ(json->Find("tracks")->Keys(),
-            (std::vector<std::string>{"host_thread", "gpu_stream", "gpu_derived", "counter", "async", "markers"}));
-  EXPECT_EQ(json->Find("gpu")->Keys(),
-            (std::vector<std::string>{"kernel", "kernel_ns", "collective", "collective_ns", "memcpy_h2d",
-                                      "memcpy_h2d_ns", "memcpy_d2h", "memcpy_d2h_ns", "memcpy_other", "memcpy_other_ns",
-                                      "memset", "memset_ns"}));
-  const JsonValue* diagnostics = json->Find("diagnostics");
-  ASSERT_EQ(diagnostics->type, JsonValue::Type::kArray);
-  ASSERT_FALSE(diagnostics->items.empty());
-  for (const JsonValue& d : diagnostics->items) {
-    EXPECT_EQ(d.Keys(), (std::vector<std::string>{"code", "count", "first_offset", "message"}));
-  }
+  ExpectDocumentedKeys(*json);
+  EXPECT_FALSE(json->Find("diagnostics")->items.empty());
 }
 
 // Expected values worked out by hand from the file (see its events).
@@ -124,6 +129,34 @@ TEST(CmdInfoTest, TextFormShowsTheSameFacts) {
   EXPECT_NE(r.out.find("device 0         2 streams; kernels 2 (90.0 us)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("steps            1\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("unmatched_end x1, first at byte "), std::string::npos) << r.out;
+}
+
+// XSpace prints the same keys as JSON. Values: the TensorFlow GPU profile's
+// facts from tests/data/xspace_facts.py (kernels 665 + 665 on GPU:4 and
+// GPU:6 with 14825385 + 14865363 ns; H2D 19 + 82 + 101; D2H 24; 9 streams
+// with events; 22 /host:CPU threads; Steps, TensorFlow Ops and TensorFlow
+// Name Scope on two GPUs; one step "0" shown on both).
+TEST(CmdInfoTest, XSpaceJsonHasTheSameKeysAndTheCountedFacts) {
+  STEPLINE_REQUIRE_SHARED_TRACES();
+  const RunOutput r =
+      Info({::stepline::testing::SharedTracePath("xprof/GPU-multi-worker_34.83.195.179_6003.xplane.pb"), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto json = ParseJson(r.out);
+  ASSERT_TRUE(json.has_value()) << r.out;
+  ExpectDocumentedKeys(*json);
+  EXPECT_EQ(json->Find("format")->text, "xplane");
+  EXPECT_EQ(Uint(*json, "bytes"), 3039638u);  // the file is not compressed
+  const JsonValue& gpu = *json->Find("gpu");
+  EXPECT_EQ(Uint(gpu, "kernel"), 1330u);
+  EXPECT_EQ(Uint(gpu, "kernel_ns"), 14825385u + 14865363u);
+  EXPECT_EQ(Uint(gpu, "memcpy_h2d"), 202u);
+  EXPECT_EQ(Uint(gpu, "memcpy_d2h"), 24u);
+  const JsonValue& tracks = *json->Find("tracks");
+  EXPECT_EQ(Uint(tracks, "host_thread"), 22u);
+  EXPECT_EQ(Uint(tracks, "gpu_stream"), 9u);
+  EXPECT_EQ(Uint(tracks, "gpu_derived"), 6u);
+  EXPECT_EQ(Uint(*json, "steps"), 1u);
+  EXPECT_EQ(Uint(*json, "flows"), 1556u);
 }
 
 TEST(CmdInfoTest, MissingFileExitsOneNamingThePath) {

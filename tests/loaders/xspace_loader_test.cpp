@@ -185,6 +185,34 @@ TEST(XSpaceLoader, DerivedLinesAreDeviceTracksNeverStreams) {
   EXPECT_LT(t.tracks().sort_index(FindTrack(t, "Steps")), t.tracks().sort_index(FindTrack(t, "TensorFlow Ops")));
 }
 
+// A TPU plane holds only XLA lines the runtime writes: each becomes a derived
+// row of that device (pid 1 + N, device id N), none a stream, and its ops are
+// not GPU kernels.
+TEST(XSpaceLoader, TpuPlaneLinesAreDerivedRowsOfTheirDevice) {
+  xs::XSpace space;
+  PlaneBuilder tpu{&space, 2, "/device:TPU:1"};
+  const int64_t module = tpu.EventMd("jit_train_step");
+  const int64_t fusion = tpu.EventMd("fusion.42");
+  PlaneBuilder::Event(tpu.Line(1, "XLA Modules", 1000), module, 0, 9000);
+  xs::XLine* ops = tpu.Line(2, "XLA Ops", 1000);
+  PlaneBuilder::Event(ops, fusion, 1000, 3000);
+  PlaneBuilder::Event(ops, fusion, 5000, 2000);
+  const Trace t = Load(space);
+  EXPECT_EQ(t.CheckInvariants(), "");
+  for (const char* name : {"XLA Modules", "XLA Ops"}) {
+    const TrackId track = FindTrack(t, name);
+    ASSERT_FALSE(track.is_none()) << name;
+    EXPECT_EQ(t.tracks().kind(track), TrackKind::kGpuDerived) << name;
+    EXPECT_EQ(t.tracks().device_id(track), 1) << name;
+    EXPECT_EQ(t.str(t.processes().name(t.tracks().process(track))), "/device:TPU:1");
+  }
+  EXPECT_EQ(TrackSlices(t, FindTrack(t, "XLA Ops")).size(), 2u);
+  for (size_t i = 0; i < t.slices().size(); ++i) EXPECT_EQ(t.slices().gpu_kind()[i], GpuKind::kNone);
+  for (size_t i = 0; i < t.tracks().size(); ++i) {
+    EXPECT_NE(t.tracks().kind(TrackId::FromIndex(i)), TrackKind::kGpuStream);
+  }
+}
+
 TEST(XSpaceLoader, CountersLineBecomesOneCounterTrackPerName) {
   GpuFixture f;
   xs::XLine* counters = f.gpu.Line(INT64_MAX, "_counters_", 0);

@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <libdeflate.h>
+#include <zstd.h>
 
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "loaders/load.h"
 #include "tests/loaders/xspace_test_builder.h"
@@ -99,7 +101,9 @@ TEST(XSpaceRealTraces, JaxTaskEnvironmentSetsTheWallClock) {
   EXPECT_EQ(t.info().wall_clock_origin_ns, 1757516928109201518);  // Task Environment profile_start_time
 }
 
-TEST(XSpaceRealTraces, GzippedFileLoadsTheSame) {
+// .xplane.pb.gz and .xplane.pb.zst: the content is sniffed after
+// decompression, so both give the model of the plain file.
+TEST(XSpaceRealTraces, GzipAndZstdFilesLoadTheSame) {
   STEPLINE_REQUIRE_SHARED_TRACES();
   const std::string path = SharedTracePath("tracelens/jax08_gemm_mi300.xplane.pb");
   std::ifstream in(path, std::ios::binary);
@@ -110,13 +114,22 @@ TEST(XSpaceRealTraces, GzippedFileLoadsTheSame) {
   std::string gz(libdeflate_gzip_compress_bound(c, plain.size()), '\0');
   gz.resize(libdeflate_gzip_compress(c, plain.data(), plain.size(), gz.data(), gz.size()));
   libdeflate_free_compressor(c);
+  std::string zst(ZSTD_compressBound(plain.size()), '\0');
+  const size_t zst_size = ZSTD_compress(zst.data(), zst.size(), plain.data(), plain.size(), 3);
+  ASSERT_FALSE(ZSTD_isError(zst_size));
+  zst.resize(zst_size);
   auto a = loaders::LoadBytes(plain, "gemm.xplane.pb");
-  auto b = loaders::LoadBytes(gz, "gemm.xplane.pb.gz");
-  ASSERT_TRUE(a.ok() && b.ok());
-  EXPECT_EQ(b->info().compression, "gzip");
-  EXPECT_EQ(b->slices().size(), a->slices().size());
-  EXPECT_EQ(b->flows().size(), a->flows().size());
-  EXPECT_EQ(CountModelFacts(*b).kernels_per_device, CountModelFacts(*a).kernels_per_device);
+  ASSERT_TRUE(a.ok());
+  for (const auto& [bytes, name, compression] : {std::tuple{gz, "gemm.xplane.pb.gz", "gzip"},
+                                                  std::tuple{zst, "gemm.xplane.pb.zst", "zstd"}}) {
+    auto b = loaders::LoadBytes(bytes, name);
+    ASSERT_TRUE(b.ok()) << b.error().ToString();
+    EXPECT_EQ(b->info().format, "xplane");
+    EXPECT_EQ(b->info().compression, compression);
+    EXPECT_EQ(b->slices().size(), a->slices().size());
+    EXPECT_EQ(b->flows().size(), a->flows().size());
+    EXPECT_EQ(CountModelFacts(*b).kernels_per_device, CountModelFacts(*a).kernels_per_device);
+  }
 }
 
 // The committed xprof test file whose invalid bytes were replaced by U+FFFD:
