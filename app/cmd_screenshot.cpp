@@ -90,7 +90,7 @@ LoadedData LoadInput(const std::string& path, const std::string& demo, std::stri
     *title = std::filesystem::path(path).filename().string();
     auto r = loaders::LoadFile(path);
     loaded = r.ok() ? Result<Trace, std::string>(std::move(r).value())
-                    : Result<Trace, std::string>(Unexpected<std::string>{path + ": " + r.error().ToString()});
+                    : Result<Trace, std::string>(Unexpected<std::string>{r.error().ToString()});  // names the path
   } else {
     loaders::DemoOptions options;
     options.scenario = demo;
@@ -108,7 +108,12 @@ LoadedData LoadInput(const std::string& path, const std::string& demo, std::stri
 
 int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(
-      args, ArgSpec{{"--force", "--caption"}, {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step"}});
+      args,
+      ArgSpec{{"--force", "--caption", "--help"}, {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step"}});
+  if (parsed.ok() && parsed->Has("--help")) {
+    out << kUsage;
+    return 0;
+  }
   if (!parsed.ok()) {
     err << "stepline screenshot: " << parsed.error() << "\n" << kUsage;
     return 1;
@@ -116,8 +121,13 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   const ParsedArgs& a = *parsed;
   const auto out_path = a.Value("--out");
   const auto& files = a.positionals();
-  if (!out_path || (files.empty() && !a.Value("--demo")) || files.size() > 2) {
-    err << kUsage;
+  const char* problem = !out_path                              ? "--out OUT.png is required"
+                        : files.empty() && !a.Value("--demo")  ? "no trace given (a FILE, or --demo SCENARIO)"
+                        : !files.empty() && a.Value("--demo")  ? "give a FILE or --demo SCENARIO, not both"
+                        : files.size() > 2                     ? "at most two trace files (A and B)"
+                                                               : nullptr;
+  if (problem) {
+    err << "stepline screenshot: " << problem << "\n" << kUsage;
     return 1;
   }
   const std::string view_name = a.Value("--view").value_or("timeline");
@@ -211,6 +221,11 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     session.ShowCompare(data[0], titles[0], data[1], titles[1]);
     session.state().show_caption = a.Has("--caption");  // the compare view reads the preference from there
     if (step_index >= 0) session.compare_view().SelectStep(step_index);
+    // On the compare axis 0 is the aligned step's start (the rulers read so).
+    if (range) {
+      session.compare_view().ShowAlignedRange(static_cast<DurNs>(std::llround(start_ms * 1e6)),
+                                              static_cast<DurNs>(std::llround(end_ms * 1e6)));
+    }
   } else {
     session.Show(data[0], titles[0]);
     ui::ViewState& state = session.state();

@@ -73,9 +73,14 @@ inline constexpr uint32_t kCauseHostCompute = Rgba(38, 198, 218);
 inline constexpr uint32_t kCauseOther = Rgba(144, 150, 160);
 inline constexpr uint32_t kCauseColors[] = {kCauseInput, kCauseMemcpyH2D, kCauseMemcpyD2H, kCauseSync,
                                             kCauseLaunch, kCauseHostCompute, kCauseOther};
+// Collective is teal and "memcpy other" olive, not the kind colours' purple
+// and pale yellow: beside "Idle: sync" (purple) and "Memcpy D2H" (yellow) in
+// one stacked bar those could not be told apart.
+inline constexpr uint32_t kCategoryCollective = Rgba(0, 137, 123);
+inline constexpr uint32_t kCategoryMemcpyOther = Rgba(175, 180, 43);
 inline constexpr uint32_t kCategoryColors[] = {
-    kKindKernel,      kKindCollective,   Rgba(255, 167, 38), Rgba(255, 213, 79), Rgba(255, 241, 118),
-    kKindMemset,      kCauseInput,       kCauseSync,         kCauseLaunch,       kCauseHostCompute,
+    kKindKernel,      kCategoryCollective, Rgba(255, 167, 38), Rgba(255, 213, 79), kCategoryMemcpyOther,
+    kKindMemset,      kCauseInput,         kCauseSync,         kCauseLaunch,       kCauseHostCompute,
     kCauseOther};
 inline constexpr uint8_t kGapShadeAlpha = 70;          // gap overlay on device rows
 inline constexpr uint32_t kGapSelected = Rgba(255, 255, 255, 200);

@@ -41,6 +41,13 @@ bool WriteNew(const std::string& path, std::string_view bytes, std::string* erro
     }
     done += static_cast<size_t>(n);
   }
+  // On disk before the rename makes it visible: a crash then leaves the old
+  // state or the whole new file, never an empty one under the final name.
+  if (::fsync(fd) != 0) {
+    *error = std::strerror(errno);
+    ::close(fd);
+    return false;
+  }
   if (::close(fd) != 0) {
     *error = std::strerror(errno);
     return false;

@@ -14,7 +14,10 @@ std::string ScreenshotFolder() {
     const fs::path pictures = fs::path(home) / "Pictures";
     if (fs::is_directory(pictures, ec)) return pictures.string();
   }
-  return ".";
+  // Absolute, so the notice after a save says where the file really went.
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  return ec ? "." : cwd.string();
 }
 
 std::string TimestampedPath(const std::string& folder, const std::string& stem, const std::string& extension,

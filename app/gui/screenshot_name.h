@@ -10,7 +10,7 @@
 namespace stepline::app {
 
 // The default folder: $STEPLINE_SCREENSHOT_DIR, else ~/Pictures if it is a
-// folder, else ".".
+// folder, else the current directory (as an absolute path).
 std::string ScreenshotFolder();
 // folder/stepline-YYYYmmdd-HHMMSS[-N].png, N from 2 when the name is taken.
 std::string TimestampedScreenshotPath(const std::string& folder);

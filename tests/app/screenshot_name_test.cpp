@@ -62,5 +62,29 @@ TEST_F(ScreenshotNameTest, ExpandsHome) {
   EXPECT_EQ(ExpandHome("/abs/~"), "/abs/~");
 }
 
+// The default folder: $STEPLINE_SCREENSHOT_DIR, else ~/Pictures when it
+// exists, else the current directory spelled out in full.
+TEST_F(ScreenshotNameTest, DefaultFolderFollowsTheEnvironmentThenPicturesThenTheCurrentDirectory) {
+  const char* old_home = std::getenv("HOME");
+  const char* old_dir = std::getenv("STEPLINE_SCREENSHOT_DIR");
+  const std::string saved_home = old_home ? old_home : "", saved_dir = old_dir ? old_dir : "";
+  const fs::path saved_cwd = fs::current_path();
+  const fs::path home = dir_ / "home";
+  fs::create_directories(home);
+  setenv("HOME", home.c_str(), 1);
+  unsetenv("STEPLINE_SCREENSHOT_DIR");
+  fs::current_path(dir_);
+  EXPECT_EQ(ScreenshotFolder(), fs::current_path().string());  // no ~/Pictures yet
+  fs::create_directories(home / "Pictures");
+  EXPECT_EQ(ScreenshotFolder(), (home / "Pictures").string());
+  setenv("STEPLINE_SCREENSHOT_DIR", "/tmp/elsewhere", 1);
+  EXPECT_EQ(ScreenshotFolder(), "/tmp/elsewhere");
+  fs::current_path(saved_cwd);
+  if (old_home) setenv("HOME", saved_home.c_str(), 1);
+  else unsetenv("HOME");
+  if (old_dir) setenv("STEPLINE_SCREENSHOT_DIR", saved_dir.c_str(), 1);
+  else unsetenv("STEPLINE_SCREENSHOT_DIR");
+}
+
 }  // namespace
 }  // namespace stepline::app

@@ -168,6 +168,23 @@ TEST_F(CompareViewSmokeTest, SelectingAnOpHighlightsItInBothRunsAndShowsOne) {
   EXPECT_EQ(RelStart(0), RelStart(1));  // B followed
 }
 
+// `screenshot --view compare --range`: the range counts from the aligned
+// step starts, frames A exactly and B the same window of its own step, and
+// survives drawing (sync does not pull it back).
+TEST_F(CompareViewSmokeTest, AlignedRangeFramesBothSidesFromTheirStepStarts) {
+  view_.SelectStep(2);
+  Frame();
+  view_.ShowAlignedRange(Us(100), Us(400));
+  Frame();
+  Frame();
+  const StepAlignment& align = view_.timelines().alignment();
+  EXPECT_EQ(view_.state(0).viewport.visible.start_ns, align.origin_a + Us(100));
+  EXPECT_EQ(view_.state(0).viewport.visible.end_ns, align.origin_a + Us(400));
+  EXPECT_EQ(view_.state(1).viewport.visible.start_ns, align.origin_b + Us(100));
+  EXPECT_EQ(view_.state(1).viewport.visible.end_ns, align.origin_b + Us(400));
+  EXPECT_EQ(view_.timelines().step(0), 2);  // the alignment is kept
+}
+
 TEST_F(CompareViewSmokeTest, StatusAndEmptyStatesDraw) {
   status_.load[1] = CompareStatus::Load{true, 0.4, "c.json"};
   status_.error = "B: c.json: byte 12: \"ts\" is not a number";

@@ -53,6 +53,15 @@ void AlignedTimelines::SelectSteps(ViewState& a, ViewState& b, const analysis::C
   sync_.Reset(align, a.viewport, b.viewport);
 }
 
+void AlignedTimelines::ShowRelativeRange(ViewState& a, ViewState& b, DurNs start_ns, DurNs end_ns) {
+  const StepAlignment align = sync_.alignment();
+  a.viewport.Fit(TimeRange{align.origin_a + start_ns, align.origin_a + end_ns});
+  a.request_fit.reset();
+  b.request_fit.reset();
+  b.viewport.visible = MapViewport(a.viewport, align.origin_a, align.origin_b).visible;
+  sync_.Reset(align, a.viewport, b.viewport);
+}
+
 void AlignedTimelines::Draw(ViewState states[2], const std::string titles[2], const analysis::Comparison& c,
                             float width, float height, QuadRenderer* renderer, ComparePanelMenus* menus) {
   const float top = ImGui::GetCursorScreenPos().y;

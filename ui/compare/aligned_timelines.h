@@ -21,6 +21,9 @@ class AlignedTimelines {
   // Aligns step `step_a` of A with step `step_b` of B (each clamped to its
   // run; a run without steps aligns on its trace start) and frames them.
   void SelectSteps(ViewState& a, ViewState& b, const analysis::Comparison& c, int step_a, int step_b);
+  // Frames [start, end) of the shared axis (ns from the aligned step starts)
+  // in both timelines, keeping the alignment.
+  void ShowRelativeRange(ViewState& a, ViewState& b, DurNs start_ns, DurNs end_ns);
   // Draws the step selector, then A over B, filling width x height at the
   // cursor. Each timeline's right-click menu (save it, with its title strip,
   // as PNG) reports into `menus` (may be null: no menus).

@@ -76,6 +76,10 @@ class CompareView {
   void SelectSteps(int step_a, int step_b) {
     timelines_.SelectSteps(states_[0], states_[1], comparison_, step_a, step_b);
   }
+  // Frames [start, end) ns from the aligned step starts in both timelines.
+  void ShowAlignedRange(DurNs start_ns, DurNs end_ns) {
+    timelines_.ShowRelativeRange(states_[0], states_[1], start_ns, end_ns);
+  }
   // Selects row `row` of comparison().ops as a click on it would: highlights
   // the op in both timelines and brings an occurrence into view.
   void SelectOp(int row) {
