@@ -235,6 +235,7 @@ void MainView::DrawSearchBar(ViewState& state) {
     state.search_text = search_buf_;
     SearchResult r = ComputeSearchMatches(*state.trace(), state.search_text, state.search_regex);
     state.search_matches = std::move(r.rows);
+    ++state.highlight_generation;
     state.search_error = std::move(r.error);
   }
   if (enter) {

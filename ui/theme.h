@@ -3,6 +3,7 @@
 // the panels multiply by ImGui's font scale.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace stepline::ui::theme {
@@ -22,6 +23,7 @@ inline constexpr float kCounterHeight = 36.f;
 inline constexpr float kMinLabelPx = 24.f;       // narrower slices get no label
 inline constexpr float kMinSlicePx = 3.f;        // LOD fold threshold
 inline constexpr float kArrowHead = 7.f;
+inline constexpr size_t kMaxFlowArrows = 5000;   // "show all arrows in view" draws at most this many
 
 // Colours.
 inline constexpr uint32_t kBackground = Rgba(24, 26, 30);
@@ -38,6 +40,14 @@ inline constexpr uint32_t kGridLine = Rgba(255, 255, 255, 18);
 inline constexpr uint32_t kSliceText = Rgba(16, 16, 16);
 inline constexpr uint32_t kSliceBorder = Rgba(0, 0, 0, 70);
 inline constexpr uint32_t kFoldedRun = Rgba(120, 126, 138);
+inline constexpr uint32_t kFoldedRunText = Rgba(20, 22, 26);  // a folded run's slice count
+// A slice that is not highlighted while a search or an op is: blended 70%
+// toward the track background so the highlights stand out.
+inline constexpr uint32_t Dimmed(uint32_t rgba) {
+  auto mix = [](uint32_t c, uint32_t bg) { return static_cast<uint8_t>((c * 3 + bg * 7) / 10); };
+  const uint32_t r = rgba & 0xFF, g = (rgba >> 8) & 0xFF, b = (rgba >> 16) & 0xFF;
+  return Rgba(mix(r, 30), mix(g, 33), mix(b, 40), static_cast<uint8_t>(rgba >> 24));
+}
 inline constexpr uint32_t kSelection = Rgba(255, 255, 255);
 inline constexpr uint32_t kSearchMatch = Rgba(255, 214, 0);
 inline constexpr uint32_t kRangeSelection = Rgba(90, 150, 255, 48);

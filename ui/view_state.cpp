@@ -68,6 +68,7 @@ void ViewState::HighlightOp(StringId name, bool on_device) {
   highlighted_op = name;
   highlighted_op_on_device = on_device;
   op_occurrences.clear();
+  ++highlight_generation;
   const Trace* t = trace();
   if (!t || name.is_none()) return;
   const SliceTable& s = t->slices();

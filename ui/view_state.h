@@ -62,6 +62,7 @@ struct ViewState {
   StringId highlighted_op;                // op whose occurrences are highlighted; None = none
   bool highlighted_op_on_device = false;  // which side its name was counted on
   std::vector<uint32_t> op_occurrences;   // slice rows of the highlighted op, ascending
+  uint64_t highlight_generation = 0;      // bumped whenever search_matches or op_occurrences change
   bool request_bottom_tab = false;        // a panel asked to show panels.bottom_tab
   uint32_t gap_cause_mask = 0x7f;         // bit per analysis::IdleCause shown in the gaps list
 

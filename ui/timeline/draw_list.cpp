@@ -62,7 +62,7 @@ void BuildRowDrawList(const Trace& trace, std::span<const uint32_t> rows, uint16
     const double x0 = viewport.TimeToX(starts[row]);
     double x1 = viewport.TimeToX(end_of(row));
     if (x1 - x0 >= min_px) {
-      out->push_back({ClampPx(x0, width), ClampPx(x1, width), depth, 1, SliceId(row)});
+      out->push_back({ClampPx(x0, width), ClampPx(x1, width), depth, 1, SliceId(row), static_cast<uint32_t>(k)});
       ++k;
       continue;
     }
@@ -86,7 +86,7 @@ void BuildRowDrawList(const Trace& trace, std::span<const uint32_t> rows, uint16
     }
     // A run shows at least min_px wide so it stays visible.
     out->push_back({ClampPx(x0, width), ClampPx(std::max(x1, x0 + min_px), width), depth,
-                    static_cast<uint32_t>(k - first), SliceId(rows[first])});
+                    static_cast<uint32_t>(k - first), SliceId(rows[first]), static_cast<uint32_t>(first)});
   }
 }
 

@@ -22,6 +22,7 @@ struct SliceDrawItem {
   uint16_t depth = 0;          // row within the track
   uint32_t count = 1;          // 1: one slice; > 1: a folded run of that many slices
   SliceId slice;               // the slice, or the first slice of the run
+  uint32_t index = 0;          // position of `slice` in the row list it came from (the run is [index, index + count))
 };
 
 struct DrawListOptions {

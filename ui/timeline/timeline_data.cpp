@@ -46,6 +46,7 @@ TimelineData::TimelineData(std::shared_ptr<const Trace> t)
     : trace(std::move(t)),
       depths(*trace),
       copies(*trace),
+      flow_window(*trace),
       counter_max(trace->counters().value()),
       analysis(ComputeAnalysisData(*trace)),
       gap_index(analysis) {

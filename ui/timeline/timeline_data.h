@@ -8,6 +8,7 @@
 #include "model/trace.h"
 #include "ui/analysis_data.h"
 #include "ui/timeline/copy_rows.h"
+#include "ui/timeline/flow_window.h"
 #include "ui/timeline/gap_index.h"
 #include "ui/timeline/range_arg_max.h"
 #include "ui/timeline/track_depth_index.h"
@@ -28,6 +29,8 @@ struct TimelineData {
   bool has_gpu = false;
   // Flow rows sorted by their `to` slice (the table itself is sorted by `from`).
   std::vector<uint32_t> flows_by_to;
+  // Flows by time, for drawing every arrow in view without visiting them all.
+  FlowWindow flow_window;
   // Per track: the smallest and largest counter sample (0, 0 without samples),
   // so counter rows scale without scanning every sample each frame.
   std::vector<std::pair<double, double>> counter_range;

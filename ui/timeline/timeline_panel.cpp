@@ -35,6 +35,29 @@ constexpr int kKeyW = 'W', kKeyA = 'A', kKeyS = 'S', kKeyD = 'D', kKeyF = 'F', k
 
 float Scale() { return ImGui::GetFontSize() / 13.f; }
 
+// "1 event", "12,345 events".
+std::string FormatEventCount(uint64_t n) {
+  std::string digits = std::to_string(n);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<size_t>(i), ",");
+  return digits + (n == 1 ? " event" : " events");
+}
+
+// `text` cut to fit `width` px, ending in "..." when it was cut.
+std::string FitWithEllipsis(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  const float dots = ImGui::CalcTextSize("...").x;
+  // The longest prefix that fits, by binary search (widths grow with length).
+  size_t lo = 0, hi = text.size();
+  while (lo < hi) {
+    const size_t mid = (lo + hi + 1) / 2;
+    if (ImGui::CalcTextSize(text.data(), text.data() + mid).x + dots <= width) lo = mid;
+    else hi = mid - 1;
+  }
+  size_t n = lo;
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;  // not inside a UTF-8 sequence
+  return text.substr(0, n) + "...";
+}
+
 }  // namespace
 
 //-----------------------------------------------------------------------------
@@ -100,6 +123,7 @@ void TimelinePanel::Draw(ViewState& state, QuadRenderer* renderer) {
   DrawRuler(state, dl, ruler, content);
   if (steps_h > 0) DrawStepsRow(state, dl, steps);
   BuildGapItems(state);
+  UpdateHighlights(state);
   DrawTracks(state, dl, headers, content, renderer);
   dl->PushClipRect(ImVec2(content.x0, content.y0), ImVec2(content.x1, content.y1), true);
   DrawFlows(state, dl, content);
@@ -280,7 +304,7 @@ void TimelinePanel::DrawTracks(ViewState& state, ImDrawList* dl, const Rect& hea
     if (row.kind == RowKind::kGroupHeader) {
       dl->AddRectFilled(ImVec2(headers.x0, y0), ImVec2(content.x1, y0 + row.height), theme::kGroupHeader);
       std::string label = row.process.is_none() ? "Pinned" : ProcessLabel(trace, row.process);
-      label = (row.collapsed ? "+ " : "- ") + label + "   (" + std::to_string(row.event_count) + " events)";
+      label = (row.collapsed ? "+ " : "- ") + label + "   (" + FormatEventCount(row.event_count) + ")";
       dl->AddText(ImVec2(headers.x0 + 6, y0 + (row.height - font) / 2), theme::kGroupHeaderText, label.c_str());
       continue;
     }
@@ -290,13 +314,7 @@ void TimelinePanel::DrawTracks(ViewState& state, ImDrawList* dl, const Rect& hea
     const std::string name = row.kind == RowKind::kCopyRow
                                  ? (row.copy.kind == GpuKind::kMemcpyH2D ? "Memcpy H2D" : "Memcpy D2H")
                                  : TrackLabel(trace, row.track);
-    dl->PushClipRect(ImVec2(headers.x0, std::max(y0, headers.y0)), ImVec2(headers.x1 - 4, y0 + row.height), true);
-    dl->AddText(ImVec2(headers.x0 + 14, y0 + 2), theme::kTrackText, name.c_str());
-    if (row.height >= 2 * font) {
-      const std::string count = std::to_string(row.event_count) + " events";
-      dl->AddText(ImVec2(headers.x0 + 14, y0 + 2 + font), theme::kTrackSubText, count.c_str());
-    }
-    dl->PopClipRect();
+    DrawTrackHeader(dl, name, row, y0, headers);
     if (row.kind == RowKind::kCounterTrack) {
       DrawCounterRow(state, dl, row, y0, content);
     } else {
@@ -312,12 +330,55 @@ void TimelinePanel::DrawTracks(ViewState& state, ImDrawList* dl, const Rect& hea
     dl->AddRect(ImVec2(sel.x0 - 1, sel.y0 - 1), ImVec2(std::max(sel.x1, sel.x0 + 2) + 1, sel.y1 + 1), theme::kSelection,
                 0.f, 0, 2.f);
   }
+  char count_text[32];
   for (const Label& l : labels_) {
     const ImVec4 clip(l.x0 + 2, l.y0, l.x1 - 2, l.y1);
-    dl->AddText(ImGui::GetFont(), font, ImVec2(l.x0 + 3, l.y0 + (l.y1 - l.y0 - font) / 2), theme::kSliceText,
-                l.text.data(), l.text.data() + l.text.size(), 0.f, &clip);
+    std::string_view text = l.text;
+    if (l.count > 1) {  // a folded run says how many slices it stands for
+      text = std::string_view(count_text, std::snprintf(count_text, sizeof count_text, "%u slices", l.count));
+      if (ImGui::CalcTextSize(text.data(), text.data() + text.size()).x > l.x1 - l.x0 - 6) {
+        text = std::string_view(count_text, std::snprintf(count_text, sizeof count_text, "%u", l.count));
+      }
+    }
+    dl->AddText(ImGui::GetFont(), font, ImVec2(l.x0 + 3, l.y0 + (l.y1 - l.y0 - font) / 2),
+                l.count > 1 ? theme::kFoldedRunText : theme::kSliceText, text.data(), text.data() + text.size(), 0.f,
+                &clip);
   }
   dl->PopClipRect();
+}
+
+// The track's name and its event count: under the name when the row is two
+// lines tall, else right-aligned on the name's line (the name then ends in
+// "..." before it when it does not fit).
+void TimelinePanel::DrawTrackHeader(ImDrawList* dl, const std::string& name, const LayoutRow& row, float y0,
+                                    const Rect& headers) const {
+  const float font = ImGui::GetFontSize();
+  const float left = headers.x0 + 14, right = headers.x1 - 6;
+  const std::string count = FormatEventCount(row.event_count);
+  dl->PushClipRect(ImVec2(headers.x0, std::max(y0, headers.y0)), ImVec2(headers.x1 - 4, y0 + row.height), true);
+  float name_right = right;
+  if (row.height >= 2 * font) {
+    dl->AddText(ImVec2(left, y0 + 2 + font), theme::kTrackSubText, count.c_str());
+  } else {
+    const float count_w = ImGui::CalcTextSize(count.c_str()).x;
+    const float name_w = ImGui::CalcTextSize(name.c_str()).x;
+    if (name_w + count_w + 12 <= right - left || count_w + 40 <= right - left) {
+      dl->AddText(ImVec2(right - count_w, y0 + 2), theme::kTrackSubText, count.c_str());
+      name_right = right - count_w - 8;
+    }
+  }
+  const std::string shown = FitWithEllipsis(name, name_right - left);
+  dl->AddText(ImVec2(left, y0 + 2), theme::kTrackText, shown.c_str());
+  dl->PopClipRect();
+}
+
+void TimelinePanel::UpdateHighlights(const ViewState& state) {
+  const Trace* trace = state.trace();
+  if (trace == highlight_trace_ && state.highlight_generation == highlight_generation_) return;
+  highlight_trace_ = trace;
+  highlight_generation_ = state.highlight_generation;
+  search_highlights_.Build(*trace, state.search_matches);
+  op_highlights_.Build(*trace, state.op_occurrences);
 }
 
 void TimelinePanel::DrawSliceRow(ViewState& state, ImDrawList* dl, const LayoutRow& row, float y0,
@@ -337,24 +398,36 @@ void TimelinePanel::DrawSliceRow(ViewState& state, ImDrawList* dl, const LayoutR
   } else {
     BuildSliceDrawList(trace, data.depths, row.track, state.viewport, &items_, options);
   }
-  const bool has_matches = !state.search_matches.empty();
-  const std::vector<uint32_t>& occurrences = state.op_occurrences;
+  // While something is highlighted, everything else is dimmed, so the
+  // highlights stand out from the per-name palette at any zoom.
+  const bool highlighting = !search_highlights_.empty() || !op_highlights_.empty();
+  auto holds = [&](const HighlightIndex& h, const SliceDrawItem& it) {
+    if (h.empty()) return false;
+    if (it.count == 1) return h.Contains(it.slice.value);
+    return row.kind == RowKind::kCopyRow
+               ? h.AnyInLaneRun(data.copies.Lane(row.copy, it.depth), it.index, it.count)
+               : h.AnyInDepthRun(data.depths.Rows(row.track, it.depth), it.index, it.count, it.depth);
+  };
+  const float min_label_px = theme::kMinLabelPx * Scale();
   for (const SliceDrawItem& it : items_) {
     const float x0 = content.x0 + it.x0_px, x1 = content.x0 + std::max(it.x1_px, it.x0_px + 1.f);
     const float top = y0 + it.depth * row_height_ + 1, bottom = top + row_height_ - 2;
     if (top > content.y1 || bottom < content.y0) continue;
     uint32_t color = it.count > 1 ? theme::kFoldedRun : ColorForSlice(trace, it.slice, state.color_mode);
-    if (has_matches && it.count == 1 &&
-        std::binary_search(state.search_matches.begin(), state.search_matches.end(), it.slice.value)) {
+    if (holds(search_highlights_, it)) {
       color = theme::kSearchMatch;
-    } else if (!occurrences.empty() && it.count == 1 &&
-               std::binary_search(occurrences.begin(), occurrences.end(), it.slice.value)) {
+    } else if (holds(op_highlights_, it)) {
       color = theme::kOpHighlight;
+    } else if (highlighting) {
+      color = theme::Dimmed(color);
     }
     quads_.push_back({x0, top, x1, bottom, color});
-    if (it.count == 1 && x1 - x0 >= theme::kMinLabelPx * Scale()) {
+    if (x1 - x0 < min_label_px) continue;
+    if (it.count == 1) {
       labels_.push_back({std::max(x0, content.x0), top, std::min(x1, content.x1), bottom,
                          trace.str(trace.slices().name()[it.slice.index()])});
+    } else {
+      labels_.push_back({std::max(x0, content.x0), top, std::min(x1, content.x1), bottom, {}, it.count});
     }
   }
   if (mouse_in_row) {
@@ -442,14 +515,8 @@ void TimelinePanel::DrawFlows(ViewState& state, ImDrawList* dl, const Rect& cont
     for (; lo != data.flows_by_to.end() && to[*lo].value == sel; ++lo) draw_arrow(*lo);
   }
   if (state.show_all_flows) {
-    const auto starts = data.trace->slices().start_ns();
-    size_t drawn = 0;
-    for (uint32_t f = 0; f < flows.size() && drawn < 5000; ++f) {
-      const TimeNs a = starts[flows.from()[f].index()], b = starts[flows.to()[f].index()];
-      if (std::max(a, b) < state.viewport.visible.start_ns || std::min(a, b) > state.viewport.visible.end_ns) continue;
-      draw_arrow(f);
-      ++drawn;
-    }
+    data.flow_window.InView(state.viewport.visible, theme::kMaxFlowArrows, &flows_in_view_);
+    for (uint32_t f : flows_in_view_) draw_arrow(f);
   }
 }
 

@@ -3,11 +3,13 @@
 // per-frame scratch buffers and drag state.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "ui/timeline/draw_list.h"
 #include "ui/timeline/gap_overlay.h"
+#include "ui/timeline/highlight_index.h"
 #include "ui/timeline/quad_renderer.h"
 #include "ui/view_state.h"
 
@@ -34,6 +36,8 @@ class TimelinePanel {
   void DrawOverview(ViewState& state, ImDrawList* dl, const Rect& r);
   void DrawRuler(ViewState& state, ImDrawList* dl, const Rect& r, const Rect& content);
   void DrawTracks(ViewState& state, ImDrawList* dl, const Rect& headers, const Rect& content, QuadRenderer* renderer);
+  void DrawTrackHeader(ImDrawList* dl, const std::string& name, const LayoutRow& row, float y0,
+                       const Rect& headers) const;
   void DrawSliceRow(ViewState& state, ImDrawList* dl, const LayoutRow& row, float y0, const Rect& content);
   void DrawCounterRow(ViewState& state, ImDrawList* dl, const LayoutRow& row, float y0, const Rect& content);
   void DrawFlows(ViewState& state, ImDrawList* dl, const Rect& content);
@@ -51,9 +55,11 @@ class TimelinePanel {
   TrackLayout layout_;
   std::vector<SliceDrawItem> items_;       // scratch: one row's items
   std::vector<QuadInstance> quads_;        // scratch: this frame's rectangles
+  std::vector<uint32_t> flows_in_view_;    // scratch: flow rows drawn with "show all arrows"
   struct Label {
     float x0, y0, x1, y1;
-    std::string_view text;
+    std::string_view text;  // a slice name; empty for a folded run's count
+    uint32_t count = 0;     // > 1: a folded run, labelled with its slice count
   };
   std::vector<Label> labels_;              // scratch: slice names, drawn after the quads
   uint32_t hovered_run_count_ = 0;         // > 1: the mouse is over a folded run
@@ -70,6 +76,12 @@ class TimelinePanel {
   bool selecting_range_ = false;
   TimeNs range_anchor_ns_ = 0;
   double last_build_ms_ = 0;
+  // Search matches and op occurrences, indexed so folded runs show them too;
+  // rebuilt when ViewState::highlight_generation or the trace changes.
+  void UpdateHighlights(const ViewState& state);
+  HighlightIndex search_highlights_, op_highlights_;
+  uint64_t highlight_generation_ = UINT64_MAX;
+  const Trace* highlight_trace_ = nullptr;
 };
 
 }  // namespace stepline::ui

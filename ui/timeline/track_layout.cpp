@@ -7,12 +7,16 @@
 namespace stepline::ui {
 namespace {
 
+// Within a group: markers, then threads or streams (and a device's gathered
+// copy rows), then profiler-derived device rows (XProf's Steps, TensorFlow
+// Ops, name scopes: often tall, and a summary of the streams above them),
+// async rows, counters.
 int KindRank(TrackKind k) {
   switch (k) {
     case TrackKind::kMarkers: return 0;
-    case TrackKind::kGpuDerived: return 1;
     case TrackKind::kHostThread: return 2;
     case TrackKind::kGpuStream: return 2;
+    case TrackKind::kGpuDerived: return 3;
     case TrackKind::kAsync: return 4;
     case TrackKind::kCounter: return 5;
   }
@@ -102,18 +106,32 @@ TrackLayout ComputeTrackLayout(const Trace& trace, const TrackDepthIndex& depths
     });
   }
 
-  if (!choices.pinned_tracks.empty()) {
-    add_header(ProcessId::None(), false, 0);
-    for (uint32_t id : choices.pinned_tracks) {
-      if (id < tracks.size() && !choices.hidden_tracks.count(id)) add_track_row(TrackId(id), true);
+  // Pinned tracks move to the top group (they are not repeated below).
+  std::vector<TrackId> pinned;
+  for (uint32_t id : choices.pinned_tracks) {
+    if (id < tracks.size() && !choices.hidden_tracks.count(id) && EventCount(trace, TrackId(id)) > 0) {
+      pinned.push_back(TrackId(id));
+    }
+  }
+  if (!pinned.empty()) {
+    uint64_t events = 0;
+    for (TrackId t : pinned) events += EventCount(trace, t);
+    add_header(ProcessId::None(), false, events);
+    for (TrackId t : pinned) add_track_row(t, true);
+    for (auto& list : by_process) {
+      std::erase_if(list, [&](TrackId t) { return choices.pinned_tracks.count(t.value) > 0; });
     }
   }
 
+  // Devices first, then the processes in their own order. The GPU rows are
+  // what the viewer is for, and host processes are often tall (dozens of
+  // threads, deep Python stacks) and would push them below the fold;
+  // TensorBoard's trace viewer also shows /device:GPU before /host:CPU.
   std::vector<ProcessId> order;
   for (size_t i = 0; i < processes.size(); ++i) order.push_back(ProcessId::FromIndex(i));
   std::stable_sort(order.begin(), order.end(), [&](ProcessId a, ProcessId b) {
-    return std::make_tuple(processes.sort_index(a), processes.device_id(a) >= 0, processes.pid(a)) <
-           std::make_tuple(processes.sort_index(b), processes.device_id(b) >= 0, processes.pid(b));
+    return std::make_tuple(processes.device_id(a) < 0, processes.sort_index(a), processes.pid(a)) <
+           std::make_tuple(processes.device_id(b) < 0, processes.sort_index(b), processes.pid(b));
   });
   for (ProcessId p : order) {
     const std::vector<TrackId>& list = by_process[p.index()];
