@@ -22,9 +22,15 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
     err << "stepline: " << parsed.error() << "\n";
     return 2;
   }
+  // The layout, window size and picture options of the last run; saved again on change.
+  const std::string settings_path = DefaultSettingsPath();
+  ViewerSettings saved = LoadSettings(settings_path);
   GlWindow window;
   std::string error;
-  if (!window.Create(GlWindow::Options{}, &error)) {
+  GlWindow::Options window_options;
+  window_options.width = saved.window_width;
+  window_options.height = saved.window_height;
+  if (!window.Create(window_options, &error)) {
     err << "stepline: " << error << "\n";
     return 1;
   }
@@ -43,22 +49,32 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
   } else {
     session.OpenDemo(parsed->Value("--demo").value_or("input-bound"));
   }
-  // The layout and picture options of the last run; saved again on change.
-  const std::string settings_path = DefaultSettingsPath();
   const std::string default_folder = ScreenshotFolder();
-  ViewerSettings saved = LoadSettings(settings_path);
   ApplySettings(saved, default_folder, &session.state());
   PictureSaver pictures;
+  // Saved once a change has held for a moment: not on every frame of a
+  // splitter drag or a window resize.
+  constexpr double kSettleSeconds = 0.5;
+  ViewerSettings pending = saved;
+  double pending_since = 0;
   while (!window.ShouldClose()) {
     const ViewerSession::FrameResult r = RunViewerFrame(window, session, pictures, &gl_renderer, renderer);
-    // Not while a splitter is being dragged: once when it is let go.
-    if (const ViewerSettings now = SettingsOf(session.state(), default_folder);
-        now != saved && !ImGui::IsAnyMouseDown()) {
+    ViewerSettings now = SettingsOf(session.state(), default_folder);
+    window.GetSize(&now.window_width, &now.window_height);
+    const double t = ImGui::GetTime();
+    if (now != pending) {
+      pending = now;
+      pending_since = t;
+    } else if (now != saved && !ImGui::IsAnyMouseDown() && t - pending_since >= kSettleSeconds) {
       std::string save_error;
       if (!SaveSettings(settings_path, now, &save_error)) err << "stepline: settings not saved: " << save_error << "\n";
       saved = now;  // once: a read-only home must not flood the terminal
     }
     if (r.quit) window.RequestClose();
+  }
+  if (pending != saved) {  // changed just before closing
+    std::string save_error;
+    if (!SaveSettings(settings_path, pending, &save_error)) err << "stepline: settings not saved: " << save_error << "\n";
   }
   return 0;
 }

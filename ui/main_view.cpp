@@ -248,7 +248,12 @@ void MainView::DrawSearchBar(ViewState& state) {
     ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", state.search_error.c_str());
   } else if (!state.search_text.empty()) {
     ImGui::SameLine();
-    ImGui::Text("%zu matches", state.search_matches.size());
+    const size_t at = MatchPosition(state.search_matches, state.selected);
+    if (at > 0) {
+      ImGui::Text("match %zu of %zu", at, state.search_matches.size());
+    } else {
+      ImGui::Text("%zu matches", state.search_matches.size());
+    }
   }
 }
 

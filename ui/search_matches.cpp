@@ -50,4 +50,10 @@ SliceId StepSearch(const std::vector<uint32_t>& matches, SliceId current, bool b
   return SliceId(it == matches.begin() ? matches.back() : *(it - 1));
 }
 
+size_t MatchPosition(const std::vector<uint32_t>& matches, SliceId current) {
+  if (current.is_none()) return 0;
+  auto it = std::lower_bound(matches.begin(), matches.end(), current.value);
+  return it != matches.end() && *it == current.value ? static_cast<size_t>(it - matches.begin()) + 1 : 0;
+}
+
 }  // namespace stepline::ui

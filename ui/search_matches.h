@@ -22,5 +22,8 @@ SearchResult ComputeSearchMatches(const Trace& trace, std::string_view text, boo
 // The match to step to from `current` (a row or None): the first match after
 // it (Enter) or before it (Shift+Enter), wrapping around; None if no matches.
 SliceId StepSearch(const std::vector<uint32_t>& matches, SliceId current, bool backwards);
+// 1-based position of `current` among `matches` ("match 3 of 12"); 0 when it
+// is not one of them.
+size_t MatchPosition(const std::vector<uint32_t>& matches, SliceId current);
 
 }  // namespace stepline::ui

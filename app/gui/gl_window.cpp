@@ -89,6 +89,8 @@ bool GlWindow::Create(const Options& options, std::string* error) {
 }
 
 bool GlWindow::ShouldClose() const { return glfwWindowShouldClose(window_); }
+
+void GlWindow::GetSize(int* width, int* height) const { glfwGetWindowSize(window_, width, height); }
 void GlWindow::RequestClose() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
 
 void GlWindow::BeginFrame(double wait_s, bool hide_pointer) {

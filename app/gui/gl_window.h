@@ -42,6 +42,8 @@ class GlWindow {
   // Files dropped on the window since the last call.
   std::vector<std::string> TakeDroppedFiles();
   float font_scale() const { return font_scale_; }
+  // The window's size in screen coordinates (what Options::width/height set).
+  void GetSize(int* width, int* height) const;
 
  private:
   static void OnDrop(GLFWwindow* window, int count, const char** paths);

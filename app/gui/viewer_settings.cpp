@@ -44,6 +44,17 @@ bool ParsePane(std::string_view v, float* out) {
   return true;
 }
 
+// Window sizes outside this range are corrupt; the window would not fit or show.
+constexpr int kMinWindowPx = 320, kMaxWindowPx = 16384;
+
+bool ParseWindowSide(std::string_view v, int* out) {
+  int n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || end != v.data() + v.size() || n < kMinWindowPx || n > kMaxWindowPx) return false;
+  *out = n;
+  return true;
+}
+
 bool ParseTab(std::string_view v, ui::BottomTab* out) {
   static constexpr std::string_view kNames[] = {"idle_gaps", "op_stats", "kernels", "selection"};
   for (size_t i = 0; i < std::size(kNames); ++i) {
@@ -86,6 +97,8 @@ ViewerSettings ParseSettings(std::string_view text) {
     else if (key == "show_gap_overlay") ParseBool(value, &s.show_gap_overlay);
     else if (key == "show_caption") ParseBool(value, &s.show_caption);
     else if (key == "export_folder") s.export_folder = std::string(value);
+    else if (key == "window_width") ParseWindowSide(value, &s.window_width);
+    else if (key == "window_height") ParseWindowSide(value, &s.window_height);
   }
   return s;
 }
@@ -99,7 +112,9 @@ std::string FormatSettings(const ViewerSettings& s) {
       << "bottom_tab = " << TabName(s.panels.bottom_tab) << "\n"
       << "show_gap_overlay = " << (s.show_gap_overlay ? "true" : "false") << "\n"
       << "show_caption = " << (s.show_caption ? "true" : "false") << "\n"
-      << "export_folder = " << s.export_folder << "\n";
+      << "export_folder = " << s.export_folder << "\n"
+      << "window_width = " << s.window_width << "\n"
+      << "window_height = " << s.window_height << "\n";
   return out.str();
 }
 

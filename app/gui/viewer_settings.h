@@ -1,5 +1,5 @@
 // ViewerSettings: what the viewer remembers between runs: the panel layout
-// (overview column, splitter sizes, bottom tab), the gap shading, the
+// (window size, overview column, splitter sizes, bottom tab), the gap shading, the
 // caption toggle and the folder for pictures and exports. Kept as
 // "key = value" lines in $XDG_CONFIG_HOME/stepline/settings.ini (else
 // ~/.config/stepline/settings.ini). A missing, unreadable or corrupt file
@@ -18,6 +18,7 @@ struct ViewerSettings {
   bool show_gap_overlay = true;
   bool show_caption = false;
   std::string export_folder;  // "" = the default (ScreenshotFolder())
+  int window_width = 1600, window_height = 1000;  // the viewer window, screen coordinates
   bool operator==(const ViewerSettings&) const = default;
 };
 

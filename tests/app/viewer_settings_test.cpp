@@ -22,6 +22,8 @@ ViewerSettings Custom() {
   s.show_gap_overlay = false;
   s.show_caption = true;
   s.export_folder = "/tmp/my shots = here";
+  s.window_width = 1917;
+  s.window_height = 1043;
   return s;
 }
 
@@ -70,6 +72,11 @@ TEST(ViewerSettingsTest, CorruptValuesFallBackOneByOne) {
   for (const char* bad : {"overview_width = -3", "overview_width = 1e9", "overview_width = 12px", "overview_width ="}) {
     EXPECT_EQ(ParseSettings(bad).panels.overview_width, d.panels.overview_width) << bad;
   }
+  // A window too small to use or larger than any screen is not restored.
+  for (const char* bad : {"window_width = 12", "window_width = 99999", "window_width = 1200.5", "window_width = -1"}) {
+    EXPECT_EQ(ParseSettings(bad).window_width, d.window_width) << bad;
+  }
+  EXPECT_EQ(ParseSettings("window_height = 700").window_height, 700);
 }
 
 TEST(ViewerSettingsTest, BinaryGarbageFileGivesDefaults) {
@@ -91,7 +98,11 @@ TEST(ViewerSettingsTest, DefaultFolderIsNotPinned) {
   state.export_folder = "/data/shots";
   EXPECT_EQ(SettingsOf(state, "/home/u/Pictures").export_folder, "/data/shots");
   ApplySettings(Custom(), "/x", &state);
-  EXPECT_EQ(SettingsOf(state, "/x"), Custom());
+  // The window size is the app's to fill in (the view state has no window).
+  ViewerSettings want = Custom();
+  want.window_width = ViewerSettings{}.window_width;
+  want.window_height = ViewerSettings{}.window_height;
+  EXPECT_EQ(SettingsOf(state, "/x"), want);
 }
 
 TEST(ViewerSettingsTest, XdgConfigHomeDecidesThePath) {

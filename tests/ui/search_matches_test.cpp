@@ -43,5 +43,14 @@ TEST(SearchMatchesTest, StepWrapsBothWays) {
   EXPECT_TRUE(StepSearch({}, SliceId(1), false).is_none());
 }
 
+TEST(SearchMatchesTest, PositionOfTheSelectedMatch) {
+  const std::vector<uint32_t> m = {2, 5, 9};
+  EXPECT_EQ(MatchPosition(m, SliceId(2)), 1u);
+  EXPECT_EQ(MatchPosition(m, SliceId(9)), 3u);
+  EXPECT_EQ(MatchPosition(m, SliceId(6)), 0u);  // selected, but not a match
+  EXPECT_EQ(MatchPosition(m, SliceId::None()), 0u);
+  EXPECT_EQ(MatchPosition({}, SliceId(2)), 0u);
+}
+
 }  // namespace
 }  // namespace stepline::ui
