@@ -356,19 +356,24 @@ void TimelinePanel::DrawTrackHeader(ImDrawList* dl, const std::string& name, con
   const float left = headers.x0 + 14, right = headers.x1 - 6;
   const std::string count = FormatEventCount(row.event_count);
   dl->PushClipRect(ImVec2(headers.x0, std::max(y0, headers.y0)), ImVec2(headers.x1 - 4, y0 + row.height), true);
+  const bool two_lines = row.height >= 2 * font;
+  // A tall track scrolled half out of view keeps its name at the top of what
+  // is left of it, as long as the name still fits in the row.
+  const float text_h = (two_lines ? 2 : 1) * font + 2;
+  const float top = std::max(y0, std::min(headers.y0, y0 + row.height - text_h)) + 2;
   float name_right = right;
-  if (row.height >= 2 * font) {
-    dl->AddText(ImVec2(left, y0 + 2 + font), theme::kTrackSubText, count.c_str());
+  if (two_lines) {
+    dl->AddText(ImVec2(left, top + font), theme::kTrackSubText, count.c_str());
   } else {
     const float count_w = ImGui::CalcTextSize(count.c_str()).x;
     const float name_w = ImGui::CalcTextSize(name.c_str()).x;
     if (name_w + count_w + 12 <= right - left || count_w + 40 <= right - left) {
-      dl->AddText(ImVec2(right - count_w, y0 + 2), theme::kTrackSubText, count.c_str());
+      dl->AddText(ImVec2(right - count_w, top), theme::kTrackSubText, count.c_str());
       name_right = right - count_w - 8;
     }
   }
   const std::string shown = FitWithEllipsis(name, name_right - left);
-  dl->AddText(ImVec2(left, y0 + 2), theme::kTrackText, shown.c_str());
+  dl->AddText(ImVec2(left, top), theme::kTrackText, shown.c_str());
   dl->PopClipRect();
 }
 
