@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/analysis/report.h"
 #include "model/trace.h"
 #include "ui/timeline/slice_colors.h"
 #include "ui/timeline/timeline_data.h"
@@ -63,7 +64,10 @@ struct ViewState {
   bool highlighted_op_on_device = false;  // which side its name was counted on
   std::vector<uint32_t> op_occurrences;   // slice rows of the highlighted op, ascending
   bool request_bottom_tab = false;        // a panel asked to show panels.bottom_tab
-  uint32_t gap_cause_mask = 0x7f;         // bit per analysis::IdleCause shown in the gaps list
+  // The Idle gaps filters; the gaps list and the timeline's shading both read them.
+  uint32_t gap_cause_mask = 0x7f;  // bit per analysis::IdleCause shown
+  // Shorter gaps are hidden: the report's --min-gap-us default (launch jitter).
+  DurNs gap_min_dur_ns = analysis::ReportOptions{}.min_gap_ns;
 
   // Pictures and exports.
   bool show_caption = false;          // caption strip under the view: file, visible range, step
