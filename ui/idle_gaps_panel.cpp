@@ -89,11 +89,11 @@ DurationHistogram ComputeDurationHistogram(const AnalysisData& a, const std::vec
 
 void IdleGapsPanel::Refresh(const ViewState& state) {
   const AnalysisData& a = state.data->analysis;
-  if (built_for_ != state.data.get() || built_mask_ != state.gap_cause_mask || built_min_us_ != min_dur_us_) {
+  if (built_for_ != state.data.get() || built_mask_ != state.gap_cause_mask || built_min_ns_ != state.gap_min_dur_ns) {
     built_for_ = state.data.get();
     built_mask_ = state.gap_cause_mask;
-    built_min_us_ = min_dur_us_;
-    rows_ = FilterGaps(a, built_mask_, static_cast<DurNs>(min_dur_us_ * 1000.0));
+    built_min_ns_ = state.gap_min_dur_ns;
+    rows_ = FilterGaps(a, built_mask_, built_min_ns_);
     histogram_ = ComputeDurationHistogram(a, rows_, theme::kHistogramBins);
     sort_dirty_ = true;
   }
@@ -166,7 +166,10 @@ void IdleGapsPanel::DrawFilters(ViewState& state) {
   const float drag_w = 120 * s;
   SameLineIfFits(drag_w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("min duration").x, group_gap);
   ImGui::SetNextItemWidth(drag_w);
-  ImGui::DragFloat("min duration", &min_dur_us_, 1.f, 0.f, 1e6f, "%.0f us", ImGuiSliderFlags_Logarithmic);
+  float min_dur_us = static_cast<float>(static_cast<double>(state.gap_min_dur_ns) / 1e3);
+  if (ImGui::DragFloat("min duration", &min_dur_us, 1.f, 0.f, 1e6f, "%.0f us", ImGuiSliderFlags_Logarithmic)) {
+    state.gap_min_dur_ns = std::llround(static_cast<double>(min_dur_us) * 1e3);
+  }
   SameLineIfFits(CheckboxWidth("shade on timeline"), group_gap);
   ImGui::Checkbox("shade on timeline", &state.show_gap_overlay);
 }

@@ -1,8 +1,9 @@
 // IdleGapsPanel: every GPU idle gap (device, start, duration, step, cause,
 // blamed host events) with a cause / minimum-duration filter, a histogram of
 // durations, and click-to-link: the timeline frames the gap, selects the
-// blamed event and draws the arrow to the kernel that ended it. The filter's
-// cause mask is shared (ViewState::gap_cause_mask) so overview charts can set it.
+// blamed event and draws the arrow to the kernel that ended it. The filters
+// live in ViewState (gap_cause_mask, gap_min_dur_ns): overview charts set the
+// cause, and the timeline's gap shading hides what the list hides.
 #pragma once
 
 #include <cstdint>
@@ -40,13 +41,12 @@ class IdleGapsPanel {
   void DrawTable(ViewState& state);
   void Refresh(const ViewState& state);
 
-  float min_dur_us_ = 10;  // the report's default --min-gap-us: shorter gaps are launch jitter
   std::vector<uint32_t> rows_;  // filtered, sorted gap indices
   DurationHistogram histogram_;
   // What rows_ was built for; a change rebuilds it.
   const TimelineData* built_for_ = nullptr;
   uint32_t built_mask_ = 0;
-  float built_min_us_ = -1;
+  DurNs built_min_ns_ = -1;
   GapColumn sort_column_ = GapColumn::kDuration;  // longest first: the gaps worth a look
   bool sort_ascending_ = false;
   bool sort_dirty_ = true;

@@ -149,9 +149,21 @@ void OverviewPanel::MenuItems(const ViewState& state, std::optional<PanelShot>* 
   TableExportMenuItems("steps", "steps", [&r] { return StepsTable(r); }, exports);
 }
 
+IdleByCause ChartIdleByCause(const analysis::Report& r) {
+  IdleByCause out;
+  const analysis::DeviceReport* dev = r.primary_device_index >= 0 ? &r.devices[r.primary_device_index] : nullptr;
+  // The whole-span figure counts idle before the first and after the last
+  // step (warm-up, teardown), which the per-step numbers beside it do not.
+  out.in_steps = dev && !r.steps.empty();
+  out.ns = out.in_steps ? dev->step_idle_by_cause : r.idle_by_cause;
+  out.title = std::string("GPU idle time by cause, ") + (out.in_steps ? "inside steps" : "first to last kernel") +
+              " (" + r.primary_device + ")";
+  return out;
+}
+
 float OverviewPanel::CauseChartHeight(const ViewState& state) const {
   int rows = 0;
-  for (DurNs ns : state.data->analysis.report.idle_by_cause) rows += ns > 0;
+  for (DurNs ns : ChartIdleByCause(state.data->analysis.report).ns) rows += ns > 0;
   if (rows == 0) return 0;
   return 2 * ImGui::GetTextLineHeightWithSpacing() + rows * (theme::kCauseChartRowHeight * Scale() +
                                                              ImGui::GetStyle().ItemSpacing.y);
@@ -173,10 +185,13 @@ void OverviewPanel::DrawCards(ViewState& state) {
            dev ? dev->name + ": kernel time over its active span" : "no GPU");
   row.Card("##idle", dev ? Percent(static_cast<double>(dev->idle_ns), span) : "-", "GPU idle",
            dev ? "Idle " + FormatDuration(dev->idle_ns) + " in gaps between kernels" : "no GPU");
-  const IdleCause top = TopCause(r.idle_by_cause);
-  const DurNs top_ns = r.idle_by_cause[static_cast<size_t>(top)];
+  const IdleByCause by_cause = ChartIdleByCause(r);  // as the chart below, so the two agree
+  const IdleCause top = TopCause(by_cause.ns);
+  const DurNs top_ns = by_cause.ns[static_cast<size_t>(top)];
   row.Card("##cause", top_ns > 0 ? CauseLabel(top) : "-", "top idle cause",
-           top_ns > 0 ? FormatDuration(top_ns) + " of idle time; click to list these gaps" : "");
+           top_ns > 0 ? FormatDuration(top_ns) + " of idle time" + (by_cause.in_steps ? " inside steps" : "") +
+                            "; click to list these gaps"
+                      : "");
   if (top_ns > 0 && ImGui::IsItemClicked()) {
     state.gap_cause_mask = 1u << static_cast<unsigned>(top);
     state.panels.bottom_tab = BottomTab::kIdleGaps;
@@ -201,14 +216,14 @@ void OverviewPanel::DrawRecommendations(const ViewState& state) {
 }
 
 void OverviewPanel::DrawCauseChart(ViewState& state) {
-  const analysis::Report& r = state.data->analysis.report;
+  const IdleByCause by_cause = ChartIdleByCause(state.data->analysis.report);
   DurNs total = 0, max_ns = 0;
-  for (DurNs ns : r.idle_by_cause) {
+  for (DurNs ns : by_cause.ns) {
     total += ns;
     max_ns = std::max(max_ns, ns);
   }
   if (total <= 0) return;
-  SectionTitle(("GPU idle time by cause (" + r.primary_device + ")").c_str());
+  SectionTitle(by_cause.title.c_str());
   const float s = Scale();
   const float label_w = ImGui::CalcTextSize("Host compute").x + 24 * s;
   const float value_w = ImGui::CalcTextSize("000.00 ms  100.0%").x + 8 * s;
@@ -216,7 +231,7 @@ void OverviewPanel::DrawCauseChart(ViewState& state) {
   const float row_h = theme::kCauseChartRowHeight * s;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int c = 0; c < kIdleCauseCount; ++c) {
-    const DurNs ns = r.idle_by_cause[c];
+    const DurNs ns = by_cause.ns[c];
     if (ns <= 0) continue;
     const IdleCause cause = static_cast<IdleCause>(c);
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -231,8 +246,9 @@ void OverviewPanel::DrawCauseChart(ViewState& state) {
     const std::string value = FormatDuration(ns) + "  " + Percent(static_cast<double>(ns), static_cast<double>(total));
     dl->AddText(ImVec2(p.x + label_w + bar_w + 6 * s, ty), theme::kTrackText, value.c_str());
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("%s: %s of GPU idle time in gaps\nClick to list these gaps", CauseLabel(cause),
-                        Percent(static_cast<double>(ns), static_cast<double>(total)).c_str());
+      ImGui::SetTooltip("%s: %s of GPU idle time %s\nClick to list these gaps", CauseLabel(cause),
+                        Percent(static_cast<double>(ns), static_cast<double>(total)).c_str(),
+                        by_cause.in_steps ? "inside the steps (no-kernel time, copies included)" : "in gaps");
     }
     if (ImGui::IsItemClicked()) {
       state.gap_cause_mask = 1u << static_cast<unsigned>(c);

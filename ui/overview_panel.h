@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "ui/panel_capture.h"
@@ -33,5 +34,15 @@ class OverviewPanel {
 
 // The idle cause with the most time in `by_cause`; kOther with 0 when all are 0.
 analysis::IdleCause TopCause(const analysis::CauseNs& by_cause);
+
+// What the "GPU idle time by cause" chart and the top-cause card show, for the
+// primary device: with steps, its no-kernel time inside them (the step chart's
+// figures, so the two agree); without, its gaps from first to last kernel.
+struct IdleByCause {
+  analysis::CauseNs ns{};
+  bool in_steps = false;
+  std::string title;  // "GPU idle time by cause, inside steps (GPU 0)"
+};
+IdleByCause ChartIdleByCause(const analysis::Report& report);
 
 }  // namespace stepline::ui

@@ -93,6 +93,7 @@ inline constexpr uint32_t kCategoryColors[] = {
     kKindMemset,      kCauseInput,         kCauseSync,         kCauseLaunch,       kCauseHostCompute,
     kCauseOther};
 inline constexpr uint8_t kGapShadeAlpha = 70;          // gap overlay on device rows
+inline constexpr float kGapShadeMinHeight = 1.f;       // px: a barely idle pixel still shows a line
 inline constexpr uint32_t kGapSelected = Rgba(255, 255, 255, 200);
 inline constexpr uint32_t kBlameArrow = Rgba(255, 80, 80, 240);
 inline constexpr uint32_t kOpHighlight = Rgba(0, 230, 255);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/analysis/report.h"
 #include "model/trace.h"
 #include "ui/timeline/slice_colors.h"
 #include "ui/timeline/timeline_data.h"
@@ -64,7 +65,10 @@ struct ViewState {
   std::vector<uint32_t> op_occurrences;   // slice rows of the highlighted op, ascending
   uint64_t highlight_generation = 0;      // bumped whenever search_matches or op_occurrences change
   bool request_bottom_tab = false;        // a panel asked to show panels.bottom_tab
-  uint32_t gap_cause_mask = 0x7f;         // bit per analysis::IdleCause shown in the gaps list
+  // The Idle gaps filters; the gaps list and the timeline's shading both read them.
+  uint32_t gap_cause_mask = 0x7f;  // bit per analysis::IdleCause shown
+  // Shorter gaps are hidden: the report's --min-gap-us default (launch jitter).
+  DurNs gap_min_dur_ns = analysis::ReportOptions{}.min_gap_ns;
 
   // Pictures and exports.
   bool show_caption = false;          // caption strip under the view: file, visible range, step

@@ -55,7 +55,8 @@ TEST(GapOverlayTest, AnalysisDataKeepsGapIdsPerDevice) {
   // Only [100, 430) us touches the first gap.
   EXPECT_EQ(GapsInRange(a, 0, TimeRange{Us(100), Us(430)}), std::make_pair(0u, 1u));
   EXPECT_EQ(GapsInRange(a, 0, TimeRange{Us(0), Us(1000)}), std::make_pair(0u, 2u));
-  EXPECT_EQ(GapsInRange(a, 0, TimeRange{Us(600), Us(1000)}).first, GapsInRange(a, 0, TimeRange{Us(600), Us(1000)}).second);
+  EXPECT_EQ(GapsInRange(a, 0, TimeRange{Us(600), Us(1000)}).first,
+            GapsInRange(a, 0, TimeRange{Us(600), Us(1000)}).second);
 }
 
 TEST(GapOverlayTest, FoldsGapsCloserThanAPixelKeepingTheLongestCause) {
@@ -72,18 +73,107 @@ TEST(GapOverlayTest, FoldsGapsCloserThanAPixelKeepingTheLongestCause) {
   EXPECT_EQ(GapItemAtX(items, 200.f), 0);
   EXPECT_EQ(GapItemAtX(items, 522.f), 1);
   EXPECT_EQ(GapItemAtX(items, 450.f), -1);
-  // 0.005 px per us: both gaps land within a pixel of each other and fold into
-  // one item that reports the 310 us input gap.
+  // 200 us per px: the gaps land within a pixel of each other and fold into
+  // one run, shaded column by column with the idle share of each: 90 of 200
+  // us in column 0, all of column 1, and 20 us of input gap plus the 5 us
+  // launch bubble in column 2, coloured by the input gap (more idle ns there).
   vp.width_px = 5;
   BuildGapOverlay(index, 0, vp, 1.f, &items);
-  ASSERT_EQ(items.size(), 1u);
-  EXPECT_EQ(items[0].count, 2u);
-  EXPECT_EQ(items[0].cause, analysis::IdleCause::kInput);
+  ASSERT_EQ(items.size(), 3u);
+  EXPECT_FLOAT_EQ(items[0].idle_fraction, 0.45f);
+  EXPECT_FLOAT_EQ(items[1].idle_fraction, 1.f);
+  EXPECT_FLOAT_EQ(items[2].idle_fraction, 0.125f);
+  EXPECT_EQ(items[2].count, 2u);
+  EXPECT_EQ(items[2].gap, 0u);
+  EXPECT_EQ(items[2].cause, analysis::IdleCause::kInput);
   // A minimum duration drops the launch bubble.
   vp.width_px = 1000;
   BuildGapOverlay(GapIndex(data->analysis, Us(10)), 0, vp, 1.f, &items);
   ASSERT_EQ(items.size(), 1u);
   EXPECT_EQ(items[0].gap, 0u);
+}
+
+// Regression: at zoom-out a GPU 69% busy in short kernels was shaded solid,
+// reading as idle. Kernels of 690 ns with 310 ns gaps, 200k of them (200 ms),
+// on 1920 px (~104 us, ~100 gaps per px): every column is 31% idle.
+TEST(GapOverlayTest, BusyGpuAtZoomOutShadesItsIdleShareNotSolid) {
+  AnalysisData a;
+  for (TimeNs t = 0; t < 200'000'000; t += 1000) {
+    analysis::IdleGap g;
+    g.start_ns = t + 690;
+    g.end_ns = t + 1000;
+    g.cause = t % 3000 == 0 ? analysis::IdleCause::kLaunch : analysis::IdleCause::kOther;
+    a.gaps.push_back(g);
+    a.gap_device.push_back(0);
+  }
+  a.device_gaps.emplace_back(0, static_cast<uint32_t>(a.gaps.size()));
+  const GapIndex index(a);
+  std::vector<GapOverlayItem> items;
+  BuildGapOverlay(index, 0, Viewport{TimeRange{0, 200'000'000}, 1920.0}, 1.f, &items);
+  ASSERT_EQ(items.size(), 1920u);  // one per column: bounded by pixels, not by the 200k gaps
+  double covered = 0;
+  for (const GapOverlayItem& it : items) {
+    EXPECT_NEAR(it.idle_fraction, 0.31, 0.01) << "x " << it.x0_px;
+    covered += (it.x1_px - it.x0_px) * it.idle_fraction;
+  }
+  EXPECT_NEAR(covered / 1920.0, 0.31, 0.002);
+  // Zoomed in to 2 us on 1000 px, each gap is itself again: fully shaded.
+  BuildGapOverlay(index, 0, Viewport{TimeRange{5000, 7000}, 1000.0}, 1.f, &items);
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_FLOAT_EQ(items[0].x0_px, 345.f);
+  EXPECT_FLOAT_EQ(items[0].x1_px, 500.f);
+  EXPECT_EQ(items[0].idle_fraction, 1.f);
+  EXPECT_EQ(items[0].count, 1u);
+}
+
+TEST(GapOverlayTest, OneWideGapIsShadedFullyAtItsExactExtent) {
+  auto data = MakeData();
+  std::vector<GapOverlayItem> items;
+  // 0.1 us per px: the 310 us input gap spans [100, 3200) px of a 4000 px view.
+  BuildGapOverlay(data->gap_index, 0, Viewport{TimeRange{Us(100), Us(500)}, 4000.0}, 1.f, &items);
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_FLOAT_EQ(items[0].x0_px, 100.f);
+  EXPECT_FLOAT_EQ(items[0].x1_px, 3200.f);
+  EXPECT_EQ(items[0].idle_fraction, 1.f);
+  EXPECT_EQ(items[0].cause, analysis::IdleCause::kInput);
+  // Inside the gap (no edge in view) it fills the view, still fully idle.
+  BuildGapOverlay(data->gap_index, 0, Viewport{TimeRange{Us(200), Us(300)}, 1000.0}, 1.f, &items);
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].idle_fraction, 1.f);
+  EXPECT_LE(items[0].x0_px, 0.f);
+  EXPECT_GE(items[0].x1_px, 1000.f);
+}
+
+// The overlay shades what the Idle gaps list lists: both read the filters in
+// ViewState, and a hidden cause or a gap under the minimum is not shaded.
+TEST(GapOverlayTest, ShadingFollowsTheIdleGapsFilters) {
+  ViewState state;
+  state.data = MakeData();
+  const Viewport vp{TimeRange{0, Us(1000)}, 1000.0};
+  GapOverlayFilter filter;
+  std::vector<GapOverlayItem> items;
+  auto shaded_gaps = [&] {
+    BuildGapOverlay(filter.Get(state.data, state.gap_cause_mask, state.gap_min_dur_ns), 0, vp, 1.f, &items);
+    std::vector<uint32_t> ids;
+    for (const GapOverlayItem& it : items) ids.push_back(it.gap);
+    return ids;
+  };
+  // Defaults: the report's 10 us minimum hides the 5 us launch bubble.
+  EXPECT_EQ(state.gap_min_dur_ns, Us(10));
+  EXPECT_EQ(shaded_gaps(), std::vector<uint32_t>{0});
+  state.gap_min_dur_ns = 0;
+  EXPECT_EQ(shaded_gaps(), (std::vector<uint32_t>{0, 1}));
+  EXPECT_EQ(&filter.Get(state.data, state.gap_cause_mask, 0), &state.data->gap_index);  // no copy when unfiltered
+  state.gap_cause_mask &= ~(1u << static_cast<unsigned>(analysis::IdleCause::kInput));
+  EXPECT_EQ(shaded_gaps(), std::vector<uint32_t>{1});
+  state.gap_cause_mask = 0;
+  EXPECT_TRUE(shaded_gaps().empty());
+  // A new trace with the same filters is not mistaken for the old one.
+  state.gap_cause_mask = 1u << static_cast<unsigned>(analysis::IdleCause::kOther);
+  EXPECT_EQ(shaded_gaps(), std::vector<uint32_t>{1});
+  state.data = MakeData();
+  EXPECT_EQ(filter.Get(state.data, state.gap_cause_mask, 0).size(), 1u);
+  EXPECT_EQ(filter.Get(state.data, state.gap_cause_mask, 0).gap_id(0), 1u);
 }
 
 TEST(GapOverlayTest, SelectingAGapFramesItAndSelectsTheBlamedEvent) {

@@ -105,5 +105,46 @@ TEST(OverviewPanelTest, TopCauseIsTheLargest) {
   EXPECT_EQ(TopCause(c), analysis::IdleCause::kSync);
 }
 
+// Regression: the chart summed the gaps over the whole active span (25.44 s
+// on demo input-bound, warm-up and teardown included) beside per-step
+// figures that add up to about 23 s. With steps it now shows the primary
+// device's time inside them, and says so.
+TEST(OverviewPanelTest, CauseChartUsesTheInStepFiguresWhenTheTraceHasSteps) {
+  const auto data = DemoData("input-bound", 10);
+  const analysis::Report& r = data->analysis.report;
+  ASSERT_FALSE(r.steps.empty());
+  const IdleByCause chart = ChartIdleByCause(r);
+  EXPECT_TRUE(chart.in_steps);
+  EXPECT_EQ(chart.title, "GPU idle time by cause, inside steps (" + r.primary_device + ")");
+  // The same figures as the step chart: the steps' own idle by cause, summed.
+  analysis::CauseNs per_step{};
+  for (const analysis::ReportStep& step : r.steps) {
+    for (int c = 0; c < analysis::kIdleCauseCount; ++c) per_step[c] += step.idle_by_cause[c];
+  }
+  EXPECT_EQ(chart.ns, per_step);
+  DurNs in_steps = 0, whole_span = 0, steps_ns = 0;
+  for (int c = 0; c < analysis::kIdleCauseCount; ++c) {
+    in_steps += chart.ns[c];
+    whole_span += r.idle_by_cause[c];
+  }
+  for (const analysis::ReportStep& step : r.steps) steps_ns += step.dur_ns;
+  EXPECT_LT(in_steps, whole_span);
+  EXPECT_LE(in_steps, steps_ns);
+  EXPECT_EQ(TopCause(chart.ns), analysis::IdleCause::kInput);
+}
+
+TEST(OverviewPanelTest, CauseChartFallsBackToTheWholeSpanWithoutSteps) {
+  analysis::Report r;
+  r.primary_device = "GPU 0";
+  r.primary_device_index = 0;
+  r.devices.emplace_back();
+  r.idle_by_cause[static_cast<size_t>(analysis::IdleCause::kSync)] = 700;
+  r.devices[0].idle_by_cause = r.idle_by_cause;
+  const IdleByCause chart = ChartIdleByCause(r);
+  EXPECT_FALSE(chart.in_steps);
+  EXPECT_EQ(chart.ns, r.idle_by_cause);
+  EXPECT_EQ(chart.title, "GPU idle time by cause, first to last kernel (GPU 0)");
+}
+
 }  // namespace
 }  // namespace stepline::ui

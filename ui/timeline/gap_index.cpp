@@ -5,13 +5,13 @@
 
 namespace stepline::ui {
 
-GapIndex::GapIndex(const AnalysisData& analysis, DurNs min_gap_ns) {
-  const bool keep_all = min_gap_ns <= 0;
+GapIndex::GapIndex(const AnalysisData& analysis, DurNs min_gap_ns, uint32_t cause_mask) {
+  const bool keep_all = min_gap_ns <= 0 && (cause_mask & kAllCauses) == kAllCauses;
   for (const auto& [begin, end] : analysis.device_gaps) {
     const auto first = static_cast<uint32_t>(start_ns_.size());
     for (uint32_t id = begin; id < end; ++id) {
       const analysis::IdleGap& g = analysis.gaps[id];
-      if (g.dur_ns() < min_gap_ns) continue;
+      if (g.dur_ns() < min_gap_ns || !(cause_mask >> static_cast<unsigned>(g.cause) & 1u)) continue;
       start_ns_.push_back(g.start_ns);
       dur_ns_.push_back(g.dur_ns());
       cause_.push_back(g.cause);
@@ -26,6 +26,9 @@ GapIndex::GapIndex(const AnalysisData& analysis, DurNs min_gap_ns) {
     ids_.clear();
     ids_.shrink_to_fit();
   }
+  idle_before_.reserve(dur_ns_.size() + 1);
+  idle_before_.push_back(0);
+  for (DurNs d : dur_ns_) idle_before_.push_back(idle_before_.back() + d);
   longest_ = RangeArgMax<DurNs>(dur_ns_);
 }
 
@@ -52,7 +55,8 @@ std::pair<uint32_t, uint32_t> GapIndex::InRange(uint32_t device, TimeRange range
 size_t GapIndex::MemoryBytes() const {
   return start_ns_.capacity() * sizeof(TimeNs) + dur_ns_.capacity() * sizeof(DurNs) +
          cause_.capacity() * sizeof(analysis::IdleCause) + ids_.capacity() * sizeof(uint32_t) +
-         device_ranges_.capacity() * sizeof(device_ranges_[0]) + longest_.MemoryBytes();
+         device_ranges_.capacity() * sizeof(device_ranges_[0]) + idle_before_.capacity() * sizeof(DurNs) +
+         longest_.MemoryBytes();
 }
 
 }  // namespace stepline::ui

@@ -1,8 +1,10 @@
 // GapIndex: every device's idle gaps in compact columns for the timeline's
-// gap overlay, plus a range arg-max over their durations, so the overlay can
-// fold any run of gaps into one item and name the run's longest gap without
-// visiting the run. Built once per trace (in TimelineData, on the load
-// thread): about 17 bytes per gap plus the arg-max blocks.
+// gap overlay, plus a range arg-max over their durations and prefix sums of
+// them, so the overlay can fold any run of gaps into pixel items and name
+// each item's idle time and longest gap without visiting the run. Built once
+// per trace (in TimelineData, on the load thread), and again by the timeline
+// when the Idle gaps filters change: about 25 bytes per gap plus the arg-max
+// blocks.
 #pragma once
 
 #include <cstdint>
@@ -21,8 +23,11 @@ namespace stepline::ui {
 class GapIndex {
  public:
   GapIndex() = default;
-  // The gaps of `analysis` at least min_gap_ns long (0: all of them).
-  explicit GapIndex(const AnalysisData& analysis, DurNs min_gap_ns = 0);
+  // The gaps of `analysis` at least min_gap_ns long (0: all of them) whose
+  // cause has its bit set in cause_mask (bit per analysis::IdleCause).
+  explicit GapIndex(const AnalysisData& analysis, DurNs min_gap_ns = 0, uint32_t cause_mask = kAllCauses);
+
+  static constexpr uint32_t kAllCauses = (1u << analysis::kIdleCauseCount) - 1;
 
   size_t size() const { return start_ns_.size(); }
   size_t device_count() const { return device_ranges_.size(); }
@@ -39,6 +44,8 @@ class GapIndex {
   // The position of the longest gap in [begin, end) (begin < end), the
   // earliest on ties.
   uint32_t Longest(size_t begin, size_t end) const { return longest_.Query(dur_ns_, begin, end); }
+  // Summed durations of the gaps at positions [begin, end).
+  DurNs IdleNs(size_t begin, size_t end) const { return idle_before_[end] - idle_before_[begin]; }
 
   size_t MemoryBytes() const;
 
@@ -48,6 +55,7 @@ class GapIndex {
   std::vector<analysis::IdleCause> cause_;
   std::vector<uint32_t> ids_;  // gap id per position; empty when every gap is kept (id == position)
   std::vector<std::pair<uint32_t, uint32_t>> device_ranges_;
+  std::vector<DurNs> idle_before_;  // size() + 1 prefix sums of dur_ns_ (across devices: take differences within one)
   RangeArgMax<DurNs> longest_;
 };
 

@@ -565,7 +565,8 @@ void TimelinePanel::DrawHoverTooltip(const ViewState& state) {
     ImGui::SetTooltip("%u slices folded here; zoom in to see them", hovered_run_count_);
   } else if (hovered_gap_ >= 0) {
     ImGui::BeginTooltip();
-    GapTooltip(trace, state.data->analysis, static_cast<uint32_t>(hovered_gap_), hovered_gap_count_);
+    GapTooltip(trace, state.data->analysis, static_cast<uint32_t>(hovered_gap_), hovered_gap_count_,
+               hovered_gap_fraction_);
     ImGui::EndTooltip();
   } else if (hovered_step_ >= 0) {
     ImGui::BeginTooltip();
@@ -613,9 +614,10 @@ void TimelinePanel::DrawStepsRow(ViewState& state, ImDrawList* dl, const Rect& s
 void TimelinePanel::BuildGapItems(const ViewState& state) {
   const AnalysisData& a = state.data->analysis;
   gap_items_.resize(a.device_gaps.size());
+  const GapIndex& gaps = gap_filter_.Get(state.data, state.gap_cause_mask, state.gap_min_dur_ns);
   for (uint32_t d = 0; d < gap_items_.size(); ++d) {
     gap_items_[d].clear();
-    if (state.show_gap_overlay) BuildGapOverlay(state.data->gap_index, d, state.viewport, 1.f, &gap_items_[d]);
+    if (state.show_gap_overlay) BuildGapOverlay(gaps, d, state.viewport, 1.f, &gap_items_[d]);
   }
 }
 
@@ -638,6 +640,7 @@ void TimelinePanel::DrawRowGaps(const ViewState& state, ImDrawList* dl, const La
     if (hit >= 0) {
       hovered_gap_ = static_cast<int>(items[hit].gap);
       hovered_gap_count_ = items[hit].count;
+      hovered_gap_fraction_ = items[hit].idle_fraction;
     }
   }
 }

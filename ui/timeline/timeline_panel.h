@@ -66,6 +66,8 @@ class TimelinePanel {
   std::vector<std::vector<GapOverlayItem>> gap_items_;  // scratch: per device, this frame's gap shading
   int hovered_gap_ = -1;                   // index into analysis.gaps under the mouse, -1 none
   uint32_t hovered_gap_count_ = 0;         // gaps folded into that item
+  float hovered_gap_fraction_ = 1.f;       // idle share of that item
+  GapOverlayFilter gap_filter_;            // the shaded gaps: the Idle gaps panel's filters applied
   int hovered_step_ = -1;                  // step under the mouse in the Steps strip, -1 none
   std::vector<size_t> row_of_track_;       // TrackId -> index into layout_.rows (or SIZE_MAX)
   float row_height_ = 18.f;
