@@ -62,10 +62,14 @@ void ClockConverter::AddSnapshot(const ClockSnapshot& snapshot) {
     }
   }
   paths_.clear();
+  last_path_ = nullptr;
 }
 
-const std::vector<uint32_t>& ClockConverter::PathFrom(uint32_t clock) {
+const ClockConverter::Path& ClockConverter::PathFrom(uint32_t clock) {
+  if (last_path_ != nullptr && last_clock_ == clock) return *last_path_;
   auto [it, inserted] = paths_.try_emplace(clock);
+  last_clock_ = clock;
+  last_path_ = &it->second;
   if (!inserted) return it->second;
   // Breadth-first over the clocks linked by snapshots: few clocks, few links.
   std::unordered_map<uint32_t, uint32_t> came_from{{clock, clock}};
@@ -78,8 +82,8 @@ const std::vector<uint32_t>& ClockConverter::PathFrom(uint32_t clock) {
     }
   }
   if (clock != trace_clock_ && came_from.contains(trace_clock_)) {
-    std::vector<uint32_t> path;
-    for (uint32_t c = trace_clock_; c != clock; c = came_from[c]) path.push_back(c);
+    Path path;
+    for (uint32_t c = trace_clock_; c != clock; c = came_from[c]) path.push_back(&links_.at({came_from[c], c}));
     std::reverse(path.begin(), path.end());
     it->second = std::move(path);
   }
@@ -91,15 +95,12 @@ bool ClockConverter::ToTraceTime(uint32_t clock, int64_t ts_ns, int64_t* out) {
     *out = ts_ns;
     return true;
   }
-  const std::vector<uint32_t>& path = PathFrom(clock);
+  const Path& path = PathFrom(clock);
   if (path.empty()) return false;
-  uint32_t from = clock;
-  for (uint32_t to : path) {
-    const Readings& r = links_.at({from, to});
-    auto after = std::upper_bound(r.begin(), r.end(), std::pair<int64_t, int64_t>{ts_ns, INT64_MAX});
-    const auto& [from_ns, to_ns] = after == r.begin() ? r.front() : *(after - 1);
+  for (const Readings* r : path) {
+    auto after = std::upper_bound(r->begin(), r->end(), std::pair<int64_t, int64_t>{ts_ns, INT64_MAX});
+    const auto& [from_ns, to_ns] = after == r->begin() ? r->front() : *(after - 1);
     ts_ns = ts_ns - from_ns + to_ns;
-    from = to;
   }
   *out = ts_ns;
   return true;

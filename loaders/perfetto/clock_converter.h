@@ -44,7 +44,11 @@ class ClockConverter {
  public:
   // Records the global readings of one snapshot (sequence clocks ignored).
   void AddSnapshot(const ClockSnapshot& snapshot);
-  void set_trace_clock(uint32_t id) { trace_clock_ = id; paths_.clear(); }
+  void set_trace_clock(uint32_t id) {
+    trace_clock_ = id;
+    paths_.clear();
+    last_path_ = nullptr;
+  }
   uint32_t trace_clock() const { return trace_clock_; }
 
   // `ts_ns` on global clock `clock`, as ns on the trace clock. False when
@@ -53,11 +57,14 @@ class ClockConverter {
 
  private:
   using Readings = std::vector<std::pair<int64_t, int64_t>>;  // (from, to) at one instant, sorted by from
-  const std::vector<uint32_t>& PathFrom(uint32_t clock);      // clocks after `clock`, ending at the trace clock
+  using Path = std::vector<const Readings*>;                  // one link per hop, ending at the trace clock
+  const Path& PathFrom(uint32_t clock);
 
   uint32_t trace_clock_ = 6;  // BOOTTIME unless a snapshot names another primary clock
-  std::map<std::pair<uint32_t, uint32_t>, Readings> links_;
-  std::unordered_map<uint32_t, std::vector<uint32_t>> paths_;  // empty vector: no path (or same clock)
+  std::map<std::pair<uint32_t, uint32_t>, Readings> links_;  // node-based: Path pointers stay valid
+  std::unordered_map<uint32_t, Path> paths_;                 // empty: no path (or same clock)
+  uint32_t last_clock_ = UINT32_MAX;                          // one-entry cache: most packets share a clock
+  const Path* last_path_ = nullptr;
 };
 
 // The sequence-scoped clocks of one sequence, from its latest snapshot.

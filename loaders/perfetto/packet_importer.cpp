@@ -153,7 +153,11 @@ bool PacketImporter::ParsePacket(const PacketRef& p, PacketFields* out, LoadErro
 bool PacketImporter::Import(const PacketRef& p, LoadError* error) {
   PacketFields pk;
   if (!ParsePacket(p, &pk, error)) return false;
-  SequenceState& seq = sequences_[pk.sequence_id];
+  if (last_sequence_ == nullptr || last_sequence_id_ != pk.sequence_id) {
+    last_sequence_ = &sequences_[pk.sequence_id];  // node-based map: the pointer stays valid
+    last_sequence_id_ = pk.sequence_id;
+  }
+  SequenceState& seq = *last_sequence_;
   // The first packet of every sequence carries previous_packet_dropped (the
   // service cannot tell a new writer from a lossy one); later ones mean loss.
   if (pk.previous_dropped && seq.seen && !pk.first_on_sequence) {

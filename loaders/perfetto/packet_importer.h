@@ -113,6 +113,8 @@ class PacketImporter {
   ClockConverter clocks_;
   TrackRegistry tracks_;
   std::unordered_map<uint32_t, SequenceState> sequences_;
+  SequenceState* last_sequence_ = nullptr;  // runs of packets share a sequence
+  uint32_t last_sequence_id_ = 0;
   std::deque<std::string> blobs_;  // inflated compressed_packets; PacketRefs point into them
   ClockSnapshot snapshot_;         // scratch
   TrackEventFields event_;         // scratch, reused per event
