@@ -14,6 +14,9 @@ Counting rules (what the facts mean):
   * descriptors: TrackDescriptor packets (60); distinct uuids; per kind (process 3 / thread 4 / counter 8);
     threads = distinct (pid, tid) of thread descriptors;
   * processes: pid -> process_name of process descriptors;
+  * flow arrows: events (BEGIN, or INSTANT) with flow ids, per id in time order (file order on ties): an event
+    with a flow id draws an arrow from the id's open event, if any, and becomes the open event; a terminating
+    id draws the arrow and closes the id;
   * longest slice on a thread track: SLICE_BEGIN/SLICE_END matched as a stack per track uuid in file order;
     track = TrackEvent.track_uuid, else TracePacketDefaults.track_event_defaults.track_uuid of the sequence;
     name = TrackEvent.name (23) or InternedData.event_names (2) of the sequence (cleared by sequence_flags 1);
@@ -96,6 +99,7 @@ def main(path):
     global_snaps = []
     seq_clock, seq_names, seq_default, open_slices = {}, {}, {}, collections.defaultdict(list)
     longest = None
+    flow_events = collections.defaultdict(list)
     packets = 0
     for fn, wt, r in fields(b, 0, len(b)):
         if fn != 1:
@@ -165,6 +169,14 @@ def main(path):
             extra_values += len(repeated_varints(b, tee.get(12, [])))
             if t == 3 and any(f in te for f in (36, 47, 42, 48)):
                 instants_with_flows += 1
+            if t in (1, 3):
+                for field, terminating in ((36, False), (47, False), (42, True), (48, True)):
+                    for wt_, v in tee.get(field, []):
+                        ids = [v] if wt_ in (0, 1) else None
+                        if ids is None:
+                            raise ValueError("packed flow ids not handled by this script")
+                        for fid in ids:
+                            flow_events[fid].append((ts, packets, terminating))
             track = te.get(11, seq_default.get(seq, (0, None))[1])
             if t == 1:
                 name = text(b, te[23]) if 23 in te else seq_names.get(seq, {}).get(te.get(10), "")
@@ -173,6 +185,13 @@ def main(path):
                 start, name = open_slices[track].pop()
                 if track in thread_names and (longest is None or ts - start > longest[2]):
                     longest = (name, start, ts - start, thread_names[track])
+    arrows = 0
+    for events in flow_events.values():
+        is_open = False
+        for _, _, terminating in sorted(events, key=lambda e: (e[0], e[1])):
+            if is_open:
+                arrows += 1
+            is_open = not terminating
     print("packets", packets, "global_clock_snapshots", len(global_snaps))
     for t in (1, 2, 3, 4, "untyped"):
         print("events type", t, types.get(t, 0))
@@ -181,6 +200,7 @@ def main(path):
     print("descriptor_packets", descriptor_packets, "distinct_uuids", len(uuids), dict(kinds))
     print("threads", len(threads))
     print("processes", sorted(processes.items()))
+    print("flow_arrows", arrows)
     print("longest_thread_slice name=%r start_ns=%d dur_ns=%d thread=%r" % longest)
 
 

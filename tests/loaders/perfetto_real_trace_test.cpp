@@ -27,6 +27,7 @@ constexpr uint64_t kUntypedEvents = 222;
 constexpr uint64_t kExtraCounterValues = 68181;
 constexpr uint64_t kThreads = 40;          // distinct (pid, tid) of thread descriptors
 constexpr uint64_t kCounterTracks = 40;    // counter descriptors
+constexpr uint64_t kFlowArrows = 5965;
 const std::map<int64_t, std::string> kProcesses = {
     {27907, "Browser"}, {27917, "Browser"}, {30416, "Renderer"}, {30433, "GPU Process"}, {30988, "Renderer"}};
 
@@ -54,6 +55,7 @@ TEST(PerfettoRealTrace, MatchesIndependentlyCountedFacts) {
   const Diagnostics& d = t.diagnostics();
   EXPECT_EQ(kSliceBegins - d.count(DiagCode::kUnmatchedBegin), kSliceEnds - d.count(DiagCode::kUnmatchedEnd));
   EXPECT_EQ(t.counters().size(), kExtraCounterValues);
+  EXPECT_EQ(t.flows().size(), kFlowArrows);
   EXPECT_EQ(CountTracks(t, TrackKind::kHostThread), kThreads);
   EXPECT_EQ(CountTracks(t, TrackKind::kCounter), kCounterTracks);
   EXPECT_EQ(d.count(DiagCode::kUnsupportedFeature), kUntypedEvents);
