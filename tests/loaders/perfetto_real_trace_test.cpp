@@ -5,6 +5,7 @@
 //   python3 tests/data/perfetto_facts.py ../shared/traces/perfetto/scrolling_with_blocked_nonblocked_frames.pftrace
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -31,6 +32,13 @@ constexpr uint64_t kFlowArrows = 5965;
 const std::map<int64_t, std::string> kProcesses = {
     {27907, "Browser"}, {27917, "Browser"}, {30416, "Renderer"}, {30433, "GPU Process"}, {30988, "Renderer"}};
 
+// Skips when the shared traces, or this one trace in them, are absent.
+#define REQUIRE_PERFETTO_TRACE()                                                                 \
+  STEPLINE_REQUIRE_SHARED_TRACES();                                                              \
+  if (!std::filesystem::exists(SharedTracePath(kFile)))                                          \
+  GTEST_SKIP() << "shared trace " << kFile << " not found under " << SharedTracesDir()           \
+               << " (set STEPLINE_TRACES to point at the traces); real-trace test skipped"
+
 uint64_t CountTracks(const Trace& t, TrackKind kind) {
   uint64_t n = 0;
   for (size_t i = 0; i < t.tracks().size(); ++i) n += t.tracks().kind(TrackId::FromIndex(i)) == kind;
@@ -44,7 +52,7 @@ Trace LoadShared() {
 }
 
 TEST(PerfettoRealTrace, MatchesIndependentlyCountedFacts) {
-  STEPLINE_REQUIRE_SHARED_TRACES();
+  REQUIRE_PERFETTO_TRACE();
   const Trace t = LoadShared();
   EXPECT_EQ(t.CheckInvariants(), "");
   EXPECT_EQ(t.info().format, "perfetto");
@@ -72,7 +80,7 @@ TEST(PerfettoRealTrace, MatchesIndependentlyCountedFacts) {
 // BOOTTIME link of the later of the two global snapshots (the earlier one is
 // 468 ns off).
 TEST(PerfettoRealTrace, LongestThreadSliceHasItsNameTimeAndDuration) {
-  STEPLINE_REQUIRE_SHARED_TRACES();
+  REQUIRE_PERFETTO_TRACE();
   const Trace t = LoadShared();
   const SliceTable& s = t.slices();
   int found = 0;
@@ -88,7 +96,7 @@ TEST(PerfettoRealTrace, LongestThreadSliceHasItsNameTimeAndDuration) {
 }
 
 TEST(PerfettoRealTrace, CutFileKeepsTheFirstHalf) {
-  STEPLINE_REQUIRE_SHARED_TRACES();
+  REQUIRE_PERFETTO_TRACE();
   std::ifstream in(SharedTracePath(kFile), std::ios::binary);
   std::stringstream raw;
   raw << in.rdbuf();
