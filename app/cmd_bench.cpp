@@ -203,8 +203,8 @@ Result<BenchInput, std::string> PrepareInput(const BenchSettings& settings) {
     input.tile_shift_us = tiled->shift_us;
     tiled_text = std::move(tiled->json);
     content = tiled_text;
-  } else if (input.format != loaders::Format::kChromeJson && input.format != loaders::Format::kXSpace) {
-    return MakeUnexpected(settings.path + ": bench reads Chrome-JSON and XSpace traces only (format: " +
+  } else if (input.format == loaders::Format::kUnknown) {
+    return MakeUnexpected(settings.path + ": bench reads Chrome-JSON, XSpace and Perfetto traces only (format: " +
                           std::string(loaders::FormatName(input.format)) + ")");
   }
   input.decoded.bytes = loaders::ByteBuffer::Allocate(content.size());

@@ -14,6 +14,7 @@
 
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
+#include "loaders/perfetto/perfetto_loader.h"
 #include "loaders/xspace/xspace_loader.h"
 
 namespace stepline::loaders {
@@ -161,8 +162,8 @@ LoadError NotLoadable(std::string_view content, const std::string& path) {
     }
   }
   e.message = reason + "; first bytes " + DescribeHead(content) +
-              ". Expected Chrome trace JSON (starting with '{' or '['), or an XSpace protobuf (.xplane.pb, "
-              "starting with 0A), either optionally gzip (1F 8B) or zstd (28 B5 2F FD) compressed";
+              ". Expected Chrome trace JSON (starting with '{' or '['), or an XSpace or Perfetto protobuf "
+              "(.xplane.pb, .pftrace; starting with 0A), either optionally gzip (1F 8B) or zstd (28 B5 2F FD) compressed";
   return e;
 }
 
@@ -175,13 +176,7 @@ Result<Trace, LoadError> Dispatch(const DecodedInput& input, const std::string& 
   switch (SniffFormat(input.bytes.view().substr(0, kSniffBytes))) {
     case Format::kChromeJson: return LoadChromeJson(input, path, options, progress);
     case Format::kXSpace: return LoadXSpace(input, path, options, progress);
-    case Format::kPerfetto: {
-      LoadError e;
-      e.code = LoadErrorCode::kUnsupportedFormat;
-      e.path = path;
-      e.message = "Perfetto protobuf traces are not supported yet; convert to JSON with traceconv";
-      return MakeUnexpected(std::move(e));
-    }
+    case Format::kPerfetto: return LoadPerfetto(input, path, options, progress);
     case Format::kUnknown: break;
   }
   return MakeUnexpected(NotLoadable(input.bytes.view(), path));

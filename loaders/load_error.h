@@ -12,7 +12,7 @@ enum class LoadErrorCode : uint8_t {
   kIoError = 0,        // open/stat/read/mmap failed (message carries strerror)
   kEmpty,              // the file (or its decompressed content) has no bytes
   kUnknownFormat,      // the first bytes match no format we read
-  kUnsupportedFormat,  // recognised (Perfetto protobuf, Riegeli) but not loaded
+  kUnsupportedFormat,  // recognised (Riegeli) but not loaded
   kDecompressFailed,   // gzip/zstd stream corrupt before any usable byte
   kJsonSyntax,         // malformed JSON that is not just a truncated tail
   kJsonSchema,         // valid JSON of the wrong shape (no traceEvents array, ...)

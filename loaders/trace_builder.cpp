@@ -148,10 +148,10 @@ SliceId TraceBuilder::BeginSlice(TrackId track, TimeNs ts_ns, StringId name, Str
   return id;
 }
 
-void TraceBuilder::EndSlice(TrackId track, TimeNs ts_ns, ArgSetId end_args, uint64_t byte_offset) {
+SliceId TraceBuilder::EndSlice(TrackId track, TimeNs ts_ns, ArgSetId end_args, uint64_t byte_offset) {
   if (open_slices_.size() <= track.index() || open_slices_[track.index()].empty()) {
     diag().Record(DiagCode::kUnmatchedEnd, byte_offset, "end at " + std::to_string(ts_ns) + " ns with no open begin");
-    return;
+    return SliceId::None();
   }
   const OpenSlice open = open_slices_[track.index()].back();
   open_slices_[track.index()].pop_back();
@@ -176,6 +176,7 @@ void TraceBuilder::EndSlice(TrackId track, TimeNs ts_ns, ArgSetId end_args, uint
     }
     slices.set_arg_set(open.slice, AddArgs(merged));
   }
+  return open.slice;
 }
 
 void TraceBuilder::AddFlowEvent(FlowPhase phase, uint64_t id, StringId category, StringId name, TrackId track,

@@ -59,10 +59,11 @@ class TraceBuilder {
   // --- Events --------------------------------------------------------------
   SliceId AddSlice(const SliceTable::Row& row) { return trace_.mutable_slices().Append(row); }
   // B: opens a slice on `track`. E: closes the most recent open one; an E
-  // with no open B records kUnmatchedEnd. E's args are merged into B's.
+  // with no open B records kUnmatchedEnd and returns None. E's args are
+  // merged into B's; EndSlice returns the slice it closed.
   SliceId BeginSlice(TrackId track, TimeNs ts_ns, StringId name, StringId category, ArgSetId args,
                      uint64_t byte_offset);
-  void EndSlice(TrackId track, TimeNs ts_ns, ArgSetId end_args, uint64_t byte_offset);
+  SliceId EndSlice(TrackId track, TimeNs ts_ns, ArgSetId end_args, uint64_t byte_offset);
   void AddInstant(const InstantTable::Row& row) { trace_.mutable_instants().Append(row); }
   void AddCounter(TrackId track, TimeNs ts_ns, double value) { trace_.mutable_counters().Append(track, ts_ns, value); }
 

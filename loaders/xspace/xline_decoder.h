@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "loaders/xspace/wire_reader.h"
+#include "loaders/proto_wire/wire_reader.h"
 #include "loaders/xspace/xspace_framing.h"
 #include "loaders/xspace/xspace_stats.h"
 

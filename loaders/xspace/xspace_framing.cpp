@@ -1,7 +1,7 @@
 // XSpace framing: the hand-written walk over the top-level XSpace fields.
 #include "loaders/xspace/xspace_framing.h"
 
-#include "loaders/xspace/wire_reader.h"
+#include "loaders/proto_wire/wire_reader.h"
 
 namespace stepline::loaders::xspace {
 namespace {

@@ -7,7 +7,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "loaders/xspace/wire_reader.h"
+#include "loaders/proto_wire/wire_reader.h"
 
 namespace stepline::loaders::xspace {
 namespace {

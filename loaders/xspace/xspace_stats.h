@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "loaders/xspace/wire_reader.h"
+#include "loaders/proto_wire/wire_reader.h"
 
 namespace stepline::loaders::xspace {
 

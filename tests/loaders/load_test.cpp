@@ -117,12 +117,13 @@ TEST(LoadTest, KnownWrongFilesGetAHint) {
   EXPECT_NE(html.error().message.find("HTML"), std::string::npos) << html.error().message;
 }
 
-TEST(LoadTest, PerfettoIsUnsupportedWithAWayOut) {
+TEST(LoadTest, PerfettoDispatchesToThePerfettoLoader) {
   const std::string packet = std::string("\x0A\x04\x50\x01\x40\x05", 6);  // TracePacket{seq id, timestamp}
   auto r = LoadBytes(packet, "trace.pftrace");
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code, LoadErrorCode::kUnsupportedFormat);
-  EXPECT_NE(r.error().message.find("traceconv"), std::string::npos);
+  ASSERT_TRUE(r.ok()) << r.error().ToString();
+  EXPECT_EQ(r->info().format, "perfetto");
+  EXPECT_EQ(r->slices().size(), 0u);
+  EXPECT_TRUE(r->diagnostics().empty());
 }
 
 TEST(LoadTest, MissingFileIsIoErrorWithPath) {
@@ -207,11 +208,12 @@ TEST(LoadTest, RealXSpaceFileDispatchesToTheXSpaceLoader) {
   EXPECT_EQ(r->info().compression, "");
 }
 
-TEST(LoadTest, RealPerfettoFileIsUnsupported) {
+TEST(LoadTest, RealPerfettoFileDispatchesToThePerfettoLoader) {
   STEPLINE_REQUIRE_SHARED_TRACES();
   auto r = LoadFile(testing::SharedTracePath("perfetto/scrolling_with_blocked_nonblocked_frames.pftrace"));
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code, LoadErrorCode::kUnsupportedFormat);
+  ASSERT_TRUE(r.ok()) << r.error().ToString();
+  EXPECT_EQ(r->info().format, "perfetto");
+  EXPECT_EQ(r->info().input_bytes, 2581012u);
 }
 
 TEST(LoadTest, RealCorruptXSpaceIsAProtobufError) {

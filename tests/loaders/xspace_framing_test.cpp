@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "loaders/xspace/wire_reader.h"
+#include "loaders/proto_wire/wire_reader.h"
 #include "loaders/xspace/xspace_framing.h"
 #include "loaders/xspace/xspace_loader.h"
 

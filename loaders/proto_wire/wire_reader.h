@@ -1,14 +1,14 @@
 // WireReader: a bounds-checked cursor over protobuf wire data (varints, tags,
 // length-delimited payloads) that remembers absolute file offsets, so a
-// malformed byte is reported where it is. Header-only; it never reads past
-// `end` and never allocates.
+// malformed byte is reported where it is. Shared by the XSpace and Perfetto
+// loaders. Header-only; it never reads past `end` and never allocates.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 #include <string_view>
 
-namespace stepline::loaders::xspace {
+namespace stepline::loaders {
 
 enum class WireType : uint8_t { kVarint = 0, kFixed64 = 1, kLen = 2, kStartGroup = 3, kEndGroup = 4, kFixed32 = 5 };
 
@@ -171,4 +171,4 @@ inline std::string_view PayloadView(const WireField& f) {
   return std::string_view(f.payload, static_cast<size_t>(f.payload_size));
 }
 
-}  // namespace stepline::loaders::xspace
+}  // namespace stepline::loaders
