@@ -24,6 +24,12 @@ const char* CauseLabel(analysis::IdleCause c) {
 
 uint32_t CauseColor(analysis::IdleCause c) { return theme::kCauseColors[static_cast<size_t>(c)]; }
 
+void SameLineIfFits(float next_w, float spacing) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const float gap = spacing < 0 ? ImGui::GetStyle().ItemSpacing.x : spacing;
+  if (ImGui::GetItemRectMax().x + gap + next_w <= right) ImGui::SameLine(0.f, spacing);
+}
+
 void ColorSwatch(uint32_t color, float spacing) {
   const float side = theme::kLegendSwatch * ImGui::GetFontSize() / 13.f;
   const ImVec2 p = ImGui::GetCursorScreenPos();

@@ -117,6 +117,18 @@ inline constexpr float kCardWidth = 168.f;
 inline constexpr float kCardHeight = 50.f;
 inline constexpr float kCardWideFactor = 2.2f;  // a card grows to fit a long value, up to this many widths
 inline constexpr float kLegendSwatch = 10.f;
+// Tables beside a chart (ops + top 10, gaps + histogram): the chart takes a
+// share of the width up to a preferred size, and gives way down to its
+// minimum before the table's name column would shrink.
+inline constexpr float kTopOpsChartWidth = 380.f;
+inline constexpr float kTopOpsChartShare = 0.3f;
+inline constexpr float kGapHistogramWidth = 420.f;
+inline constexpr float kGapHistogramShare = 0.35f;
+inline constexpr float kSideChartMinWidth = 200.f;
+inline constexpr float kSideChartGap = 8.f;          // between the table and the chart
+// Narrowest readable name columns, in font heights (~2 characters each).
+inline constexpr float kNameColumnMinEm = 15.f;
+inline constexpr float kKernelOpMinEm = 10.f;  // "launching op"; the kernel name gets twice this
 inline constexpr float kOverviewPaneWidth = 600.f;   // default width of the overview column
 inline constexpr float kBottomPaneHeight = 330.f;    // default height of the tabbed tables
 
