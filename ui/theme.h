@@ -103,8 +103,12 @@ inline constexpr float kStepChartHeight = 190.f;
 inline constexpr float kCauseChartRowHeight = 18.f;   // one bar per idle cause
 inline constexpr float kChartAxisWidth = 56.f;        // y-axis labels
 inline constexpr float kChartMinBarPx = 3.f;          // narrower: buckets of steps
-inline constexpr float kChartMaxBarPx = 96.f;         // wider bars (few steps) stop here
-inline constexpr float kChartBarGap = 1.f;
+// A few steps fill the chart's width, but one bar takes at most this share of
+// it (a single step is a bar, not a slab across the chart).
+inline constexpr float kChartMaxBarShare = 1.f / 3.f;
+inline constexpr float kChartBarGap = 1.f;           // between narrow bars
+inline constexpr float kChartBarGapShare = 0.12f;    // wide bars: this share of a bar ...
+inline constexpr float kChartMaxBarGap = 14.f;       // ... up to this
 inline constexpr float kMeanBarWidth = 34.f;
 inline constexpr float kMeanBarSeparation = 18.f;  // between the last step bar and the mean bar
 inline constexpr float kHistogramHeight = 90.f;
