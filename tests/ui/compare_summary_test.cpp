@@ -60,10 +60,12 @@ TEST(CompareSummaryTest, ToneFollowsSenseAndIgnoresNoise) {
   EXPECT_EQ(SummaryTone(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 10, 0)), Change::kImprovement);
 }
 
-TEST(CompareSummaryTest, HidesCategoriesAbsentFromBothRunsAndLabelsRows) {
-  EXPECT_TRUE(ShowSummaryRow(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 0, 0, SummaryGroup::kRun)));
-  EXPECT_FALSE(ShowSummaryRow(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 0, 0, SummaryGroup::kBreakdown)));
-  EXPECT_TRUE(ShowSummaryRow(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 0, 3, SummaryGroup::kIdleByCause)));
+// Regression: the window hid category rows with no time in either run while
+// `stepline diff` lists every one; now they are listed, marked empty (dimmed).
+TEST(CompareSummaryTest, MarksCategoriesAbsentFromBothRunsEmptyAndLabelsRows) {
+  EXPECT_FALSE(IsEmptySummaryRow(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 0, 0, SummaryGroup::kRun)));
+  EXPECT_TRUE(IsEmptySummaryRow(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 0, 0, SummaryGroup::kBreakdown)));
+  EXPECT_FALSE(IsEmptySummaryRow(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 0, 3, SummaryGroup::kIdleByCause)));
   analysis::CompareSide side;
   const analysis::Comparison c{side, side, analysis::BuildSummaryRows(side, side), {}, true};
   ASSERT_EQ(c.summary.size(), 3u + analysis::kTimeCategoryCount + analysis::kIdleCauseCount);

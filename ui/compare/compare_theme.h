@@ -15,6 +15,7 @@ inline constexpr uint32_t kAlignedStepEdge = Rgba(255, 255, 255, 150);  // the a
 inline constexpr uint32_t kStepEdge = Rgba(255, 255, 255, 36);          // other steps' starts
 
 inline constexpr float kCompareLeftWidth = 560.f;  // summary + chart column
+inline constexpr float kCompareLeftMaxShare = 0.5f;  // of the window, when the summary needs more
 inline constexpr float kCompareOpsHeight = 300.f;  // ops diff table under the timelines
 inline constexpr float kCompareChartHeight = 250.f;
 inline constexpr float kCompareRowGap = 6.f;        // between A's and B's series rows
