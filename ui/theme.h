@@ -13,6 +13,7 @@ inline constexpr uint32_t Rgba(uint8_t r, uint8_t g, uint8_t b, uint8_t a = 255)
 
 // Timeline geometry.
 inline constexpr float kRulerHeight = 26.f;
+inline constexpr float kRulerLabelPad = 3.f;     // a tick label to its tick
 inline constexpr float kOverviewHeight = 34.f;
 inline constexpr float kHeaderWidth = 220.f;     // track names column
 inline constexpr float kSliceRowHeight = 18.f;   // one nesting level
