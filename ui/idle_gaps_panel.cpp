@@ -131,9 +131,9 @@ void IdleGapsPanel::Draw(ViewState& state) {
   DrawFilters(state);
   Refresh(state);
   const float s = ImGui::GetFontSize() / 13.f;
-  const float hist_w = SideChartWidth(ImGui::GetContentRegionAvail().x, SortableTableMinWidth(kGapTableColumns),
-                                      theme::kGapHistogramWidth * s, theme::kGapHistogramShare,
-                                      theme::kSideChartMinWidth * s);
+  const float hist_w =
+      SideChartWidth(ImGui::GetContentRegionAvail().x, SortableTableMinWidth(kGapTableColumns),
+                     theme::kGapHistogramWidth * s, theme::kGapHistogramShare, theme::kSideChartMinWidth * s);
   ImGui::BeginChild("##gap_table", ImVec2(-hist_w, 0));
   DrawTable(state);
   ImGui::EndChild();

@@ -101,7 +101,8 @@ void MainView::DrawHelp(ViewState& state) {
   // Sized to its longest line, never clipped; opaque, because it floats
   // over the overview's text and the two would blend into each other.
   ImGui::SetNextWindowBgAlpha(1.f);
-  if (ImGui::Begin("Keyboard and mouse", &state.show_help, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize)) {
+  if (ImGui::Begin("Keyboard and mouse", &state.show_help,
+                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize)) {
     // Fixed-fit columns report their text width, which the auto-resizing
     // window needs: stretch columns would only share whatever width it has.
     if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {

@@ -134,9 +134,9 @@ void OpStatsPanel::Draw(ViewState& state) {
   const float s = ImGui::GetFontSize() / 13.f;
   // The chart gives way before the names do: at ~1000 px a 30% chart left
   // the Name column one character wide.
-  const float chart_w = SideChartWidth(ImGui::GetContentRegionAvail().x, SortableTableMinWidth(kOpTableColumns),
-                                       theme::kTopOpsChartWidth * s, theme::kTopOpsChartShare,
-                                       theme::kSideChartMinWidth * s);
+  const float chart_w =
+      SideChartWidth(ImGui::GetContentRegionAvail().x, SortableTableMinWidth(kOpTableColumns),
+                     theme::kTopOpsChartWidth * s, theme::kTopOpsChartShare, theme::kSideChartMinWidth * s);
   ImGui::BeginChild("##op_table", ImVec2(-chart_w, 0));
   DrawTable(state);
   ImGui::EndChild();

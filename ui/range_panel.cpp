@@ -39,11 +39,12 @@ void RangePanel::Draw(ViewState& state) {
   ImGui::Text("Range %s: %zu names", FormatDuration(state.range->duration_ns()).c_str(), rows_.size());
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV;
-  static constexpr SortableColumn kColumns[] = {{"Name", kColumnStretch, 0, theme::kNameColumnMinEm},
-                                                {"Count", kColumnFixed, 0, 0, kSampleCount},
-                                                {"Total", kColumnDescending | kColumnDefaultSort, 0, 0, kSampleDuration},
-                                                {"Self", kColumnFixed, 0, 0, kSampleDuration},
-                                                {"Average", kColumnFixed, 0, 0, kSampleDuration}};
+  static constexpr SortableColumn kColumns[] = {
+      {"Name", kColumnStretch, 0, theme::kNameColumnMinEm},
+      {"Count", kColumnFixed, 0, 0, kSampleCount},
+      {"Total", kColumnDescending | kColumnDefaultSort, 0, 0, kSampleDuration},
+      {"Self", kColumnFixed, 0, 0, kSampleDuration},
+      {"Average", kColumnFixed, 0, 0, kSampleDuration}};
   if (!BeginSortableTable("##range", kColumns, flags, 1)) return;
   int column = 0;
   bool asc = false;

@@ -91,8 +91,7 @@ TEST(CompareExportsTest, SummaryRowsInTheirUnitsWithEmptyPercentForNew) {
       "GPU busy (kernels),percent,40.000,55.500,15.500,38.750\n";
   EXPECT_EQ(csv.rfind(expected_start, 0), 0u) << csv;
   // Every row, as on screen and in `stepline diff`, also those with no time in either run.
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'),
-            1 + 3 + analysis::kTimeCategoryCount + analysis::kIdleCauseCount)
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 3 + analysis::kTimeCategoryCount + analysis::kIdleCauseCount)
       << csv;
   EXPECT_NE(csv.find(" per step,ns,2000000,1500000,-500000,-25.000\n"), std::string::npos) << csv;
   EXPECT_NE(csv.find("GPU idle per step: "), std::string::npos) << csv;

@@ -38,9 +38,12 @@ TEST(SideChartWidthTest, PreferredWhenRoomyGivesWayToTheTableDownToItsMinimum) {
 
 std::shared_ptr<const TimelineData> LongNamesData() {
   SyntheticTrace b;
-  b.Thread("main").Slice("ProfilerStep#1", Us(0), Us(1000)).Slice("aten::cudnn_convolution_backward_weight", Us(10), Us(300));
+  b.Thread("main")
+      .Slice("ProfilerStep#1", Us(0), Us(1000))
+      .Slice("aten::cudnn_convolution_backward_weight", Us(10), Us(300));
   for (int i = 0; i < 3; ++i) {
-    b.Kernel(7, Us(20 + i * 100), Us(40), "void cudnn::detail::dgrad_engine<float, 512, 6, 5, 3, 3, 3, false>(int, int)")
+    b.Kernel(7, Us(20 + i * 100), Us(40),
+             "void cudnn::detail::dgrad_engine<float, 512, 6, 5, 3, 3, 3, false>(int, int)")
         .LaunchedFrom("main", Us(15 + i * 100));
   }
   return std::make_shared<const TimelineData>(std::make_shared<const Trace>(b.Build()));

@@ -196,8 +196,8 @@ void AlignedTimelines::DrawTitle(const ViewState& state, const std::string& titl
   const float text_x = 10 * Scale();
   text = FitText(text, width - text_x, ImGui::GetFontSize());
   const ImVec4 clip(p.x, p.y, p.x + width, p.y + h);
-  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + text_x, p.y + (h - ImGui::GetFontSize()) / 2),
-              color, text.c_str(), nullptr, 0.f, &clip);
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + text_x, p.y + (h - ImGui::GetFontSize()) / 2), color,
+              text.c_str(), nullptr, 0.f, &clip);
   ImGui::Dummy(ImVec2(width, h));
 }
 

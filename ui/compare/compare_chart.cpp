@@ -239,8 +239,8 @@ int CompareChart::DrawSeriesRow(const CompareSide& side, const std::vector<StepB
       // An outline, not a fill (a fill would hide short bars), drawn inside
       // the row: ImGui centres a stroke on the rect, half of it outside.
       const float inset = outline / 2;
-      dl->AddRect(ImVec2(x0 + inset, plot.y0 + inset), ImVec2(std::max(x1 - gap, x0 + 2 * outline) - inset, plot.y1 - inset),
-                  run_color, 0.f, 0, outline);
+      dl->AddRect(ImVec2(x0 + inset, plot.y0 + inset),
+                  ImVec2(std::max(x1 - gap, x0 + 2 * outline) - inset, plot.y1 - inset), run_color, 0.f, 0, outline);
     }
     if (over) {
       dl->AddRectFilled(ImVec2(x0, plot.y0), ImVec2(x1 - gap, plot.y1), theme::kChartHover);

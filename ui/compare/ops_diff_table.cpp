@@ -157,8 +157,11 @@ void OpsDiffTable::DrawToolbar(const analysis::Comparison& c, bool* normalize, c
   for (const std::string* text : {&ops, &in_a, &in_b}) {
     SameLineIfFits(ImGui::CalcTextSize(text->c_str()).x);
     const uint32_t color = text == &in_a ? theme::kRunA : text == &in_b ? theme::kRunB : 0;
-    if (color == 0) ImGui::TextUnformatted(text->c_str());
-    else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color), "%s", text->c_str());
+    if (color == 0) {
+      ImGui::TextUnformatted(text->c_str());
+    } else {
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color), "%s", text->c_str());
+    }
   }
   if (selected_ >= 0 && static_cast<size_t>(selected_) < c.ops.size()) {
     // Its own line: a long op name must not push the button off screen.
