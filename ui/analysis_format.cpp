@@ -3,6 +3,7 @@
 
 #include <imgui.h>
 
+#include <cfloat>
 #include <cstdio>
 
 #include "ui/theme.h"
@@ -23,6 +24,24 @@ const char* CauseLabel(analysis::IdleCause c) {
 }
 
 uint32_t CauseColor(analysis::IdleCause c) { return theme::kCauseColors[static_cast<size_t>(c)]; }
+
+std::string FitText(const std::string& text, float width, float font_size) {
+  ImFont* font = ImGui::GetFont();
+  auto text_w = [&](const std::string& t) { return font->CalcTextSizeA(font_size, FLT_MAX, 0.f, t.c_str()).x; };
+  if (text_w(text) <= width) return text;
+  std::string cut = text;
+  while (!cut.empty() && text_w(cut + "...") > width) cut.pop_back();
+  // Do not leave half a UTF-8 sequence.
+  while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();
+  if (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0xC0) cut.pop_back();
+  return cut + "...";
+}
+
+void SameLineIfFits(float next_w, float spacing) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const float gap = spacing < 0 ? ImGui::GetStyle().ItemSpacing.x : spacing;
+  if (ImGui::GetItemRectMax().x + gap + next_w <= right) ImGui::SameLine(0.f, spacing);
+}
 
 void ColorSwatch(uint32_t color, float spacing) {
   const float side = theme::kLegendSwatch * ImGui::GetFontSize() / 13.f;

@@ -87,6 +87,20 @@ DurationHistogram ComputeDurationHistogram(const AnalysisData& a, const std::vec
 // [SECTION] Drawing
 //-----------------------------------------------------------------------------
 
+namespace {
+
+// In GapColumn order; the longest gaps first by default. The cause cell is a
+// swatch and the label: its sample counts the swatch as two characters.
+constexpr SortableColumn kGapTableColumns[] = {
+    {"Device", kColumnFixed, 0, 0, "GPU 0"},
+    {"Start", kColumnFixed, 0, 0, kSampleDuration},
+    {"Duration", kColumnDescending | kColumnDefaultSort, 0, 0, kSampleDuration},
+    {"Step", kColumnFixed, 0, 0, "ProfilerStep#99"},
+    {"Cause", kColumnFixed, 0, 0, "WW host compute"},
+    {"Blamed host events", kColumnStretch, 0, theme::kNameColumnMinEm}};
+
+}  // namespace
+
 void IdleGapsPanel::Refresh(const ViewState& state) {
   const AnalysisData& a = state.data->analysis;
   if (built_for_ != state.data.get() || built_mask_ != state.gap_cause_mask || built_min_ns_ != state.gap_min_dur_ns) {
@@ -117,28 +131,28 @@ void IdleGapsPanel::Draw(ViewState& state) {
   DrawFilters(state);
   Refresh(state);
   const float s = ImGui::GetFontSize() / 13.f;
-  const float hist_w = std::min(420.f * s, ImGui::GetContentRegionAvail().x * 0.35f);
+  const float hist_w =
+      SideChartWidth(ImGui::GetContentRegionAvail().x, SortableTableMinWidth(kGapTableColumns),
+                     theme::kGapHistogramWidth * s, theme::kGapHistogramShare, theme::kSideChartMinWidth * s);
   ImGui::BeginChild("##gap_table", ImVec2(-hist_w, 0));
   DrawTable(state);
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginGroup();
-  ImGui::TextDisabled("Durations of the %zu gaps listed (log-log)", rows_.size());
+  // Wrapped: the histogram may be at its minimum width beside a wide table.
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + hist_w - theme::kSideChartGap * s);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("Durations of the %zu gaps listed (log-log)", rows_.size());
+  ImGui::PopStyleColor();
+  ImGui::PopTextWrapPos();
   // As tall as the pane allows, up to a cap: short bins stay visible.
   const float hist_h = std::clamp(ImGui::GetContentRegionAvail().y - 4 * s, theme::kHistogramHeight * s,
                                   theme::kHistogramMaxHeight * s);
-  DrawHistogram(state, hist_w - 8 * s, hist_h);
+  DrawHistogram(state, hist_w - theme::kSideChartGap * s, hist_h);
   ImGui::EndGroup();
 }
 
 namespace {
-
-// Continues the row after the last item when `next_w` px still fit before
-// the window's right edge; else the next item starts a new line.
-void SameLineIfFits(float next_w, float spacing) {
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  if (ImGui::GetItemRectMax().x + spacing + next_w <= right) ImGui::SameLine(0.f, spacing);
-}
 
 // Width of a checkbox with `label`.
 float CheckboxWidth(const char* label) {
@@ -216,15 +230,8 @@ void IdleGapsPanel::DrawTable(ViewState& state) {
   const AnalysisData& a = state.data->analysis;
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Hideable;
-  if (!ImGui::BeginTable("##gaps", 6, flags)) return;
-  // In GapColumn order; the longest gaps first by default.
-  static constexpr SortableColumn kColumns[] = {{"Device"},
-                                                {"Start"},
-                                                {"Duration", kColumnDescending | kColumnDefaultSort},
-                                                {"Step"},
-                                                {"Cause"},
-                                                {"Blamed host events", kColumnStretch}};
-  SetupSortableColumns(kColumns);
+  // The device stays put when the rest scrolls sideways.
+  if (!BeginSortableTable("##gaps", kGapTableColumns, flags, 1)) return;
   if (int column = 0; TakeSortChange(&column, &sort_ascending_)) {
     sort_column_ = static_cast<GapColumn>(column);
     SortGaps(trace, a, sort_column_, sort_ascending_, &rows_);

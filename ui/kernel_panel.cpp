@@ -8,6 +8,7 @@
 #include "ui/analysis_tables.h"
 #include "ui/op_stats_panel.h"
 #include "ui/sortable_table.h"
+#include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
 
 namespace stepline::ui {
@@ -61,6 +62,26 @@ std::string FormatDim3(const std::array<int64_t, 3>& d) {
   return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
 }
 
+namespace {
+
+// In KernelColumn order; counts, times and sizes sort largest first. Kernel
+// names run long, op names less so: 2:1 in width, and in minimum width.
+constexpr SortableColumn kKernelTableColumns[kKernelColumnCount] = {
+    {"Kernel", kColumnStretch, 2.f, 2 * theme::kKernelOpMinEm},
+    {"Launching op", kColumnStretch, 1.f, theme::kKernelOpMinEm},
+    {"Count", kColumnDescending, 0, 0, kSampleCount},
+    {"Total", kColumnDescending | kColumnDefaultSort, 0, 0, kSampleDuration},
+    {"Avg", kColumnDescending, 0, 0, kSampleDuration},
+    {"Min", kColumnDescending, 0, 0, kSampleDuration},
+    {"Max", kColumnDescending, 0, 0, kSampleDuration},
+    {"Grid", kColumnDescending, 0, 0, "1024x1x1"},
+    {"Block", kColumnDescending, 0, 0, "256x1x1"},
+    {"Registers", kColumnDescending},
+    {"Shared mem", kColumnDescending, 0, 0, "49152 B"},
+    {"Occupancy", kColumnDescending}};
+
+}  // namespace
+
 void KernelPanel::MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const {
   const analysis::Report& report = state.data->analysis.report;
   TableExportMenuItems("kernels table", "kernels", [&] { return KernelsTable(report, rows_); }, exports);
@@ -93,22 +114,8 @@ void KernelPanel::DrawTable(ViewState& state) {
   const analysis::Report& report = state.data->analysis.report;
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Hideable;
-  if (!ImGui::BeginTable("##kernels", kKernelColumnCount, flags)) return;
-  // In KernelColumn order; counts, times and sizes sort largest first.
-  static constexpr SortableColumn kColumns[kKernelColumnCount] = {
-      {"Kernel", kColumnStretch, 2.f},  // kernel names run long; op names less so
-      {"Launching op", kColumnStretch, 1.f},
-      {"Count", kColumnDescending},
-      {"Total", kColumnDescending | kColumnDefaultSort},
-      {"Avg", kColumnDescending},
-      {"Min", kColumnDescending},
-      {"Max", kColumnDescending},
-      {"Grid", kColumnDescending},
-      {"Block", kColumnDescending},
-      {"Registers", kColumnDescending},
-      {"Shared mem", kColumnDescending},
-      {"Occupancy", kColumnDescending}};
-  SetupSortableColumns(kColumns);
+  // The kernel name stays put when the rest scrolls sideways.
+  if (!BeginSortableTable("##kernels", kKernelTableColumns, flags, 1)) return;
   if (int column = 0; TakeSortChange(&column, &sort_ascending_)) {
     sort_column_ = static_cast<KernelColumn>(column);
     SortKernels(report, sort_column_, sort_ascending_, &rows_);

@@ -98,9 +98,14 @@ void MainView::DrawPicturesMenu(ViewState& state, ViewRequests* req) {
 
 void MainView::DrawHelp(ViewState& state) {
   if (!state.show_help) return;
-  ImGui::SetNextWindowSize(ImVec2(520, 0), ImGuiCond_Appearing);
-  if (ImGui::Begin("Keyboard and mouse", &state.show_help, ImGuiWindowFlags_NoCollapse)) {
-    if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg)) {
+  // Sized to its longest line, never clipped; opaque, because it floats
+  // over the overview's text and the two would blend into each other.
+  ImGui::SetNextWindowBgAlpha(1.f);
+  if (ImGui::Begin("Keyboard and mouse", &state.show_help,
+                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize)) {
+    // Fixed-fit columns report their text width, which the auto-resizing
+    // window needs: stretch columns would only share whatever width it has.
+    if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
       for (const Shortcut& s : Shortcuts()) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();

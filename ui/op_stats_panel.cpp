@@ -87,6 +87,24 @@ std::vector<uint32_t> TopOpsBySelf(const analysis::Report& report, size_t n) {
 // [SECTION] Drawing
 //-----------------------------------------------------------------------------
 
+namespace {
+
+// In OpColumn order; counts and times sort largest first.
+constexpr SortableColumn kOpTableColumns[kOpColumnCount] = {
+    {"Side", kColumnFixed, 0, 0, "device"},
+    {"Kind", kColumnFixed, 0, 0, "host_op"},
+    {"Name", kColumnStretch, 0, theme::kNameColumnMinEm},
+    {"Count", kColumnDescending, 0, 0, kSampleCount},
+    {"Total", kColumnDescending | kColumnDefaultSort, 0, 0, kSampleDuration},
+    {"Avg", kColumnDescending, 0, 0, kSampleDuration},
+    {"Min", kColumnDescending, 0, 0, kSampleDuration},
+    {"Max", kColumnDescending, 0, 0, kSampleDuration},
+    {"Self", kColumnDescending, 0, 0, kSampleDuration},
+    {"% time", kColumnDescending, 0, 0, kSamplePercent},
+    {"Cum. %", kColumnDescending, 0, 0, kSamplePercent}};
+
+}  // namespace
+
 void OpStatsPanel::Select(ViewState& state, uint32_t op) {
   selected_op_ = static_cast<int32_t>(op);
   const analysis::ReportOp& r = state.data->analysis.report.ops[op];
@@ -114,14 +132,18 @@ void OpStatsPanel::Draw(ViewState& state) {
   }
   DrawToolbar(state);
   const float s = ImGui::GetFontSize() / 13.f;
-  const float chart_w = std::min(380.f * s, ImGui::GetContentRegionAvail().x * 0.3f);
+  // The chart gives way before the names do: at ~1000 px a 30% chart left
+  // the Name column one character wide.
+  const float chart_w =
+      SideChartWidth(ImGui::GetContentRegionAvail().x, SortableTableMinWidth(kOpTableColumns),
+                     theme::kTopOpsChartWidth * s, theme::kTopOpsChartShare, theme::kSideChartMinWidth * s);
   ImGui::BeginChild("##op_table", ImVec2(-chart_w, 0));
   DrawTable(state);
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::TextDisabled("Top 10 ops by self time");
-  DrawTopChart(state, chart_w - 8 * s);
+  DrawTopChart(state, chart_w - theme::kSideChartGap * s);
   ImGui::EndGroup();
 }
 
@@ -159,21 +181,8 @@ void OpStatsPanel::DrawTable(ViewState& state) {
   const analysis::Report& report = state.data->analysis.report;
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Hideable;
-  if (!ImGui::BeginTable("##ops", kOpColumnCount, flags)) return;
-  // In OpColumn order; counts and times sort largest first.
-  static constexpr SortableColumn kColumns[kOpColumnCount] = {
-      {"Side"},
-      {"Kind"},
-      {"Name", kColumnStretch},
-      {"Count", kColumnDescending},
-      {"Total", kColumnDescending | kColumnDefaultSort},
-      {"Avg", kColumnDescending},
-      {"Min", kColumnDescending},
-      {"Max", kColumnDescending},
-      {"Self", kColumnDescending},
-      {"% time", kColumnDescending},
-      {"Cum. %", kColumnDescending}};
-  SetupSortableColumns(kColumns);
+  // Side, Kind and Name stay put when the numbers scroll sideways.
+  if (!BeginSortableTable("##ops", kOpTableColumns, flags, static_cast<int>(OpColumn::kName) + 1)) return;
   if (int column = 0; TakeSortChange(&column, &sort_ascending_)) {
     sort_column_ = static_cast<OpColumn>(column);
     SortOps(report, sort_column_, sort_ascending_, &rows_);

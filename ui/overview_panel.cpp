@@ -34,17 +34,7 @@ float CardWidth(const std::string& value) {
 }
 
 // `value` cut to `width` px at the card's value size, with "..." when cut.
-std::string FitValue(const std::string& value, float width) {
-  ImFont* font = ImGui::GetFont();
-  const float size = CardValueSize();
-  if (font->CalcTextSizeA(size, FLT_MAX, 0.f, value.c_str()).x <= width) return value;
-  std::string cut = value;
-  while (!cut.empty() && font->CalcTextSizeA(size, FLT_MAX, 0.f, (cut + "...").c_str()).x > width) cut.pop_back();
-  // Do not leave half a UTF-8 sequence.
-  while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();
-  if (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0xC0) cut.pop_back();
-  return cut + "...";
-}
+std::string FitValue(const std::string& value, float width) { return FitText(value, width, CardValueSize()); }
 
 // One card: a big value over a small label, with a tooltip for details (and
 // the whole value when it had to be cut).

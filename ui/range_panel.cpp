@@ -9,6 +9,7 @@
 
 #include "ui/analysis_tables.h"
 #include "ui/sortable_table.h"
+#include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
 
 namespace stepline::ui {
@@ -38,13 +39,13 @@ void RangePanel::Draw(ViewState& state) {
   ImGui::Text("Range %s: %zu names", FormatDuration(state.range->duration_ns()).c_str(), rows_.size());
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV;
-  if (!ImGui::BeginTable("##range", 5, flags)) return;
-  static constexpr SortableColumn kColumns[] = {{"Name", kColumnStretch},
-                                                {"Count"},
-                                                {"Total", kColumnDescending | kColumnDefaultSort},
-                                                {"Self"},
-                                                {"Average"}};
-  SetupSortableColumns(kColumns);
+  static constexpr SortableColumn kColumns[] = {
+      {"Name", kColumnStretch, 0, theme::kNameColumnMinEm},
+      {"Count", kColumnFixed, 0, 0, kSampleCount},
+      {"Total", kColumnDescending | kColumnDefaultSort, 0, 0, kSampleDuration},
+      {"Self", kColumnFixed, 0, 0, kSampleDuration},
+      {"Average", kColumnFixed, 0, 0, kSampleDuration}};
+  if (!BeginSortableTable("##range", kColumns, flags, 1)) return;
   int column = 0;
   bool asc = false;
   if (TakeSortChange(&column, &asc)) {

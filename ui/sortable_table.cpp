@@ -3,10 +3,50 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 namespace stepline::ui {
 
-void SetupSortableColumns(std::span<const SortableColumn> columns) {
-  ImGui::TableSetupScrollFreeze(0, 1);
+float SortableTableMinWidth(std::span<const SortableColumn> columns) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float font = ImGui::GetFontSize();
+  // Per column: padding both sides and the inner border; the header also
+  // keeps room for the sort arrow (about one font height with its spacing).
+  const float per_column = 2 * style.CellPadding.x + 1;
+  float total = 0;
+  for (const SortableColumn& c : columns) {
+    float w = 0;
+    if (c.style & kColumnStretch) {
+      w = c.min_em * font;
+    } else {
+      w = ImGui::CalcTextSize(c.name).x + font;
+      if (c.sample != nullptr) w = std::max(w, ImGui::CalcTextSize(c.sample).x);
+    }
+    total += w + per_column;
+  }
+  return total;
+}
+
+bool BeginSortableTable(const char* id, std::span<const SortableColumn> columns, int flags, int frozen_columns) {
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float need = SortableTableMinWidth(columns);
+  // The vertical scrollbar takes its width out of the visible area; count it
+  // so a table that just fits does not get a needless horizontal bar.
+  const float visible = avail - ImGui::GetStyle().ScrollbarSize;
+  // inner_width 0 with ScrollX: stretch columns share the visible width, as
+  // without ScrollX. A larger inner width is the scrolled extent; stretch
+  // columns then share what the fixed ones leave of it.
+  const float inner_width = need <= visible ? 0.f : need;
+  if (!ImGui::BeginTable(id, static_cast<int>(columns.size()), flags | ImGuiTableFlags_ScrollX, ImVec2(0, 0),
+                         inner_width)) {
+    return false;
+  }
+  SetupSortableColumns(columns, frozen_columns);
+  return true;
+}
+
+void SetupSortableColumns(std::span<const SortableColumn> columns, int frozen_columns) {
+  ImGui::TableSetupScrollFreeze(frozen_columns, 1);
   for (size_t c = 0; c < columns.size(); ++c) {
     const uint8_t style = columns[c].style;
     ImGuiTableColumnFlags f = style & kColumnStretch ? ImGuiTableColumnFlags_WidthStretch : ImGuiTableColumnFlags_WidthFixed;
@@ -25,6 +65,12 @@ bool TakeSortChange(int* column, bool* ascending) {
   *ascending = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
   specs->SpecsDirty = false;
   return true;
+}
+
+float SideChartWidth(float avail, float table_min, float preferred, float share, float min) {
+  const float wanted = std::min(preferred, avail * share);
+  // Under `min` only when the whole area is small: then `share` of it.
+  return std::min(wanted, std::max(min, avail - table_min));
 }
 
 }  // namespace stepline::ui

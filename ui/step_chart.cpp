@@ -80,6 +80,17 @@ DurNs NiceTickStep(DurNs max_ns, int intervals) {
   return std::max<DurNs>(1, static_cast<DurNs>(10 * mag));
 }
 
+BarLayout StepBarLayout(size_t bars, float plot_w, float scale) {
+  BarLayout l;
+  if (bars == 0 || plot_w <= 0) return l;
+  l.width = std::min(plot_w / static_cast<float>(bars), plot_w * theme::kChartMaxBarShare);
+  // No gap at all for bars a few px wide: it would eat them.
+  if (l.width > 4 * theme::kChartBarGap * scale) {
+    l.gap = std::clamp(l.width * theme::kChartBarGapShare, theme::kChartBarGap * scale, theme::kChartMaxBarGap * scale);
+  }
+  return l;
+}
+
 void StepChart::Draw(ViewState& state, float width, float height) {
   const auto& report = state.data->analysis.report;
   const float s = ImGui::GetFontSize() / 13.f;
@@ -103,13 +114,12 @@ void StepChart::Draw(ViewState& state, float width, float height) {
   scale_ns = mean.mean_dur_ns;
   for (const StepBucket& b : buckets_) scale_ns = std::max(scale_ns, b.mean_dur_ns);
   if (scale_ns <= 0) return;
-  // A few steps on a wide chart: bars of a readable width, not one block.
-  const float bar_w = std::min((plot.x1 - plot.x0) / static_cast<float>(std::max<size_t>(1, buckets_.size())),
-                               theme::kChartMaxBarPx * s);
+  // A few steps on a wide chart fill it (three steps once took 360 of 1920 px).
+  const BarLayout layout = StepBarLayout(buckets_.size(), plot.x1 - plot.x0, s);
+  const float bar_w = layout.width, gap = layout.gap;
   const float grid_x1 = plot.x1 + sep + mean_w;
   plot.x1 = plot.x0 + bar_w * static_cast<float>(buckets_.size());
   DrawAxis(scale_ns, plot, pos.x, grid_x1);
-  const float gap = bar_w > 4 * theme::kChartBarGap * s ? theme::kChartBarGap * s : 0.f;
   int hover_bucket = -1;
   for (size_t i = 0; i < buckets_.size(); ++i) {
     const Rect r{plot.x0 + bar_w * static_cast<float>(i), plot.y0, plot.x0 + bar_w * static_cast<float>(i + 1) - gap,

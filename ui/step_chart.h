@@ -39,6 +39,15 @@ int CategoryAtFraction(const StepBucket& b, double frac);
 // up to `max_ns` (at least 1 ns).
 DurNs NiceTickStep(DurNs max_ns, int intervals);
 
+// Where `bars` bars go across `plot_w` px: each `width` px wide (its gap
+// included, so bar i starts at i * width) with `gap` px of it left blank.
+// Bars fill the plot, up to theme::kChartMaxBarShare of it each; the gap
+// grows with the bar. `scale` is the font scale (theme sizes are unscaled).
+struct BarLayout {
+  float width = 0, gap = 0;
+};
+BarLayout StepBarLayout(size_t bars, float plot_w, float scale);
+
 class StepChart {
  public:
   // Draws the chart and its legend into `size` px at the cursor; a click on

@@ -69,10 +69,9 @@ std::string BuildStepChartSvg(const analysis::Report& report, const StepChartSvg
     if (t > 0) svg.Line(plot_x0, y, width - right, y, kGrid);
     svg.Text(plot_x0 - 6, y + 4, t == 0 ? "0" : FormatTickLabel(t, tick), kMuted, "end");
   }
-  // As in the app: a few steps get bars of a readable width, not one block.
-  const double bar_w = std::min((plot_x1 - plot_x0) / static_cast<double>(buckets.size()),
-                                static_cast<double>(theme::kChartMaxBarPx));
-  const double gap = bar_w > 4 ? 1 : 0;
+  // As in the app: a few steps fill the width, one bar up to a share of it.
+  const BarLayout layout = StepBarLayout(buckets.size(), static_cast<float>(plot_x1 - plot_x0), 1.f);
+  const double bar_w = layout.width, gap = layout.gap;
   svg.Raw("<g class=\"steps\">\n");
   for (size_t i = 0; i < buckets.size(); ++i) {
     svg.StackedBar("seg", buckets[i].mean_ns, plot_x0 + bar_w * static_cast<double>(i), bar_w - gap, plot_y1,

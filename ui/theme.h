@@ -14,6 +14,7 @@ inline constexpr uint32_t Rgba(uint8_t r, uint8_t g, uint8_t b, uint8_t a = 255)
 
 // Timeline geometry.
 inline constexpr float kRulerHeight = 26.f;
+inline constexpr float kRulerLabelPad = 3.f;     // a tick label to its tick
 inline constexpr float kOverviewHeight = 34.f;
 inline constexpr float kHeaderWidth = 220.f;     // track names column
 inline constexpr float kSliceRowHeight = 18.f;   // one nesting level
@@ -114,8 +115,12 @@ inline constexpr float kStepChartHeight = 190.f;
 inline constexpr float kCauseChartRowHeight = 18.f;   // one bar per idle cause
 inline constexpr float kChartAxisWidth = 56.f;        // y-axis labels
 inline constexpr float kChartMinBarPx = 3.f;          // narrower: buckets of steps
-inline constexpr float kChartMaxBarPx = 96.f;         // wider bars (few steps) stop here
-inline constexpr float kChartBarGap = 1.f;
+// A few steps fill the chart's width, but one bar takes at most this share of
+// it (a single step is a bar, not a slab across the chart).
+inline constexpr float kChartMaxBarShare = 1.f / 3.f;
+inline constexpr float kChartBarGap = 1.f;           // between narrow bars
+inline constexpr float kChartBarGapShare = 0.12f;    // wide bars: this share of a bar ...
+inline constexpr float kChartMaxBarGap = 14.f;       // ... up to this
 inline constexpr float kMeanBarWidth = 34.f;
 inline constexpr float kMeanBarSeparation = 18.f;  // between the last step bar and the mean bar
 inline constexpr float kHistogramHeight = 90.f;
@@ -128,6 +133,18 @@ inline constexpr float kCardWidth = 168.f;
 inline constexpr float kCardHeight = 50.f;
 inline constexpr float kCardWideFactor = 2.2f;  // a card grows to fit a long value, up to this many widths
 inline constexpr float kLegendSwatch = 10.f;
+// Tables beside a chart (ops + top 10, gaps + histogram): the chart takes a
+// share of the width up to a preferred size, and gives way down to its
+// minimum before the table's name column would shrink.
+inline constexpr float kTopOpsChartWidth = 380.f;
+inline constexpr float kTopOpsChartShare = 0.3f;
+inline constexpr float kGapHistogramWidth = 420.f;
+inline constexpr float kGapHistogramShare = 0.35f;
+inline constexpr float kSideChartMinWidth = 200.f;
+inline constexpr float kSideChartGap = 8.f;          // between the table and the chart
+// Narrowest readable name columns, in font heights (~2 characters each).
+inline constexpr float kNameColumnMinEm = 15.f;
+inline constexpr float kKernelOpMinEm = 10.f;  // "launching op"; the kernel name gets twice this
 inline constexpr float kOverviewPaneWidth = 600.f;   // default width of the overview column
 inline constexpr float kBottomPaneHeight = 330.f;    // default height of the tabbed tables
 

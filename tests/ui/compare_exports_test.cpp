@@ -90,8 +90,9 @@ TEST(CompareExportsTest, SummaryRowsInTheirUnitsWithEmptyPercentForNew) {
       "Mean step time,ns,2000000,1500000,-500000,-25.000\n"
       "GPU busy (kernels),percent,40.000,55.500,15.500,38.750\n";
   EXPECT_EQ(csv.rfind(expected_start, 0), 0u) << csv;
-  // Rows with no time in either run are left out, as on screen: one category, one cause.
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 6) << csv;
+  // Every row, as on screen and in `stepline diff`, also those with no time in either run.
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 3 + analysis::kTimeCategoryCount + analysis::kIdleCauseCount)
+      << csv;
   EXPECT_NE(csv.find(" per step,ns,2000000,1500000,-500000,-25.000\n"), std::string::npos) << csv;
   EXPECT_NE(csv.find("GPU idle per step: "), std::string::npos) << csv;
   EXPECT_NE(csv.find(",ns,0,1000,1000,\n"), std::string::npos) << "new: no percentage\n" << csv;

@@ -60,10 +60,12 @@ TEST(CompareSummaryTest, ToneFollowsSenseAndIgnoresNoise) {
   EXPECT_EQ(SummaryTone(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 10, 0)), Change::kImprovement);
 }
 
-TEST(CompareSummaryTest, HidesCategoriesAbsentFromBothRunsAndLabelsRows) {
-  EXPECT_TRUE(ShowSummaryRow(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 0, 0, SummaryGroup::kRun)));
-  EXPECT_FALSE(ShowSummaryRow(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 0, 0, SummaryGroup::kBreakdown)));
-  EXPECT_TRUE(ShowSummaryRow(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 0, 3, SummaryGroup::kIdleByCause)));
+// Regression: the window hid category rows with no time in either run while
+// `stepline diff` lists every one; now they are listed, marked empty (dimmed).
+TEST(CompareSummaryTest, MarksCategoriesAbsentFromBothRunsEmptyAndLabelsRows) {
+  EXPECT_FALSE(IsEmptySummaryRow(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 0, 0, SummaryGroup::kRun)));
+  EXPECT_TRUE(IsEmptySummaryRow(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 0, 0, SummaryGroup::kBreakdown)));
+  EXPECT_FALSE(IsEmptySummaryRow(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 0, 3, SummaryGroup::kIdleByCause)));
   analysis::CompareSide side;
   const analysis::Comparison c{side, side, analysis::BuildSummaryRows(side, side), {}, true};
   ASSERT_EQ(c.summary.size(), 3u + analysis::kTimeCategoryCount + analysis::kIdleCauseCount);
@@ -116,6 +118,23 @@ TEST(CompareChartTest, TenThousandStepsFitInAFewHundredPixels) {
   for (const auto& b : buckets) covered += b.count();
   EXPECT_EQ(covered, durs.size());
   EXPECT_EQ(buckets.back().max_dur_ns, 50'000);  // the outlier survives as the bucket's max
+}
+
+// The series chart had no x axis; its step numbers thin out when crowded.
+TEST(CompareChartTest, StepAxisLabelsEveryStepWhenRoomyThinnedOnA125Stride) {
+  EXPECT_TRUE(StepAxisLabels(0, 500, 20).empty());
+  const std::vector<uint32_t> all = StepAxisLabels(10, 500, 20);  // 50 px a step
+  ASSERT_EQ(all.size(), 10u);
+  EXPECT_EQ(all.back(), 9u);
+  // 1,000 steps in 500 px, labels 20 px: every 50th (0.5 px a step).
+  const std::vector<uint32_t> thin = StepAxisLabels(1000, 500, 20);
+  ASSERT_EQ(thin.size(), 20u);
+  EXPECT_EQ(thin[1], 50u);
+  for (size_t i = 1; i < thin.size(); ++i) EXPECT_GE((thin[i] - thin[i - 1]) * 0.5f, 20.f);
+  // 30 steps in 300 px, labels 25 px: every 5th (2 would be 20 px apart).
+  const std::vector<uint32_t> five = StepAxisLabels(30, 300, 25);
+  ASSERT_GE(five.size(), 2u);
+  EXPECT_EQ(five[1], 5u);
 }
 
 }  // namespace

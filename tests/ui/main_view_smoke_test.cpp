@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "tests/support/headless_imgui.h"
@@ -126,6 +128,24 @@ TEST_F(MainViewSmokeTest, HelpAndEmptyStatesDraw) {
   view_.Draw(empty, status_, &renderer_);
   ImGui::Render();
   SUCCEED();  // no assertion from ImGui's own checks, no crash
+}
+
+// Regression: the help window clipped its descriptions at a fixed 520 px and
+// let the overview's text show through it.
+TEST_F(MainViewSmokeTest, HelpWindowFitsEveryLineAndIsOpaque) {
+  state_.show_help = true;
+  for (int i = 0; i < 3; ++i) Frame();
+  ImGuiWindow* help = ImGui::FindWindowByName("Keyboard and mouse");
+  ASSERT_NE(help, nullptr);
+  float widest = 0;
+  for (const Shortcut& s : Shortcuts()) {
+    widest = std::max(widest, ImGui::CalcTextSize(s.keys).x + ImGui::CalcTextSize(s.action).x);
+  }
+  EXPECT_GE(help->Size.x, widest + 2 * ImGui::GetStyle().WindowPadding.x);
+  EXPECT_LE(help->ContentSize.x, help->Size.x - 2 * ImGui::GetStyle().WindowPadding.x + 1) << "nothing clipped";
+  // The background is the first shape in the window's draw list.
+  ASSERT_FALSE(help->DrawList->VtxBuffer.empty());
+  EXPECT_EQ(help->DrawList->VtxBuffer[0].col >> IM_COL32_A_SHIFT & 0xff, 0xffu);
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#include "ui/theme.h"
+
 namespace stepline::ui {
 namespace {
 
@@ -78,6 +80,26 @@ TEST(StepChartTest, CategoryAtFractionStacksFromTheBottom) {
   EXPECT_EQ(CategoryAtFraction(b, 0.61), static_cast<int>(TimeCategory::kIdleInput));
   EXPECT_EQ(CategoryAtFraction(b, 1.01), -1);
   EXPECT_EQ(CategoryAtFraction(b, -0.1), -1);
+}
+
+// Regression: bars stopped at 96 px, so 3 steps took 360 of 1920 px.
+TEST(StepChartTest, AFewBarsFillTheWidthButOneIsNoSlab) {
+  const float w = 1800.f;
+  const BarLayout three = StepBarLayout(3, w, 1.f);
+  EXPECT_FLOAT_EQ(three.width * 3, w) << "three steps fill the chart";
+  const BarLayout one = StepBarLayout(1, w, 1.f);
+  EXPECT_LE(one.width, w * theme::kChartMaxBarShare + 0.01f);
+  EXPECT_GT(one.width, 96.f);
+  // Wide bars get a wider gap, up to a cap; bars a few px wide get none.
+  EXPECT_GT(three.gap, theme::kChartBarGap);
+  EXPECT_LE(three.gap, theme::kChartMaxBarGap);
+  EXPECT_LT(three.gap, three.width / 4);
+  EXPECT_EQ(StepBarLayout(600, w, 1.f).gap, 0.f);
+  const BarLayout many = StepBarLayout(200, w, 1.f);
+  EXPECT_FLOAT_EQ(many.width * 200, w);
+  EXPECT_GE(many.gap, theme::kChartBarGap);  // 9 px bars: about the narrow-bar gap
+  EXPECT_LT(many.gap, 2 * theme::kChartBarGap);
+  EXPECT_EQ(StepBarLayout(0, w, 1.f).width, 0.f);
 }
 
 }  // namespace

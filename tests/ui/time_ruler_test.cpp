@@ -53,5 +53,40 @@ TEST(TimeRulerTest, TicksAreRelativeToTheOriginAndInsideTheView) {
   EXPECT_EQ(ticks.front().t_ns % 10, 0);  // a round time since the origin
 }
 
+// Regression: the last label ran off the ruler's right end and was clipped.
+TEST(TimeRulerTest, LabelsStayInsideTheRuler) {
+  Viewport v{{0, 1'000'000}, 1000.0};
+  const auto ticks = ComputeRulerTicks(v, 0, 110.0);
+  std::vector<float> w(ticks.size(), 0.f);
+  for (size_t i = 0; i < ticks.size(); ++i) w[i] = ticks[i].major ? 60.f : 0.f;
+  const std::vector<double> x = PlaceRulerLabels(ticks, w, 1000.0, 3.0);
+  ASSERT_EQ(x.size(), ticks.size());
+  int drawn = 0;
+  double prev_end = -1;
+  for (size_t i = 0; i < ticks.size(); ++i) {
+    if (!ticks[i].major) {
+      EXPECT_LT(x[i], 0.0);
+      continue;
+    }
+    if (x[i] < 0) continue;
+    ++drawn;
+    EXPECT_GE(x[i], 0.0);
+    EXPECT_LE(x[i] + w[i], 1000.0);
+    EXPECT_GT(x[i], prev_end) << "labels do not overlap";
+    prev_end = x[i] + w[i];
+  }
+  EXPECT_GE(drawn, 5);
+  // A tick 10 px from the end: its label goes left of the tick, whole.
+  std::vector<RulerTick> end_ticks(2);
+  end_ticks[0] = {0, 100.0, true, "a"};
+  end_ticks[1] = {0, 990.0, true, "b"};
+  const std::vector<double> end_x = PlaceRulerLabels(end_ticks, {60.f, 60.f}, 1000.0, 3.0);
+  EXPECT_DOUBLE_EQ(end_x[0], 103.0);
+  EXPECT_DOUBLE_EQ(end_x[1], 990.0 - 3.0 - 60.0);
+  // Left of its tick it would touch the one before: left out.
+  end_ticks[0].x_px = 900.0;
+  EXPECT_LT(PlaceRulerLabels(end_ticks, {60.f, 60.f}, 1000.0, 3.0)[1], 0.0);
+}
+
 }  // namespace
 }  // namespace stepline::ui

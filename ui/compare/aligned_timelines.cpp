@@ -12,6 +12,7 @@
 
 #include <algorithm>
 
+#include "ui/analysis_format.h"
 #include "ui/compare/compare_theme.h"
 #include "ui/timeline/time_ruler.h"
 
@@ -151,8 +152,10 @@ void AlignedTimelines::DrawSelector(ViewState states[2], const analysis::Compari
     changed = true;
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Next step of both runs");
-  ImGui::SameLine();
-  if (ImGui::SmallButton("first full steps")) {
+  // On the next line when the window is narrow, rather than cut off.
+  const char* first_full = "first full steps";
+  SameLineIfFits(ImGui::CalcTextSize(first_full).x + 2 * ImGui::GetStyle().FramePadding.x);
+  if (ImGui::SmallButton(first_full)) {
     want[0] = c.a.first_full_step;
     want[1] = c.b.first_full_step;
     changed = true;
@@ -163,7 +166,7 @@ void AlignedTimelines::DrawSelector(ViewState states[2], const analysis::Compari
   }
   // The hint when it fits, else behind a "(?)".
   const char* hint = "rulers count from each aligned step's start; zoom and pan move both";
-  ImGui::SameLine();
+  SameLineIfFits(ImGui::CalcTextSize("(?)").x);
   if (ImGui::CalcTextSize(hint).x < ImGui::GetContentRegionAvail().x) {
     ImGui::TextDisabled("%s", hint);
   } else {
@@ -189,9 +192,12 @@ void AlignedTimelines::DrawTitle(const ViewState& state, const std::string& titl
   } else if (state.trace()) {
     text += "    no steps: aligned on the trace start";
   }
+  // Cut with "..." when narrow, so the step is seen to go on.
+  const float text_x = 10 * Scale();
+  text = FitText(text, width - text_x, ImGui::GetFontSize());
   const ImVec4 clip(p.x, p.y, p.x + width, p.y + h);
-  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + 10 * Scale(), p.y + (h - ImGui::GetFontSize()) / 2),
-              color, text.c_str(), nullptr, 0.f, &clip);
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + text_x, p.y + (h - ImGui::GetFontSize()) / 2), color,
+              text.c_str(), nullptr, 0.f, &clip);
   ImGui::Dummy(ImVec2(width, h));
 }
 

@@ -99,6 +99,21 @@ void BarTooltip(const char* run, const CompareSide& side, const StepBucket& b, i
 
 }  // namespace
 
+std::vector<uint32_t> StepAxisLabels(size_t steps, float plot_w, float min_label_px) {
+  std::vector<uint32_t> out;
+  if (steps == 0 || plot_w <= 0) return out;
+  const double step_px = static_cast<double>(plot_w) / static_cast<double>(steps);
+  size_t stride = 1;
+  for (size_t mag = 1; stride * step_px < min_label_px; mag *= 10) {
+    for (size_t m : {1, 2, 5, 10}) {
+      stride = m * mag;
+      if (stride * step_px >= min_label_px) break;
+    }
+  }
+  for (size_t i = 0; i < steps; i += stride) out.push_back(static_cast<uint32_t>(i));
+  return out;
+}
+
 int CompareChart::Draw(const analysis::Comparison& c, int step_a, int step_b, float width, float height) {
   const float s = Scale();
   const ImVec2 pos = ImGui::GetCursorScreenPos();
@@ -112,9 +127,17 @@ int CompareChart::Draw(const analysis::Comparison& c, int step_a, int step_b, fl
   DrawMeanBars(c, Rect{pos.x, pos.y, pos.x + mean_w, pos.y + plot_h});
   // The series: A's row over B's, one x scale (step index) and one y scale.
   const Rect series{pos.x + mean_w + theme::kMeanBarSeparation * s, pos.y, pos.x + width, pos.y + plot_h};
-  const float label_w = ImGui::GetFontSize() * 1.5f;
+  const float font = ImGui::GetFontSize();
   const size_t total = std::max(c.a.step_dur_ns.size(), c.b.step_dur_ns.size());
-  const size_t per = StepsPerBucket(total, series.x1 - series.x0 - label_w, theme::kChartMinBarPx * s);
+  // Left of each row: its letter, then its y axis labels. No tick label is
+  // wider than the longest step's duration (bucket means are no longer).
+  DurNs longest_ns = 0;
+  for (const CompareSide* side : {&c.a, &c.b}) {
+    for (DurNs d : side->step_dur_ns) longest_ns = std::max(longest_ns, d);
+  }
+  const float gutter = font * theme::kCompareRunLetterEm + ImGui::CalcTextSize(FormatDuration(longest_ns).c_str()).x +
+                       theme::kCompareAxisGap * s;
+  const size_t per = StepsPerBucket(total, series.x1 - series.x0 - gutter, theme::kChartMinBarPx * s);
   buckets_[0] = BucketCompareSide(c.a, per);
   buckets_[1] = BucketCompareSide(c.b, per);
   DurNs scale_ns = 0;
@@ -123,18 +146,21 @@ int CompareChart::Draw(const analysis::Comparison& c, int step_a, int step_b, fl
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float title_h = ImGui::GetTextLineHeightWithSpacing();
-  const std::string title =
-      total == 0 ? "Per step: no steps found in either run"
-      : per == 1 ? "Per step (tallest " + FormatDuration(scale_ns) + ")"
-                 : "Per step, " + std::to_string(per) + " steps per bar (tallest " + FormatDuration(scale_ns) + ")";
+  const std::string title = total == 0 ? "Per step: no steps found in either run"
+                            : per == 1 ? "Per step"
+                                       : "Per step, " + std::to_string(per) + " steps per bar (mean)";
   dl->AddText(ImVec2(series.x0, series.y0), theme::kCardLabel, title.c_str());
   if (total == 0 || scale_ns <= 0) return -1;
-  const float row_gap = 6 * s;
-  const float row_h = (series.y1 - series.y0 - title_h - row_gap) / 2;
+  const float row_gap = theme::kCompareRowGap * s;
+  const float x_axis_h = font + 2;  // step numbers under B's row
+  const float row_h = (series.y1 - series.y0 - title_h - row_gap - x_axis_h) / 2;
+  // Two or three gridlines a row, fewer when rows are short.
+  tick_ns_ = NiceTickStep(scale_ns, std::clamp(static_cast<int>(row_h / (font * 2.5f)), 1, 3));
   const Rect row_a{series.x0, series.y0 + title_h, series.x1, series.y0 + title_h + row_h};
   const Rect row_b{series.x0, row_a.y1 + row_gap, series.x1, row_a.y1 + row_gap + row_h};
-  const int hit_a = DrawSeriesRow(c.a, buckets_[0], total, row_a, scale_ns, step_a, theme::kRunA, "A");
-  const int hit_b = DrawSeriesRow(c.b, buckets_[1], total, row_b, scale_ns, step_b, theme::kRunB, "B");
+  const int hit_a = DrawSeriesRow(c.a, buckets_[0], total, row_a, gutter, scale_ns, step_a, theme::kRunA, "A");
+  const int hit_b = DrawSeriesRow(c.b, buckets_[1], total, row_b, gutter, scale_ns, step_b, theme::kRunB, "B");
+  DrawStepAxis(Rect{row_b.x0 + gutter, row_b.y1, row_b.x1, row_b.y1 + x_axis_h}, total);
   DrawCategoryLegend(c.a.breakdown_mean, &c.b.breakdown_mean);
   if (clicked) return hit_a >= 0 ? hit_a : hit_b;
   return -1;
@@ -184,21 +210,23 @@ void CompareChart::DrawMeanBars(const analysis::Comparison& c, const Rect& r) {
 }
 
 int CompareChart::DrawSeriesRow(const CompareSide& side, const std::vector<StepBucket>& buckets, size_t steps_total,
-                                const Rect& r, DurNs scale_ns, int aligned_step, uint32_t run_color, const char* run) {
+                                const Rect& r, float gutter, DurNs scale_ns, int aligned_step, uint32_t run_color,
+                                const char* run) {
   const float s = Scale();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float label_w = ImGui::GetFontSize() * 1.5f;
-  const Rect plot{r.x0 + label_w, r.y0, r.x1, r.y1};
+  const Rect plot{r.x0 + gutter, r.y0, r.x1, r.y1};
   dl->AddText(ImVec2(r.x0, r.y0 + (r.y1 - r.y0 - ImGui::GetFontSize()) / 2), run_color, run);
   dl->AddRectFilled(ImVec2(plot.x0, plot.y0), ImVec2(plot.x1, plot.y1), theme::kCardBackground);
   if (buckets.empty()) {
     dl->AddText(ImVec2(plot.x0 + 6, plot.y0 + 4), theme::kCardLabel, "no steps");
     return -1;
   }
+  DrawRowAxis(plot, scale_ns, tick_ns_);
   const double step_px = static_cast<double>(plot.x1 - plot.x0) / static_cast<double>(steps_total);
   const double px_per_ns = static_cast<double>(plot.y1 - plot.y0) / static_cast<double>(scale_ns);
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const bool row_hovered = hovered_ && mouse.y >= plot.y0 && mouse.y < plot.y1 && mouse.x >= plot.x0;
+  const float outline = theme::kCompareOutline * s;
   int hit = -1;
   for (const StepBucket& b : buckets) {
     const float x0 = plot.x0 + static_cast<float>(b.first * step_px);
@@ -208,9 +236,11 @@ int CompareChart::DrawSeriesRow(const CompareSide& side, const std::vector<StepB
     const bool aligned = aligned_step >= static_cast<int>(b.first) && aligned_step < static_cast<int>(b.end);
     const bool over = row_hovered && mouse.x >= x0 && mouse.x < x1;
     if (aligned) {
-      // An outline and a tick under the bar: a fill would hide short bars.
-      dl->AddRect(ImVec2(x0, plot.y0), ImVec2(std::max(x1 - gap, x0 + 2), plot.y1), run_color, 0.f, 0, 1.5f * s);
-      dl->AddRectFilled(ImVec2(x0, plot.y1 + 1), ImVec2(std::max(x1 - gap, x0 + 2), plot.y1 + 3 * s), run_color);
+      // An outline, not a fill (a fill would hide short bars), drawn inside
+      // the row: ImGui centres a stroke on the rect, half of it outside.
+      const float inset = outline / 2;
+      dl->AddRect(ImVec2(x0 + inset, plot.y0 + inset),
+                  ImVec2(std::max(x1 - gap, x0 + 2 * outline) - inset, plot.y1 - inset), run_color, 0.f, 0, outline);
     }
     if (over) {
       dl->AddRectFilled(ImVec2(x0, plot.y0), ImVec2(x1 - gap, plot.y1), theme::kChartHover);
@@ -220,6 +250,40 @@ int CompareChart::DrawSeriesRow(const CompareSide& side, const std::vector<StepB
     }
   }
   return hit;
+}
+
+void CompareChart::DrawRowAxis(const Rect& plot, DurNs scale_ns, DurNs tick_ns) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float font = ImGui::GetFontSize();
+  const float right = plot.x0 - theme::kCompareAxisGap * Scale();
+  const float plot_h = plot.y1 - plot.y0;
+  dl->AddLine(ImVec2(plot.x0 - 1, plot.y0), ImVec2(plot.x0 - 1, plot.y1), theme::kChartAxis);
+  float last_top = plot.y1 + font;  // the label above must clear the one below
+  for (DurNs t = 0; t <= scale_ns; t += tick_ns) {
+    const float y = plot.y1 - plot_h * static_cast<float>(static_cast<double>(t) / static_cast<double>(scale_ns));
+    if (t > 0) dl->AddLine(ImVec2(plot.x0, y), ImVec2(plot.x1, y), theme::kGridLine);
+    // Centred on its line, but inside the row, so the two rows' labels never meet.
+    const float top = std::clamp(y - font / 2, plot.y0, plot.y1 - font);
+    if (top + font > last_top) continue;
+    const std::string label = t == 0 ? "0" : FormatTickLabel(t, tick_ns);
+    dl->AddText(ImVec2(right - ImGui::CalcTextSize(label.c_str()).x, top), theme::kCardLabel, label.c_str());
+    last_top = top;
+  }
+}
+
+void CompareChart::DrawStepAxis(const Rect& plot, size_t steps_total) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float step_px = (plot.x1 - plot.x0) / static_cast<float>(steps_total);
+  // Room for the widest number and a space either side.
+  const float min_label_px = ImGui::CalcTextSize((std::to_string(steps_total) + "00").c_str()).x;
+  for (uint32_t i : StepAxisLabels(steps_total, plot.x1 - plot.x0, min_label_px)) {
+    const std::string label = std::to_string(i);
+    const float w = ImGui::CalcTextSize(label.c_str()).x;
+    const float center = plot.x0 + step_px * (static_cast<float>(i) + 0.5f);
+    const float x = std::clamp(center - w / 2, plot.x0, plot.x1 - w);  // the last one stays in the chart
+    dl->AddLine(ImVec2(center, plot.y0), ImVec2(center, plot.y0 + 2), theme::kChartAxis);
+    dl->AddText(ImVec2(x, plot.y0 + 2), theme::kCardLabel, label.c_str());
+  }
 }
 
 }  // namespace stepline::ui

@@ -50,7 +50,6 @@ TextTable CompareSummaryTextTable(const analysis::Comparison& c) {
   t.header = {"metric", "unit", "a", "b", "delta", "delta_percent"};
   for (size_t i = 0; i < c.summary.size(); ++i) {
     const SummaryRow& row = c.summary[i];
-    if (!ShowSummaryRow(row)) continue;
     std::string label = SummaryLabel(c, i);
     if (row.group == analysis::SummaryGroup::kBreakdown) label += " per step";
     if (row.group == analysis::SummaryGroup::kIdleByCause) label = "GPU idle per step: " + label;

@@ -58,7 +58,7 @@ Change SummaryTone(const SummaryRow& row) {
   return c;
 }
 
-bool ShowSummaryRow(const SummaryRow& row) { return row.group == SummaryGroup::kRun || row.a != 0 || row.b != 0; }
+bool IsEmptySummaryRow(const SummaryRow& row) { return row.group != SummaryGroup::kRun && row.a == 0 && row.b == 0; }
 
 namespace {
 
@@ -109,29 +109,52 @@ std::string SummaryLabel(const analysis::Comparison& c, size_t index) {
   return row.label;
 }
 
+namespace {
+
+// The value columns as wide as their widest likely text.
+struct ValueColumns {
+  float value = ImGui::CalcTextSize("000.0 ms").x;
+  float delta = ImGui::CalcTextSize("+000.0 ms").x;
+  float change = ImGui::CalcTextSize("+1000.0%").x;
+  float padding = 2 * ImGui::GetStyle().CellPadding.x + 1;  // per column, plus its border
+  float total() const { return 2 * value + delta + change + 5 * padding; }
+};
+
+}  // namespace
+
+float SummaryTableWidth(const analysis::Comparison& c) { return SummaryLabelWidth(c) + ValueColumns().total(); }
+
+float SummaryLabelWidth(const analysis::Comparison& c) {
+  const float swatch = theme::kLegendSwatch * ImGui::GetFontSize() / 13.f + ImGui::GetStyle().ItemSpacing.x;
+  float widest = 0;
+  for (size_t i = 0; i < c.summary.size(); ++i) {
+    const float w = ImGui::CalcTextSize(SummaryLabel(c, i).c_str()).x + (RowSwatch(c, i) != 0 ? swatch : 0.f);
+    widest = std::max(widest, w);
+  }
+  return widest;
+}
+
 void DrawCompareSummary(const analysis::Comparison& c) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
   const float width = ImGui::GetContentRegionAvail().x;
   if (!ImGui::BeginTable("##compare_summary", 5, flags)) return;
-  // Value columns as wide as their widest likely text, so they never clip;
-  // the label column takes what is left (group titles may clip there).
-  const float value_w = ImGui::CalcTextSize("000.0 ms").x, delta_w = ImGui::CalcTextSize("+000.0 ms").x;
-  const float change_w = ImGui::CalcTextSize("+1000.0%").x;
-  const float padding = 2 * ImGui::GetStyle().CellPadding.x + 1;  // per column, plus its border
-  const float label_w =
-      std::max(ImGui::CalcTextSize("Idle: host").x, width - 2 * value_w - delta_w - change_w - 5 * padding);
+  // The label column takes what the values leave, but never less than its
+  // longest label (a number without its name says nothing): when the column
+  // is too narrow for both, the change column clips. Group titles may clip.
+  const ValueColumns v;
+  const float label_w = std::max(SummaryLabelWidth(c), width - v.total());
   ImGui::TableSetupColumn("Metric", ImGuiTableColumnFlags_WidthFixed, label_w);
-  ImGui::TableSetupColumn("A", ImGuiTableColumnFlags_WidthFixed, value_w);
-  ImGui::TableSetupColumn("B", ImGuiTableColumnFlags_WidthFixed, value_w);
-  ImGui::TableSetupColumn("B - A", ImGuiTableColumnFlags_WidthFixed, delta_w);
-  ImGui::TableSetupColumn("change", ImGuiTableColumnFlags_WidthFixed, change_w);
+  ImGui::TableSetupColumn("A", ImGuiTableColumnFlags_WidthFixed, v.value);
+  ImGui::TableSetupColumn("B", ImGuiTableColumnFlags_WidthFixed, v.value);
+  ImGui::TableSetupColumn("B - A", ImGuiTableColumnFlags_WidthFixed, v.delta);
+  ImGui::TableSetupColumn("change", ImGuiTableColumnFlags_WidthFixed, v.change);
   ImGui::TableHeadersRow();
   const ImVec4 a_color = ImGui::ColorConvertU32ToFloat4(theme::kRunA);
   const ImVec4 b_color = ImGui::ColorConvertU32ToFloat4(theme::kRunB);
   int group = -1;
   for (size_t i = 0; i < c.summary.size(); ++i) {
     const SummaryRow& row = c.summary[i];
-    if (!ShowSummaryRow(row)) continue;
+    const bool empty = IsEmptySummaryRow(row);
     if (static_cast<int>(row.group) != group) {
       group = static_cast<int>(row.group);
       if (row.group != SummaryGroup::kRun) {
@@ -143,6 +166,17 @@ void DrawCompareSummary(const analysis::Comparison& c) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     if (const uint32_t swatch = RowSwatch(c, i)) ColorSwatch(swatch);
+    if (empty) {
+      // Listed like `stepline diff` lists it, but out of the way: all zeros.
+      ImGui::TextDisabled("%s", SummaryLabel(c, i).c_str());
+      const std::string zero = FormatSummaryValue(row.unit, 0);
+      for (const char* cell : {zero.c_str(), zero.c_str(), "0"}) {
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", cell);
+      }
+      ImGui::TableNextColumn();  // no change to speak of
+      continue;
+    }
     ImGui::TextUnformatted(SummaryLabel(c, i).c_str());
     ImGui::TableNextColumn();
     ImGui::TextColored(a_color, "%s", FormatSummaryValue(row.unit, row.a).c_str());

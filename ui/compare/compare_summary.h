@@ -18,12 +18,19 @@ std::string FormatDeltaPercent(const analysis::SummaryRow& row);
 // Improvement / regression by the row's sense, kNone when the change is under
 // theme::kCompareNeutralPercent of A (timing noise) or the row is neutral.
 analysis::Change SummaryTone(const analysis::SummaryRow& row);
-// Run rows always; category and cause rows only when either run has time there.
-bool ShowSummaryRow(const analysis::SummaryRow& row);
+// A category or cause row with no time in either run. Still listed (dimmed),
+// as `stepline diff` lists it, so the window and the CLI show the same rows.
+bool IsEmptySummaryRow(const analysis::SummaryRow& row);
 // The display label ("Compute", "Idle: input", "Input", ...) of row `index`
 // of Comparison::summary (rows come in enum order within each group).
 std::string SummaryLabel(const analysis::Comparison& c, size_t index);
 
+// Width in px of the label column's longest label, swatch included, at the
+// current font: the column never gets less.
+float SummaryLabelWidth(const analysis::Comparison& c);
+// Width in px the whole table needs so nothing in it clips (labels and
+// value columns), at the current font.
+float SummaryTableWidth(const analysis::Comparison& c);
 // Draws the table at the cursor (full width, its natural height).
 void DrawCompareSummary(const analysis::Comparison& c);
 

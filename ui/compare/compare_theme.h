@@ -15,8 +15,13 @@ inline constexpr uint32_t kAlignedStepEdge = Rgba(255, 255, 255, 150);  // the a
 inline constexpr uint32_t kStepEdge = Rgba(255, 255, 255, 36);          // other steps' starts
 
 inline constexpr float kCompareLeftWidth = 560.f;  // summary + chart column
+inline constexpr float kCompareLeftMaxShare = 0.5f;  // of the window, when the summary needs more
 inline constexpr float kCompareOpsHeight = 300.f;  // ops diff table under the timelines
 inline constexpr float kCompareChartHeight = 250.f;
+inline constexpr float kCompareRowGap = 6.f;        // between A's and B's series rows
+inline constexpr float kCompareRunLetterEm = 1.5f;  // the "A" / "B" left of a row, in font heights
+inline constexpr float kCompareAxisGap = 4.f;       // y labels to the plot
+inline constexpr float kCompareOutline = 1.5f;      // the aligned step's outline
 inline constexpr float kCompareTitleHeight = 20.f;  // the "A: file" strip over each timeline
 // Differences smaller than this share of A are shown without colour (noise).
 inline constexpr double kCompareNeutralPercent = 0.5;

@@ -157,7 +157,12 @@ CompareRequests CompareView::Draw(const CompareStatus& status, QuadRenderer* ren
   menus.whole = PanelShot{"compare", win_pos.x, body.y, win_pos.x + win_size.x,
                           status.show_caption ? body.y + avail.y : win_pos.y + win_size.y};
   whole_ = menus.whole;
-  const float left_w = std::clamp(theme::kCompareLeftWidth * s, 300.f, std::max(300.f, avail.x * 0.4f));
+  float left_w = std::clamp(theme::kCompareLeftWidth * s, 300.f, std::max(300.f, avail.x * 0.4f));
+  // Wide enough for the summary (labels and numbers), up to a share of the
+  // window: at 1024 px 40% cut "Collective" and "Idle: launch".
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float summary_w = SummaryTableWidth(comparison_) + 2 * style.WindowPadding.x + style.ScrollbarSize;
+  left_w = std::max(left_w, std::min(summary_w, avail.x * theme::kCompareLeftMaxShare));
   ImGui::BeginChild("##compare_left", ImVec2(left_w, avail.y), true);
   DrawLeftColumn(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y, &menus);
   ImGui::EndChild();

@@ -10,8 +10,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ui/analysis_format.h"
 #include "ui/compare/compare_theme.h"
 #include "ui/op_stats_panel.h"
+#include "ui/sortable_table.h"
+#include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
 
 namespace stepline::ui {
@@ -90,6 +93,19 @@ ImVec4 DeltaColor(double delta) {
   return ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
 }
 
+// In DiffColumn order; counts and times sort largest first, |B - A| first
+// of all.
+constexpr SortableColumn kDiffTableColumns[kDiffColumnCount] = {
+    {"In", kColumnFixed, 0, 0, "only A"},
+    {"Kind", kColumnFixed, 0, 0, "host_op"},
+    {"Name", kColumnStretch, 0, theme::kNameColumnMinEm},
+    {"A count", kColumnDescending, 0, 0, kSampleCount},
+    {"B count", kColumnDescending, 0, 0, kSampleCount},
+    {"A total", kColumnDescending, 0, 0, kSampleDuration},
+    {"B total", kColumnDescending, 0, 0, kSampleDuration},
+    {"B - A", kColumnDescending | kColumnDefaultSort, 0, 0, "+999.9 ms"},
+    {"per step", kColumnDescending, 0, 0, "+999.9 ms"}};
+
 }  // namespace
 
 void OpsDiffTable::Reset() {
@@ -134,12 +150,19 @@ void OpsDiffTable::DrawToolbar(const analysis::Comparison& c, bool* normalize, c
         "Merge names that differ only by numbering, template arguments, argument lists or\n"
         "addresses (aten::add_12 and aten::add_7 become aten::add), so both runs line up.");
   }
-  ImGui::SameLine();
-  ImGui::Text("%zu ops", order_.size());
-  ImGui::SameLine();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kRunA), "%zu only in A", only_a_);
-  ImGui::SameLine();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kRunB), "%zu only in B", only_b_);
+  // The counts wrap to the next line when narrow rather than run off the edge.
+  const std::string ops = std::to_string(order_.size()) + " ops";
+  const std::string in_a = std::to_string(only_a_) + " only in A";
+  const std::string in_b = std::to_string(only_b_) + " only in B";
+  for (const std::string* text : {&ops, &in_a, &in_b}) {
+    SameLineIfFits(ImGui::CalcTextSize(text->c_str()).x);
+    const uint32_t color = text == &in_a ? theme::kRunA : text == &in_b ? theme::kRunB : 0;
+    if (color == 0) {
+      ImGui::TextUnformatted(text->c_str());
+    } else {
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color), "%s", text->c_str());
+    }
+  }
   if (selected_ >= 0 && static_cast<size_t>(selected_) < c.ops.size()) {
     // Its own line: a long op name must not push the button off screen.
     const std::string& name = c.ops[selected_].name;
@@ -156,23 +179,12 @@ void OpsDiffTable::DrawToolbar(const analysis::Comparison& c, bool* normalize, c
 void OpsDiffTable::DrawTable(const analysis::Comparison& c, Event* ev) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Hideable;
-  if (!ImGui::BeginTable("##ops_diff", kDiffColumnCount, flags)) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  static constexpr const char* kNames[kDiffColumnCount] = {"In",      "Kind",    "Name",  "A count", "B count",
-                                                           "A total", "B total", "B - A", "per step"};
-  for (int col = 0; col < kDiffColumnCount; ++col) {
-    ImGuiTableColumnFlags f = col == static_cast<int>(DiffColumn::kName) ? ImGuiTableColumnFlags_WidthStretch
-                                                                         : ImGuiTableColumnFlags_WidthFixed;
-    if (col >= static_cast<int>(DiffColumn::kACount)) f |= ImGuiTableColumnFlags_PreferSortDescending;
-    if (col == static_cast<int>(DiffColumn::kDelta)) f |= ImGuiTableColumnFlags_DefaultSort;
-    ImGui::TableSetupColumn(kNames[col], f, 0.f, static_cast<ImGuiID>(col));
-  }
-  ImGui::TableHeadersRow();
-  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty && specs->SpecsCount > 0) {
-    sort_column_ = static_cast<DiffColumn>(specs->Specs[0].ColumnUserID);
-    sort_ascending_ = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+  // In, Kind and Name stay put when the numbers scroll sideways: at
+  // 1024 px the numbers kept their width and names fell to 4 characters.
+  if (!BeginSortableTable("##ops_diff", kDiffTableColumns, flags, static_cast<int>(DiffColumn::kName) + 1)) return;
+  if (int column = 0; TakeSortChange(&column, &sort_ascending_)) {
+    sort_column_ = static_cast<DiffColumn>(column);
     SortDiffRows(c.ops, sort_column_, sort_ascending_, &order_);
-    specs->SpecsDirty = false;
   }
   const ImVec4 a_color = ImGui::ColorConvertU32ToFloat4(theme::kRunA);
   const ImVec4 b_color = ImGui::ColorConvertU32ToFloat4(theme::kRunB);

@@ -78,4 +78,21 @@ std::vector<RulerTick> ComputeRulerTicks(const Viewport& viewport, TimeNs origin
   return ticks;
 }
 
+std::vector<double> PlaceRulerLabels(const std::vector<RulerTick>& ticks, const std::vector<float>& label_w,
+                                     double ruler_w, double pad) {
+  std::vector<double> x(ticks.size(), -1.0);
+  double prev_end = -pad;  // right end of the last label drawn
+  for (size_t i = 0; i < ticks.size() && i < label_w.size(); ++i) {
+    if (!ticks[i].major || ticks[i].label.empty()) continue;
+    const double w = label_w[i];
+    double at = ticks[i].x_px + pad;
+    // The last label would be cut by the ruler's end: left of its tick.
+    if (at + w > ruler_w) at = ticks[i].x_px - pad - w;
+    if (at < 0 || at + w > ruler_w || at < prev_end + pad) continue;
+    x[i] = at;
+    prev_end = at + w;
+  }
+  return x;
+}
+
 }  // namespace stepline::ui

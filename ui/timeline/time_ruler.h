@@ -21,6 +21,14 @@ struct RulerTick {
 // four minor ticks between labels. Labels show time since `origin_ns`.
 std::vector<RulerTick> ComputeRulerTicks(const Viewport& viewport, TimeNs origin_ns, double min_label_px);
 
+// Left x (px from the ruler's left end) of each tick's label, given its
+// width in `label_w` (same order as `ticks`; minor ticks have none), or < 0
+// when it is not drawn. A label sits `pad` px right of its tick; one that
+// would run past the ruler's right end (`ruler_w`) moves left of its tick
+// instead, or is left out when even there it would touch its neighbour.
+std::vector<double> PlaceRulerLabels(const std::vector<RulerTick>& ticks, const std::vector<float>& label_w,
+                                     double ruler_w, double pad);
+
 // "0 ns", "950 ns", "1.5 µs", "12.35 ms", "2.000 s": three significant digits
 // at most past the unit, the unit chosen by magnitude.
 std::string FormatDuration(DurNs ns);

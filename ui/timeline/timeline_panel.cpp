@@ -265,14 +265,21 @@ void TimelinePanel::DrawRuler(ViewState& state, ImDrawList* dl, const Rect& r, c
   dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), theme::kRulerBackground);
   const TimeNs origin = state.ruler_origin_ns.value_or(trace.span().start_ns);
   const auto ticks = ComputeRulerTicks(state.viewport, origin, 110.0 * Scale());
+  // Labels stay inside the ruler: the last one once ran off its right end.
+  std::vector<float> label_w(ticks.size(), 0.f);
+  for (size_t i = 0; i < ticks.size(); ++i) label_w[i] = ImGui::CalcTextSize(ticks[i].label.c_str()).x;
+  const std::vector<double> label_x = PlaceRulerLabels(ticks, label_w, r.x1 - r.x0, theme::kRulerLabelPad * Scale());
   dl->PushClipRect(ImVec2(r.x0, r.y0), ImVec2(r.x1, content.y1), true);
-  for (const RulerTick& t : ticks) {
+  for (size_t i = 0; i < ticks.size(); ++i) {
+    const RulerTick& t = ticks[i];
     const float x = r.x0 + static_cast<float>(t.x_px);
     const float tick_h = t.major ? r.h() * 0.45f : r.h() * 0.2f;
     dl->AddLine(ImVec2(x, r.y1 - tick_h), ImVec2(x, r.y1), theme::kRulerTick);
     if (t.major) {
       dl->AddLine(ImVec2(x, content.y0), ImVec2(x, content.y1), theme::kGridLine);
-      dl->AddText(ImVec2(x + 3, r.y0 + 2), theme::kRulerText, t.label.c_str());
+      if (label_x[i] >= 0) {
+        dl->AddText(ImVec2(r.x0 + static_cast<float>(label_x[i]), r.y0 + 2), theme::kRulerText, t.label.c_str());
+      }
     }
   }
   dl->PopClipRect();
