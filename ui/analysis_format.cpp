@@ -29,12 +29,18 @@ std::string FitText(const std::string& text, float width, float font_size) {
   ImFont* font = ImGui::GetFont();
   auto text_w = [&](const std::string& t) { return font->CalcTextSizeA(font_size, FLT_MAX, 0.f, t.c_str()).x; };
   if (text_w(text) <= width) return text;
-  std::string cut = text;
-  while (!cut.empty() && text_w(cut + "...") > width) cut.pop_back();
-  // Do not leave half a UTF-8 sequence.
-  while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();
-  if (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0xC0) cut.pop_back();
-  return cut + "...";
+  // The longest prefix that fits with "...", by binary search (widths grow
+  // with length): the timeline cuts every visible track name each frame.
+  const float dots = text_w("...");
+  size_t lo = 0, hi = text.size();
+  while (lo < hi) {
+    const size_t mid = (lo + hi + 1) / 2;
+    if (font->CalcTextSizeA(font_size, FLT_MAX, 0.f, text.data(), text.data() + mid).x + dots <= width) lo = mid;
+    else hi = mid - 1;
+  }
+  // Do not leave half a UTF-8 sequence: cut before a continuation byte.
+  while (lo > 0 && (static_cast<unsigned char>(text[lo]) & 0xC0) == 0x80) --lo;
+  return text.substr(0, lo) + "...";
 }
 
 void SameLineIfFits(float next_w, float spacing) {

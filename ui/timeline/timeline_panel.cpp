@@ -20,6 +20,7 @@
 #include <cmath>
 #include <string>
 
+#include "ui/analysis_format.h"
 #include "ui/analysis_steps_strip.h"
 #include "ui/theme.h"
 #include "ui/timeline/hit_test.h"
@@ -42,21 +43,6 @@ std::string FormatEventCount(uint64_t n) {
   return digits + (n == 1 ? " event" : " events");
 }
 
-// `text` cut to fit `width` px, ending in "..." when it was cut.
-std::string FitWithEllipsis(const std::string& text, float width) {
-  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
-  const float dots = ImGui::CalcTextSize("...").x;
-  // The longest prefix that fits, by binary search (widths grow with length).
-  size_t lo = 0, hi = text.size();
-  while (lo < hi) {
-    const size_t mid = (lo + hi + 1) / 2;
-    if (ImGui::CalcTextSize(text.data(), text.data() + mid).x + dots <= width) lo = mid;
-    else hi = mid - 1;
-  }
-  size_t n = lo;
-  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;  // not inside a UTF-8 sequence
-  return text.substr(0, n) + "...";
-}
 
 }  // namespace
 
@@ -379,7 +365,7 @@ void TimelinePanel::DrawTrackHeader(ImDrawList* dl, const std::string& name, con
       name_right = right - count_w - 8;
     }
   }
-  const std::string shown = FitWithEllipsis(name, name_right - left);
+  const std::string shown = FitText(name, name_right - left, font);
   dl->AddText(ImVec2(left, top), theme::kTrackText, shown.c_str());
   dl->PopClipRect();
 }
