@@ -67,7 +67,9 @@ launch	hipStreamWaitEvent*
 
 namespace {
 
-char Lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+// ASCII only, as the "C" locale's tolower, without the call: it runs for
+// every character of every host event name the analysis classifies.
+char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\r')) s.remove_prefix(1);
@@ -75,15 +77,16 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
-}  // namespace
-
 // Iterative glob with single-star backtracking: on a mismatch, retry from the
 // last '*' one character further into the text. Linear in practice.
-bool GlobMatch(std::string_view pattern, std::string_view text) {
+// `fold` maps each character before comparing (case-insensitive, or as is
+// when both sides are already lowercase).
+template <typename Fold>
+bool GlobMatchFolded(std::string_view pattern, std::string_view text, Fold fold) {
   size_t p = 0, t = 0;
   size_t star_p = std::string_view::npos, star_t = 0;
   while (t < text.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || Lower(pattern[p]) == Lower(text[t]))) {
+    if (p < pattern.size() && (pattern[p] == '?' || fold(pattern[p]) == fold(text[t]))) {
       ++p;
       ++t;
     } else if (p < pattern.size() && pattern[p] == '*') {
@@ -98,6 +101,31 @@ bool GlobMatch(std::string_view pattern, std::string_view text) {
   }
   while (p < pattern.size() && pattern[p] == '*') ++p;
   return p == pattern.size();
+}
+
+std::string Lowercase(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = Lower(c);
+  return out;
+}
+
+}  // namespace
+
+bool GlobMatch(std::string_view pattern, std::string_view text) { return GlobMatchFolded(pattern, text, Lower); }
+
+void IdleCauseTable::Add(HostCategory category, std::string pattern) {
+  Compiled c;
+  c.pattern = Lowercase(pattern);
+  std::string_view rest = c.pattern;
+  while (!rest.empty()) {
+    const size_t wild = rest.find_first_of("*?");
+    const std::string_view run = rest.substr(0, wild);
+    if (run.size() > c.literal.size()) c.literal = std::string(run);
+    if (wild == std::string_view::npos) break;
+    rest.remove_prefix(wild + 1);
+  }
+  rows_.push_back({category, std::move(pattern)});
+  compiled_.push_back(std::move(c));
 }
 
 const IdleCauseTable& IdleCauseTable::Default() {
@@ -139,8 +167,14 @@ bool IdleCauseTable::Parse(std::string_view tsv, IdleCauseTable* out, std::strin
 }
 
 HostCategory IdleCauseTable::Classify(std::string_view name) const {
-  for (size_t i = rows_.size(); i-- > 0;) {
-    if (GlobMatch(rows_[i].pattern, name)) return rows_[i].category;
+  thread_local std::string lower;
+  lower.assign(name);
+  for (char& c : lower) c = Lower(c);
+  auto same = [](char c) { return c; };
+  for (size_t i = compiled_.size(); i-- > 0;) {
+    const Compiled& c = compiled_[i];
+    if (!c.literal.empty() && lower.find(c.literal) == std::string::npos) continue;
+    if (GlobMatchFolded(c.pattern, lower, same)) return rows_[i].category;
   }
   return HostCategory::kNone;
 }

@@ -34,13 +34,21 @@ class IdleCauseTable {
   // category \"inptu\"") on the first bad row; `out` is then unchanged.
   static bool Parse(std::string_view tsv, IdleCauseTable* out, std::string* error);
 
-  void Add(HostCategory category, std::string pattern) { rows_.push_back({category, std::move(pattern)}); }
+  void Add(HostCategory category, std::string pattern);
   // The category of the last row whose pattern matches `name`; kNone if none.
   HostCategory Classify(std::string_view name) const;
   std::span<const Row> rows() const { return rows_; }
 
  private:
+  // Each row's pattern lowercased once, with its longest run of literal
+  // characters: a name that lacks that run cannot match, and one substring
+  // search says so far faster than the glob (most names match no row).
+  struct Compiled {
+    std::string pattern;  // lowercase
+    std::string literal;  // lowercase, no '*' or '?'; may be empty
+  };
   std::vector<Row> rows_;
+  std::vector<Compiled> compiled_;  // parallel to rows_
 };
 
 }  // namespace stepline::analysis

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <random>
+
 #include <fstream>
 #include <sstream>
 
@@ -88,6 +91,49 @@ TEST(IdleCauseTableTest, EmbeddedDefaultEqualsTheAssetFile) {
   EXPECT_TRUE(IdleCauseTable::Parse(text.str(), &parsed, &error)) << error;
   EXPECT_EQ(parsed.rows().size(), IdleCauseTable::Default().rows().size());
   EXPECT_GT(parsed.rows().size(), 30u);
+}
+
+// Classify skips rows by a literal substring and compares lowercased text;
+// it must answer exactly as the plain case-insensitive glob over every row,
+// last row first, does. Names: the default table's own patterns with the
+// wildcards filled in, in mixed case, plus random text from the patterns'
+// alphabet, so many names share substrings with patterns but do not match.
+TEST(IdleCauseTableTest, ClassifyEqualsTheGlobOverEveryRow) {
+  const IdleCauseTable& table = IdleCauseTable::Default();
+  auto brute = [&](std::string_view name) {
+    for (size_t i = table.rows().size(); i-- > 0;) {
+      if (GlobMatch(table.rows()[i].pattern, name)) return table.rows()[i].category;
+    }
+    return HostCategory::kNone;
+  };
+  std::mt19937 rng(11);
+  std::vector<std::string> names = {"", "a", "CUDASTREAMSYNCHRONIZE", "cudaMemcpy", "cudamemcpyasync",
+                                    "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"};
+  const std::string alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_:.#()";
+  for (const auto& row : table.rows()) {
+    for (int k = 0; k < 20; ++k) {
+      std::string name;
+      for (char c : row.pattern) {
+        if (c == '*') {
+          for (int n = static_cast<int>(rng() % 4); n > 0; --n) name += alphabet[rng() % alphabet.size()];
+        } else if (c == '?') {
+          name += alphabet[rng() % alphabet.size()];
+        } else {
+          name += rng() % 2 ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+        }
+      }
+      if (k % 3 == 1 && !name.empty()) name.erase(rng() % name.size(), 1);  // often no longer a match
+      if (k % 3 == 2) name.insert(rng() % (name.size() + 1), 1, alphabet[rng() % alphabet.size()]);
+      names.push_back(name);
+    }
+  }
+  size_t matched = 0;
+  for (const std::string& name : names) {
+    ASSERT_EQ(table.Classify(name), brute(name)) << name;
+    matched += brute(name) != HostCategory::kNone;
+  }
+  EXPECT_GT(matched, names.size() / 3);
+  EXPECT_LT(matched, names.size());
 }
 
 }  // namespace
