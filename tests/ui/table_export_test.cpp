@@ -111,5 +111,22 @@ TEST(TableExportTest, StepsTableHasOneColumnPerCategory) {
   EXPECT_EQ(t.rows[0][4], "0");
 }
 
+// The Selection tab's aggregate of a time range: rows in the shown order,
+// exact ns, names quoted where CSV needs it, and the average from the total.
+TEST(TableExportTest, RangeTableFollowsTheShownOrder) {
+  Trace trace;
+  const StringId add = trace.mutable_strings().Intern("aten::add");
+  const StringId mm = trace.mutable_strings().Intern("MatMul, \"fused\"");
+  const std::vector<analysis::RangeAggregateRow> rows = {{add, 3, 300'000'000'001, 100}, {mm, 2, 7, 7}};
+  const TextTable t = RangeTable(trace, rows, {1, 0});
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_EQ(t.rows[0], (std::vector<std::string>{"MatMul, \"fused\"", "2", "7", "7", "3"}));
+  EXPECT_EQ(t.rows[1], (std::vector<std::string>{"aten::add", "3", "300000000001", "100", "100000000000"}));
+  EXPECT_EQ(ToCsv(t),
+            "name,count,total_ns,self_ns,avg_ns\n"
+            "\"MatMul, \"\"fused\"\"\",2,7,7,3\n"
+            "aten::add,3,300000000001,100,100000000000\n");
+}
+
 }  // namespace
 }  // namespace stepline::ui
