@@ -43,7 +43,6 @@ std::string FormatEventCount(uint64_t n) {
   return digits + (n == 1 ? " event" : " events");
 }
 
-
 }  // namespace
 
 //-----------------------------------------------------------------------------
@@ -371,12 +370,14 @@ void TimelinePanel::DrawTrackHeader(ImDrawList* dl, const std::string& name, con
 }
 
 void TimelinePanel::UpdateHighlights(const ViewState& state) {
-  const Trace* trace = state.trace();
-  if (trace == highlight_trace_ && state.highlight_generation == highlight_generation_) return;
-  highlight_trace_ = trace;
+  const bool same_data = !highlight_data_.owner_before(state.data) && !state.data.owner_before(highlight_data_) &&
+                         !highlight_data_.expired();
+  if (same_data && state.highlight_generation == highlight_generation_) return;
+  highlight_data_ = state.data;
   highlight_generation_ = state.highlight_generation;
-  search_highlights_.Build(*trace, state.search_matches);
-  op_highlights_.Build(*trace, state.op_occurrences);
+  const Trace& trace = *state.trace();
+  search_highlights_.Build(trace, state.search_matches);
+  op_highlights_.Build(trace, state.op_occurrences);
 }
 
 void TimelinePanel::DrawSliceRow(ViewState& state, ImDrawList* dl, const LayoutRow& row, float y0,

@@ -3,6 +3,7 @@
 // per-frame scratch buffers and drag state.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -83,7 +84,7 @@ class TimelinePanel {
   void UpdateHighlights(const ViewState& state);
   HighlightIndex search_highlights_, op_highlights_;
   uint64_t highlight_generation_ = UINT64_MAX;
-  const Trace* highlight_trace_ = nullptr;
+  std::weak_ptr<const TimelineData> highlight_data_;  // weak: a new trace at the same address is a new trace
 };
 
 }  // namespace stepline::ui
