@@ -39,8 +39,7 @@ Result<PacketFraming, LoadError> WalkPackets(std::string_view bytes, uint64_t ba
       WireReader skipper(begin + local, end, tag_offset);
       WireField f;
       if (!skipper.Next(&f)) {
-        if (tolerate_truncation && skipper.error().what != nullptr &&
-            std::string_view(skipper.error().what).find("past the end") != std::string_view::npos) {
+        if (tolerate_truncation && skipper.error().ran_out) {
           out.truncated_at = tag_offset;
           return out;
         }

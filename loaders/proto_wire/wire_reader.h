@@ -16,6 +16,7 @@ enum class WireType : uint8_t { kVarint = 0, kFixed64 = 1, kLen = 2, kStartGroup
 struct WireError {
   uint64_t offset = 0;
   const char* what = nullptr;  // static text: "varint runs past the end", ...
+  bool ran_out = false;        // the bytes ended mid-field (truncation), not a malformed byte
 };
 
 // One field as read: number, wire type, and its value (varint / fixed bits)
@@ -63,7 +64,8 @@ class WireReader {
           const uint64_t len_offset = offset();
           uint64_t len;
           if (!ReadVarint(&len)) return false;
-          if (len > static_cast<uint64_t>(end_ - pos_)) return Fail(len_offset, "length runs past the end of its message");
+          if (len > static_cast<uint64_t>(end_ - pos_))
+            return Fail(len_offset, "length runs past the end of its message", /*ran_out=*/true);
           f->payload = pos_;
           f->payload_size = len;
           pos_ += len;
@@ -94,7 +96,7 @@ class WireReader {
     uint64_t result = 0;
     const char* start = pos_;
     for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= end_) return Fail(OffsetOf(start), "varint runs past the end of its message");
+      if (pos_ >= end_) return Fail(OffsetOf(start), "varint runs past the end of its message", /*ran_out=*/true);
       const uint8_t byte = static_cast<uint8_t>(*pos_++);
       result |= static_cast<uint64_t>(byte & 0x7f) << shift;
       if (byte < 0x80) {
@@ -109,7 +111,7 @@ class WireReader {
 
  private:
   bool ReadFixed(int n, uint64_t* out) {
-    if (end_ - pos_ < n) return Fail(offset(), "fixed-width value runs past the end of its message");
+    if (end_ - pos_ < n) return Fail(offset(), "fixed-width value runs past the end of its message", /*ran_out=*/true);
     uint64_t v = 0;
     std::memcpy(&v, pos_, static_cast<size_t>(n));  // little-endian hosts only (x86-64, arm64)
     pos_ += n;
@@ -136,7 +138,8 @@ class WireReader {
           const uint64_t len_offset = offset();
           uint64_t len;
           if (!ReadVarint(&len)) return false;
-          if (len > static_cast<uint64_t>(end_ - pos_)) return Fail(len_offset, "length runs past the end of its group");
+          if (len > static_cast<uint64_t>(end_ - pos_))
+            return Fail(len_offset, "length runs past the end of its group", /*ran_out=*/true);
           pos_ += len;
           break;
         }
@@ -154,8 +157,8 @@ class WireReader {
     return true;
   }
 
-  bool Fail(uint64_t at, const char* what) {
-    error_ = WireError{at, what};
+  bool Fail(uint64_t at, const char* what, bool ran_out = false) {
+    error_ = WireError{at, what, ran_out};
     pos_ = end_;
     return false;
   }

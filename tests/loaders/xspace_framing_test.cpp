@@ -101,6 +101,27 @@ TEST(WireReader, SkipsUnknownGroupsAndRejectsStrayEndGroup) {
 // Every varint length decodes the same through the one- and two-byte fast
 // paths and the byte loop, whether more bytes follow or the varint ends the
 // buffer; an unterminated varint still fails at its first byte.
+// Framing tells a cut file (keep what came before) from a malformed byte
+// (an error) by WireError::ran_out, not by the wording of the message.
+TEST(WireReader, RunningOutOfBytesIsToldApartFromAMalformedByte) {
+  WireField f;
+  const std::string cut_varint = "\x08\x80";                 // field 1 varint, value cut
+  const std::string cut_length = std::string("\x0a\x05") + "ab";  // field 1, 5 bytes announced, 2 there
+  const std::string cut_fixed = "\x09\x01\x02";              // field 1 fixed64, 2 of 8 bytes
+  for (const std::string& bytes : {cut_varint, cut_length, cut_fixed}) {
+    WireReader reader(bytes.data(), bytes.data() + bytes.size(), 0);
+    EXPECT_FALSE(reader.Next(&f));
+    EXPECT_TRUE(reader.error().ran_out) << reader.error().what;
+  }
+  const std::string bad_field = std::string("\x00\x01", 2);  // field number 0
+  const std::string stray_end = "\x0c";                        // end-group with no start
+  for (const std::string& bytes : {bad_field, stray_end}) {
+    WireReader reader(bytes.data(), bytes.data() + bytes.size(), 0);
+    EXPECT_FALSE(reader.Next(&f));
+    EXPECT_FALSE(reader.error().ran_out) << reader.error().what;
+  }
+}
+
 TEST(WireReader, VarintsOfEveryLengthDecodeOnBothPaths) {
   std::vector<uint64_t> values = {0, 1, 127, 128, 300, UINT64_MAX, uint64_t{1} << 63};
   for (int bits = 7; bits < 64; bits += 7) {
