@@ -57,6 +57,12 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
   constexpr double kSettleSeconds = 0.5;
   ViewerSettings pending = saved;
   double pending_since = 0;
+  // Once per change: a read-only home must not flood the terminal.
+  auto save = [&](const ViewerSettings& settings) {
+    std::string save_error;
+    if (!SaveSettings(settings_path, settings, &save_error)) err << "stepline: settings not saved: " << save_error << "\n";
+    saved = settings;
+  };
   while (!window.ShouldClose()) {
     const ViewerSession::FrameResult r = RunViewerFrame(window, session, pictures, &gl_renderer, renderer);
     ViewerSettings now = SettingsOf(session.state(), default_folder);
@@ -66,16 +72,11 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
       pending = now;
       pending_since = t;
     } else if (now != saved && !ImGui::IsAnyMouseDown() && t - pending_since >= kSettleSeconds) {
-      std::string save_error;
-      if (!SaveSettings(settings_path, now, &save_error)) err << "stepline: settings not saved: " << save_error << "\n";
-      saved = now;  // once: a read-only home must not flood the terminal
+      save(now);
     }
     if (r.quit) window.RequestClose();
   }
-  if (pending != saved) {  // changed just before closing
-    std::string save_error;
-    if (!SaveSettings(settings_path, pending, &save_error)) err << "stepline: settings not saved: " << save_error << "\n";
-  }
+  if (pending != saved) save(pending);  // changed just before closing
   return 0;
 }
 
