@@ -215,11 +215,11 @@ void TraceBuilder::AddFlowEvent(FlowPhase phase, uint64_t id, StringId category,
 }
 
 void TraceBuilder::NoteLaunch(uint64_t correlation_id, SliceId launch) {
-  launch_by_correlation_[correlation_id] = launch;
+  launch_links_.NoteLaunch(correlation_id, launch);
 }
 
 void TraceBuilder::NoteDeviceActivity(uint64_t correlation_id, SliceId activity) {
-  device_activities_.emplace_back(correlation_id, activity);
+  launch_links_.NoteActivity(correlation_id, activity);
 }
 
 //-----------------------------------------------------------------------------
@@ -229,8 +229,9 @@ void TraceBuilder::NoteDeviceActivity(uint64_t correlation_id, SliceId activity)
 Trace TraceBuilder::Finish() {
   // Close slices still open: end them at the last time seen on their track.
   SliceTable& slices = trace_.mutable_slices();
-  std::vector<TimeNs> track_last(trace_.tracks().size(), INT64_MIN);
-  for (size_t i = 0; i < slices.size(); ++i) {
+  const bool any_open = std::any_of(open_slices_.begin(), open_slices_.end(), [](const auto& v) { return !v.empty(); });
+  std::vector<TimeNs> track_last(any_open ? trace_.tracks().size() : 0, INT64_MIN);
+  for (size_t i = 0; any_open && i < slices.size(); ++i) {
     TimeNs& last = track_last[slices.track()[i].index()];
     last = std::max(last, slices.start_ns()[i] + slices.dur_ns()[i]);
   }
@@ -251,22 +252,14 @@ Trace TraceBuilder::Finish() {
   // launch call itself when that call is known. Binding it by time instead
   // can pick a zero-length runtime call nested at the same timestamp
   // (cudaFuncSetAttribute inside cudaLaunchKernel).
-  trace_.mutable_flows().ResolvePendingFrom(FlowKind::kLaunch, [&](uint64_t flow_id, FlowEndpoint* from) {
-    auto it = launch_by_correlation_.find(flow_id);
-    if (it != launch_by_correlation_.end()) *from = FlowEndpoint::OfSlice(it->second);
+  launch_links_.Index();
+  FlowTable& flows = trace_.mutable_flows();
+  flows.ResolvePendingFrom(FlowKind::kLaunch, [&](uint64_t flow_id, FlowEndpoint* from) {
+    const SliceId launch = launch_links_.LaunchOf(flow_id);
+    if (!launch.is_none()) *from = FlowEndpoint::OfSlice(launch);
   });
-  for (const auto& [corr, activity] : device_activities_) {
-    auto it = launch_by_correlation_.find(corr);
-    if (it == launch_by_correlation_.end()) continue;
-    FlowTable::Pending p;
-    p.from = FlowEndpoint::OfSlice(it->second);
-    p.to = FlowEndpoint::OfSlice(activity);
-    p.kind = FlowKind::kLaunch;
-    p.flow_id = corr;
-    AddFlow(p);
-  }
-  device_activities_.clear();
-  launch_by_correlation_.clear();
+  flows.AddLaunchLinks(launch_links_.Links());
+  launch_links_ = LaunchLinks();
   trace_.Finalize();
   return std::move(trace_);
 }

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "loaders/launch_links.h"
 #include "model/trace.h"
 
 namespace stepline::loaders {
@@ -132,8 +133,7 @@ class TraceBuilder {
   std::unordered_map<int64_t, TrackId> marker_tracks_;
   std::vector<std::vector<OpenSlice>> open_slices_;  // per TrackId
   std::unordered_map<FlowKey, OpenFlow, FlowKeyHash> open_flows_;
-  std::unordered_map<uint64_t, SliceId> launch_by_correlation_;
-  std::vector<std::pair<uint64_t, SliceId>> device_activities_;
+  LaunchLinks launch_links_;
 };
 
 }  // namespace stepline::loaders

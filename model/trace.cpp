@@ -98,13 +98,28 @@ void SortWithinTracks(std::vector<uint32_t>* order, const std::vector<uint32_t>&
   worker.join();
 }
 
-// True when `order` keeps every row where it is: loaders that write each
-// track's rows together and in time order (XSpace lines) need no permutation,
-// and skipping it saves a copy of every column (measured: ~15% of an XSpace
-// load is Finalize, most of it first-touching the permuted copies).
+// True when `order` keeps every row where it is (instants and counters, which
+// have no InFinalOrder shortcut: they are a small part of any trace).
 bool IsIdentity(const std::vector<uint32_t>& order) {
   for (uint32_t i = 0; i < order.size(); ++i) {
     if (order[i] != i) return false;
+  }
+  return true;
+}
+
+// True when the rows are already grouped by track in track-id order and each
+// track's rows are in (start asc, dur desc) order: what SortSlices would make
+// of them. Loaders that write each track's rows together and in time order
+// (XSpace lines) need no permutation, and skipping it saves a copy of every
+// column (measured: ~15% of an XSpace load, most of it first-touching the
+// permuted copies). One pass, no allocation.
+bool InFinalOrder(std::span<const TrackId> track, std::span<const TimeNs> start, std::span<const DurNs> dur) {
+  for (size_t i = 1; i < track.size(); ++i) {
+    if (track[i] != track[i - 1]) {
+      if (track[i] < track[i - 1]) return false;
+      continue;
+    }
+    if (start[i] < start[i - 1] || (start[i] == start[i - 1] && dur[i] > dur[i - 1])) return false;
   }
   return true;
 }
@@ -138,6 +153,17 @@ void Trace::SortSlices(std::vector<uint32_t>* new_index_of_old) {
   SliceTable& s = slices_;
   SL_ASSERT(s.size() < UINT32_MAX && "more slices than SliceId can address");
   std::vector<uint32_t> track_begin;
+  new_index_of_old->clear();
+  if (InFinalOrder(s.track_, s.start_ns_, s.dur_ns_)) {
+    // Nothing moves: no permutation arrays (two uint32 per slice, ~140 MB
+    // for a 1 GB XSpace file), and new_index_of_old stays empty = identity.
+    track_begin.assign(tracks_.size() + 1, 0);
+    for (TrackId t : s.track_) ++track_begin[t.index() + 1];
+    std::partial_sum(track_begin.begin(), track_begin.end(), track_begin.begin());
+    SetSliceRanges(track_begin);
+    ReportCategoryOverflow();
+    return;
+  }
   std::vector<uint32_t> order = GroupByTrack(s.track_, tracks_.size(), &track_begin);
   const auto& start = s.start_ns_;
   const auto& dur = s.dur_ns_;
@@ -148,25 +174,31 @@ void Trace::SortSlices(std::vector<uint32_t>* new_index_of_old) {
     if (dur[a] != dur[b]) return dur[a] > dur[b];
     return a < b;
   });
-  if (!IsIdentity(order)) {
-    Permute(&s.track_, order);
-    Permute(&s.start_ns_, order);
-    Permute(&s.dur_ns_, order);
-    Permute(&s.name_, order);
-    Permute(&s.category_index_, order);
-    Permute(&s.arg_set_, order);  // empty when no slice has args
-    Permute(&s.gpu_kind_, order);
-  }
-  if (s.categories_overflowed_ > 0) {
-    diagnostics_.Add(DiagCode::kOutOfRange, s.categories_overflowed_, Diagnostics::kNoOffset,
-                     "more than 65535 distinct slice categories; later ones share one entry");
-  }
+  Permute(&s.track_, order);
+  Permute(&s.start_ns_, order);
+  Permute(&s.dur_ns_, order);
+  Permute(&s.name_, order);
+  Permute(&s.category_index_, order);
+  Permute(&s.arg_set_, order);  // empty when no slice has args
+  Permute(&s.gpu_kind_, order);
+  ReportCategoryOverflow();
   new_index_of_old->assign(order.size(), 0);
   for (uint32_t i = 0; i < order.size(); ++i) (*new_index_of_old)[order[i]] = i;
+  SetSliceRanges(track_begin);
+}
+
+void Trace::SetSliceRanges(const std::vector<uint32_t>& track_begin) {
   for (size_t t = 0; t < tracks_.size(); ++t) {
     TrackTable::Ranges& r = tracks_.mutable_ranges(TrackId::FromIndex(t));
     r.slice_begin = track_begin[t];
     r.slice_end = track_begin[t + 1];
+  }
+}
+
+void Trace::ReportCategoryOverflow() {
+  if (slices_.categories_overflowed_ > 0) {
+    diagnostics_.Add(DiagCode::kOutOfRange, slices_.categories_overflowed_, Diagnostics::kNoOffset,
+                     "more than 65535 distinct slice categories; later ones share one entry");
   }
 }
 
@@ -267,9 +299,8 @@ void Trace::BindFlows(const std::vector<uint32_t>& new_index_of_old) {
   auto resolve = [&](const FlowEndpoint& e) -> SliceId {
     switch (e.binding) {
       case FlowEndpoint::Binding::kSlice:
-        return e.slice.is_none() || e.slice.index() >= new_index_of_old.size()
-                   ? SliceId::None()
-                   : SliceId(new_index_of_old[e.slice.index()]);
+        if (e.slice.is_none() || e.slice.index() >= slices_.size()) return SliceId::None();
+        return new_index_of_old.empty() ? e.slice : SliceId(new_index_of_old[e.slice.index()]);
       case FlowEndpoint::Binding::kEnclosing:
         return FindEnclosingSlice(e.track, e.ts_ns);
       case FlowEndpoint::Binding::kNext: {
@@ -293,31 +324,69 @@ void Trace::BindFlows(const std::vector<uint32_t>& new_index_of_old) {
     }
     bound.push_back({from, to, p.kind, p.name, p.category, p.flow_id});
   }
-  if (unbound > 0) {
-    diagnostics_.Add(DiagCode::kUnboundFlow, unbound, first_unbound_offset, "flow endpoint matched no slice");
-  }
   std::vector<FlowTable::Pending>().swap(f.pending_);
-  std::sort(bound.begin(), bound.end(), [](const Bound& a, const Bound& b) {
+  // One order for both lists: (from, to, kind), then the named flow (ac2g)
+  // first among duplicates, so that dropping duplicates keeps the named one.
+  auto flow_less = [](const Bound& a, const Bound& b) {
     if (a.from != b.from) return a.from < b.from;
     if (a.to != b.to) return a.to < b.to;
     if (a.kind != b.kind) return a.kind < b.kind;
-    // Deterministic choice among duplicates: the named one (ac2g) first.
     if (a.name != b.name) return a.name > b.name;
     return a.flow_id < b.flow_id;
-  });
-  // Kineto states a launch twice (correlation args and an ac2g flow): keep one.
-  bound.erase(std::unique(bound.begin(), bound.end(),
-                          [](const Bound& a, const Bound& b) {
-                            return a.from == b.from && a.to == b.to && a.kind == b.kind;
-                          }),
-              bound.end());
-  for (const Bound& b : bound) {
+  };
+  std::sort(bound.begin(), bound.end(), flow_less);
+
+  // Launch links: both ends are slices, so binding is a renumbering. They
+  // arrive in (from, to) order and keep it when the slices were not reordered.
+  std::vector<FlowTable::LaunchLink> links;
+  links.swap(f.launch_links_);
+  size_t kept = 0;
+  for (const FlowTable::LaunchLink& l : links) {
+    const SliceId from = resolve(FlowEndpoint::OfSlice(l.from)), to = resolve(FlowEndpoint::OfSlice(l.to));
+    if (from.is_none() || to.is_none()) {
+      if (unbound++ == 0) first_unbound_offset = Diagnostics::kNoOffset;
+      continue;
+    }
+    links[kept++] = {from, to, l.flow_id};
+  }
+  links.resize(kept);
+  if (unbound > 0) {
+    diagnostics_.Add(DiagCode::kUnboundFlow, unbound, first_unbound_offset, "flow endpoint matched no slice");
+  }
+  auto as_bound = [](const FlowTable::LaunchLink& l) {
+    return Bound{l.from, l.to, FlowKind::kLaunch, StringId::None(), StringId::None(), l.flow_id};
+  };
+  auto link_less = [&](const FlowTable::LaunchLink& a, const FlowTable::LaunchLink& b) {
+    return flow_less(as_bound(a), as_bound(b));
+  };
+  if (!std::is_sorted(links.begin(), links.end(), link_less)) std::sort(links.begin(), links.end(), link_less);
+
+  // Merge the two sorted lists into the columns. Kineto states a launch twice
+  // (correlation args and an ac2g flow): keep the first of each (from, to, kind).
+  const size_t total = bound.size() + links.size();
+  f.from_.reserve(total);
+  f.to_.reserve(total);
+  f.kind_.reserve(total);
+  f.name_.reserve(total);
+  f.category_.reserve(total);
+  f.flow_id_.reserve(total);
+  auto emit = [&](const Bound& b) {
+    const size_t n = f.from_.size();
+    if (n > 0 && f.from_[n - 1] == b.from && f.to_[n - 1] == b.to && f.kind_[n - 1] == b.kind) return;
     f.from_.push_back(b.from);
     f.to_.push_back(b.to);
     f.kind_.push_back(b.kind);
     f.name_.push_back(b.name);
     f.category_.push_back(b.category);
     f.flow_id_.push_back(b.flow_id);
+  };
+  size_t i = 0, j = 0;
+  while (i < bound.size() || j < links.size()) {
+    if (j == links.size() || (i < bound.size() && !flow_less(as_bound(links[j]), bound[i]))) {
+      emit(bound[i++]);
+    } else {
+      emit(as_bound(links[j++]));
+    }
   }
 }
 

@@ -82,7 +82,11 @@ class Trace {
   size_t ArgsMemoryBytes() const;  // the part of MemoryBytes() held by the args table
 
  private:
+  // new_index_of_old: the row each pre-Finalize slice moved to; left empty
+  // when no slice moved (the identity).
   void SortSlices(std::vector<uint32_t>* new_index_of_old);
+  void SetSliceRanges(const std::vector<uint32_t>& track_begin);
+  void ReportCategoryOverflow();
   void ComputeDepthAndParents();
   void SortInstantsAndCounters();
   void BindFlows(const std::vector<uint32_t>& new_index_of_old);

@@ -163,6 +163,75 @@ TEST_F(TraceTest, FlowsAreBoundRemappedAndDeduplicated) {
   EXPECT_EQ(trace_.diagnostics().entry(DiagCode::kUnboundFlow).first_offset, 77u);
 }
 
+// Launch links (both ends known) merge with pending flows: renumbered when
+// Finalize reorders the slices, sorted again, the named duplicate kept.
+TEST_F(TraceTest, LaunchLinksAreRenumberedMergedAndDeduplicated) {
+  const TrackId host = AddTrack(1), gpu = AddTrack(2);
+  const SliceId late = Slice(host, 500, 10, "late launch");   // row 0, sorts after `early`
+  const SliceId early = Slice(host, 100, 10, "early launch");  // row 1
+  const SliceId k1 = Slice(gpu, 600, 5, "k1");
+  const SliceId k2 = Slice(gpu, 200, 5, "k2");
+  FlowTable& flows = trace_.mutable_flows();
+  flows.AddLaunchLink(late, k1, 7);   // added in (from, to) order of the
+  flows.AddLaunchLink(early, k2, 3);  // pre-Finalize ids
+  flows.AddLaunchLink(early, SliceId(99), 4);  // no such slice: unbound
+  FlowTable::Pending named;
+  named.from = FlowEndpoint::OfSlice(early);
+  named.to = FlowEndpoint::OfSlice(k2);
+  named.kind = FlowKind::kLaunch;
+  named.name = named.category = trace_.mutable_strings().Intern("ac2g");
+  named.flow_id = 3;
+  flows.AddPending(named);
+  trace_.Finalize();
+  ASSERT_EQ(trace_.CheckInvariants(), "");
+  const FlowTable& f = trace_.flows();
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(NameAt(f.from()[0].value), "early launch");
+  EXPECT_EQ(NameAt(f.to()[0].value), "k2");
+  EXPECT_EQ(trace_.str(f.name()[0]), "ac2g");  // the named statement of the same link
+  EXPECT_EQ(f.flow_id()[0], 3u);
+  EXPECT_EQ(NameAt(f.from()[1].value), "late launch");
+  EXPECT_EQ(NameAt(f.to()[1].value), "k1");
+  EXPECT_TRUE(f.name()[1].is_none());
+  EXPECT_EQ(f.flow_id()[1], 7u);
+  EXPECT_EQ(f.kind()[1], FlowKind::kLaunch);
+  EXPECT_LT(f.from()[0], f.from()[1]);
+  EXPECT_EQ(trace_.diagnostics().count(DiagCode::kUnboundFlow), 1u);
+}
+
+// Rows already grouped by track and in time order (how the XSpace loader
+// writes them) keep their ids; a same-start pair with the shorter one first is
+// not in final order and is sorted (parent first).
+TEST_F(TraceTest, SlicesAlreadyInOrderKeepTheirIds) {
+  const TrackId host = AddTrack(1), gpu = AddTrack(2);
+  const SliceId step = Slice(host, 0, 1000, "step");
+  const SliceId launch = Slice(host, 100, 20, "launch");
+  const SliceId kernel = Slice(gpu, 300, 50, "kernel");
+  trace_.mutable_flows().AddLaunchLink(launch, kernel, 1);
+  trace_.Finalize();
+  ASSERT_EQ(trace_.CheckInvariants(), "");
+  EXPECT_EQ(NameAt(step.value), "step");
+  EXPECT_EQ(NameAt(launch.value), "launch");
+  EXPECT_EQ(NameAt(kernel.value), "kernel");
+  EXPECT_EQ(trace_.slices().parent()[launch.value], step);
+  EXPECT_EQ(trace_.tracks().ranges(gpu).slice_begin, 2u);
+  EXPECT_EQ(trace_.tracks().ranges(gpu).slice_end, 3u);
+  ASSERT_EQ(trace_.flows().size(), 1u);
+  EXPECT_EQ(trace_.flows().from()[0], launch);
+  EXPECT_EQ(trace_.flows().to()[0], kernel);
+}
+
+TEST_F(TraceTest, SameStartShorterFirstIsReordered) {
+  const TrackId host = AddTrack(1);
+  Slice(host, 100, 10, "child");
+  Slice(host, 100, 50, "parent");
+  trace_.Finalize();
+  ASSERT_EQ(trace_.CheckInvariants(), "");
+  EXPECT_EQ(NameAt(0), "parent");
+  EXPECT_EQ(NameAt(1), "child");
+  EXPECT_EQ(trace_.slices().depth()[1], 1);
+}
+
 TEST_F(TraceTest, InstantsAndCountersSortedWithRanges) {
   const TrackId t = AddTrack(1), c = AddTrack(2);
   trace_.mutable_instants().Append({t, 30, StringId::None(), StringId::None(), ArgSetId::None()});
