@@ -49,7 +49,11 @@ uint16_t SliceTable::CategoryIndex(StringId category) {
 void SliceTable::set_arg_set(SliceId id, ArgSetId v) {
   if (arg_set_.empty()) {
     if (v.is_none()) return;
-    arg_set_.assign(start_ns_.size(), ArgSetId::None());  // first slice with args: materialize
+    // First slice with args: materialize, with the other columns' capacity
+    // (a loader's exact reservation) so that the column is not grown by
+    // doubling from here on.
+    arg_set_.reserve(start_ns_.capacity());
+    arg_set_.assign(start_ns_.size(), ArgSetId::None());
   }
   arg_set_[id.index()] = v;
 }

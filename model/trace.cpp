@@ -206,38 +206,62 @@ void Trace::ComputeDepthAndParents() {
   SliceTable& s = slices_;
   s.depth_.assign(s.size(), 0);
   s.parent_.assign(s.size(), SliceId::None());
-  std::vector<uint32_t> stack;
-  uint64_t overlaps = 0, too_deep = 0;
-  uint64_t first_overlap_row = 0;
-  for (size_t t = 0; t < tracks_.size(); ++t) {
-    TrackTable::Ranges& r = tracks_.mutable_ranges(TrackId::FromIndex(t));
-    stack.clear();
-    uint16_t max_depth = 0;
-    for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
-      const TimeNs start = s.start_ns_[i];
-      const TimeNs end = start + s.dur_ns_[i];
-      // A slice ending exactly where the next starts is its sibling, not its parent.
-      while (!stack.empty() && s.start_ns_[stack.back()] + s.dur_ns_[stack.back()] <= start) stack.pop_back();
-      if (!stack.empty()) {
-        const uint32_t p = stack.back();
-        s.parent_[i] = SliceId(p);
-        // Partial overlap: keep the child's true duration (analyses need it)
-        // and nest it anyway; count it so the user knows the row lies.
-        if (end > s.start_ns_[p] + s.dur_ns_[p]) {
-          if (overlaps++ == 0) first_overlap_row = i;
+  // Tracks are independent: one pass per track, over a half of them on each
+  // of two threads when the trace is large.
+  struct Counts {
+    uint64_t overlaps = 0, too_deep = 0;
+    uint64_t first_overlap_row = UINT64_MAX;
+  };
+  auto nest_tracks = [&](size_t first_track, size_t end_track, Counts* counts) {
+    std::vector<uint32_t> stack;
+    for (size_t t = first_track; t < end_track; ++t) {
+      TrackTable::Ranges& r = tracks_.mutable_ranges(TrackId::FromIndex(t));
+      stack.clear();
+      uint16_t max_depth = 0;
+      for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
+        const TimeNs start = s.start_ns_[i];
+        const TimeNs end = start + s.dur_ns_[i];
+        // A slice ending exactly where the next starts is its sibling, not its parent.
+        while (!stack.empty() && s.start_ns_[stack.back()] + s.dur_ns_[stack.back()] <= start) stack.pop_back();
+        if (!stack.empty()) {
+          const uint32_t p = stack.back();
+          s.parent_[i] = SliceId(p);
+          // Partial overlap: keep the child's true duration (analyses need it)
+          // and nest it anyway; count it so the user knows the row lies.
+          if (end > s.start_ns_[p] + s.dur_ns_[p]) {
+            if (counts->overlaps++ == 0) counts->first_overlap_row = i;
+          }
         }
+        if (stack.size() >= 0xFFFF) {
+          ++counts->too_deep;
+          s.depth_[i] = 0xFFFF;
+          continue;  // never push: deeper slices share the last level
+        }
+        s.depth_[i] = static_cast<uint16_t>(stack.size());
+        max_depth = std::max<uint16_t>(max_depth, static_cast<uint16_t>(stack.size() + 1));
+        stack.push_back(i);
       }
-      if (stack.size() >= 0xFFFF) {
-        ++too_deep;
-        s.depth_[i] = 0xFFFF;
-        continue;  // never push: deeper slices share the last level
-      }
-      s.depth_[i] = static_cast<uint16_t>(stack.size());
-      max_depth = std::max<uint16_t>(max_depth, static_cast<uint16_t>(stack.size() + 1));
-      stack.push_back(i);
+      r.max_depth = max_depth;
     }
-    r.max_depth = max_depth;
+  };
+  Counts first, second;
+  const size_t tracks = tracks_.size();
+  size_t split = tracks;
+  if (s.size() >= (1u << 20) && tracks >= 2 && std::thread::hardware_concurrency() >= 2) {
+    // The track where half the slices are behind us (tracks own consecutive rows).
+    split = 1;
+    while (split < tracks && tracks_.ranges(TrackId::FromIndex(split)).slice_begin < s.size() / 2) ++split;
   }
+  if (split < tracks) {
+    std::thread worker(nest_tracks, 0, split, &first);
+    nest_tracks(split, tracks, &second);
+    worker.join();
+  } else {
+    nest_tracks(0, tracks, &first);
+  }
+  const uint64_t overlaps = first.overlaps + second.overlaps, too_deep = first.too_deep + second.too_deep;
+  // Rows of the first half's tracks come first, so its first overlap is the first.
+  const uint64_t first_overlap_row = first.overlaps > 0 ? first.first_overlap_row : second.first_overlap_row;
   if (overlaps > 0) {
     diagnostics_.Add(DiagCode::kOverlappingSlices, overlaps, Diagnostics::kNoOffset,
                      "first: slice \"" + std::string(strings_.Get(s.name_[first_overlap_row])) + "\" at " +
@@ -361,6 +385,27 @@ void Trace::BindFlows(const std::vector<uint32_t>& new_index_of_old) {
   };
   if (!std::is_sorted(links.begin(), links.end(), link_less)) std::sort(links.begin(), links.end(), link_less);
 
+  if (bound.empty()) {
+    // Launch links only (an XSpace file): the columns in one plain pass each.
+    links.erase(std::unique(links.begin(), links.end(),
+                            [](const FlowTable::LaunchLink& a, const FlowTable::LaunchLink& b) {
+                              return a.from == b.from && a.to == b.to;
+                            }),
+                links.end());
+    const size_t n = links.size();
+    f.from_.resize(n);
+    f.to_.resize(n);
+    f.flow_id_.resize(n);
+    for (size_t k = 0; k < n; ++k) {
+      f.from_[k] = links[k].from;
+      f.to_[k] = links[k].to;
+      f.flow_id_[k] = links[k].flow_id;
+    }
+    f.kind_.assign(n, FlowKind::kLaunch);
+    f.name_.assign(n, StringId::None());
+    f.category_.assign(n, StringId::None());
+    return;
+  }
   // Merge the two sorted lists into the columns. Kineto states a launch twice
   // (correlation args and an ac2g flow): keep the first of each (from, to, kind).
   const size_t total = bound.size() + links.size();

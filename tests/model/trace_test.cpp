@@ -232,6 +232,39 @@ TEST_F(TraceTest, SameStartShorterFirstIsReordered) {
   EXPECT_EQ(trace_.slices().depth()[1], 1);
 }
 
+// Over 2^20 slices the tracks are nested on two threads: depths, parents and
+// the overlap count (with the first overlapping slice) must not depend on it.
+TEST_F(TraceTest, LargeTracesNestTheSameOnTwoThreads) {
+  constexpr int kTracks = 4, kGroups = 150'000;  // 3 slices a group: 1.8M slices
+  std::vector<TrackId> tracks;
+  for (int t = 0; t < kTracks; ++t) tracks.push_back(AddTrack(t));
+  for (int t = 0; t < kTracks; ++t) {
+    for (int g = 0; g < kGroups; ++g) {
+      const TimeNs at = TimeNs{g} * 100;
+      Slice(tracks[t], at, 50, "outer");
+      Slice(tracks[t], at + 10, 20, "inner");
+      // Track 3 (second thread's half): every 1000th group's last slice runs
+      // past its parent "inner" (ends at 40 > 30).
+      const bool overlap = t == 3 && g % 1000 == 0;
+      Slice(tracks[t], at + 20, overlap ? 20 : 5, overlap ? "overlap" : "leaf");
+    }
+  }
+  trace_.Finalize();
+  ASSERT_EQ(trace_.CheckInvariants(), "");
+  const SliceTable& s = trace_.slices();
+  for (size_t i = 0; i < s.size(); ++i) {
+    const uint32_t k = static_cast<uint32_t>(i % 3);
+    ASSERT_EQ(s.depth()[i], k) << i;
+    ASSERT_EQ(s.parent()[i], k == 0 ? SliceId::None() : SliceId(static_cast<uint32_t>(i - 1))) << i;
+  }
+  for (TrackId t : tracks) EXPECT_EQ(trace_.tracks().ranges(t).max_depth, 3);
+  EXPECT_EQ(trace_.diagnostics().count(DiagCode::kOverlappingSlices), kGroups / 1000u);
+  // The first one: track 3's group 0, starting at 20 ns.
+  const auto& instances = trace_.diagnostics().entry(DiagCode::kOverlappingSlices).instances;
+  ASSERT_FALSE(instances.empty());
+  EXPECT_EQ(instances[0].detail, "first: slice \"overlap\" at 20 ns");
+}
+
 TEST_F(TraceTest, InstantsAndCountersSortedWithRanges) {
   const TrackId t = AddTrack(1), c = AddTrack(2);
   trace_.mutable_instants().Append({t, 30, StringId::None(), StringId::None(), ArgSetId::None()});
