@@ -30,6 +30,7 @@ class TraceBuilder {
   Trace& trace() { return trace_; }
   Diagnostics& diag() { return trace_.mutable_diagnostics(); }
   StringId Intern(std::string_view s) { return trace_.mutable_strings().Intern(s); }
+  StringId Intern(std::string_view s, uint64_t hash) { return trace_.mutable_strings().Intern(s, hash); }
   ArgSetId AddArgs(std::span<const Arg> args) { return trace_.mutable_args().AddSet(args); }
 
   // --- Processes and tracks ------------------------------------------------

@@ -82,9 +82,11 @@ void StringPool::Grow() {
   }
 }
 
-StringId StringPool::Intern(std::string_view s) {
+StringId StringPool::Intern(std::string_view s) { return s.empty() ? StringId::None() : Intern(s, Hash(s)); }
+
+StringId StringPool::Intern(std::string_view s, uint64_t hash) {
   if (s.empty()) return StringId::None();
-  const uint32_t h = static_cast<uint32_t>(Hash(s));
+  const uint32_t h = static_cast<uint32_t>(hash);
   size_t mask = slots_.size() - 1;
   size_t i = h & mask;
   while (slots_[i].id_plus_one != 0) {

@@ -27,6 +27,10 @@ class StringPool {
   StringPool& operator=(StringPool&&) noexcept = default;
 
   StringId Intern(std::string_view s);            // returns the existing id when present
+  // The same with `hash` == Hash(s) computed by the caller, e.g. on a thread
+  // that decodes ahead of the one interning. Not checked (that would hash
+  // again): a wrong hash interns a duplicate.
+  StringId Intern(std::string_view s, uint64_t hash);
   StringId Find(std::string_view s) const;        // None() (== id 0) when absent, or for ""
   std::string_view Get(StringId id) const { return views_[id.index()]; }
   size_t size() const { return views_.size(); }   // number of distinct strings, "" included

@@ -183,7 +183,7 @@ std::string_view PlaneMetadata::CheckUtf8(std::string_view text, uint64_t offset
 
 StringId PlaneMetadata::InternText(const RawStat& stat) {
   if (stat.text.size() > kMaxInternedStatBytes) return builder_->Intern(BytesPlaceholder(stat.text.size()));
-  return stat.text_is_utf8 ? builder_->Intern(stat.text) : InternChecked(stat.text, stat.offset);
+  return stat.text_is_utf8 ? builder_->Intern(stat.text, stat.text_hash) : InternChecked(stat.text, stat.offset);
 }
 
 bool PlaneMetadata::StatValue(const RawStat& stat, ArgValue* out) {

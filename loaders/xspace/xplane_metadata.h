@@ -22,11 +22,6 @@
 
 namespace stepline::loaders::xspace {
 
-// Strings longer than this (str_value, inflated compressed_str_value) are
-// shown as a "<N bytes>" placeholder instead of being interned: a trace can
-// carry megabyte-sized texts (HLO dumps) that no one reads in an args panel.
-inline constexpr size_t kMaxInternedStatBytes = 64 * 1024;
-
 class PlaneMetadata {
  public:
   struct StatMeta {

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 
+#include "model/string_pool.h"
+
 namespace stepline::loaders::xspace {
 
 bool DecodeStat(const char* data, uint64_t size, uint64_t offset, RawStat* out, WireError* error) {
@@ -34,7 +36,8 @@ bool DecodeStat(const char* data, uint64_t size, uint64_t offset, RawStat* out, 
         break;
       case 5:
         if (is_len) out->kind = StatValueKind::kString, out->text = PayloadView(f);
-        out->text_is_utf8 = is_len && IsValidUtf8(out->text);
+        out->text_is_utf8 = is_len && out->text.size() <= kMaxInternedStatBytes && IsValidUtf8(out->text);
+        out->text_hash = out->text_is_utf8 ? StringPool::Hash(out->text) : 0;
         break;
       case 6:
         if (is_len) out->kind = StatValueKind::kBytes, out->text = PayloadView(f);

@@ -26,12 +26,21 @@ enum class StatValueKind : uint8_t {
 
 struct RawStat {
   int64_t metadata_id = 0;  // key into XPlane.stat_metadata; the name of the stat
-  StatValueKind kind = StatValueKind::kNone;
   uint64_t bits = 0;
   std::string_view text;    // view into the input (or into a metadata message)
   uint64_t offset = 0;      // absolute offset of the XStat (of its map entry for metadata stats)
+  // StringPool::Hash(text) when text_is_utf8 (a str_value short enough to be
+  // interned as it is): the decode worker computes it so that the building
+  // thread, the loader's bottleneck, only probes the pool.
+  uint64_t text_hash = 0;
+  StatValueKind kind = StatValueKind::kNone;
   bool text_is_utf8 = false;  // `text` already checked valid (done by the decode worker)
 };
+
+// Strings longer than this (str_value, inflated compressed_str_value) are
+// shown as a "<N bytes>" placeholder instead of being interned: a trace can
+// carry megabyte-sized texts (HLO dumps) that no one reads in an args panel.
+inline constexpr size_t kMaxInternedStatBytes = 64 * 1024;
 
 // Decodes one XStat message payload; false on malformed wire data (`error` set).
 bool DecodeStat(const char* data, uint64_t size, uint64_t offset, RawStat* out, WireError* error);

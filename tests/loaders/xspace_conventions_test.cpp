@@ -3,6 +3,7 @@
 
 #include "loaders/xspace/xplane_conventions.h"
 #include "loaders/xspace/xspace_stats.h"
+#include "model/string_pool.h"
 
 namespace stepline::loaders::xspace {
 namespace {
@@ -78,6 +79,9 @@ TEST(XSpaceStats, DecodesEveryValueKindAndLastOneOfWins) {
   ASSERT_TRUE(DecodeStat(text.data(), text.size(), 0, &stat, &error));
   EXPECT_EQ(stat.kind, StatValueKind::kString);
   EXPECT_EQ(stat.text, "abc");
+  // Valid text comes with the pool's hash (the builder interns with it).
+  EXPECT_TRUE(stat.text_is_utf8);
+  EXPECT_EQ(stat.text_hash, stepline::StringPool::Hash("abc"));
   const std::string bad = "\x08\x01\x2a\x09" "abc";  // length past the end
   EXPECT_FALSE(DecodeStat(bad.data(), bad.size(), 40, &stat, &error));
   EXPECT_EQ(error.offset, 43u);

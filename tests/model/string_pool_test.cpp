@@ -43,6 +43,16 @@ TEST(StringPoolTest, ViewsStayValidWhileGrowing) {
   EXPECT_EQ(pool.size(), 200002u);
 }
 
+TEST(StringPoolTest, InterningWithTheCallersHashFindsTheSameIds) {
+  StringPool pool;
+  const StringId a = pool.Intern("kernel_details");
+  EXPECT_EQ(pool.Intern("kernel_details", StringPool::Hash("kernel_details")), a);
+  const StringId b = pool.Intern("regs:32 shm:0", StringPool::Hash("regs:32 shm:0"));
+  EXPECT_EQ(pool.Intern("regs:32 shm:0"), b);
+  EXPECT_EQ(pool.Find("regs:32 shm:0"), b);
+  EXPECT_TRUE(pool.Intern("", StringPool::Hash("")).is_none());
+}
+
 TEST(StringPoolTest, LongStringsAndEmbeddedNul) {
   StringPool pool;
   std::string big(3 << 20, 'x');  // larger than a block
