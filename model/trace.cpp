@@ -58,13 +58,19 @@ ArgTable& Trace::mutable_args() {
 //-----------------------------------------------------------------------------
 namespace {
 
-// Returns `order` (new row -> old row) with rows grouped by track in track-id
-// order, stable within a track, and fills `track_begin` (size tracks + 1).
-std::vector<uint32_t> GroupByTrack(std::span<const TrackId> track, size_t track_count,
-                                   std::vector<uint32_t>* track_begin) {
+// Fills `track_begin` (size tracks + 1): where each track's rows start once
+// the rows are grouped by track in track-id order.
+void CountTrackBegins(std::span<const TrackId> track, size_t track_count, std::vector<uint32_t>* track_begin) {
   track_begin->assign(track_count + 1, 0);
   for (TrackId t : track) ++(*track_begin)[t.index() + 1];
   std::partial_sum(track_begin->begin(), track_begin->end(), track_begin->begin());
+}
+
+// Returns `order` (new row -> old row) with rows grouped by track in track-id
+// order, stable within a track, and fills `track_begin` (CountTrackBegins).
+std::vector<uint32_t> GroupByTrack(std::span<const TrackId> track, size_t track_count,
+                                   std::vector<uint32_t>* track_begin) {
+  CountTrackBegins(track, track_count, track_begin);
   std::vector<uint32_t> cursor(track_begin->begin(), track_begin->end() - 1);
   std::vector<uint32_t> order(track.size());
   for (uint32_t i = 0; i < track.size(); ++i) order[cursor[track[i].index()]++] = i;
@@ -157,9 +163,7 @@ void Trace::SortSlices(std::vector<uint32_t>* new_index_of_old) {
   if (InFinalOrder(s.track_, s.start_ns_, s.dur_ns_)) {
     // Nothing moves: no permutation arrays (two uint32 per slice, ~140 MB
     // for a 1 GB XSpace file), and new_index_of_old stays empty = identity.
-    track_begin.assign(tracks_.size() + 1, 0);
-    for (TrackId t : s.track_) ++track_begin[t.index() + 1];
-    std::partial_sum(track_begin.begin(), track_begin.end(), track_begin.begin());
+    CountTrackBegins(s.track_, tracks_.size(), &track_begin);
     SetSliceRanges(track_begin);
     ReportCategoryOverflow();
     return;
@@ -368,7 +372,7 @@ void Trace::BindFlows(const std::vector<uint32_t>& new_index_of_old) {
   for (const FlowTable::LaunchLink& l : links) {
     const SliceId from = resolve(FlowEndpoint::OfSlice(l.from)), to = resolve(FlowEndpoint::OfSlice(l.to));
     if (from.is_none() || to.is_none()) {
-      if (unbound++ == 0) first_unbound_offset = Diagnostics::kNoOffset;
+      ++unbound;  // a link has no byte offset; the first pending one's, if any, stays
       continue;
     }
     links[kept++] = {from, to, l.flow_id};
@@ -385,27 +389,6 @@ void Trace::BindFlows(const std::vector<uint32_t>& new_index_of_old) {
   };
   if (!std::is_sorted(links.begin(), links.end(), link_less)) std::sort(links.begin(), links.end(), link_less);
 
-  if (bound.empty()) {
-    // Launch links only (an XSpace file): the columns in one plain pass each.
-    links.erase(std::unique(links.begin(), links.end(),
-                            [](const FlowTable::LaunchLink& a, const FlowTable::LaunchLink& b) {
-                              return a.from == b.from && a.to == b.to;
-                            }),
-                links.end());
-    const size_t n = links.size();
-    f.from_.resize(n);
-    f.to_.resize(n);
-    f.flow_id_.resize(n);
-    for (size_t k = 0; k < n; ++k) {
-      f.from_[k] = links[k].from;
-      f.to_[k] = links[k].to;
-      f.flow_id_[k] = links[k].flow_id;
-    }
-    f.kind_.assign(n, FlowKind::kLaunch);
-    f.name_.assign(n, StringId::None());
-    f.category_.assign(n, StringId::None());
-    return;
-  }
   // Merge the two sorted lists into the columns. Kineto states a launch twice
   // (correlation args and an ac2g flow): keep the first of each (from, to, kind).
   const size_t total = bound.size() + links.size();
