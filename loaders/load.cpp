@@ -14,7 +14,10 @@
 
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
+#include "loaders/nsys/nsys_loader.h"
+#include "loaders/nsys/sqlite_db.h"
 #include "loaders/perfetto/perfetto_loader.h"
+#include "loaders/rocprof/rocprof_loader.h"
 #include "loaders/xspace/xspace_loader.h"
 
 namespace stepline::loaders {
@@ -113,6 +116,13 @@ ProtoVerdict ProbeProtobuf(std::string_view head) {
   return ProtoVerdict::kUndecided;
 }
 
+// rocprofv3 writes one object whose first key is "rocprofiler-sdk-tool".
+bool IsRocprofHead(std::string_view after_brace) {
+  size_t i = 0;
+  while (i < after_brace.size() && IsJsonSpace(static_cast<unsigned char>(after_brace[i]))) ++i;
+  return after_brace.substr(i).starts_with("\"rocprofiler-sdk-tool\"");
+}
+
 // =============================================================================
 // [SECTION] Errors for content we do not load
 // =============================================================================
@@ -153,6 +163,15 @@ LoadError NotLoadable(std::string_view content, const std::string& path) {
   e.path = path;
   e.byte_offset = 0;
   e.code = LoadErrorCode::kUnknownFormat;
+  // An Nsight Systems report is a container only nsys itself reads; its
+  // content has no documented magic, so the name is the only hint we have
+  // for a helpful message (the format is still never chosen by name).
+  if (path.ends_with(".nsys-rep") || path.ends_with(".qdrep")) {
+    e.code = LoadErrorCode::kUnsupportedFormat;
+    e.message = "this is an Nsight Systems report; export it with `nsys export --type sqlite " + path +
+                "` and open the .sqlite";
+    return e;
+  }
   std::string reason = "unrecognised content";
   for (const KnownHead& known : kKnownHeads) {
     if (content.starts_with(known.magic)) {
@@ -162,8 +181,9 @@ LoadError NotLoadable(std::string_view content, const std::string& path) {
     }
   }
   e.message = reason + "; first bytes " + DescribeHead(content) +
-              ". Expected Chrome trace JSON (starting with '{' or '['), or an XSpace or Perfetto protobuf "
-              "(.xplane.pb, .pftrace; starting with 0A), either optionally gzip (1F 8B) or zstd (28 B5 2F FD) compressed";
+              ". Expected Chrome trace JSON or rocprofv3 JSON (starting with '{' or '['), an XSpace or Perfetto protobuf "
+              "(.xplane.pb, .pftrace; starting with 0A), or an Nsight Systems SQLite export (\"SQLite format 3\"), "
+              "each optionally gzip (1F 8B) or zstd (28 B5 2F FD) compressed";
   return e;
 }
 
@@ -177,6 +197,8 @@ Result<Trace, LoadError> Dispatch(const DecodedInput& input, const std::string& 
     case Format::kChromeJson: return LoadChromeJson(input, path, options, progress);
     case Format::kXSpace: return LoadXSpace(input, path, options, progress);
     case Format::kPerfetto: return LoadPerfetto(input, path, options, progress);
+    case Format::kNsysSqlite: return LoadNsysSqlite(input, path, options, progress);
+    case Format::kRocprofJson: return LoadRocprofJson(input, path, options, progress);
     case Format::kUnknown: break;
   }
   return MakeUnexpected(NotLoadable(input.bytes.view(), path));
@@ -227,6 +249,8 @@ std::string_view FormatName(Format f) {
     case Format::kChromeJson: return "chrome-json";
     case Format::kXSpace: return "xplane";
     case Format::kPerfetto: return "perfetto";
+    case Format::kNsysSqlite: return "nsys-sqlite";
+    case Format::kRocprofJson: return "rocprof-json";
     case Format::kUnknown: break;
   }
   return "unknown";
@@ -234,9 +258,11 @@ std::string_view FormatName(Format f) {
 
 Format SniffFormat(std::string_view head) {
   head = head.substr(0, std::min(head.size(), kSniffBytes));
+  if (head.starts_with(nsys::kSqliteMagic)) return Format::kNsysSqlite;
   size_t i = head.starts_with("\xEF\xBB\xBF") ? 3 : 0;  // UTF-8 BOM
   while (i < head.size() && IsJsonSpace(static_cast<unsigned char>(head[i]))) ++i;
   const bool json_start = i < head.size() && (head[i] == '{' || head[i] == '[');
+  if (json_start && head[i] == '{' && IsRocprofHead(head.substr(i + 1))) return Format::kRocprofJson;
   // 0A is both a protobuf field-1 tag and a JSON newline.
   if (head.empty() || head[0] != '\x0A') return json_start ? Format::kChromeJson : Format::kUnknown;
   if (!HasNonSpaceControl(head)) return json_start ? Format::kChromeJson : Format::kUnknown;

@@ -15,8 +15,9 @@
 
 namespace stepline::loaders {
 
-enum class Format : uint8_t { kUnknown, kChromeJson, kXSpace, kPerfetto };
-std::string_view FormatName(Format f);  // "chrome-json", "xplane", "perfetto", "unknown"
+enum class Format : uint8_t { kUnknown, kChromeJson, kXSpace, kPerfetto, kNsysSqlite, kRocprofJson };
+// "chrome-json", "xplane", "perfetto", "nsys-sqlite", "rocprof-json", "unknown"
+std::string_view FormatName(Format f);
 
 struct LoadOptions {
   int threads = 0;         // parser threads; 0 = hardware concurrency

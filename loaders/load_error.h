@@ -18,6 +18,7 @@ enum class LoadErrorCode : uint8_t {
   kJsonSchema,         // valid JSON of the wrong shape (no traceEvents array, ...)
   kProtobufInvalid,    // malformed protobuf wire data
   kTooLarge,           // beyond a hard limit (message says which)
+  kSqliteInvalid,      // an SQLite file SQLite cannot read (corrupt, truncated before its schema)
   kCancelled,          // LoadProgress::cancel was set
 };
 std::string_view LoadErrorCodeName(LoadErrorCode code);  // "json_syntax", ...

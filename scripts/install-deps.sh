@@ -8,7 +8,7 @@ packages=(
   build-essential cmake pkg-config g++
   libimgui-dev libglfw3-dev libepoxy-dev libgl-dev
   libprotobuf-dev protobuf-compiler
-  libzstd-dev libdeflate-dev zlib1g-dev libsimdjson-dev libstb-dev
+  libzstd-dev libdeflate-dev zlib1g-dev libsimdjson-dev libstb-dev libsqlite3-dev
   libgtest-dev libbenchmark-dev
   fonts-dejavu-core libfreetype-dev
   xvfb xauth libgl1-mesa-dri

@@ -48,11 +48,21 @@ std::vector<Step> NonOverlapping(std::vector<Step> steps) {
   return kept;
 }
 
+// Loaders that derive a Steps row from annotation ranges name the source in
+// the row's category ("nvtx", "roctx").
+StepSource StepsRowSource(const Trace& trace, TrackId row) {
+  if (row.is_none()) return StepSource::kStepsRow;
+  const std::string_view category = trace.str(trace.tracks().category(row));
+  if (category == "nvtx") return StepSource::kNvtx;
+  if (category == "roctx") return StepSource::kRoctx;
+  return StepSource::kStepsRow;
+}
+
 Step StepOfSlice(const Trace& trace, uint32_t i, std::string name) {
   return Step{std::move(name), trace.slices().start_ns()[i], trace.slices().dur_ns()[i], SliceId(i)};
 }
 
-std::vector<Step> FromStepsRows(const Trace& trace, int32_t device_id) {
+std::vector<Step> FromStepsRows(const Trace& trace, int32_t device_id, TrackId* chosen) {
   TrackId best = TrackId::None();
   int best_rank = -1;
   uint32_t best_count = 0;
@@ -71,6 +81,7 @@ std::vector<Step> FromStepsRows(const Trace& trace, int32_t device_id) {
     }
   }
   std::vector<Step> steps;
+  *chosen = best;
   if (best.is_none()) return steps;
   const auto& r = trace.tracks().ranges(best);
   for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
@@ -168,6 +179,8 @@ std::string_view StepSourceName(StepSource s) {
     case StepSource::kStepMarkers: return "step_markers";
     case StepSource::kRegex: return "regex";
     case StepSource::kGpuActiveSpan: return "gpu_active_span";
+    case StepSource::kNvtx: return "nvtx";
+    case StepSource::kRoctx: return "roctx";
   }
   return "?";
 }
@@ -186,7 +199,9 @@ StepSet ComputeSteps(const Trace& trace, const StepOptions& options) {
     set.steps = std::move(steps);
     return true;
   };
-  if (take(StepSource::kStepsRow, FromStepsRows(trace, options.device_id))) return set;
+  TrackId steps_row = TrackId::None();
+  std::vector<Step> row_steps = FromStepsRows(trace, options.device_id, &steps_row);
+  if (take(StepsRowSource(trace, steps_row), std::move(row_steps))) return set;
   auto is_profiler_step = [&](uint32_t i) { return StartsWith(trace.str(trace.slices().name()[i]), "ProfilerStep#"); };
   auto plain_name = [&](uint32_t i) { return std::string(trace.str(trace.slices().name()[i])); };
   if (take(StepSource::kProfilerStep, LargestMarkerGroup(trace, is_profiler_step, plain_name))) return set;

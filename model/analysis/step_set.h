@@ -21,6 +21,8 @@ enum class StepSource : uint8_t {
   kStepMarkers,    // step_num / train* / test* / TraceContext*
   kRegex,          // StepOptions::steps_regex
   kGpuActiveSpan,  // first kernel start .. last kernel end, one step
+  kNvtx,           // a Steps row the Nsight loader made from NVTX ranges (category "nvtx")
+  kRoctx,          // a Steps row the rocprof loader made from roctx ranges (category "roctx")
 };
 std::string_view StepSourceName(StepSource s);  // "steps_row", "profiler_step", ...
 

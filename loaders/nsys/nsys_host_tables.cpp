@@ -1,0 +1,108 @@
+// NsysReader: the host-side tables. CUDA runtime/driver calls and OS runtime
+// calls become slices on their thread (globalTid), runtime calls linked to
+// the GPU work they launched by correlation id, as Kineto's launches are;
+// NVTX ranges become slices (their domain as category) and marks instants.
+#include "loaders/nsys/nsys_reader.h"
+
+namespace stepline::loaders::nsys {
+namespace {
+
+// NVTX_EVENTS.eventType values (ENUM_NSYS_EVENT_TYPE).
+constexpr int64_t kNvtxMark = 34;
+constexpr int64_t kNvtxPushPop = 59;
+constexpr int64_t kNvtxStartEnd = 60;
+constexpr int64_t kNvtxDomainCreate = 75;
+
+}  // namespace
+
+void NsysReader::ReadApiCalls(const std::string& table_name, std::string_view category_name, bool is_launch_api) {
+  NsysTable* table = Table(table_name);
+  if (!table) return;
+  NsysTable t = *table;
+  const int start = t.Want({"start"}), end = t.Want({"end"});
+  const int gtid = t.Want({"globalTid"});
+  const int corr = is_launch_api ? t.Want({"correlationId", "correlation"}) : NsysTable::kAbsent;
+  const int name = t.Want({"nameId", "name"});
+  if (start == NsysTable::kAbsent || gtid == NsysTable::kAbsent) {
+    builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset, t.name() + " has no start/globalTid columns; skipped");
+    return;
+  }
+  const StringId category = builder_.Intern(category_name);
+  const StringId k_corr = builder_.Intern("correlation");
+  SqliteQuery q(db_, t.Sql());
+  ForEachRow(t, q, [&](const SqliteQuery& row) {
+    SliceTable::Row slice;
+    if (!ActivityTimes(t, row, start, end, &slice)) return;
+    const int64_t global_tid = row.Int(gtid);
+    slice.track = HostTrack(global_tid);
+    slice.name = TextOrId(row, name);
+    slice.category = category;
+    const int64_t correlation = IntOr(row, corr, 0);
+    if (options_.keep_args && correlation != 0) {
+      const Arg arg{k_corr, ArgValue::Int(correlation)};
+      slice.arg_set = builder_.AddArgs({&arg, 1});
+    }
+    const SliceId id = builder_.AddSlice(slice);
+    if (correlation != 0) builder_.NoteLaunch(CorrelationKey(PidOfGlobalTid(global_tid), correlation), id);
+  });
+}
+
+void NsysReader::ReadNvtx() {
+  NsysTable* table = Table("NVTX_EVENTS");
+  if (!table) return;
+  // Domain names first: a domain-create event carries the name as text.
+  std::unordered_map<int64_t, StringId> domains;
+  {
+    NsysTable t = *table;
+    const int domain = t.Want({"domainId"}), text = t.Want({"text"}), type = t.Want({"eventType"});
+    if (domain != NsysTable::kAbsent && text != NsysTable::kAbsent && type != NsysTable::kAbsent) {
+      SqliteQuery q(db_, t.Sql("WHERE \"eventType\" = " + std::to_string(kNvtxDomainCreate)));
+      ForEachRow(t, q, [&](const SqliteQuery& row) {
+        if (!row.IsNull(text)) domains[row.Int(domain)] = builder_.Intern(row.Text(text));
+      });
+    }
+  }
+  NsysTable t = *table;
+  const int start = t.Want({"start"}), end = t.Want({"end"}), type = t.Want({"eventType"});
+  const int gtid = t.Want({"globalTid"}), text = t.Want({"text"}), text_id = t.Want({"textId"});
+  const int domain = t.Want({"domainId"});
+  if (start == NsysTable::kAbsent || type == NsysTable::kAbsent || gtid == NsysTable::kAbsent) {
+    builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset,
+                           t.name() + " has no start/eventType/globalTid columns; skipped");
+    return;
+  }
+  const StringId default_category = builder_.Intern("nvtx");
+  const StringId unnamed = builder_.Intern("(unnamed NVTX range)");
+  SqliteQuery q(db_, t.Sql("WHERE \"eventType\" IN (" + std::to_string(kNvtxMark) + ", " + std::to_string(kNvtxPushPop) +
+                           ", " + std::to_string(kNvtxStartEnd) + ")"));
+  ForEachRow(t, q, [&](const SqliteQuery& row) {
+    if (row.IsNull(gtid) || row.IsNull(start)) return;
+    StringId name = text != NsysTable::kAbsent && !row.IsNull(text) ? builder_.Intern(row.Text(text)) : StringId::None();
+    if (name.is_none()) name = Str(IntOr(row, text_id, -1));
+    StringId category = default_category;
+    if (domain != NsysTable::kAbsent && !row.IsNull(domain)) {
+      auto it = domains.find(row.Int(domain));
+      if (it != domains.end()) category = it->second;
+    }
+    const TrackId track = HostTrack(row.Int(gtid));
+    if (row.Int(type) == kNvtxMark) {
+      builder_.AddInstant({track, row.Int(start), name.is_none() ? unnamed : name, category, ArgSetId::None()});
+      return;
+    }
+    if (end == NsysTable::kAbsent || row.IsNull(end)) {
+      builder_.diag().Record(DiagCode::kUnmatchedBegin, Diagnostics::kNoOffset,
+                             "NVTX range \"" + std::string(builder_.trace().str(name)) + "\" at " +
+                                 std::to_string(row.Int(start)) + " ns has no end; skipped");
+      return;
+    }
+    SliceTable::Row slice;
+    if (!ActivityTimes(t, row, start, end, &slice)) return;
+    slice.track = track;
+    slice.name = name.is_none() ? unnamed : name;
+    slice.category = category;
+    builder_.AddSlice(slice);
+    nvtx_ranges_.push_back({track, slice.start_ns, slice.dur_ns, slice.name});
+  });
+}
+
+}  // namespace stepline::loaders::nsys

@@ -1,0 +1,144 @@
+// NsysReader: the state of one Nsight Systems export being read into a
+// TraceBuilder, and one method per group of tables. The tables and their
+// columns are looked up first (pragma table_info); a missing table is not an
+// error, a missing column reads as NULL (NsysTable).
+//
+// Identities (Nsight's own encodings):
+//   globalTid = (vm/host << 48) | (pid << 24) | tid, each 24 bits; the model
+//   keys host threads by (pid, tid). Device work lives on processes of their
+//   own (pid kDevicePidBase + deviceId), one "Stream N" track per stream.
+//   CUPTI correlation ids count per process, so a launch pairs with its
+//   activity by (process, correlationId).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "loaders/annotation_steps.h"
+#include "loaders/load.h"
+#include "loaders/nsys/nsys_table.h"
+#include "loaders/nsys/sqlite_db.h"
+#include "loaders/trace_builder.h"
+
+namespace stepline::loaders::nsys {
+
+inline constexpr int64_t kDevicePidBase = int64_t{1} << 40;
+
+inline int64_t PidOfGlobalTid(int64_t global_tid) { return (global_tid >> 24) & 0xFFFFFF; }
+inline int64_t TidOfGlobalTid(int64_t global_tid) { return global_tid & 0xFFFFFF; }
+
+class NsysReader {
+ public:
+  NsysReader(const SqliteDb& db, TraceBuilder* builder, const LoadOptions& options, uint64_t input_bytes);
+
+  // Reads the table list; false (with *error) when even that fails.
+  bool ReadSchema(std::string* error);
+  // True when the file holds at least one table Stepline reads events from.
+  bool HasEventTables() const;
+  std::string EventTableNames() const;  // for the error when there are none
+
+  // [nsys_reader.cpp] names and facts
+  void ReadStrings();
+  void ReadProcessesAndThreads();
+  void ReadGpuInfo();
+  void ReadExportMetadata();
+  // [nsys_gpu_tables.cpp] device activities
+  void ReadKernels();
+  void ReadMemcpys();
+  void ReadMemsets();
+  void ReadSynchronization();
+  // [nsys_host_tables.cpp] host events
+  void ReadApiCalls(const std::string& table, std::string_view category, bool is_launch_api);
+  void ReadNvtx();
+  // Adds the Steps row from the NVTX ranges read; returns the step count.
+  size_t AddNvtxSteps();
+  // The trace-level key/values gathered along the way (schema version, GPUs).
+  ArgSetId MetadataArgs() { return builder_.AddArgs(metadata_); }
+
+  bool cancelled() const { return cancelled_; }
+  void set_cancel_flag(const std::atomic<bool>* cancel) { cancel_ = cancel; }
+  void set_progress(LoadProgress* progress) { progress_ = progress; }
+
+ private:
+  // Looks up a table; null when the file does not have it.
+  NsysTable* Table(const std::string& name);
+  // Steps a query to its end, calling `row` per row. A SQLite error mid-way
+  // keeps the rows read and records kTruncated naming the table.
+  template <typename RowFn>
+  void ForEachRow(const NsysTable& table, SqliteQuery& q, RowFn&& row);
+
+  void ReadCopyLike(const std::string& table_name, bool is_memset);
+  // start/end of a device or host row into `slice`; false (recorded) when unusable.
+  bool ActivityTimes(const NsysTable& t, const SqliteQuery& row, int start, int end, SliceTable::Row* slice);
+  StringId Str(int64_t id);            // StringIds.id -> interned name (None if unknown)
+  StringId TextOrId(const SqliteQuery& q, int col);  // a column that is text or a StringIds id
+  TrackId HostTrack(int64_t global_tid);
+  TrackId StreamTrack(int32_t device, int64_t stream, bool sync_row);
+  int64_t DevicePid(int32_t device);
+  uint64_t CorrelationKey(int64_t pid, int64_t correlation);
+  void CountRows(uint64_t n);
+
+  const SqliteDb& db_;
+  TraceBuilder& builder_;
+  const LoadOptions options_;
+  uint64_t input_bytes_;
+  const std::atomic<bool>* cancel_ = nullptr;
+  LoadProgress* progress_ = nullptr;
+  bool cancelled_ = false;
+  uint64_t rows_read_ = 0;
+
+  std::map<std::string, NsysTable> tables_;
+  // StringIds: text kept in one arena until first use, interned lazily.
+  struct StringSpan {
+    int64_t id;  // -1: no string with this id (dense index holes)
+    uint64_t offset;
+    uint32_t size;
+  };
+  std::string string_arena_;
+  std::vector<StringSpan> dense_spans_;   // indexed by id, when ids are dense
+  std::vector<StringSpan> sparse_spans_;  // sorted by id, otherwise
+  std::vector<StringId> interned_;        // parallel to whichever is used; None until first use
+  std::unordered_map<int64_t, std::string> process_names_;   // pid -> name
+  std::unordered_map<int64_t, StringId> thread_names_;       // globalTid -> name
+  std::map<int32_t, std::string> gpu_names_;                 // device -> "NVIDIA H100 80GB HBM3"
+  std::unordered_map<int64_t, TrackId> host_tracks_;         // globalTid -> track
+  std::unordered_map<uint64_t, TrackId> stream_tracks_;      // (device, stream, sync) -> track
+  std::unordered_map<int64_t, uint32_t> correlation_pids_;   // pid -> small ordinal
+  std::vector<AnnotationRange> nvtx_ranges_;
+  std::vector<Arg> metadata_;
+  int64_t last_tid_key_ = INT64_MIN;
+  TrackId last_tid_track_;
+};
+
+template <typename RowFn>
+void NsysReader::ForEachRow(const NsysTable& table, SqliteQuery& q, RowFn&& row) {
+  if (!q.ok()) {
+    builder_.diag().Record(DiagCode::kTruncated, Diagnostics::kNoOffset,
+                           table.name() + ": not read (" + q.Error() + ")");
+    return;
+  }
+  uint64_t n = 0;
+  for (;;) {
+    const SqliteQuery::Step s = q.Next();
+    if (s == SqliteQuery::Step::kDone) break;
+    if (s == SqliteQuery::Step::kError) {
+      if (cancel_ && cancel_->load(std::memory_order_relaxed)) {
+        cancelled_ = true;
+      } else {
+        builder_.diag().Record(DiagCode::kTruncated, Diagnostics::kNoOffset,
+                               table.name() + ": SQLite stopped after " + std::to_string(n) + " rows (" + q.Error() +
+                                   "); the rows before were kept");
+      }
+      break;
+    }
+    row(q);
+    if ((++n & 0xFFFF) == 0) CountRows(0x10000);
+  }
+  CountRows(n & 0xFFFF);
+}
+
+}  // namespace stepline::loaders::nsys

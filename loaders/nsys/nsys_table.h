@@ -1,0 +1,41 @@
+// NsysTable: one SELECT over an Nsight export table whose columns vary
+// between Nsight versions. Each wanted field lists its spellings, newest
+// first; the first one present is read, and a field with none present reads
+// as NULL (an absent column is not an error).
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "loaders/nsys/sqlite_db.h"
+
+namespace stepline::loaders::nsys {
+
+class NsysTable {
+ public:
+  static constexpr int kAbsent = -1;
+
+  NsysTable(std::string name, std::vector<std::string> columns) : name_(std::move(name)), columns_(std::move(columns)) {}
+
+  const std::string& name() const { return name_; }
+  bool HasColumn(std::string_view column) const;
+  // Adds a field to the SELECT list; returns its result column, or kAbsent
+  // when the table has none of the spellings.
+  int Want(std::initializer_list<std::string_view> spellings);
+  // "SELECT <fields> FROM <table> <tail>" (tail: ORDER BY ..., or empty).
+  std::string Sql(std::string_view tail = {}) const;
+
+ private:
+  std::string name_;
+  std::vector<std::string> columns_;
+  std::vector<std::string> selected_;
+};
+
+// Reads a field that may be absent: `fallback` when absent or NULL.
+inline int64_t IntOr(const SqliteQuery& q, int col, int64_t fallback) {
+  return col == NsysTable::kAbsent || q.IsNull(col) ? fallback : q.Int(col);
+}
+
+}  // namespace stepline::loaders::nsys
