@@ -13,6 +13,17 @@ constexpr int64_t kNvtxPushPop = 59;
 constexpr int64_t kNvtxStartEnd = 60;
 constexpr int64_t kNvtxDomainCreate = 75;
 
+// CUPTI names API functions with their ABI version ("cudaLaunchKernel_v7000");
+// Kineto and the CUDA docs do not, so without it an op compares across
+// formats and the idle-cause patterns read the plain name.
+std::string_view WithoutVersionSuffix(std::string_view name) {
+  const size_t v = name.rfind("_v");
+  if (v == std::string_view::npos || v == 0 || v + 2 == name.size()) return name;
+  for (size_t i = v + 2; i < name.size(); ++i)
+    if (name[i] < '0' || name[i] > '9') return name;
+  return name.substr(0, v);
+}
+
 }  // namespace
 
 void NsysReader::ReadApiCalls(const std::string& table_name, std::string_view category_name, bool is_launch_api) {
@@ -29,13 +40,18 @@ void NsysReader::ReadApiCalls(const std::string& table_name, std::string_view ca
   }
   const StringId category = builder_.Intern(category_name);
   const StringId k_corr = builder_.Intern("correlation");
+  std::vector<StringId> plain_name;  // by StringId index: the name without "_vNNNN"; None until seen
   SqliteQuery q(db_, t.Sql());
   ForEachRow(t, q, [&](const SqliteQuery& row) {
     SliceTable::Row slice;
     if (!ActivityTimes(t, row, start, end, &slice)) return;
     const int64_t global_tid = row.Int(gtid);
     slice.track = HostTrack(global_tid);
-    slice.name = TextOrId(row, name);
+    const StringId recorded = TextOrId(row, name);
+    if (plain_name.size() <= recorded.index()) plain_name.resize(recorded.index() + 256, StringId::None());
+    StringId& plain = plain_name[recorded.index()];
+    if (plain.is_none()) plain = builder_.Intern(WithoutVersionSuffix(builder_.trace().str(recorded)));
+    slice.name = plain;
     slice.category = category;
     const int64_t correlation = IntOr(row, corr, 0);
     if (options_.keep_args && correlation != 0) {
