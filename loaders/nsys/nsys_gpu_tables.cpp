@@ -66,10 +66,15 @@ std::string_view SyncTypeName(int64_t type) {
 
 struct Dim3Cache {
   std::map<std::array<int64_t, 3>, StringId> text;
+  std::array<int64_t, 3> last_value{-1, -1, -1};
+  StringId last;
   StringId Get(TraceBuilder& b, const std::array<int64_t, 3>& v) {
+    if (v == last_value) return last;  // consecutive kernels mostly share a shape
+    last_value = v;
     auto [it, inserted] = text.try_emplace(v);
     if (inserted)
       it->second = b.Intern("[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + "]");
+    last = it->second;
     return it->second;
   }
 };
@@ -98,7 +103,7 @@ void NsysReader::ReadKernels() {
   const StringId k_corr = builder_.Intern("correlation"), k_grid = builder_.Intern("grid");
   const StringId k_block = builder_.Intern("block"), k_regs = builder_.Intern("registers per thread");
   const StringId k_shared = builder_.Intern("shared memory");
-  Dim3Cache dims;
+  Dim3Cache grids, blocks;
   std::vector<int8_t> kind_of_name;  // by StringId index: 0 unknown, 1 kernel, 2 collective
   std::vector<Arg> args;
   SqliteQuery q(db_, t.Sql());
@@ -124,9 +129,9 @@ void NsysReader::ReadKernels() {
       args.push_back({k_stream, ArgValue::Int(stream_id)});
       if (corr != NsysTable::kAbsent) args.push_back({k_corr, ArgValue::Int(correlation)});
       if (grid[0] != NsysTable::kAbsent)
-        args.push_back({k_grid, ArgValue::Json(dims.Get(builder_, {IntOr(row, grid[0], 1), IntOr(row, grid[1], 1), IntOr(row, grid[2], 1)}))});
+        args.push_back({k_grid, ArgValue::Json(grids.Get(builder_, {IntOr(row, grid[0], 1), IntOr(row, grid[1], 1), IntOr(row, grid[2], 1)}))});
       if (block[0] != NsysTable::kAbsent)
-        args.push_back({k_block, ArgValue::Json(dims.Get(builder_, {IntOr(row, block[0], 1), IntOr(row, block[1], 1), IntOr(row, block[2], 1)}))});
+        args.push_back({k_block, ArgValue::Json(blocks.Get(builder_, {IntOr(row, block[0], 1), IntOr(row, block[1], 1), IntOr(row, block[2], 1)}))});
       if (regs != NsysTable::kAbsent) args.push_back({k_regs, ArgValue::Int(IntOr(row, regs, 0))});
       if (static_shared != NsysTable::kAbsent || dynamic_shared != NsysTable::kAbsent)
         args.push_back({k_shared, ArgValue::Int(IntOr(row, static_shared, 0) + IntOr(row, dynamic_shared, 0))});

@@ -201,8 +201,12 @@ TrackId NsysReader::StreamTrack(int32_t device, int64_t stream, bool sync_row) {
 uint64_t NsysReader::CorrelationKey(int64_t pid, int64_t correlation) {
   // One small ordinal per process keeps the ids of a single-process capture
   // dense (LaunchLinks then indexes them with a plain array).
-  auto [it, inserted] = correlation_pids_.try_emplace(pid, static_cast<uint32_t>(correlation_pids_.size()));
-  return (uint64_t{it->second} << 32) | (static_cast<uint64_t>(correlation) & 0xFFFFFFFFu);
+  if (pid != last_correlation_pid_) {
+    auto [it, inserted] = correlation_pids_.try_emplace(pid, static_cast<uint32_t>(correlation_pids_.size()));
+    last_correlation_pid_ = pid;
+    last_correlation_ordinal_ = it->second;
+  }
+  return (uint64_t{last_correlation_ordinal_} << 32) | (static_cast<uint64_t>(correlation) & 0xFFFFFFFFu);
 }
 
 //-----------------------------------------------------------------------------

@@ -108,6 +108,8 @@ class NsysReader {
   std::unordered_map<int64_t, TrackId> host_tracks_;         // globalTid -> track
   std::unordered_map<uint64_t, TrackId> stream_tracks_;      // (device, stream, sync) -> track
   std::unordered_map<int64_t, uint32_t> correlation_pids_;   // pid -> small ordinal
+  int64_t last_correlation_pid_ = INT64_MIN;
+  uint32_t last_correlation_ordinal_ = 0;
   std::vector<AnnotationRange> nvtx_ranges_;
   std::vector<Arg> metadata_;
   int64_t last_tid_key_ = INT64_MIN;

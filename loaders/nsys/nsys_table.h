@@ -35,7 +35,9 @@ class NsysTable {
 
 // Reads a field that may be absent: `fallback` when absent or NULL.
 inline int64_t IntOr(const SqliteQuery& q, int col, int64_t fallback) {
-  return col == NsysTable::kAbsent || q.IsNull(col) ? fallback : q.Int(col);
+  if (col == NsysTable::kAbsent) return fallback;
+  // SQLite reads NULL as 0, so a 0 fallback needs no type check.
+  return fallback == 0 || !q.IsNull(col) ? q.Int(col) : fallback;
 }
 
 }  // namespace stepline::loaders::nsys
