@@ -35,8 +35,9 @@ constexpr std::string_view kUsage =
     "  --help                         this text\n"
     "  --version                      print the version\n"
     "\n"
-    "FILE: Chrome-trace / PyTorch-Kineto JSON (optionally .gz / .zst) or an XSpace .xplane.pb;\n"
-    "the format is sniffed from the content, not the name.\n";
+    "FILE: Chrome-trace / PyTorch-Kineto JSON, an XSpace .xplane.pb, a Perfetto .pftrace,\n"
+    "an Nsight Systems SQLite export (nsys export --type sqlite) or rocprofv3 JSON,\n"
+    "each optionally .gz / .zst; the format is sniffed from the content, not the name.\n";
 
 }  // namespace
 
