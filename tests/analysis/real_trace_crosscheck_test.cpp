@@ -32,7 +32,9 @@ std::vector<std::string> RealTraces(std::vector<const char*> folders) {
   for (const char* sub : folders) {
     const std::filesystem::path p = std::filesystem::path(dir) / sub;
     if (!std::filesystem::is_directory(p)) continue;
-    for (const auto& e : std::filesystem::directory_iterator(p)) paths.push_back(e.path().string());
+    for (const auto& e : std::filesystem::directory_iterator(p)) {
+      if (e.path().extension() != ".tsv") paths.push_back(e.path().string());  // not the folder's MANIFEST.tsv
+    }
   }
   std::sort(paths.begin(), paths.end());
   return paths;
@@ -150,7 +152,8 @@ std::string ParamName(const ::testing::TestParamInfo<std::string>& p) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SharedTraces, RealTraceTest,
-                         ::testing::ValuesIn(RealTraces({"hta", "kineto", "tracelens", "xprof"})), ParamName);
+                         ::testing::ValuesIn(RealTraces({"hta", "kineto", "tracelens", "xprof", "nsys", "rocprof"})),
+                         ParamName);
 INSTANTIATE_TEST_SUITE_P(SharedTraces, HtaTraceTest, ::testing::ValuesIn(RealTraces({"hta"})), ParamName);
 // Without the shared traces both lists are empty: nothing to run, not an error.
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(RealTraceTest);
