@@ -11,6 +11,7 @@
 
 #include "loaders/byte_source.h"
 #include "loaders/load.h"
+#include "model/analysis/compare.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::loaders {
@@ -142,6 +143,31 @@ TEST(NsysRocprofRealTracesTest, EveryManifestRowHasFactsAndSniffsAsItsFormat) {
     }
   }
   EXPECT_GE(checked, 5);
+}
+
+// The real before/after pair compares as `stepline diff` does: the kernel
+// delta of the ops diff equals the difference of the facts' kernel totals.
+TEST(NsysRocprofRealTracesTest, BeforeAfterPairCompares) {
+  STEPLINE_REQUIRE_SHARED_TRACES();
+  auto a = LoadFile(::stepline::testing::SharedTracePath("nsys/mfu_2gpu_before.sqlite"));
+  auto b = LoadFile(::stepline::testing::SharedTracePath("nsys/mfu_2gpu_after.sqlite"));
+  ASSERT_TRUE(a.ok() && b.ok());
+  analysis::CompareOptions options;
+  options.normalize_names = false;
+  const analysis::Comparison c = analysis::Compare(*a, *b, options);
+  EXPECT_GE(c.a.steps, 1u);
+  EXPECT_GE(c.b.steps, 1u);
+  ASSERT_FALSE(c.ops.empty());
+  DurNs kernel_delta = 0;
+  for (const analysis::OpDiffRow& row : c.ops) {
+    if (row.kind == analysis::OpKind::kKernel) kernel_delta += row.delta_ns;
+  }
+  int64_t before = 0, after = 0;
+  for (const Row& row : Facts()) {
+    if (row.at("path") == "nsys/mfu_2gpu_before.sqlite") before = std::stoll(row.at("kernel_ns"));
+    if (row.at("path") == "nsys/mfu_2gpu_after.sqlite") after = std::stoll(row.at("kernel_ns"));
+  }
+  EXPECT_EQ(kernel_delta, after - before);
 }
 
 }  // namespace
