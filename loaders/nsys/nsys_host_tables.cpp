@@ -26,41 +26,83 @@ std::string_view WithoutVersionSuffix(std::string_view name) {
 
 }  // namespace
 
+void NsysReader::StartApiCallPrefetch(const std::string& table_name, bool with_correlation, const Reopen& reopen) {
+  NsysTable* table = Table(table_name);
+  if (!table || !reopen) return;
+  Prefetch& p = prefetches_[table_name];
+  // The worker owns its own connection over the same read-only bytes (or
+  // file); only the batch crosses threads, after join().
+  p.worker = std::thread([&p, reopen, t = *table, with_correlation, cancel = cancel_] {
+    auto db = reopen();
+    if (!db.ok()) {
+      p.batch.error = db.error();
+      p.batch.columns_ok = true;
+      return;
+    }
+    db->SetCancelFlag(cancel);
+    p.batch = FetchApiCalls(*db, t, with_correlation);
+    p.batch.cancelled = cancel && cancel->load();
+  });
+}
+
+void NsysReader::JoinPrefetches() {
+  for (auto& [name, p] : prefetches_) {
+    if (p.worker.joinable()) p.worker.join();
+  }
+}
+
 void NsysReader::ReadApiCalls(const std::string& table_name, std::string_view category_name, bool is_launch_api) {
   NsysTable* table = Table(table_name);
   if (!table) return;
-  NsysTable t = *table;
-  const int start = t.Want({"start"}), end = t.Want({"end"});
-  const int gtid = t.Want({"globalTid"});
-  const int corr = is_launch_api ? t.Want({"correlationId", "correlation"}) : NsysTable::kAbsent;
-  const int name = t.Want({"nameId", "name"});
-  if (start == NsysTable::kAbsent || gtid == NsysTable::kAbsent) {
-    builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset, t.name() + " has no start/globalTid columns; skipped");
+  ApiCallBatch batch;
+  auto prefetched = prefetches_.find(table_name);
+  if (prefetched != prefetches_.end()) {
+    if (prefetched->second.worker.joinable()) prefetched->second.worker.join();
+    batch = std::move(prefetched->second.batch);
+  } else {
+    batch = FetchApiCalls(db_, *table, is_launch_api);
+  }
+  if (!batch.columns_ok) {
+    builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset,
+                           table_name + " has no start/globalTid columns; skipped");
     return;
+  }
+  if (batch.cancelled) cancelled_ = true;
+  if (!batch.error.empty() && !batch.cancelled) {
+    builder_.diag().Record(DiagCode::kTruncated, Diagnostics::kNoOffset,
+                           table_name + ": SQLite stopped after " + std::to_string(batch.calls.size()) + " rows (" +
+                               batch.error + "); the rows before were kept");
   }
   const StringId category = builder_.Intern(category_name);
   const StringId k_corr = builder_.Intern("correlation");
   std::vector<StringId> plain_name;  // by StringId index: the name without "_vNNNN"; None until seen
-  SqliteQuery q(db_, t.Sql());
-  ForEachRow(t, q, [&](const SqliteQuery& row) {
+  for (const ApiCallBatch::Call& c : batch.calls) {
     SliceTable::Row slice;
-    if (!ActivityTimes(t, row, start, end, &slice)) return;
-    const int64_t global_tid = row.Int(gtid);
-    slice.track = HostTrack(global_tid);
-    const StringId recorded = TextOrId(row, name);
+    slice.start_ns = c.start_ns;
+    slice.dur_ns = c.end_ns == ApiCallBatch::kNoEnd ? 0 : c.end_ns - c.start_ns;
+    if (slice.dur_ns < 0) {
+      builder_.diag().Record(DiagCode::kNegativeDuration, Diagnostics::kNoOffset,
+                             table_name + ": end " + std::to_string(c.end_ns) + " before start " +
+                                 std::to_string(c.start_ns));
+      slice.dur_ns = 0;
+    }
+    slice.track = HostTrack(c.global_tid);
+    const StringId recorded =
+        c.name_is_text ? builder_.Intern(batch.texts[static_cast<size_t>(c.name)]) : Str(c.name);
     if (plain_name.size() <= recorded.index()) plain_name.resize(recorded.index() + 256, StringId::None());
     StringId& plain = plain_name[recorded.index()];
     if (plain.is_none()) plain = builder_.Intern(WithoutVersionSuffix(builder_.trace().str(recorded)));
     slice.name = plain;
     slice.category = category;
-    const int64_t correlation = IntOr(row, corr, 0);
-    if (options_.keep_args && correlation != 0) {
-      const Arg arg{k_corr, ArgValue::Int(correlation)};
+    if (options_.keep_args && c.correlation != 0) {
+      const Arg arg{k_corr, ArgValue::Int(c.correlation)};
       slice.arg_set = builder_.AddArgs({&arg, 1});
     }
     const SliceId id = builder_.AddSlice(slice);
-    if (correlation != 0) builder_.NoteLaunch(CorrelationKey(PidOfGlobalTid(global_tid), correlation), id);
-  });
+    if (is_launch_api && c.correlation != 0)
+      builder_.NoteLaunch(CorrelationKey(PidOfGlobalTid(c.global_tid), c.correlation), id);
+  }
+  CountRows(batch.calls.size());
 }
 
 void NsysReader::ReadNvtx() {

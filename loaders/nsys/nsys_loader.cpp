@@ -19,8 +19,12 @@ LoadError MakeError(LoadErrorCode code, const std::string& path, uint64_t offset
 }
 
 // `head` is the file's first bytes (at least 100 when it has them), `size` its length.
+// `reopen` opens a second connection to the same database, so the host API
+// tables are read on another thread while the device tables are built (null:
+// everything on this thread).
 Result<Trace, LoadError> LoadFromDb(const nsys::SqliteDb& db, std::string_view head, uint64_t size,
-                                    const std::string& path, const LoadOptions& options, LoadProgress* progress) {
+                                    const std::string& path, const LoadOptions& options, LoadProgress* progress,
+                                    const nsys::NsysReader::Reopen& reopen) {
   TraceBuilder builder("nsys-sqlite");
   nsys::NsysReader reader(db, &builder, options, size);
   reader.set_progress(progress);
@@ -48,6 +52,9 @@ Result<Trace, LoadError> LoadFromDb(const nsys::SqliteDb& db, std::string_view h
                           "the SQLite file ends at byte " + std::to_string(size) + " but its header declares " +
                               std::to_string(declared) + " bytes; rows on the missing pages are lost");
   }
+  // One worker at most: the machine this is built for has two cores, and
+  // the runtime table is the other half of a large capture.
+  if (options.threads != 1) reader.StartApiCallPrefetch("CUPTI_ACTIVITY_KIND_RUNTIME", true, reopen);
   reader.ReadStrings();
   reader.ReadProcessesAndThreads();
   reader.ReadGpuInfo();
@@ -75,7 +82,8 @@ Result<Trace, LoadError> LoadFromBytes(std::string_view bytes, const std::string
                                        LoadProgress* progress) {
   auto db = nsys::SqliteDb::OpenBytes(bytes);
   if (!db.ok()) return MakeUnexpected(MakeError(LoadErrorCode::kSqliteInvalid, path, 0, db.error()));
-  return LoadFromDb(*db, bytes.substr(0, 100), bytes.size(), path, options, progress);
+  return LoadFromDb(*db, bytes.substr(0, 100), bytes.size(), path, options, progress,
+                    [bytes] { return nsys::SqliteDb::OpenBytes(bytes); });
 }
 
 }  // namespace
@@ -107,7 +115,8 @@ Result<Trace, LoadError> LoadNsysSqliteFile(const std::string& path, const LoadO
   auto db = nsys::SqliteDb::OpenFile(path);
   if (!db.ok()) return MakeUnexpected(MakeError(LoadErrorCode::kSqliteInvalid, path, 0, db.error()));
   if (progress) progress->bytes_total.store(bytes.size());
-  auto loaded = LoadFromDb(*db, bytes.substr(0, 100), bytes.size(), path, options, progress);
+  auto loaded = LoadFromDb(*db, bytes.substr(0, 100), bytes.size(), path, options, progress,
+                           [path] { return nsys::SqliteDb::OpenFile(path); });
   if (loaded.ok()) {
     TraceInfo& info = loaded->mutable_info();
     info.source_path = path;

@@ -12,13 +12,16 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
+#include <thread>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "loaders/annotation_steps.h"
+#include "loaders/nsys/api_call_batch.h"
 #include "loaders/load.h"
 #include "loaders/nsys/nsys_table.h"
 #include "loaders/nsys/sqlite_db.h"
@@ -34,6 +37,9 @@ inline int64_t TidOfGlobalTid(int64_t global_tid) { return global_tid & 0xFFFFFF
 class NsysReader {
  public:
   NsysReader(const SqliteDb& db, TraceBuilder* builder, const LoadOptions& options, uint64_t input_bytes);
+  ~NsysReader() { JoinPrefetches(); }
+  NsysReader(const NsysReader&) = delete;
+  NsysReader& operator=(const NsysReader&) = delete;
 
   // Reads the table list; false (with *error) when even that fails.
   bool ReadSchema(std::string* error);
@@ -52,6 +58,12 @@ class NsysReader {
   void ReadMemsets();
   void ReadSynchronization();
   // [nsys_host_tables.cpp] host events
+  // Opens another connection to the same database (for a worker thread).
+  using Reopen = std::function<Result<SqliteDb, std::string>()>;
+  // Starts reading an API-call table on a worker thread; ReadApiCalls then
+  // waits for it instead of reading the table itself.
+  void StartApiCallPrefetch(const std::string& table, bool with_correlation, const Reopen& reopen);
+  void JoinPrefetches();  // before the reader goes away, on every path
   void ReadApiCalls(const std::string& table, std::string_view category, bool is_launch_api);
   void ReadNvtx();
   // Adds the Steps row from the NVTX ranges read; returns the step count.
@@ -110,6 +122,11 @@ class NsysReader {
   std::unordered_map<int64_t, uint32_t> correlation_pids_;   // pid -> small ordinal
   int64_t last_correlation_pid_ = INT64_MIN;
   uint32_t last_correlation_ordinal_ = 0;
+  struct Prefetch {
+    std::thread worker;
+    ApiCallBatch batch;
+  };
+  std::map<std::string, Prefetch> prefetches_;  // node-based: workers hold references
   std::vector<AnnotationRange> nvtx_ranges_;
   std::vector<Arg> metadata_;
   int64_t last_tid_key_ = INT64_MIN;
