@@ -14,6 +14,7 @@
 #include "loaders/load.h"
 #include "loaders/nsys/nsys_loader.h"
 #include "model/analysis/step_set.h"
+#include "tests/loaders/gzip_for_test.h"
 #include "tests/loaders/nsys_fixture.h"
 
 namespace stepline::loaders {
@@ -369,6 +370,17 @@ TEST(NsysLoaderTest, FileAndBytesEntryPointsAgreeAndNeverWrite) {
   EXPECT_FALSE(std::filesystem::exists(path + "-journal"));
   EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
   std::filesystem::remove(path);
+}
+
+TEST(NsysLoaderTest, GzipCompressedExportLoads) {
+  NsysFixture f;
+  FillStandard(f);
+  const std::string bytes = f.Bytes();
+  auto r = LoadBytes(Gzip(bytes), "run.sqlite.gz");
+  ASSERT_TRUE(r.ok()) << r.error().ToString();
+  EXPECT_EQ(r->info().format, "nsys-sqlite");
+  EXPECT_EQ(r->info().compression, "gzip");
+  EXPECT_EQ(r->slices().size(), MustLoad(bytes).slices().size());
 }
 
 TEST(NsysLoaderTest, NsysRepGetsAnExportHint) {
