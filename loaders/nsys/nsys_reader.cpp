@@ -191,7 +191,12 @@ TrackId NsysReader::StreamTrack(int32_t device, int64_t stream, bool sync_row) {
     const int64_t tid = sync_row ? stream + (int64_t{1} << 32) : stream;
     it->second = builder_.ThreadTrack(pid, tid);
     builder_.SetTrackKind(it->second, TrackKind::kGpuStream, device);
-    builder_.SetThreadName(pid, tid, "Stream " + std::to_string(stream) + (sync_row ? " (sync)" : ""),
+    // CUPTI writes stream 0xFFFFFFFF for syncs not tied to a stream (event and
+    // context syncs).
+    const bool no_stream = stream < 0 || stream == 0xFFFFFFFFll;
+    builder_.SetThreadName(pid, tid,
+                           no_stream ? std::string("Sync (no stream)")
+                                     : "Stream " + std::to_string(stream) + (sync_row ? " (sync)" : ""),
                            Diagnostics::kNoOffset);
     builder_.SetThreadSortIndex(pid, tid, static_cast<int32_t>(sync_row ? stream * 2 + 1 : stream * 2));
   }
