@@ -9,7 +9,9 @@
 namespace stepline::loaders {
 namespace {
 
-bool IsNumberTail(char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == ' ' || c == '#' || c == '_' || c == '-'; }
+bool IsNumberTail(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) || c == ' ' || c == '#' || c == '_' || c == '-';
+}
 
 // "train_step 12" -> "train_step", "ProfilerStep#3" -> "ProfilerStep".
 std::string_view WithoutNumber(std::string_view name) {

@@ -18,8 +18,8 @@ struct ApiCallBatch {
   struct Call {
     int64_t start_ns, end_ns;  // end kNoEnd when NULL
     int64_t global_tid;
-    int64_t correlation;       // 0 when absent
-    int64_t name;              // StringIds id, or (when name_is_text) an index into texts
+    int64_t correlation;  // 0 when absent
+    int64_t name;         // StringIds id, or (when name_is_text) an index into texts
     bool name_is_text;
   };
   std::vector<Call> calls;

@@ -73,7 +73,8 @@ struct Dim3Cache {
     last_value = v;
     auto [it, inserted] = text.try_emplace(v);
     if (inserted)
-      it->second = b.Intern("[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + "]");
+      it->second =
+          b.Intern("[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + "]");
     last = it->second;
     return it->second;
   }
@@ -95,7 +96,8 @@ void NsysReader::ReadKernels() {
   const int regs = t.Want({"registersPerThread"});
   const int static_shared = t.Want({"staticSharedMemory"}), dynamic_shared = t.Want({"dynamicSharedMemory"});
   if (start == NsysTable::kAbsent || end == NsysTable::kAbsent) {
-    builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset, t.name() + " has no start/end columns; skipped");
+    builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset,
+                           t.name() + " has no start/end columns; skipped");
     return;
   }
   const StringId category = builder_.Intern("kernel");
@@ -129,16 +131,19 @@ void NsysReader::ReadKernels() {
       args.push_back({k_stream, ArgValue::Int(stream_id)});
       if (corr != NsysTable::kAbsent) args.push_back({k_corr, ArgValue::Int(correlation)});
       if (grid[0] != NsysTable::kAbsent)
-        args.push_back({k_grid, ArgValue::Json(grids.Get(builder_, {IntOr(row, grid[0], 1), IntOr(row, grid[1], 1), IntOr(row, grid[2], 1)}))});
+        args.push_back({k_grid, ArgValue::Json(grids.Get(builder_, {IntOr(row, grid[0], 1), IntOr(row, grid[1], 1),
+                                                                    IntOr(row, grid[2], 1)}))});
       if (block[0] != NsysTable::kAbsent)
-        args.push_back({k_block, ArgValue::Json(blocks.Get(builder_, {IntOr(row, block[0], 1), IntOr(row, block[1], 1), IntOr(row, block[2], 1)}))});
+        args.push_back({k_block, ArgValue::Json(blocks.Get(builder_, {IntOr(row, block[0], 1), IntOr(row, block[1], 1),
+                                                                      IntOr(row, block[2], 1)}))});
       if (regs != NsysTable::kAbsent) args.push_back({k_regs, ArgValue::Int(IntOr(row, regs, 0))});
       if (static_shared != NsysTable::kAbsent || dynamic_shared != NsysTable::kAbsent)
         args.push_back({k_shared, ArgValue::Int(IntOr(row, static_shared, 0) + IntOr(row, dynamic_shared, 0))});
       slice.arg_set = builder_.AddArgs(args);
     }
     const SliceId id = builder_.AddSlice(slice);
-    if (correlation != 0) builder_.NoteDeviceActivity(CorrelationKey(PidOfGlobalTid(IntOr(row, gpid, 0)), correlation), id);
+    if (correlation != 0)
+      builder_.NoteDeviceActivity(CorrelationKey(PidOfGlobalTid(IntOr(row, gpid, 0)), correlation), id);
   });
 }
 
@@ -156,7 +161,8 @@ void NsysReader::ReadCopyLike(const std::string& table_name, bool is_memset) {
   const int dst_kind = is_memset ? NsysTable::kAbsent : t.Want({"dstKind"});
   const int mem_kind = is_memset ? t.Want({"memKind", "memoryKind"}) : NsysTable::kAbsent;
   if (start == NsysTable::kAbsent || end == NsysTable::kAbsent) {
-    builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset, t.name() + " has no start/end columns; skipped");
+    builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset,
+                           t.name() + " has no start/end columns; skipped");
     return;
   }
   const StringId category = builder_.Intern(is_memset ? "gpu_memset" : "gpu_memcpy");
@@ -171,9 +177,10 @@ void NsysReader::ReadCopyLike(const std::string& table_name, bool is_memset) {
     const auto dev = static_cast<int32_t>(IntOr(row, device, -1));
     const int64_t stream_id = IntOr(row, stream, 0);
     slice.track = StreamTrack(dev, stream_id, false);
-    const std::array<int64_t, 3> key = is_memset ? std::array<int64_t, 3>{IntOr(row, mem_kind, -1), -1, -1}
-                                                 : std::array<int64_t, 3>{IntOr(row, copy_kind, 0), IntOr(row, src_kind, -1),
-                                                                          IntOr(row, dst_kind, -1)};
+    const std::array<int64_t, 3> key =
+        is_memset
+            ? std::array<int64_t, 3>{IntOr(row, mem_kind, -1), -1, -1}
+            : std::array<int64_t, 3>{IntOr(row, copy_kind, 0), IntOr(row, src_kind, -1), IntOr(row, dst_kind, -1)};
     auto [it, inserted] = names.try_emplace(key);
     if (inserted) {
       // Kineto's names: "Memcpy HtoD (Pageable -> Device)", "Memset (Device)".
@@ -195,7 +202,8 @@ void NsysReader::ReadCopyLike(const std::string& table_name, bool is_memset) {
       slice.arg_set = builder_.AddArgs(args);
     }
     const SliceId id = builder_.AddSlice(slice);
-    if (correlation != 0) builder_.NoteDeviceActivity(CorrelationKey(PidOfGlobalTid(IntOr(row, gpid, 0)), correlation), id);
+    if (correlation != 0)
+      builder_.NoteDeviceActivity(CorrelationKey(PidOfGlobalTid(IntOr(row, gpid, 0)), correlation), id);
   });
 }
 
@@ -229,15 +237,17 @@ void NsysReader::ReadSynchronization() {
 
 bool NsysReader::ActivityTimes(const NsysTable& t, const SqliteQuery& row, int start, int end, SliceTable::Row* slice) {
   if (row.IsNull(start)) {
-    builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset, t.name() + ": a row without start; skipped");
+    builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset,
+                           t.name() + ": a row without start; skipped");
     return false;
   }
   slice->start_ns = row.Int(start);
   const int64_t end_ns = row.IsNull(end) ? slice->start_ns : row.Int(end);
   slice->dur_ns = end_ns - slice->start_ns;
   if (slice->dur_ns < 0) {
-    builder_.diag().Record(DiagCode::kNegativeDuration, Diagnostics::kNoOffset,
-                           t.name() + ": end " + std::to_string(end_ns) + " before start " + std::to_string(slice->start_ns));
+    builder_.diag().Record(
+        DiagCode::kNegativeDuration, Diagnostics::kNoOffset,
+        t.name() + ": end " + std::to_string(end_ns) + " before start " + std::to_string(slice->start_ns));
     slice->dur_ns = 0;
   }
   return true;

@@ -81,14 +81,13 @@ void NsysReader::ReadApiCalls(const std::string& table_name, std::string_view ca
     slice.start_ns = c.start_ns;
     slice.dur_ns = c.end_ns == ApiCallBatch::kNoEnd ? 0 : c.end_ns - c.start_ns;
     if (slice.dur_ns < 0) {
-      builder_.diag().Record(DiagCode::kNegativeDuration, Diagnostics::kNoOffset,
-                             table_name + ": end " + std::to_string(c.end_ns) + " before start " +
-                                 std::to_string(c.start_ns));
+      builder_.diag().Record(
+          DiagCode::kNegativeDuration, Diagnostics::kNoOffset,
+          table_name + ": end " + std::to_string(c.end_ns) + " before start " + std::to_string(c.start_ns));
       slice.dur_ns = 0;
     }
     slice.track = HostTrack(c.global_tid);
-    const StringId recorded =
-        c.name_is_text ? builder_.Intern(batch.texts[static_cast<size_t>(c.name)]) : Str(c.name);
+    const StringId recorded = c.name_is_text ? builder_.Intern(batch.texts[static_cast<size_t>(c.name)]) : Str(c.name);
     if (plain_name.size() <= recorded.index()) plain_name.resize(recorded.index() + 256, StringId::None());
     StringId& plain = plain_name[recorded.index()];
     if (plain.is_none()) plain = builder_.Intern(WithoutVersionSuffix(builder_.trace().str(recorded)));
@@ -131,11 +130,12 @@ void NsysReader::ReadNvtx() {
   }
   const StringId default_category = builder_.Intern("nvtx");
   const StringId unnamed = builder_.Intern("(unnamed NVTX range)");
-  SqliteQuery q(db_, t.Sql("WHERE \"eventType\" IN (" + std::to_string(kNvtxMark) + ", " + std::to_string(kNvtxPushPop) +
-                           ", " + std::to_string(kNvtxStartEnd) + ")"));
+  SqliteQuery q(db_, t.Sql("WHERE \"eventType\" IN (" + std::to_string(kNvtxMark) + ", " +
+                           std::to_string(kNvtxPushPop) + ", " + std::to_string(kNvtxStartEnd) + ")"));
   ForEachRow(t, q, [&](const SqliteQuery& row) {
     if (row.IsNull(gtid) || row.IsNull(start)) return;
-    StringId name = text != NsysTable::kAbsent && !row.IsNull(text) ? builder_.Intern(row.Text(text)) : StringId::None();
+    StringId name =
+        text != NsysTable::kAbsent && !row.IsNull(text) ? builder_.Intern(row.Text(text)) : StringId::None();
     if (name.is_none()) name = Str(IntOr(row, text_id, -1));
     StringId category = default_category;
     if (domain != NsysTable::kAbsent && !row.IsNull(domain)) {

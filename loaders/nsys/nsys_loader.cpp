@@ -45,7 +45,8 @@ Result<Trace, LoadError> LoadFromDb(const nsys::SqliteDb& db, std::string_view h
   if (!reader.HasEventTables()) {
     return MakeUnexpected(MakeError(LoadErrorCode::kUnsupportedFormat, path, 0,
                                     "an SQLite database without any Nsight Systems event table (expected one of " +
-                                        reader.EventTableNames() + "); export the report with `nsys export --type sqlite`"));
+                                        reader.EventTableNames() +
+                                        "); export the report with `nsys export --type sqlite`"));
   }
   if (short_file) {
     builder.diag().Record(DiagCode::kTruncated, size,
@@ -94,7 +95,8 @@ Result<Trace, LoadError> LoadNsysSqlite(const DecodedInput& input, const std::st
   return LoadFromBytes(input.bytes.view(), path, options, progress);
 }
 
-Result<Trace, LoadError> LoadNsysSqliteBytes(std::string_view bytes, const std::string& name, const LoadOptions& options) {
+Result<Trace, LoadError> LoadNsysSqliteBytes(std::string_view bytes, const std::string& name,
+                                             const LoadOptions& options) {
   if (!bytes.starts_with(nsys::kSqliteMagic)) {
     return MakeUnexpected(MakeError(LoadErrorCode::kUnknownFormat, name, 0,
                                     "not an SQLite database: expected \"SQLite format 3\" followed by a zero byte"));
@@ -102,7 +104,8 @@ Result<Trace, LoadError> LoadNsysSqliteBytes(std::string_view bytes, const std::
   return LoadFromBytes(bytes, name, options, nullptr);
 }
 
-Result<Trace, LoadError> LoadNsysSqliteFile(const std::string& path, const LoadOptions& options, LoadProgress* progress) {
+Result<Trace, LoadError> LoadNsysSqliteFile(const std::string& path, const LoadOptions& options,
+                                            LoadProgress* progress) {
   // The header decides whether SQLite should be asked at all, and tells a
   // truncated file from a damaged one.
   auto mapped = ByteBuffer::MapFile(path);

@@ -11,9 +11,14 @@ namespace {
 // Tables whose rows become events; a file with none of them is not an export
 // Stepline can show anything of.
 constexpr std::string_view kEventTables[] = {
-    "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",  "CUPTI_ACTIVITY_KIND_MEMSET",
-    "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-    "NVTX_EVENTS",                "OSRT_API",
+    "CUPTI_ACTIVITY_KIND_KERNEL",
+    "CUPTI_ACTIVITY_KIND_MEMCPY",
+    "CUPTI_ACTIVITY_KIND_MEMSET",
+    "CUPTI_ACTIVITY_KIND_RUNTIME",
+    "CUPTI_ACTIVITY_KIND_DRIVER",
+    "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+    "NVTX_EVENTS",
+    "OSRT_API",
 };
 
 }  // namespace
@@ -171,9 +176,9 @@ int64_t NsysReader::DevicePid(int32_t device) {
   const int64_t pid = kDevicePidBase + device;
   if (builder_.ProcessName(pid).is_none()) {
     auto name = gpu_names_.find(device);
-    builder_.SetProcessName(pid,
-                            "GPU " + std::to_string(device) + (name != gpu_names_.end() ? " (" + name->second + ")" : ""),
-                            Diagnostics::kNoOffset);
+    builder_.SetProcessName(
+        pid, "GPU " + std::to_string(device) + (name != gpu_names_.end() ? " (" + name->second + ")" : ""),
+        Diagnostics::kNoOffset);
     builder_.SetProcessDevice(pid, device);
     builder_.SetProcessSortIndex(pid, device);
   }
@@ -194,10 +199,10 @@ TrackId NsysReader::StreamTrack(int32_t device, int64_t stream, bool sync_row) {
     // CUPTI writes stream 0xFFFFFFFF for syncs not tied to a stream (event and
     // context syncs).
     const bool no_stream = stream < 0 || stream == 0xFFFFFFFFll;
-    builder_.SetThreadName(pid, tid,
-                           no_stream ? std::string("Sync (no stream)")
-                                     : "Stream " + std::to_string(stream) + (sync_row ? " (sync)" : ""),
-                           Diagnostics::kNoOffset);
+    builder_.SetThreadName(
+        pid, tid,
+        no_stream ? std::string("Sync (no stream)") : "Stream " + std::to_string(stream) + (sync_row ? " (sync)" : ""),
+        Diagnostics::kNoOffset);
     builder_.SetThreadSortIndex(pid, tid, static_cast<int32_t>(sync_row ? stream * 2 + 1 : stream * 2));
   }
   return it->second;
@@ -252,7 +257,8 @@ void NsysReader::ReadExportMetadata() {
       ForEachRow(t, q, [&](const SqliteQuery& row) {
         const std::string_view key = row.Text(name);
         if (key == "EXPORT_SCHEMA_VERSION" || key == "EXPORT_PRODUCT_VERSION" || key == "EXPORT_PRODUCT_NAME") {
-          metadata_.push_back({builder_.Intern("nsys " + std::string(key)), ArgValue::String(builder_.Intern(row.Text(value)))});
+          metadata_.push_back(
+              {builder_.Intern("nsys " + std::string(key)), ArgValue::String(builder_.Intern(row.Text(value)))});
         }
       });
     }

@@ -15,14 +15,14 @@
 #include <functional>
 #include <map>
 #include <string>
-#include <thread>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
 #include "loaders/annotation_steps.h"
-#include "loaders/nsys/api_call_batch.h"
 #include "loaders/load.h"
+#include "loaders/nsys/api_call_batch.h"
 #include "loaders/nsys/nsys_table.h"
 #include "loaders/nsys/sqlite_db.h"
 #include "loaders/trace_builder.h"
@@ -86,7 +86,7 @@ class NsysReader {
   void ReadCopyLike(const std::string& table_name, bool is_memset);
   // start/end of a device or host row into `slice`; false (recorded) when unusable.
   bool ActivityTimes(const NsysTable& t, const SqliteQuery& row, int start, int end, SliceTable::Row* slice);
-  StringId Str(int64_t id);            // StringIds.id -> interned name (None if unknown)
+  StringId Str(int64_t id);                          // StringIds.id -> interned name (None if unknown)
   StringId TextOrId(const SqliteQuery& q, int col);  // a column that is text or a StringIds id
   TrackId HostTrack(int64_t global_tid);
   TrackId StreamTrack(int32_t device, int64_t stream, bool sync_row);
@@ -111,15 +111,15 @@ class NsysReader {
     uint32_t size;
   };
   std::string string_arena_;
-  std::vector<StringSpan> dense_spans_;   // indexed by id, when ids are dense
-  std::vector<StringSpan> sparse_spans_;  // sorted by id, otherwise
-  std::vector<StringId> interned_;        // parallel to whichever is used; None until first use
-  std::unordered_map<int64_t, std::string> process_names_;   // pid -> name
-  std::unordered_map<int64_t, StringId> thread_names_;       // globalTid -> name
-  std::map<int32_t, std::string> gpu_names_;                 // device -> "NVIDIA H100 80GB HBM3"
-  std::unordered_map<int64_t, TrackId> host_tracks_;         // globalTid -> track
-  std::unordered_map<uint64_t, TrackId> stream_tracks_;      // (device, stream, sync) -> track
-  std::unordered_map<int64_t, uint32_t> correlation_pids_;   // pid -> small ordinal
+  std::vector<StringSpan> dense_spans_;                     // indexed by id, when ids are dense
+  std::vector<StringSpan> sparse_spans_;                    // sorted by id, otherwise
+  std::vector<StringId> interned_;                          // parallel to whichever is used; None until first use
+  std::unordered_map<int64_t, std::string> process_names_;  // pid -> name
+  std::unordered_map<int64_t, StringId> thread_names_;      // globalTid -> name
+  std::map<int32_t, std::string> gpu_names_;                // device -> "NVIDIA H100 80GB HBM3"
+  std::unordered_map<int64_t, TrackId> host_tracks_;        // globalTid -> track
+  std::unordered_map<uint64_t, TrackId> stream_tracks_;     // (device, stream, sync) -> track
+  std::unordered_map<int64_t, uint32_t> correlation_pids_;  // pid -> small ordinal
   int64_t last_correlation_pid_ = INT64_MIN;
   uint32_t last_correlation_ordinal_ = 0;
   struct Prefetch {

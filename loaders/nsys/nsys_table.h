@@ -17,7 +17,8 @@ class NsysTable {
  public:
   static constexpr int kAbsent = -1;
 
-  NsysTable(std::string name, std::vector<std::string> columns) : name_(std::move(name)), columns_(std::move(columns)) {}
+  NsysTable(std::string name, std::vector<std::string> columns)
+      : name_(std::move(name)), columns_(std::move(columns)) {}
 
   const std::string& name() const { return name_; }
   bool HasColumn(std::string_view column) const;

@@ -16,7 +16,9 @@ void HardenConnection(sqlite3* db) {
   sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
 }
 
-int CancelCheck(void* flag) { return static_cast<const std::atomic<bool>*>(flag)->load(std::memory_order_relaxed) ? 1 : 0; }
+int CancelCheck(void* flag) {
+  return static_cast<const std::atomic<bool>*>(flag)->load(std::memory_order_relaxed) ? 1 : 0;
+}
 
 uint32_t BigEndian(std::string_view s, size_t at, size_t n) {
   uint32_t v = 0;
@@ -30,8 +32,8 @@ Result<SqliteDb, std::string> SqliteDb::OpenBytes(std::string_view bytes) {
   SqliteDb out;
   // NOMUTEX: one connection per load, used by one thread; the per-call mutex
   // of serialized mode was 15% of a large load.
-  if (sqlite3_open_v2(":memory:", &out.db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr) !=
-      SQLITE_OK) {
+  if (sqlite3_open_v2(":memory:", &out.db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                      nullptr) != SQLITE_OK) {
     return MakeUnexpected(std::string("cannot create an SQLite connection: ") + sqlite3_errmsg(out.db_));
   }
   // READONLY: SQLite reads the caller's bytes in place and never writes or
@@ -61,7 +63,8 @@ Result<SqliteDb, std::string> SqliteDb::OpenFile(const std::string& path) {
     }
   }
   uri += "?mode=ro&immutable=1";
-  if (sqlite3_open_v2(uri.c_str(), &out.db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+  if (sqlite3_open_v2(uri.c_str(), &out.db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr) !=
+      SQLITE_OK) {
     return MakeUnexpected(std::string("SQLite cannot open the file read-only: ") + sqlite3_errmsg(out.db_));
   }
   HardenConnection(out.db_);

@@ -58,10 +58,10 @@ class SqliteQuery {
   Step Next();
   bool IsNull(int col) const;
   bool IsInteger(int col) const;
-  int64_t Int(int col) const;              // 0 for NULL
+  int64_t Int(int col) const;  // 0 for NULL
   double Double(int col) const;
-  std::string_view Text(int col) const;    // valid until the next Next()
-  std::string Error() const;               // after a failed prepare or kError
+  std::string_view Text(int col) const;  // valid until the next Next()
+  std::string Error() const;             // after a failed prepare or kError
 
  private:
   sqlite3* db_;

@@ -24,11 +24,12 @@ Result<Trace, LoadError> Parse(std::string_view bytes, bool padded, const std::s
                                LoadProgress* progress) {
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
-  const simdjson::error_code error =
-      padded ? parser.parse(bytes.data(), bytes.size(), false).get(doc) : parser.parse(bytes.data(), bytes.size(), true).get(doc);
+  const simdjson::error_code error = padded ? parser.parse(bytes.data(), bytes.size(), false).get(doc)
+                                            : parser.parse(bytes.data(), bytes.size(), true).get(doc);
   if (error == simdjson::CAPACITY || error == simdjson::MEMALLOC) {
-    return MakeUnexpected(MakeError(LoadErrorCode::kTooLarge, path, LoadError::kNoOffset,
-                                    std::string("rocprofv3 JSON too large to parse: ") + simdjson::error_message(error)));
+    return MakeUnexpected(
+        MakeError(LoadErrorCode::kTooLarge, path, LoadError::kNoOffset,
+                  std::string("rocprofv3 JSON too large to parse: ") + simdjson::error_message(error)));
   }
   if (error) {
     // A document that stops inside an object, array or string was cut off.
@@ -51,7 +52,8 @@ Result<Trace, LoadError> Parse(std::string_view bytes, bool padded, const std::s
   for (simdjson::dom::element e : entries) {
     simdjson::dom::object entry;
     if (e.get_object().get(entry) != simdjson::SUCCESS) {
-      builder.diag().Record(DiagCode::kBadFieldType, Diagnostics::kNoOffset, "a rocprofiler-sdk-tool entry is not an object; skipped");
+      builder.diag().Record(DiagCode::kBadFieldType, Diagnostics::kNoOffset,
+                            "a rocprofiler-sdk-tool entry is not an object; skipped");
       continue;
     }
     rocprof::RocprofImporter importer(&builder, options, index++);
@@ -79,7 +81,8 @@ Result<Trace, LoadError> LoadRocprofJson(const DecodedInput& input, const std::s
   return Parse(input.bytes.view(), padded, path, options, progress);
 }
 
-Result<Trace, LoadError> LoadRocprofJsonBytes(std::string_view bytes, const std::string& name, const LoadOptions& options) {
+Result<Trace, LoadError> LoadRocprofJsonBytes(std::string_view bytes, const std::string& name,
+                                              const LoadOptions& options) {
   return Parse(bytes, false, name, options, nullptr);
 }
 

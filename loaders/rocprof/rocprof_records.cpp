@@ -79,8 +79,10 @@ void RocprofImporter::Import(object entry) {
       }
     }
     if (const size_t slash = program.rfind('/'); slash != std::string_view::npos) program.remove_prefix(slash + 1);
-    builder_.SetProcessName(pid_, program.empty() ? "Process " + std::to_string(pid_) : std::string(program) + " (" + std::to_string(pid_) + ")",
-                            Diagnostics::kNoOffset);
+    builder_.SetProcessName(
+        pid_,
+        program.empty() ? "Process " + std::to_string(pid_) : std::string(program) + " (" + std::to_string(pid_) + ")",
+        Diagnostics::kNoOffset);
   }
   array agents;
   if (entry["agents"].get_array().get(agents) == simdjson::SUCCESS) ReadAgents(agents);
@@ -91,7 +93,8 @@ void RocprofImporter::Import(object entry) {
 
   object records;
   if (entry["buffer_records"].get_object().get(records) != simdjson::SUCCESS) {
-    builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset, "rocprofiler-sdk-tool entry without buffer_records");
+    builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset,
+                           "rocprofiler-sdk-tool entry without buffer_records");
     return;
   }
   array a;
@@ -192,7 +195,7 @@ StringId RocprofImporter::OperationName(int64_t kind, int64_t operation) {
   if (kind < 0 || static_cast<size_t>(kind) >= operations_.size()) return StringId::None();
   const std::vector<StringId>& ops = operations_[static_cast<size_t>(kind)];
   return operation >= 0 && static_cast<size_t>(operation) < ops.size() ? ops[static_cast<size_t>(operation)]
-                                                                        : StringId::None();
+                                                                       : StringId::None();
 }
 
 const RocprofImporter::Agent* RocprofImporter::FindAgent(uint64_t handle) const {
@@ -214,8 +217,9 @@ TrackId RocprofImporter::DeviceTrack(const Agent& agent, int64_t queue, bool cop
   if (inserted) {
     const int64_t pid = kDevicePidBase + agent.device;
     if (builder_.ProcessName(pid).is_none()) {
-      builder_.SetProcessName(pid, "GPU " + std::to_string(agent.device) + (agent.name.empty() ? "" : " (" + agent.name + ")"),
-                              Diagnostics::kNoOffset);
+      builder_.SetProcessName(
+          pid, "GPU " + std::to_string(agent.device) + (agent.name.empty() ? "" : " (" + agent.name + ")"),
+          Diagnostics::kNoOffset);
       builder_.SetProcessDevice(pid, agent.device);
       builder_.SetProcessSortIndex(pid, agent.device);
     }
@@ -239,8 +243,9 @@ bool RocprofImporter::Times(object record, std::string_view table, SliceTable::R
   const int64_t end_ns = Num(record, "end_timestamp", slice->start_ns);
   slice->dur_ns = end_ns - slice->start_ns;
   if (slice->dur_ns < 0) {
-    builder_.diag().Record(DiagCode::kNegativeDuration, Diagnostics::kNoOffset,
-                           "rocprofv3 " + std::string(table) + ": end before start at " + std::to_string(slice->start_ns));
+    builder_.diag().Record(
+        DiagCode::kNegativeDuration, Diagnostics::kNoOffset,
+        "rocprofv3 " + std::string(table) + ": end before start at " + std::to_string(slice->start_ns));
     slice->dur_ns = 0;
   }
   return true;
@@ -262,7 +267,8 @@ void RocprofImporter::ReadDispatches(array records) {
     object r;
     object info;
     if (e.get_object().get(r) != simdjson::SUCCESS || r["dispatch_info"].get_object().get(info) != simdjson::SUCCESS) {
-      builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset, "kernel_dispatch record without dispatch_info; skipped");
+      builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset,
+                             "kernel_dispatch record without dispatch_info; skipped");
       continue;
     }
     SliceTable::Row slice;
@@ -284,7 +290,8 @@ void RocprofImporter::ReadDispatches(array records) {
       args.push_back({k_device, ArgValue::Int(agent->device)});
       args.push_back({k_queue, ArgValue::Int(queue)});
       args.push_back({k_corr, ArgValue::Uint(correlation)});
-      if (std::string grid = Dim3Text(info, "grid_size"); !grid.empty()) args.push_back({k_grid, ArgValue::Json(builder_.Intern(grid))});
+      if (std::string grid = Dim3Text(info, "grid_size"); !grid.empty())
+        args.push_back({k_grid, ArgValue::Json(builder_.Intern(grid))});
       if (std::string block = Dim3Text(info, "workgroup_size"); !block.empty())
         args.push_back({k_block, ArgValue::Json(builder_.Intern(block))});
       args.push_back({k_shared, ArgValue::Int(Num(info, "group_segment_size", 0))});

@@ -30,8 +30,8 @@ class RocprofImporter {
 
  private:
   struct Agent {
-    int type = 0;          // 1 CPU, 2 GPU
-    int32_t device = -1;   // GPU ordinal
+    int type = 0;         // 1 CPU, 2 GPU
+    int32_t device = -1;  // GPU ordinal
     std::string name;
   };
   void ReadAgents(simdjson::dom::array agents);
@@ -46,17 +46,19 @@ class RocprofImporter {
   TrackId HostTrack(int64_t tid);
   TrackId DeviceTrack(const Agent& agent, int64_t queue, bool copies);
   const Agent* FindAgent(uint64_t handle) const;
-  uint64_t CorrelationKey(uint64_t internal) const { return (uint64_t{entry_index_} << 40) | (internal & 0xFFFFFFFFFFull); }
+  uint64_t CorrelationKey(uint64_t internal) const {
+    return (uint64_t{entry_index_} << 40) | (internal & 0xFFFFFFFFFFull);
+  }
   bool Times(simdjson::dom::object record, std::string_view table, SliceTable::Row* slice);
 
   TraceBuilder& builder_;
   const LoadOptions options_;
   uint32_t entry_index_;
   int64_t pid_ = 0;
-  std::unordered_map<uint64_t, Agent> agents_;                       // by handle
-  std::vector<std::vector<StringId>> operations_;                    // [kind][operation] -> name
-  std::unordered_map<uint64_t, StringId> kernel_names_;              // kernel_id -> name
-  std::unordered_map<uint64_t, StringId> marker_messages_;           // correlation internal -> roctx text
+  std::unordered_map<uint64_t, Agent> agents_;              // by handle
+  std::vector<std::vector<StringId>> operations_;           // [kind][operation] -> name
+  std::unordered_map<uint64_t, StringId> kernel_names_;     // kernel_id -> name
+  std::unordered_map<uint64_t, StringId> marker_messages_;  // correlation internal -> roctx text
   std::unordered_map<uint64_t, TrackId> device_tracks_;
   std::vector<AnnotationRange> marker_ranges_;
 };

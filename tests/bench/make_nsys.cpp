@@ -31,15 +31,18 @@ constexpr const char* kSchema =
     " memKind INTEGER);"
     "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER,"
     " globalTid INTEGER, correlationId INTEGER, nameId INTEGER, returnValue INTEGER);"
-    "CREATE TABLE OSRT_API (start INTEGER NOT NULL, end INTEGER, eventClass INTEGER, globalTid INTEGER, nameId INTEGER);"
+    "CREATE TABLE OSRT_API (start INTEGER NOT NULL, end INTEGER, eventClass INTEGER, globalTid INTEGER, nameId "
+    "INTEGER);"
     "CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, text TEXT,"
     " globalTid INTEGER, textId INTEGER, domainId INTEGER);";
 
 // Kernel names 100.. (a transformer-ish mix), runtime/OS names 1..9.
-constexpr const char* kKernelNames[] = {
-    "ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x3_tn", "void at::native::vectorized_elementwise_kernel",
-    "void flash::flash_fwd_kernel", "void at::native::reduce_kernel", "void layer_norm_kernel",
-    "ncclDevKernel_AllReduce_Sum_bf16_RING_LL"};
+constexpr const char* kKernelNames[] = {"ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x3_tn",
+                                        "void at::native::vectorized_elementwise_kernel",
+                                        "void flash::flash_fwd_kernel",
+                                        "void at::native::reduce_kernel",
+                                        "void layer_norm_kernel",
+                                        "ncclDevKernel_AllReduce_Sum_bf16_RING_LL"};
 
 struct Db {
   sqlite3* db = nullptr;
@@ -89,15 +92,17 @@ int main(int argc, char** argv) {
   d.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=4096;");
   d.Exec(kSchema);
   d.Exec("BEGIN");
-  d.Exec("INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'cudaStreamSynchronize_v3020'),"
-         " (3, 'read'), (4, 'pthread_cond_wait'), (5, 'cudaMemcpyAsync_v3020'), (6, 'cudaMemsetAsync_v3020'),"
-         " (7, 'pt_main_thread');");
+  d.Exec(
+      "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'cudaStreamSynchronize_v3020'),"
+      " (3, 'read'), (4, 'pthread_cond_wait'), (5, 'cudaMemcpyAsync_v3020'), (6, 'cudaMemsetAsync_v3020'),"
+      " (7, 'pt_main_thread');");
   for (size_t i = 0; i < std::size(kKernelNames); ++i)
     d.Exec("INSERT INTO StringIds VALUES (" + std::to_string(100 + i) + ", '" + kKernelNames[i] + "');");
   sqlite3_stmt* kernel = d.Prepare(
       "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, 64, ?, 1, 1, 256, 1, 1, 0, 4096)");
   sqlite3_stmt* runtime = d.Prepare("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, 1, ?, ?, ?, 0)");
-  sqlite3_stmt* memcpy = d.Prepare("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?, ?, ?, 1, 7, ?, ?, 1048576, 1, 1, 2)");
+  sqlite3_stmt* memcpy =
+      d.Prepare("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?, ?, ?, 1, 7, ?, ?, 1048576, 1, 1, 2)");
   sqlite3_stmt* memset = d.Prepare("INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?, ?, ?, 1, 7, ?, ?, 0, 4096, 2)");
   sqlite3_stmt* osrt = d.Prepare("INSERT INTO OSRT_API VALUES (?, ?, 1, ?, ?)");
   sqlite3_stmt* nvtx = d.Prepare("INSERT INTO NVTX_EVENTS VALUES (?, ?, 59, 'train_step', ?, NULL, 0)");
@@ -106,10 +111,11 @@ int main(int argc, char** argv) {
     const int64_t pid = 1000 + g;
     const int64_t global_pid = (int64_t{1} << 48) | (pid << 24);
     const int64_t gtid = global_pid | (pid + 1);
-    d.Exec("INSERT INTO PROCESSES VALUES (" + std::to_string(global_pid) + ", " + std::to_string(pid) + ", 'python3');");
+    d.Exec("INSERT INTO PROCESSES VALUES (" + std::to_string(global_pid) + ", " + std::to_string(pid) +
+           ", 'python3');");
     d.Exec("INSERT INTO ThreadNames VALUES (7, 20, " + std::to_string(gtid) + ");");
-    d.Exec("INSERT INTO TARGET_INFO_GPU VALUES (" + std::to_string(g) + ", 'NVIDIA H100 80GB HBM3', 85520809984, 132, " +
-           std::to_string(g) + ");");
+    d.Exec("INSERT INTO TARGET_INFO_GPU VALUES (" + std::to_string(g) +
+           ", 'NVIDIA H100 80GB HBM3', 85520809984, 132, " + std::to_string(g) + ");");
     int64_t corr = 1;
     int64_t t = 1'000'000'000;
     for (int64_t s = 0; s < steps; ++s) {

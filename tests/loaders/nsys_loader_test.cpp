@@ -32,27 +32,44 @@ void FillStandard(NsysFixture& f) {
   const std::string gtid = std::to_string(GlobalTid(kPid, kTid));
   const std::string gpid = std::to_string(GlobalTid(kPid, 0));
   f.CreateStandardTables();
-  f.Exec("INSERT INTO StringIds VALUES (1, 'void gemm<float>(float*)'), (2, 'gemm'), (3, 'cudaLaunchKernel_v7000'),"
-         " (4, 'cudaMemcpyAsync_v3020'), (5, 'main-thread'), (6, 'pthread_cond_wait'), (7, 'ncclDevKernel_AllReduce'),"
-         " (8, 'cudaMemsetAsync_v3020'), (9, 'cudaStreamSynchronize_v3020'), (10, 'forward');");
+  f.Exec(
+      "INSERT INTO StringIds VALUES (1, 'void gemm<float>(float*)'), (2, 'gemm'), (3, 'cudaLaunchKernel_v7000'),"
+      " (4, 'cudaMemcpyAsync_v3020'), (5, 'main-thread'), (6, 'pthread_cond_wait'), (7, 'ncclDevKernel_AllReduce'),"
+      " (8, 'cudaMemsetAsync_v3020'), (9, 'cudaStreamSynchronize_v3020'), (10, 'forward');");
   f.Exec("INSERT INTO PROCESSES VALUES (" + gpid + ", 4242, 'python3');");
   f.Exec("INSERT INTO ThreadNames VALUES (5, 20, " + gtid + ");");
   f.Exec("INSERT INTO TARGET_INFO_GPU VALUES (0, 'NVIDIA H100 80GB HBM3', 85000000000, 132, 0);");
-  f.Exec("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES"
-         " (1000, 1100, 1, " + gtid + ", 11, 3, 0), (2000, 2100, 1, " + gtid + ", 12, 3, 0),"
-         " (3000, 3050, 1, " + gtid + ", 13, 4, 0), (3500, 3550, 1, " + gtid + ", 14, 8, 0),"
-         " (3600, 9000, 1, " + gtid + ", 15, 9, 0);");
-  f.Exec("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES"
-         " (1500, 1900, 0, 1, 7, 11, " + gpid + ", 1, 2, NULL, 64, 128, 2, 1, 256, 1, 1, 1024, 2048),"
-         " (2500, 2800, 0, 1, 13, 12, " + gpid + ", 7, 7, NULL, 32, 8, 1, 1, 512, 1, 1, 0, 0);");
+  f.Exec(
+      "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES"
+      " (1000, 1100, 1, " +
+      gtid + ", 11, 3, 0), (2000, 2100, 1, " + gtid +
+      ", 12, 3, 0),"
+      " (3000, 3050, 1, " +
+      gtid + ", 13, 4, 0), (3500, 3550, 1, " + gtid +
+      ", 14, 8, 0),"
+      " (3600, 9000, 1, " +
+      gtid + ", 15, 9, 0);");
+  f.Exec(
+      "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES"
+      " (1500, 1900, 0, 1, 7, 11, " +
+      gpid +
+      ", 1, 2, NULL, 64, 128, 2, 1, 256, 1, 1, 1024, 2048),"
+      " (2500, 2800, 0, 1, 13, 12, " +
+      gpid + ", 7, 7, NULL, 32, 8, 1, 1, 512, 1, 1, 0, 0);");
   f.Exec("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (3100, 3300, 0, 1, 7, 13, " + gpid + ", 4096, 1, 0, 2);");
   f.Exec("INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (3560, 3580, 0, 1, 7, 14, " + gpid + ", 0, 512, 2);");
   f.Exec("INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (3600, 9000, 0, 1, 7, 15, " + gpid + ", 3);");
   f.Exec("INSERT INTO OSRT_API VALUES (9100, 12000, 1, " + gtid + ", 6);");
-  f.Exec("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
-         " (900, 3400, 59, 'train_step', " + gtid + ", 0), (12100, 14000, 59, 'train_step', " + gtid + ", 0),"
-         " (14100, 16000, 59, 'train_step', " + gtid + ", 0), (950, 1200, 59, NULL, " + gtid + ", 0),"
-         " (1000, NULL, 34, 'checkpoint', " + gtid + ", 0);");
+  f.Exec(
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+      " (900, 3400, 59, 'train_step', " +
+      gtid + ", 0), (12100, 14000, 59, 'train_step', " + gtid +
+      ", 0),"
+      " (14100, 16000, 59, 'train_step', " +
+      gtid + ", 0), (950, 1200, 59, NULL, " + gtid +
+      ", 0),"
+      " (1000, NULL, 34, 'checkpoint', " +
+      gtid + ", 0);");
   f.Exec("UPDATE NVTX_EVENTS SET textId = 10 WHERE text IS NULL AND eventType = 59;");
 }
 
@@ -171,9 +188,10 @@ TEST(NsysLoaderTest, CorrelationIdsArePerProcess) {
     const std::string dev = std::to_string(p / 100 - 1);
     f.Exec("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (" + std::to_string(p * 10) + ", " +
            std::to_string(p * 10 + 5) + ", 1, " + gtid + ", 1, 2, 0);");
-    f.Exec("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId, correlationId, globalPid,"
-           " demangledName) VALUES (" + std::to_string(p * 10 + 10) + ", " + std::to_string(p * 10 + 20) + ", " +
-           dev + ", 7, 1, " + gpid + ", 1);");
+    f.Exec(
+        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId, correlationId, globalPid,"
+        " demangledName) VALUES (" +
+        std::to_string(p * 10 + 10) + ", " + std::to_string(p * 10 + 20) + ", " + dev + ", 7, 1, " + gpid + ", 1);");
   }
   const Trace t = MustLoad(f.Bytes());
   ASSERT_EQ(LaunchFlows(t), 2);
@@ -187,9 +205,17 @@ TEST(NsysLoaderTest, CorrelationIdsArePerProcess) {
 
 // Every table can be absent: the rest still loads.
 TEST(NsysLoaderTest, EachTableMissingInTurn) {
-  const char* tables[] = {"StringIds", "PROCESSES", "ThreadNames", "TARGET_INFO_GPU",
-                          "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-                          "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUPTI_ACTIVITY_KIND_RUNTIME", "OSRT_API", "NVTX_EVENTS"};
+  const char* tables[] = {"StringIds",
+                          "PROCESSES",
+                          "ThreadNames",
+                          "TARGET_INFO_GPU",
+                          "CUPTI_ACTIVITY_KIND_KERNEL",
+                          "CUPTI_ACTIVITY_KIND_MEMCPY",
+                          "CUPTI_ACTIVITY_KIND_MEMSET",
+                          "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                          "CUPTI_ACTIVITY_KIND_RUNTIME",
+                          "OSRT_API",
+                          "NVTX_EVENTS"};
   NsysFixture full;
   FillStandard(full);
   const Trace all = MustLoad(full.Bytes());
@@ -237,16 +263,20 @@ TEST(NsysLoaderTest, NoEventTableIsAClearError) {
 TEST(NsysLoaderTest, OlderColumnNamesAreRead) {
   NsysFixture f;
   const std::string gtid = std::to_string(GlobalTid(7, 8));
-  f.Exec("CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
-         "INSERT INTO StringIds VALUES (1, 'short_kernel');"
-         "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, device INTEGER, stream INTEGER,"
-         " correlation INTEGER, shortName INTEGER);"
-         "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (100, 150, 3, 9, 5, 1);"
-         "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER, correlation INTEGER,"
-         " name TEXT);"
-         "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (50, 60, " + gtid + ", 5, 'cudaLaunch');"
-         "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, text TEXT, globalTid INTEGER);"
-         "INSERT INTO NVTX_EVENTS VALUES (40, 200, 59, 'outer', " + gtid + ");");
+  f.Exec(
+      "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
+      "INSERT INTO StringIds VALUES (1, 'short_kernel');"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, device INTEGER, stream INTEGER,"
+      " correlation INTEGER, shortName INTEGER);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (100, 150, 3, 9, 5, 1);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER, correlation INTEGER,"
+      " name TEXT);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (50, 60, " +
+      gtid +
+      ", 5, 'cudaLaunch');"
+      "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, text TEXT, globalTid INTEGER);"
+      "INSERT INTO NVTX_EVENTS VALUES (40, 200, 59, 'outer', " +
+      gtid + ");");
   const Trace t = MustLoad(f.Bytes());
   const SliceId k = FindSlice(t, "short_kernel");
   ASSERT_FALSE(k.is_none());
@@ -262,9 +292,10 @@ TEST(NsysLoaderTest, OlderColumnNamesAreRead) {
 TEST(NsysLoaderTest, CopyKindsAndMemoryKindsNameTheCopy) {
   NsysFixture f;
   f.CreateStandardTables();
-  f.Exec("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, streamId, copyKind, srcKind, dstKind) VALUES"
-         " (0, 10, 0, 1, 1, 1, 2), (20, 30, 0, 1, 2, 2, 0), (40, 50, 0, 1, 8, 2, 2), (60, 70, 0, 1, 10, 2, 2),"
-         " (80, 90, 0, 1, 11, 4, 4);");
+  f.Exec(
+      "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, streamId, copyKind, srcKind, dstKind) VALUES"
+      " (0, 10, 0, 1, 1, 1, 2), (20, 30, 0, 1, 2, 2, 0), (40, 50, 0, 1, 8, 2, 2), (60, 70, 0, 1, 10, 2, 2),"
+      " (80, 90, 0, 1, 11, 4, 4);");
   const Trace t = MustLoad(f.Bytes());
   auto kinds = CountByKind(t);
   EXPECT_EQ(kinds[GpuKind::kMemcpyH2D], 1);
@@ -280,9 +311,10 @@ TEST(NsysLoaderTest, CopyKindsAndMemoryKindsNameTheCopy) {
 TEST(NsysLoaderTest, NvtxRangesMarksDomainsAndSteps) {
   NsysFixture f;
   FillStandard(f);
-  f.Exec("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
-         " (0, NULL, 75, 'megatron', NULL, 3), (16100, 16200, 59, 'layer', " + std::to_string(GlobalTid(kPid, kTid)) +
-         ", 3);");
+  f.Exec(
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+      " (0, NULL, 75, 'megatron', NULL, 3), (16100, 16200, 59, 'layer', " +
+      std::to_string(GlobalTid(kPid, kTid)) + ", 3);");
   const Trace t = MustLoad(f.Bytes());
   // textId resolves through StringIds; the domain becomes the category.
   EXPECT_EQ(CountNamed(t, "forward"), 1);
@@ -309,7 +341,8 @@ TEST(NsysLoaderTest, EmitNvtxOpRangesAreNotSteps) {
   const std::string gtid = std::to_string(GlobalTid(1, 2));
   for (int i = 0; i < 5; ++i) {
     f.Exec("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES (" + std::to_string(i * 100) +
-           ", " + std::to_string(i * 100 + 50) + ", 59, 'aten::mul, op_id = " + std::to_string(i) + "', " + gtid + ");");
+           ", " + std::to_string(i * 100 + 50) + ", 59, 'aten::mul, op_id = " + std::to_string(i) + "', " + gtid +
+           ");");
   }
   const Trace t = MustLoad(f.Bytes());
   EXPECT_NE(analysis::ComputeSteps(t).source, analysis::StepSource::kNvtx);

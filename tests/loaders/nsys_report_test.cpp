@@ -24,8 +24,9 @@ using ::stepline::testing::NsysFixture;
 std::string ThreeSteps() {
   NsysFixture f;
   f.CreateStandardTables();
-  f.Exec("INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel'), (2, 'cudaStreamSynchronize'), (3, 'read'),"
-         " (4, 'pthread_cond_wait'), (5, 'gemm'), (6, 'relu'), (7, 'softmax');");
+  f.Exec(
+      "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel'), (2, 'cudaStreamSynchronize'), (3, 'read'),"
+      " (4, 'pthread_cond_wait'), (5, 'gemm'), (6, 'relu'), (7, 'softmax');");
   const std::string gtid = std::to_string(GlobalTid(300, 301));
   const std::string gpid = std::to_string(GlobalTid(300, 0));
   int corr = 1;
@@ -35,9 +36,11 @@ std::string ThreeSteps() {
     auto launch = [&](int64_t at, int64_t kernel_start, int64_t kernel_end, int name) {
       f.Exec("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, globalTid, correlationId, nameId) VALUES (" + t(at) +
              ", " + t(at + 1000) + ", " + gtid + ", " + std::to_string(corr) + ", 1);");
-      f.Exec("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId, correlationId, globalPid,"
-             " demangledName) VALUES (" + t(kernel_start) + ", " + t(kernel_end) + ", 0, 7, " + std::to_string(corr) +
-             ", " + gpid + ", " + std::to_string(name) + ");");
+      f.Exec(
+          "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId, correlationId, globalPid,"
+          " demangledName) VALUES (" +
+          t(kernel_start) + ", " + t(kernel_end) + ", 0, 7, " + std::to_string(corr) + ", " + gpid + ", " +
+          std::to_string(name) + ");");
       ++corr;
     };
     f.Exec("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES (" + t(0) + ", " + t(90'000) +

@@ -126,7 +126,8 @@ TEST(NsysRocprofRealTracesTest, EveryManifestRowHasFactsAndSniffsAsItsFormat) {
   for (const Row& row : Facts()) with_facts.insert(row.at("path"));
   int checked = 0;
   for (const char* folder : {"nsys", "rocprof"}) {
-    const std::vector<Row> manifest = ReadTsv(::stepline::testing::SharedTracePath(std::string(folder) + "/MANIFEST.tsv"));
+    const std::vector<Row> manifest =
+        ReadTsv(::stepline::testing::SharedTracePath(std::string(folder) + "/MANIFEST.tsv"));
     ASSERT_FALSE(manifest.empty()) << folder << "/MANIFEST.tsv";
     for (const Row& m : manifest) {
       const std::string path = std::string(folder) + "/" + m.at("local_path");

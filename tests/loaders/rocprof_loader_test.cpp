@@ -15,18 +15,19 @@ namespace stepline::loaders {
 namespace {
 
 std::string Record(int64_t start, int64_t end, int64_t tid, int64_t corr, const std::string& extra) {
-  return "{\"size\": 184, \"thread_id\": " + std::to_string(tid) + ", \"correlation_id\": {\"internal\": " +
-         std::to_string(corr) + ", \"external\": 0}, \"start_timestamp\": " + std::to_string(start) +
+  return "{\"size\": 184, \"thread_id\": " + std::to_string(tid) +
+         ", \"correlation_id\": {\"internal\": " + std::to_string(corr) +
+         ", \"external\": 0}, \"start_timestamp\": " + std::to_string(start) +
          ", \"end_timestamp\": " + std::to_string(end) + extra + "}";
 }
 
 std::string Dispatch(int64_t start, int64_t end, int64_t corr, int agent, int queue, int kernel) {
-  return Record(start, end, 77, corr,
-                ", \"kind\": 11, \"operation\": 2, \"dispatch_info\": {\"agent_id\": {\"handle\": " + std::to_string(agent) +
-                    "}, \"queue_id\": {\"handle\": " + std::to_string(queue) + "}, \"kernel_id\": " +
-                    std::to_string(kernel) +
-                    ", \"group_segment_size\": 256, \"workgroup_size\": {\"x\": 256, \"y\": 1, \"z\": 1},"
-                    " \"grid_size\": {\"x\": 4096, \"y\": 2, \"z\": 1}}");
+  return Record(
+      start, end, 77, corr,
+      ", \"kind\": 11, \"operation\": 2, \"dispatch_info\": {\"agent_id\": {\"handle\": " + std::to_string(agent) +
+          "}, \"queue_id\": {\"handle\": " + std::to_string(queue) + "}, \"kernel_id\": " + std::to_string(kernel) +
+          ", \"group_segment_size\": 256, \"workgroup_size\": {\"x\": 256, \"y\": 1, \"z\": 1},"
+          " \"grid_size\": {\"x\": 4096, \"y\": 2, \"z\": 1}}");
 }
 
 // One process: a CPU agent (10) and two GPU agents (11, 12).
@@ -38,7 +39,8 @@ std::string Document() {
             {"id": {"handle": 11}, "type": 2, "name": "gfx950", "product_name": "AMD Instinct MI350X", "logical_node_type_id": 0},
             {"id": {"handle": 12}, "type": 2, "name": "gfx950", "product_name": "AMD Instinct MI350X", "logical_node_type_id": 1}],
  "strings": {"buffer_records": [{"kind": "NONE", "operations": []}, {"kind": "HSA_CORE_API", "operations": ["hsa_init"]},
-   {"kind": "HIP_RUNTIME_API", "operations": )" + hip_ops + R"(},
+   {"kind": "HIP_RUNTIME_API", "operations": )" +
+                  hip_ops + R"(},
    {"kind": "MARKER_CORE_API", "operations": ["roctxMarkA", "roctxRangePushA", "roctxRangePop"]}],
    "marker_api": [{"key": 50, "value": "train_step"}, {"key": 51, "value": "train_step"}, {"key": 52, "value": "train_step"},
                   {"key": 53, "value": "ckpt"}]},
@@ -49,13 +51,17 @@ std::string Document() {
                   Dispatch(1100, 1500, 1, 11, 16, 1) + ", " + Dispatch(1600, 1700, 2, 11, 17, 2) + ", " +
                   Dispatch(5100, 5200, 3, 12, 16, 1) + R"(],
   "memory_copy": [)" +
-                  Record(2000, 2100, 77, 4, ", \"src_agent_id\": {\"handle\": 10}, \"dst_agent_id\": {\"handle\": 11}, \"bytes\": 64") +
-                  ", " + Record(2200, 2300, 77, 5, ", \"src_agent_id\": {\"handle\": 11}, \"dst_agent_id\": {\"handle\": 10}, \"bytes\": 64") +
-                  ", " + Record(2400, 2500, 77, 6, ", \"src_agent_id\": {\"handle\": 11}, \"dst_agent_id\": {\"handle\": 12}, \"bytes\": 64") +
+                  Record(2000, 2100, 77, 4,
+                         ", \"src_agent_id\": {\"handle\": 10}, \"dst_agent_id\": {\"handle\": 11}, \"bytes\": 64") +
+                  ", " +
+                  Record(2200, 2300, 77, 5,
+                         ", \"src_agent_id\": {\"handle\": 11}, \"dst_agent_id\": {\"handle\": 10}, \"bytes\": 64") +
+                  ", " +
+                  Record(2400, 2500, 77, 6,
+                         ", \"src_agent_id\": {\"handle\": 11}, \"dst_agent_id\": {\"handle\": 12}, \"bytes\": 64") +
                   R"(],
-  "hip_api": [)" +
-                  Record(1000, 1050, 77, 1, ", \"kind\": 2, \"operation\": 1") + ", " +
-                  Record(1060, 1080, 77, 2, ", \"kind\": 2, \"operation\": 1") + ", " +
+  "hip_api": [)" + Record(1000, 1050, 77, 1, ", \"kind\": 2, \"operation\": 1") +
+                  ", " + Record(1060, 1080, 77, 2, ", \"kind\": 2, \"operation\": 1") + ", " +
                   Record(1090, 1095, 78, 3, ", \"kind\": 2, \"operation\": 1") + ", " +
                   Record(1990, 1999, 77, 4, ", \"kind\": 2, \"operation\": 2") + R"(],
   "hsa_api": [], "rccl_api": [],
