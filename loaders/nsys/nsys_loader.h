@@ -15,7 +15,9 @@ namespace stepline::loaders {
 // The dispatcher's entry point: SQLite reads input.bytes in place.
 Result<Trace, LoadError> LoadNsysSqlite(const DecodedInput& input, const std::string& path, const LoadOptions& options,
                                         LoadProgress* progress);
-// Bytes in, Trace or LoadError out (no decompression, no sniffing).
+// Bytes in, Trace or LoadError out (no decompression, no sniffing). The
+// runtime table is read on a worker thread over a second connection unless
+// options.threads == 1 (fuzz targets may want that, for determinism).
 Result<Trace, LoadError> LoadNsysSqliteBytes(std::string_view bytes, const std::string& name,
                                              const LoadOptions& options = {});
 // Opens `path` with SQLite itself (URI mode=ro&immutable=1).

@@ -369,6 +369,23 @@ TEST(NsysLoaderTest, WithoutArgsTheEventsStay) {
   EXPECT_EQ(LaunchFlows(t), 4);
 }
 
+// The runtime table read on a worker thread (the default) and inline give
+// the same trace.
+TEST(NsysLoaderTest, OneThreadAndPrefetchAgree) {
+  NsysFixture f;
+  FillStandard(f);
+  LoadOptions one;
+  one.threads = 1;
+  const Trace a = MustLoad(f.Bytes(), one);
+  const Trace b = MustLoad(f.Bytes());
+  ASSERT_EQ(a.slices().size(), b.slices().size());
+  for (size_t i = 0; i < a.slices().size(); ++i) {
+    EXPECT_EQ(a.str(a.slices().name()[i]), b.str(b.slices().name()[i]));
+    EXPECT_EQ(a.slices().start_ns()[i], b.slices().start_ns()[i]);
+  }
+  EXPECT_EQ(a.flows().size(), b.flows().size());
+}
+
 // The dispatcher, the in-memory entry point and SQLite opening the file
 // itself load the same trace; none of them writes to the file.
 TEST(NsysLoaderTest, FileAndBytesEntryPointsAgreeAndNeverWrite) {

@@ -163,6 +163,18 @@ TEST(RocprofLoaderTest, CutDocumentIsAnErrorAtTheEnd) {
   }
 }
 
+TEST(RocprofLoaderTest, EveryPrefixIsAnErrorOrATraceNeverACrash) {
+  const std::string doc = Document();
+  for (size_t cut = 0; cut < doc.size(); cut += 7) {
+    auto r = LoadRocprofJsonBytes(doc.substr(0, cut), "cut.json");
+    if (r.ok()) {
+      EXPECT_EQ(r->CheckInvariants(), "") << cut;
+    } else {
+      EXPECT_FALSE(r.error().message.empty()) << cut;
+    }
+  }
+}
+
 TEST(RocprofLoaderTest, WrongShapesAreClearErrorsOrDiagnostics) {
   auto r = LoadRocprofJsonBytes("{\"rocprofiler-sdk-tool\": {\"metadata\": 1}}", "obj.json");
   ASSERT_FALSE(r.ok());
