@@ -38,6 +38,8 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
   if (!ImGui::BeginMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Open...", "Ctrl+O")) req->open_dialog = true;
+    if (ImGui::MenuItem("Open folder...")) req->open_folder_dialog = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("A TensorBoard / XProf log directory: pick a profile run and host");
     if (ImGui::BeginMenu("Open recent", !status.recent.empty())) {
       for (const std::string& path : status.recent) {
         if (ImGui::MenuItem(path.c_str())) req->open_path = path;
