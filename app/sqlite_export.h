@@ -1,0 +1,33 @@
+// `stepline export FILE --sqlite OUT.db`: the model and its analysis as an
+// SQLite database, for scripts. The schema (tables, columns, units) is
+// declared once in sqlite_export.cpp and documented in README "SQLite export".
+#pragma once
+
+#include <string>
+
+#include "model/trace.h"
+
+namespace stepline::app {
+
+struct SqliteExportOptions {
+  bool force = false;  // replace an existing OUT.db
+};
+
+struct SqliteExportCounts {
+  uint64_t slices = 0, tracks = 0, flows = 0, counters = 0, args = 0, instants = 0;
+  uint64_t steps = 0, gaps = 0, ops = 0, kernels = 0, breakdown = 0;
+};
+
+// Writes `trace` into a new database at `path`, atomically: into a temporary
+// file beside it, renamed into place when complete, so `path` is either the
+// old file (or absent) or the whole export. Without `force` an existing
+// `path` is an error. Returns "" or an error naming the file.
+std::string ExportSqlite(const Trace& trace, const std::string& path, const SqliteExportOptions& options,
+                         SqliteExportCounts* counts = nullptr);
+
+class SqliteDb;
+// The analysis tables (step, gap, op_stat, kernel_stat, step_breakdown):
+// the one place the export reads model/analysis. In sqlite_export_analysis.cpp.
+void ExportAnalysisTables(const Trace& trace, SqliteDb* db, SqliteExportCounts* counts);
+
+}  // namespace stepline::app
