@@ -12,6 +12,8 @@ packages=(
   libgtest-dev libbenchmark-dev
   fonts-dejavu-core libfreetype-dev
   xvfb xauth libgl1-mesa-dri
+  libsqlite3-dev
+  librsvg2-bin desktop-file-utils dpkg-dev file
 )
 
 missing=()
