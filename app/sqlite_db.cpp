@@ -11,7 +11,14 @@ void SqliteDb::Fail(std::string_view what) {
 }
 
 bool SqliteDb::Open(const std::string& path) {
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+  // Malloc statistics take a global mutex on every allocation; nobody reads
+  // them. Only possible before SQLite initializes, so once per process (a
+  // later call is a harmless SQLITE_MISUSE).
+  static const bool configured = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
+  (void)configured;
+  // One thread uses the connection: no per-call connection mutex.
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     Fail("cannot open " + path);
     return false;
   }

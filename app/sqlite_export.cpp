@@ -249,10 +249,12 @@ void WriteArgs(const Trace& trace, SqliteDb* db, SqliteExportCounts* counts) {
 
 // Fills the database at `path` (a fresh, empty file); "" or an error.
 std::string WriteDatabase(const Trace& trace, const std::string& path, SqliteExportCounts* counts) {
+  // Destroyed on every return: that waits for the analysis thread.
+  const auto write_analysis = StartAnalysisTables(trace);
   SqliteDb db;
   if (!db.Open(path)) return db.error();
   // No rollback journal and no fsync: the file is private until renamed.
-  db.Exec("PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-262144; BEGIN;");
+  db.Exec("PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384; PRAGMA threads=2; BEGIN;");
   db.Exec(kSchema);
   WriteTracks(trace, &db, counts);
   WriteSlices(trace, &db, counts);
@@ -260,7 +262,7 @@ std::string WriteDatabase(const Trace& trace, const std::string& path, SqliteExp
   WriteFlows(trace, &db, counts);
   WriteCounters(trace, &db, counts);
   WriteArgs(trace, &db, counts);
-  ExportAnalysisTables(trace, &db, counts);
+  write_analysis(&db, counts);
   db.Exec(kIndexes);
   db.Exec("COMMIT;");
   std::string error = db.error();

@@ -3,6 +3,7 @@
 // declared once in sqlite_export.cpp and documented in README "SQLite export".
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "model/trace.h"
@@ -27,7 +28,9 @@ std::string ExportSqlite(const Trace& trace, const std::string& path, const Sqli
 
 class SqliteDb;
 // The analysis tables (step, gap, op_stat, kernel_stat, step_breakdown):
-// the one place the export reads model/analysis. In sqlite_export_analysis.cpp.
-void ExportAnalysisTables(const Trace& trace, SqliteDb* db, SqliteExportCounts* counts);
+// the one place the export reads model/analysis, in sqlite_export_analysis.cpp.
+// Starts computing the analysis on another thread (the model tables are
+// written meanwhile) and returns what writes its tables once it is done.
+std::function<void(SqliteDb*, SqliteExportCounts*)> StartAnalysisTables(const Trace& trace);
 
 }  // namespace stepline::app

@@ -2,6 +2,8 @@
 // kernel_stat), from one analysis::ComputeReport with the options `stepline
 // report` uses by default, so a query over them gives the report's numbers.
 // This is the only file of the export that knows the analysis API.
+#include <future>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -115,13 +117,18 @@ void WriteKernels(const analysis::Report& r, SqliteDb* db, SqliteExportCounts* c
 
 }  // namespace
 
-void ExportAnalysisTables(const Trace& trace, SqliteDb* db, SqliteExportCounts* counts) {
-  const analysis::Report report = analysis::ComputeReport(trace);
-  WriteSteps(report, db, counts);
-  WriteBreakdown(report, db, counts);
-  WriteGaps(report, db, counts);
-  WriteOps(report, db, counts);
-  WriteKernels(report, db, counts);
+std::function<void(SqliteDb*, SqliteExportCounts*)> StartAnalysisTables(const Trace& trace) {
+  // The trace is immutable, so reading it on two threads needs no lock.
+  auto report = std::make_shared<std::future<analysis::Report>>(
+      std::async(std::launch::async, [&trace] { return analysis::ComputeReport(trace); }));
+  return [report](SqliteDb* db, SqliteExportCounts* counts) {
+    const analysis::Report r = report->get();
+    WriteSteps(r, db, counts);
+    WriteBreakdown(r, db, counts);
+    WriteGaps(r, db, counts);
+    WriteOps(r, db, counts);
+    WriteKernels(r, db, counts);
+  };
 }
 
 }  // namespace stepline::app
