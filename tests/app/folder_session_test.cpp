@@ -11,6 +11,7 @@
 
 #include "app/gui/viewer_session.h"
 #include "tests/app/command_test_helpers.h"
+#include "tests/support/headless_imgui.h"
 
 namespace stepline::app {
 namespace {
@@ -55,6 +56,28 @@ TEST(FolderSessionTest, AFolderWithoutARunIsAnErrorOnScreen) {
   EXPECT_FALSE(session.loading());
   EXPECT_NE(session.error().find("no profile run found"), std::string::npos) << session.error();
   EXPECT_EQ(session.state().data, nullptr);
+}
+
+// The picker draws headless for a few frames: the modal opens, lists the
+// runs, and picks nothing by itself.
+TEST(FolderSessionTest, RunPickerDrawsHeadless) {
+  const fs::path logs = MakeScratchDir("folder-session-picker") / "logs";
+  WriteTrace(logs / "plugins" / "profile" / "run" / "a.xplane.pb", 1);
+  WriteTrace(logs / "plugins" / "profile" / "run" / "b.xplane.pb", 1);
+  testing::HeadlessImGui imgui(ImVec2(1280, 800));
+  RunPicker picker;
+  picker.Open(logs.string());
+  std::string picked;
+  bool open_seen = false;
+  for (int frame = 0; frame < 3; ++frame) {
+    ImGui::NewFrame();
+    EXPECT_FALSE(picker.Draw(&picked));
+    open_seen = open_seen || ImGui::IsPopupOpen("Open folder###profile_run_picker");
+    ImGui::Render();
+  }
+  EXPECT_TRUE(open_seen);
+  EXPECT_EQ(picked, "");
+  EXPECT_EQ(picker.rows().size(), 2u);
 }
 
 }  // namespace
