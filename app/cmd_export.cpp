@@ -75,7 +75,11 @@ int RunExport(const Args& args, std::ostream& out, std::ostream& err) {
       << " gaps\n"
       << "load " << FormatFixed(load_ms, 1) << " ms; export " << FormatFixed(write_ms, 1) << " ms wall, "
       << FormatFixed(cpu_ms, 1) << " ms CPU (" << per_s(write_ms) << " / " << per_s(cpu_ms)
-      << " M slices/s; analysis, args and indexes included)\n";
+      << " M slices/s; analysis, args and indexes included)\n"
+      << "CPU by phase: slice table " << FormatFixed(counts.slices_cpu_ms, 1) << " ms ("
+      << per_s(counts.slices_cpu_ms) << " M slices/s), other model tables " << FormatFixed(counts.other_cpu_ms, 1)
+      << " ms, analysis tables " << FormatFixed(counts.analysis_cpu_ms, 1) << " ms, indexes "
+      << FormatFixed(counts.indexes_cpu_ms, 1) << " ms\n";
   return out.good() ? 0 : 1;
 }
 

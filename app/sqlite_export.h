@@ -17,6 +17,10 @@ struct SqliteExportOptions {
 struct SqliteExportCounts {
   uint64_t slices = 0, tracks = 0, flows = 0, counters = 0, args = 0, instants = 0;
   uint64_t steps = 0, gaps = 0, ops = 0, kernels = 0, breakdown = 0;
+  // CPU time of the phases (all threads): the slice table; the other model
+  // tables; the analysis tables (waiting for the analysis thread, whose own
+  // time runs alongside the first two); the indexes and the commit.
+  double slices_cpu_ms = 0, other_cpu_ms = 0, analysis_cpu_ms = 0, indexes_cpu_ms = 0;
 };
 
 // Writes `trace` into a new database at `path`, atomically: into a temporary
