@@ -164,6 +164,14 @@ TEST(ProfileRunsTest, InfoAcceptsALogDirectory) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("opened " + (run / "host0.pt.trace.json").string()), std::string::npos) << r.err;
   EXPECT_EQ(r.out.front(), '{');  // stdout stays one JSON object
+  // report and export take the directory the same way.
+  const RunOutput report = RunCommand(RunReport, {root.string(), "--json"});
+  EXPECT_EQ(report.code, 0) << report.err;
+  EXPECT_NE(report.err.find("opened " + (run / "host0.pt.trace.json").string()), std::string::npos) << report.err;
+  const std::string db = (root.parent_path() / "out.db").string();
+  const RunOutput exported = RunCommand(RunExport, {root.string(), "--sqlite", db});
+  EXPECT_EQ(exported.code, 0) << exported.err;
+  EXPECT_TRUE(fs::exists(db));
   fs::remove_all(run);
   const RunOutput none = RunCommand(RunInfo, {root.string()});
   EXPECT_EQ(none.code, 1);
