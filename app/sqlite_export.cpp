@@ -3,7 +3,11 @@
 // sqlite_export_analysis.cpp. Times are integer ns of the trace's clock,
 // names are text, absent values NULL.
 //
-// Speed (>= 1 M slices/s, README "SQLite export"): one transaction, prepared
+// [SECTION] Schema: kSchema (every column documented) and kIndexes
+// [SECTION] Model tables: WriteTracks, WriteSlices, ..., WriteArgs
+// [SECTION] The database: WriteDatabase (one transaction), ExportSqlite (temporary file, then rename)
+//
+// Speed (the target is 1 M slices/s; measured in README "SQLite export"): one transaction, prepared
 // statements bound without copies, no journal and no fsync while writing (the
 // file is a temporary one until the rename, so a crash leaves no half
 // database under OUT.db), and the indexes built once after the inserts.
@@ -24,6 +28,10 @@
 
 namespace stepline::app {
 namespace {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Schema
+//-----------------------------------------------------------------------------
 
 // Every table, one column per line with its unit; README "SQLite export" mirrors it.
 constexpr const char* kSchema = R"sql(
@@ -123,6 +131,10 @@ constexpr const char* kIndexes =
     "CREATE INDEX slice_track_ts ON slice(track_id, ts);"
     "CREATE INDEX slice_name ON slice(name);"
     "CREATE INDEX counter_track_ts ON counter(track_id, ts);";
+
+//-----------------------------------------------------------------------------
+// [SECTION] Model tables
+//-----------------------------------------------------------------------------
 
 void WriteTracks(const Trace& trace, SqliteDb* db, SqliteExportCounts* counts) {
   SqliteInsert ins(db, "track", 7);
@@ -250,6 +262,10 @@ void WriteArgs(const Trace& trace, SqliteDb* db, SqliteExportCounts* counts) {
   }
   counts->args = rows;
 }
+
+//-----------------------------------------------------------------------------
+// [SECTION] The database
+//-----------------------------------------------------------------------------
 
 // CPU time of the process, ms, lap by lap: on a machine shared with other
 // work the wall time says more about the neighbours than about the export.
