@@ -99,7 +99,9 @@ bool RunPicker::Draw(std::string* picked) {
   ImGui::BeginChild("##runs", ImVec2(0, list_height), true);
   if (!error_.empty()) ImGui::TextWrapped("%s", error_.c_str());
   if (!rows_.empty() && ImGui::BeginTable("##run_table", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable)) {
-    ImGui::TableSetupColumn("Run");
+    // Wide enough for an XProf run name and the newest mark; hosts take the rest.
+    const float run_width = ImGui::CalcTextSize("2024_05_01_12_30_00  (newest)").x;
+    ImGui::TableSetupColumn("Run", ImGuiTableColumnFlags_WidthFixed, run_width);
     ImGui::TableSetupColumn("Host");
     ImGui::TableSetupColumn("Date");
     ImGui::TableSetupColumn("Size");
