@@ -13,7 +13,7 @@ packages=(
   fonts-dejavu-core libfreetype-dev
   xvfb xauth libgl1-mesa-dri
   libsqlite3-dev
-  librsvg2-bin desktop-file-utils dpkg-dev file
+  librsvg2-bin desktop-file-utils dpkg-dev file libxml2-utils
 )
 
 missing=()
