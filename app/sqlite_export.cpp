@@ -293,7 +293,7 @@ std::string WriteDatabase(const Trace& trace, const std::string& path, SqliteExp
   SqliteDb db;
   if (!db.Open(path)) return db.error();
   // No rollback journal and no fsync: the file is private until renamed.
-  db.Exec("PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384; PRAGMA threads=2; BEGIN;");
+  db.Exec("PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384; BEGIN;");
   db.Exec(kSchema);
   CpuClock clock;
   WriteTracks(trace, &db, counts);
