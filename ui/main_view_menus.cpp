@@ -25,7 +25,7 @@ const std::vector<Shortcut>& Shortcuts() {
       {"Enter / Shift+Enter", "next / previous match"},
       {"Right-click a track name", "pin or hide the track"},
       {"Click a group header", "collapse or expand a process or device"},
-      {"Ctrl+O", "open a file (or drop files on the window)"},
+      {"Ctrl+O", "open a file (or drop files, or a TensorBoard log folder, on the window)"},
       {"Ctrl + +/-", "larger / smaller text (also View > Text size)"},
       {"F12", "save a screenshot (PNG)"},
       {"Right-click a panel", "save it as PNG; copy (TSV) or save (CSV) its table"},
