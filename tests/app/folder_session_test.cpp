@@ -33,7 +33,7 @@ void WaitForLoads(ViewerSession& session) {
 }
 
 TEST(FolderSessionTest, ADroppedLogDirectoryOpensTheNewestRun) {
-  const fs::path logs = MakeScratchDir("folder-session-drop") / "logs";
+  const fs::path logs = MakeScratchDirRemovedAtExit("folder-session-drop") / "logs";
   WriteTrace(logs / "plugins" / "profile" / "2024_01_01_00_00_00" / "h.pt.trace.json", 3);
   WriteTrace(logs / "plugins" / "profile" / "2024_02_01_00_00_00" / "h.pt.trace.json", 7);
   ViewerSession session{RecentFiles("/dev/null/never")};
@@ -50,7 +50,7 @@ TEST(FolderSessionTest, ADroppedLogDirectoryOpensTheNewestRun) {
 }
 
 TEST(FolderSessionTest, AFolderWithoutARunIsAnErrorOnScreen) {
-  const fs::path empty = MakeScratchDir("folder-session-empty");
+  const fs::path empty = MakeScratchDirRemovedAtExit("folder-session-empty");
   ViewerSession session{RecentFiles("/dev/null/never")};
   session.OpenFile(empty.string());
   EXPECT_FALSE(session.loading());
@@ -61,7 +61,7 @@ TEST(FolderSessionTest, AFolderWithoutARunIsAnErrorOnScreen) {
 // The picker draws headless for a few frames: the modal opens, lists the
 // runs, and picks nothing by itself.
 TEST(FolderSessionTest, RunPickerDrawsHeadless) {
-  const fs::path logs = MakeScratchDir("folder-session-picker") / "logs";
+  const fs::path logs = MakeScratchDirRemovedAtExit("folder-session-picker") / "logs";
   WriteTrace(logs / "plugins" / "profile" / "run" / "a.xplane.pb", 1);
   WriteTrace(logs / "plugins" / "profile" / "run" / "b.xplane.pb", 1);
   testing::HeadlessImGui imgui(ImVec2(1280, 800));

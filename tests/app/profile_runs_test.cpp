@@ -28,7 +28,7 @@ void SetAge(const fs::path& path, int hours_ago) {
 // logs/train/plugins/profile/<run>/ twice (the older run named later, so
 // only the dates can tell), three hosts in the newer one, decoys around.
 fs::path MakeLogsTree(const std::string& name) {
-  const fs::path root = MakeScratchDir(name) / "logs";
+  const fs::path root = MakeScratchDirRemovedAtExit(name) / "logs";
   const fs::path profile = root / "train" / "plugins" / "profile";
   WriteBytes(profile / "run_b" / "host0.xplane.pb", 100);  // older
   WriteBytes(profile / "run_b" / "host0.memory_profile.json.gz", 10);
@@ -81,7 +81,7 @@ TEST(ProfileRunsTest, ChoosesTheFirstHostOfTheNewestRunAndSaysSo) {
 
 TEST(ProfileRunsTest, TimestampNamedRunsAreOrderedByName) {
   // XProf names runs by their start; a copied tree loses the dates, not the names.
-  const fs::path root = MakeScratchDir("profile-runs-names") / "logs" / "plugins" / "profile";
+  const fs::path root = MakeScratchDirRemovedAtExit("profile-runs-names") / "logs" / "plugins" / "profile";
   WriteBytes(root / "2024_05_01_12_30_00" / "h.xplane.pb", 10);
   WriteBytes(root / "2024_05_02_08_00_00" / "h.xplane.pb", 10);
   SetAge(root / "2024_05_02_08_00_00" / "h.xplane.pb", 24);  // the newer run has the older file
@@ -92,7 +92,7 @@ TEST(ProfileRunsTest, TimestampNamedRunsAreOrderedByName) {
 }
 
 TEST(ProfileRunsTest, ARunFolderGivenDirectlyIsItsOwnRun) {
-  const fs::path run = MakeScratchDir("profile-runs-direct") / "my_run";
+  const fs::path run = MakeScratchDirRemovedAtExit("profile-runs-direct") / "my_run";
   WriteBytes(run / "host.trace.json.gz", 10);
   auto chosen = ChooseTrace(run.string());
   ASSERT_TRUE(chosen.ok()) << chosen.error();
@@ -101,7 +101,7 @@ TEST(ProfileRunsTest, ARunFolderGivenDirectlyIsItsOwnRun) {
 }
 
 TEST(ProfileRunsTest, AnEmptyTreeIsAClearError) {
-  const fs::path root = MakeScratchDir("profile-runs-empty") / "logs";
+  const fs::path root = MakeScratchDirRemovedAtExit("profile-runs-empty") / "logs";
   fs::create_directories(root / "plugins" / "profile" / "run_without_traces");
   WriteBytes(root / "plugins" / "profile" / "run_without_traces" / "x.overview_page.pb", 10);
   auto chosen = ChooseTrace(root.string());
@@ -156,7 +156,7 @@ TEST(RunPickerTest, ListsEveryRunAndHostWithDateAndSize) {
 
 // `stepline info DIR` opens the newest run's trace and says which it chose.
 TEST(ProfileRunsTest, InfoAcceptsALogDirectory) {
-  const fs::path root = MakeScratchDir("profile-runs-info") / "logs";
+  const fs::path root = MakeScratchDirRemovedAtExit("profile-runs-info") / "logs";
   const fs::path run = root / "plugins" / "profile" / "2024_05_01_12_30_00";
   fs::create_directories(run);
   WriteDemoJson("baseline", loaders::DemoStyle::kPyTorch, (run / "host0.pt.trace.json").string());

@@ -69,7 +69,7 @@ std::string ReadmeQuery(const std::string& name) {
 }
 
 std::string Export(const Trace& trace, const std::string& name) {
-  const std::string path = (MakeScratchDir(name) / "out.db").string();
+  const std::string path = (MakeScratchDirRemovedAtExit(name) / "out.db").string();
   const std::string error = ExportSqlite(trace, path, {});
   EXPECT_EQ(error, "");
   return path;
@@ -137,7 +137,7 @@ TEST(SqliteExportTest, TablesHoldTheModelRowForRow) {
 
 TEST(SqliteExportTest, WritesAtomicallyAndNeverReplacesWithoutForce) {
   const Trace trace = LoadDemo("baseline");
-  const fs::path dir = MakeScratchDir("sqlite-export-atomic");
+  const fs::path dir = MakeScratchDirRemovedAtExit("sqlite-export-atomic");
   const std::string path = (dir / "out.db").string();
   { std::ofstream(path) << "keep me"; }
   const std::string error = ExportSqlite(trace, path, {});
@@ -158,7 +158,7 @@ TEST(SqliteExportTest, WritesAtomicallyAndNeverReplacesWithoutForce) {
 }
 
 TEST(SqliteExportTest, CommandWritesTheDatabaseAndRefusesTheInput) {
-  const fs::path dir = MakeScratchDir("sqlite-export-command");
+  const fs::path dir = MakeScratchDirRemovedAtExit("sqlite-export-command");
   const std::string trace = (dir / "t.json").string();
   WriteDemoJson("sync", loaders::DemoStyle::kPyTorch, trace);
   const std::string db = (dir / "t.db").string();
