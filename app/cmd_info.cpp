@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/cli_args.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "app/json_writer.h"
 #include "app/text_format.h"
@@ -17,7 +18,9 @@
 namespace stepline::app {
 namespace {
 
-constexpr std::string_view kInfoUsage = "usage: stepline info FILE [--json]\n";
+constexpr std::string_view kInfoUsage =
+    "usage: stepline info FILE [--json]\n"
+    "  FILE may be a TensorBoard/XProf log directory: its newest profile run is used\n";
 constexpr int kLabelWidth = 17;
 
 // GPU-side slices per GpuKind: a count and summed duration.
@@ -206,7 +209,8 @@ int RunInfo(const Args& args, std::ostream& out, std::ostream& err) {
     err << "stepline info: " << (parsed ? "expected exactly one FILE" : parsed.error()) << "\n" << kInfoUsage;
     return 2;
   }
-  const std::string& path = parsed->positionals().front();
+  std::string path = parsed->positionals().front();
+  if (!ChooseTraceArg(&path, "stepline info", err)) return 1;
   const auto start = std::chrono::steady_clock::now();
   auto loaded = loaders::LoadFile(path);
   const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

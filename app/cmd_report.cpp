@@ -37,7 +37,8 @@ constexpr std::string_view kReportUsage =
     "                  has no step markers of its own)\n"
     "  --min-gap-us N  list GPU idle gaps of at least N us (default 10); all idle time is still counted\n"
     "  --patterns TSV  extra idle-cause name patterns, CATEGORY<TAB>PATTERN per line (format of\n"
-    "                  assets/idle_cause_patterns.tsv); they override the built-in ones\n";
+    "                  assets/idle_cause_patterns.tsv); they override the built-in ones\n"
+    "  FILE may be a TensorBoard/XProf log directory: its newest profile run is used\n";
 
 constexpr int64_t kMaxMinGapUs = 3'600'000'000;  // an hour: anything larger lists nothing anyway
 
@@ -184,6 +185,7 @@ int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
   const auto read = [&settings](const ParsedArgs& a) { return ReadSettings(a, &settings); };
   if (auto code = HandleHelpOrUsageError(parsed, read, "stepline report", kReportUsage, out, err)) return *code;
 
+  if (!ChooseTraceArg(&settings.path, "stepline report", err)) return 1;
   const auto load_start = std::chrono::steady_clock::now();
   auto loaded = loaders::LoadFile(settings.path);
   const double load_ms = MsSince(load_start);

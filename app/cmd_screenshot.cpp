@@ -11,6 +11,7 @@
 #include <ostream>
 
 #include "app/cli_args.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "app/gui/gl_quad_renderer.h"
 #include "app/gui/gl_window.h"
@@ -26,7 +27,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: stepline screenshot FILE [FILE_B] --out OUT.png [--view timeline|overview|ops|kernels|gaps|compare]\n"
     "       [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
-    "       (--demo SCENARIO instead of FILE renders a built-in demo; --view compare needs two files)\n";
+    "       (--demo SCENARIO instead of FILE renders a built-in demo; --view compare needs two files;\n"
+    "       a FILE that is a TensorBoard/XProf log directory stands for its newest profile run)\n";
 
 struct Size {
   int w = 1920, h = 1080;
@@ -120,7 +122,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   }
   const ParsedArgs& a = *parsed;
   const auto out_path = a.Value("--out");
-  const auto& files = a.positionals();
+  std::vector<std::string> files = a.positionals();
   const char* problem = !out_path                              ? "--out OUT.png is required"
                         : files.empty() && !a.Value("--demo")  ? "no trace given (a FILE, or --demo SCENARIO)"
                         : !files.empty() && a.Value("--demo")  ? "give a FILE or --demo SCENARIO, not both"
@@ -173,6 +175,9 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
       err << "stepline screenshot: --step wants a step number, got '" << *step_arg << "'\n";
       return 1;
     }
+  }
+  for (std::string& file : files) {
+    if (!ChooseTraceArg(&file, "stepline screenshot", err)) return 1;
   }
   // Load first: a bad file fails fast, before any window exists.
   std::string error;

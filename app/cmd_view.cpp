@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "app/cli_args.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "app/gui/gl_quad_renderer.h"
 #include "app/gui/gl_window.h"
@@ -21,6 +22,12 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
   if (!parsed.ok()) {
     err << "stepline: " << parsed.error() << "\n";
     return 2;
+  }
+  // A log directory stands for its newest run's trace: say which, or fail here
+  // on the terminal rather than in an empty window.
+  std::vector<std::string> files = parsed->positionals();
+  for (std::string& file : files) {
+    if (!ChooseTraceArg(&file, "stepline", err)) return 1;
   }
   // The layout, window size and picture options of the last run; saved again on change.
   const std::string settings_path = DefaultSettingsPath();
@@ -42,10 +49,10 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
     renderer = &fallback;
   }
   ViewerSession session{RecentFiles()};
-  if (parsed->positionals().size() >= 2) {
-    session.OpenCompare(parsed->positionals()[0], parsed->positionals()[1]);  // `stepline A B`
-  } else if (!parsed->positionals().empty()) {
-    session.OpenFile(parsed->positionals().front());
+  if (files.size() >= 2) {
+    session.OpenCompare(files[0], files[1]);  // `stepline A B`
+  } else if (!files.empty()) {
+    session.OpenFile(files.front());
   } else {
     session.OpenDemo(parsed->Value("--demo").value_or("input-bound"));
   }

@@ -1,6 +1,7 @@
-// Option handling shared by `stepline report` and `stepline diff`; see
-// command_options.h.
+// Option handling shared by the subcommands; see command_options.h.
 #include "app/command_options.h"
+
+#include "app/profile_runs.h"
 
 #include <ostream>
 #include <regex>
@@ -43,6 +44,17 @@ void WarnAboutSteps(const analysis::Report& r, const std::string& steps_regex, s
   err << prefix << "--steps "
       << (fell_through ? "matched no top-level host slice" : "ignored: the trace's own steps come first")
       << "; steps from " << analysis::StepSourceName(r.step_source) << "\n";
+}
+
+bool ChooseTraceArg(std::string* path, std::string_view command, std::ostream& err) {
+  auto chosen = ChooseTrace(*path);
+  if (!chosen) {
+    err << command << ": " << chosen.error() << "\n";
+    return false;
+  }
+  if (!chosen->note.empty()) err << command << ": " << chosen->note << "\n";
+  *path = chosen->path;
+  return true;
 }
 
 }  // namespace stepline::app

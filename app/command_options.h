@@ -1,6 +1,7 @@
-// What `stepline report` and `stepline diff` share in reading their options:
-// the --help / bad-usage prologue, the --steps regex check and the warning
-// when --steps did not decide a trace's steps. Messages are part of the CLI.
+// What the subcommands share in reading their options: the --help / bad-usage
+// prologue, the --steps regex check and the warning when --steps did not
+// decide a trace's steps (report, diff), and a log directory given for FILE.
+// Messages are part of the CLI.
 #pragma once
 
 #include <functional>
@@ -31,5 +32,11 @@ std::string ReadStepsRegex(const ParsedArgs& a, std::string* regex);
 // error and about a non-empty `steps_regex` that did not decide its steps.
 void WarnAboutSteps(const analysis::Report& r, const std::string& steps_regex, std::string_view prefix,
                     std::ostream& err);
+
+// `*path` names a trace file or a TensorBoard/XProf log directory
+// (profile_runs.h). A directory is replaced by the file it opens and `err`
+// gets "<command>: <which file and why>". False, with the reason on `err`,
+// when the directory holds no run.
+bool ChooseTraceArg(std::string* path, std::string_view command, std::ostream& err);
 
 }  // namespace stepline::app

@@ -28,6 +28,8 @@ constexpr std::string_view kUsage =
     "             [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
     "                                 render a view headless into a PNG\n"
     "  info FILE [--json]             load a trace and summarize it\n"
+    "  export FILE --sqlite OUT.db [--force]\n"
+    "                                 write the trace and its analysis as an SQLite database\n"
     "  bench FILE [--json] [--tile-mb N] [--repeat R] [--threads T]\n"
     "                                 measure load speed and resident memory\n"
     "  demo --list                    list the built-in demo scenarios\n"
@@ -37,7 +39,9 @@ constexpr std::string_view kUsage =
     "\n"
     "FILE: Chrome-trace / PyTorch-Kineto JSON, an XSpace .xplane.pb, a Perfetto .pftrace,\n"
     "an Nsight Systems SQLite export (nsys export --type sqlite) or rocprofv3 JSON,\n"
-    "each optionally .gz / .zst; the format is sniffed from the content, not the name.\n";
+    "each optionally .gz / .zst; the format is sniffed from the content, not the name. FILE may also be a\n"
+    "TensorBoard/XProf log directory: the newest plugins/profile/<run>/ under it is opened (its first\n"
+    "host when it has several) and stderr says which file was chosen.\n";
 
 }  // namespace
 
@@ -61,6 +65,7 @@ int main(int argc, char** argv) {
   if (command == "report") return stepline::app::RunReport(args, std::cout, std::cerr);
   if (command == "diff") return stepline::app::RunDiff(args, std::cout, std::cerr);
   if (command == "view") return stepline::app::RunViewer(args, std::cout, std::cerr);
+  if (command == "export") return stepline::app::RunExport(args, std::cout, std::cerr);
   if (command == "screenshot") return stepline::app::RunScreenshot(args, std::cout, std::cerr);
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsage;

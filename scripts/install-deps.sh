@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libbenchmark-dev
   fonts-dejavu-core libfreetype-dev
   xvfb xauth libgl1-mesa-dri
+  librsvg2-bin desktop-file-utils dpkg-dev file libxml2-utils
 )
 
 missing=()

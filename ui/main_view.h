@@ -41,6 +41,7 @@ struct AppStatus {
 struct ViewRequests {
   std::string open_path;       // load this file
   bool open_dialog = false;    // show the file browser
+  bool open_folder_dialog = false;  // pick a run of a TensorBoard/XProf log directory
   bool compare_dialog = false;  // pick a file to compare with: it becomes B, the trace on screen A
   bool cancel_load = false;
   bool dismiss_error = false;

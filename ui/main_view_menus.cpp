@@ -25,7 +25,7 @@ const std::vector<Shortcut>& Shortcuts() {
       {"Enter / Shift+Enter", "next / previous match"},
       {"Right-click a track name", "pin or hide the track"},
       {"Click a group header", "collapse or expand a process or device"},
-      {"Ctrl+O", "open a file (or drop files on the window)"},
+      {"Ctrl+O", "open a file (or drop files, or a TensorBoard log folder, on the window)"},
       {"Ctrl + +/-", "larger / smaller text (also View > Text size)"},
       {"F12", "save a screenshot (PNG)"},
       {"Right-click a panel", "save it as PNG; copy (TSV) or save (CSV) its table"},
@@ -38,6 +38,8 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
   if (!ImGui::BeginMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Open...", "Ctrl+O")) req->open_dialog = true;
+    if (ImGui::MenuItem("Open folder...")) req->open_folder_dialog = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("A TensorBoard / XProf log directory: pick a profile run and host");
     if (ImGui::BeginMenu("Open recent", !status.recent.empty())) {
       for (const std::string& path : status.recent) {
         if (ImGui::MenuItem(path.c_str())) req->open_path = path;

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 
+#include "app/profile_runs.h"
 #include "loaders/demo/demo_generator.h"
 
 namespace stepline::app {
@@ -27,7 +28,26 @@ void ViewerSession::Abandon(int job) {
   jobs_[job].Cancel();
 }
 
-void ViewerSession::OpenFile(const std::string& path) {
+// A log directory stands for the trace of its newest run (profile_runs.h);
+// the notice says which file that is. False, with the error shown, when the
+// directory holds no run.
+bool ViewerSession::ChooseTraceIn(std::string* path) {
+  auto chosen = ChooseTrace(*path);
+  if (!chosen) {
+    status_.error = chosen.error();
+    return false;
+  }
+  if (!chosen->note.empty()) {
+    status_.notice = chosen->note;
+    last_log_dir_ = *path;
+  }
+  *path = chosen->path;
+  return true;
+}
+
+void ViewerSession::OpenFile(const std::string& given) {
+  std::string path = given;
+  if (!ChooseTraceIn(&path)) return;
   // A single open supersedes a comparison being assembled.
   Abandon(1);
   assembling_ = false;
@@ -54,7 +74,15 @@ void ViewerSession::OpenDemo(const std::string& scenario) {
   });
 }
 
-void ViewerSession::StartSide(int side, const std::string& path) {
+void ViewerSession::StartSide(int side, const std::string& given) {
+  std::string path = given;
+  if (!ChooseTraceIn(&path)) {
+    // The comparison cannot complete: stop the other side too.
+    Abandon(1 - side);
+    assembling_ = false;
+    pending_[0] = pending_[1] = PendingSide{};
+    return;
+  }
   if (side == 0) job_single_ = false;
   pending_[side] = PendingSide{nullptr, FileName(path), true};
   job_path_[side] = path;
@@ -252,6 +280,12 @@ void ViewerSession::BrowseFor(Pick pick) {
   browser_.Open(start, kTitles[static_cast<int>(pick)]);
 }
 
+void ViewerSession::BrowseFolder() {
+  std::string start = last_log_dir_;
+  if (start.empty() && !recent_.list().empty()) start = std::filesystem::path(recent_.list().front()).parent_path().string();
+  run_picker_.Open(start);
+}
+
 void ViewerSession::HandlePick(const std::string& path) {
   switch (browser_pick_) {
     case Pick::kCompareWith: CompareWithCurrent(path); break;
@@ -288,6 +322,7 @@ void ViewerSession::ApplyCompareRequests(const ui::CompareRequests& req) {
 void ViewerSession::ApplyViewRequests(const ui::ViewRequests& req) {
   if (req.open_dialog) BrowseFor(Pick::kOpen);
   if (req.compare_dialog && state_.data) BrowseFor(Pick::kCompareWith);
+  if (req.open_folder_dialog) BrowseFolder();
   if (!req.open_path.empty()) OpenFile(req.open_path);
   if (req.cancel_load) {
     jobs_[0].Cancel();
@@ -321,6 +356,10 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
   if (const ui::DropChoice choice = drop_.Draw(); choice != ui::DropChoice::kNone) AnswerDrop(choice);
   std::string picked;
   if (browser_.Draw(&picked)) HandlePick(picked);
+  if (run_picker_.Draw(&picked)) {
+    last_log_dir_ = run_picker_.folder();
+    OpenFile(picked);
+  }
   return result;
 }
 

@@ -19,6 +19,7 @@
 #include "app/gui/file_browser.h"
 #include "app/gui/load_job.h"
 #include "app/gui/recent_files.h"
+#include "app/gui/run_picker.h"
 #include "ui/compare/compare_view.h"
 #include "ui/compare/drop_prompt.h"
 #include "ui/main_view.h"
@@ -65,6 +66,9 @@ class ViewerSession {
   void BrowseFor(Pick pick);
   Pick browsing_for() const { return browser_pick_; }
   const FileBrowser& browser() const { return browser_; }
+  // File > Open folder: the runs of the log directory opened last (or near the recent files).
+  void BrowseFolder();
+  const RunPicker& run_picker() const { return run_picker_; }
   // A file picked in the browser: opened, compared with, or loaded into a side.
   void HandlePick(const std::string& path);
   // What the single-trace view asked for (Frame() calls it; public for tests).
@@ -100,6 +104,7 @@ class ViewerSession {
     std::string title;
     bool loading = false;
   };
+  bool ChooseTraceIn(std::string* path);
   void StartSide(int side, const std::string& path);
   void Abandon(int job);  // cancels the job and drops its result (unlike a user's Cancel, no error shown)
   void TakeOutcome(int job);
@@ -121,6 +126,8 @@ class ViewerSession {
   ui::DropPrompt drop_;
   RecentFiles recent_;
   FileBrowser browser_;
+  RunPicker run_picker_;
+  std::string last_log_dir_;  // the log directory opened last; where Open folder starts
   Pick browser_pick_ = Pick::kOpen;
 };
 

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "app/commands.h"
 #include "loaders/demo/demo_generator.h"
@@ -50,6 +51,22 @@ inline std::filesystem::path MakeScratchDir(const std::string& name) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+// MakeScratchDir(name), removed again when the test process ends (ctest runs
+// each test in its own process), so tests that write many files leave none.
+inline std::filesystem::path MakeScratchDirRemovedAtExit(const std::string& name) {
+  struct Registry {
+    std::vector<std::filesystem::path> dirs;
+    ~Registry() {
+      for (const auto& dir : dirs) {
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+      }
+    }
+  };
+  static Registry registry;
+  return registry.dirs.emplace_back(MakeScratchDir(name));
 }
 
 // A JSON number as an integer; -1 when it is not a number.
