@@ -6,6 +6,7 @@
 #include <string>
 
 #include "loaders/demo/demo_generator.h"
+#include "model/analysis/compare.h"
 #include "model/analysis/report.h"
 
 namespace stepline::analysis {
@@ -64,6 +65,25 @@ TEST_P(MemoryDemoTest, BaselineRecordsFlatMemory) {
   EXPECT_FALSE(Warns(run.report, "will not fit"));
   ASSERT_FALSE(gpu.top_at_peak.empty());
   EXPECT_FALSE(gpu.top_at_peak[0].name.empty());  // the op that allocated it is known
+}
+
+TEST(MemoryCompareTest, DiffShowsThePeaksOfBothRuns) {
+  const DemoRun a = Generate("baseline", loaders::DemoStyle::kPyTorch);
+  const DemoRun b = Generate("memory-leak", loaders::DemoStyle::kPyTorch);
+  const Comparison c = Compare(a.report, b.report, CompareOptions{}, CompareSource{}, CompareSource{});
+  std::vector<const SummaryRow*> rows;
+  for (const SummaryRow& row : c.summary) {
+    if (row.group == SummaryGroup::kMemory) rows.push_back(&row);
+  }
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]->label, "GPU 0 peak allocated");
+  EXPECT_EQ(rows[0]->unit, SummaryUnit::kBytes);
+  EXPECT_EQ(rows[0]->a, static_cast<double>(a.truth.memory_peak_allocated_bytes));
+  EXPECT_EQ(rows[0]->b, static_cast<double>(b.truth.memory_peak_allocated_bytes));
+  EXPECT_EQ(rows[0]->delta, rows[0]->b - rows[0]->a);
+  EXPECT_EQ(ChangeOf(*rows[0]), Change::kRegression);
+  EXPECT_EQ(rows[1]->label, "GPU 0 peak reserved");
+  EXPECT_EQ(rows[1]->a, static_cast<double>(a.report.memory[0].peak_reserved_bytes));
 }
 
 INSTANTIATE_TEST_SUITE_P(Styles, MemoryDemoTest,
