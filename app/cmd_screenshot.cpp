@@ -24,7 +24,7 @@ namespace stepline::app {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: stepline screenshot FILE [FILE_B] --out OUT.png [--view timeline|overview|ops|kernels|gaps|compare]\n"
+    "usage: stepline screenshot FILE [FILE_B] --out OUT.png [--view timeline|overview|ops|kernels|gaps|memory|compare]\n"
     "       [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
     "       (--demo SCENARIO instead of FILE renders a built-in demo; --view compare needs two files)\n";
 
@@ -59,6 +59,7 @@ bool ParseView(const std::string& name, ViewChoice* out) {
   else if (name == "ops") *out = ViewChoice{ui::SoloPanel::kOpStats, false};
   else if (name == "kernels") *out = ViewChoice{ui::SoloPanel::kKernels, false};
   else if (name == "gaps") *out = ViewChoice{ui::SoloPanel::kIdleGaps, false};
+  else if (name == "memory") *out = ViewChoice{ui::SoloPanel::kMemory, false};
   else if (name == "compare") *out = ViewChoice{ui::SoloPanel::kNone, true};
   else return false;
   return true;
@@ -134,7 +135,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   ViewChoice view;
   if (!ParseView(view_name, &view)) {
     err << "stepline screenshot: unknown --view '" << view_name
-        << "' (one of: timeline, overview, ops, kernels, gaps, compare)\n";
+        << "' (one of: timeline, overview, ops, kernels, gaps, memory, compare)\n";
     return 1;
   }
   if (view.compare != (files.size() == 2)) {

@@ -169,6 +169,7 @@ void MainView::DrawBottomTabs(ViewState& state) {
   static constexpr Tab kTabs[] = {{"Idle gaps", BottomTab::kIdleGaps},
                                   {"Op stats", BottomTab::kOpStats},
                                   {"GPU kernels", BottomTab::kKernels},
+                                  {"Memory", BottomTab::kMemory},
                                   {"Selection", BottomTab::kSelection}};
   for (const Tab& t : kTabs) {
     const bool force = state.requests.bottom_tab && state.panels.bottom_tab == t.tab;
@@ -179,6 +180,7 @@ void MainView::DrawBottomTabs(ViewState& state) {
       case BottomTab::kOpStats: ops_.Draw(state); break;
       case BottomTab::kKernels: kernels_.Draw(state); break;
       case BottomTab::kSelection: DrawSelectionTab(state); break;
+      case BottomTab::kMemory: memory_.Draw(state); break;
     }
     ImGui::EndTabItem();
   }
@@ -189,7 +191,7 @@ void MainView::DrawBottomTabs(ViewState& state) {
 // The bottom pane's right-click menu: the picture of the pane, and the table
 // of the tab on show.
 void MainView::DrawBottomMenu(ViewState& state, ViewRequests* req) {
-  static constexpr const char* kStems[] = {"gaps", "ops", "kernels", "selection"};
+  static constexpr const char* kStems[] = {"gaps", "ops", "kernels", "selection", "memory"};
   const PanelShot shot = CurrentWindowShot(kStems[static_cast<int>(state.panels.bottom_tab)]);
   if (!BeginPanelMenu("##bottom_menu")) return;
   if (ImGui::MenuItem("Save panel as PNG")) req->save_panel = shot;
@@ -199,6 +201,7 @@ void MainView::DrawBottomMenu(ViewState& state, ViewRequests* req) {
     case BottomTab::kOpStats: ops_.MenuItems(state, &req->exports); break;
     case BottomTab::kKernels: kernels_.MenuItems(state, &req->exports); break;
     case BottomTab::kSelection: range_.MenuItems(state, &req->exports); break;
+    case BottomTab::kMemory: memory_.MenuItems(state, &req->exports); break;
   }
   ImGui::EndPopup();
 }
@@ -265,7 +268,7 @@ void MainView::DrawSearchBar(ViewState& state) {
 // a picture of a table or of the overview reads on its own in a report,
 // with every column at full width instead of a quarter of the screen.
 void MainView::DrawSolo(ViewState& state, const AppStatus& status) {
-  static constexpr const char* kTitles[] = {"", "Overview", "Op stats", "GPU kernels", "Idle gaps"};
+  static constexpr const char* kTitles[] = {"", "Overview", "Op stats", "GPU kernels", "Idle gaps", "Memory"};
   const char* title = kTitles[static_cast<int>(state.pictures.solo)];
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kCardValue), "%s", title);
   if (!status.title.empty()) {
@@ -280,6 +283,7 @@ void MainView::DrawSolo(ViewState& state, const AppStatus& status) {
     case SoloPanel::kOpStats: ops_.Draw(state); break;
     case SoloPanel::kKernels: kernels_.Draw(state); break;
     case SoloPanel::kIdleGaps: gaps_.Draw(state); break;
+    case SoloPanel::kMemory: memory_.Draw(state); break;
     case SoloPanel::kNone: break;
   }
   ImGui::EndChild();

@@ -18,7 +18,7 @@
 namespace stepline::ui {
 
 // Which analysis tab the bottom pane shows.
-enum class BottomTab : uint8_t { kIdleGaps = 0, kOpStats, kKernels, kSelection };
+enum class BottomTab : uint8_t { kIdleGaps = 0, kOpStats, kKernels, kSelection, kMemory };
 
 // Sizes and visibility of the panes around the timeline. Plain data so the
 // app can persist it between runs (see PanelLayout fields; px are unscaled).
@@ -32,7 +32,7 @@ struct PanelLayout {
 
 // A single panel filling the window, for headless pictures of one panel
 // (`stepline screenshot --view ops`); kNone is the normal layout.
-enum class SoloPanel : uint8_t { kNone = 0, kOverview, kOpStats, kKernels, kIdleGaps };
+enum class SoloPanel : uint8_t { kNone = 0, kOverview, kOpStats, kKernels, kIdleGaps, kMemory };
 
 // Search over the whole trace (not just the view).
 struct SearchState {

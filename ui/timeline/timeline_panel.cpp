@@ -57,7 +57,9 @@ void TimelinePanel::Draw(ViewState& state, QuadRenderer* renderer) {
                              ImGuiButtonFlags_MouseButtonMiddle);
   const LayoutMetrics metrics{row_height_, theme::kGroupHeaderHeight * s, theme::kCounterHeight * s,
                               theme::kTrackGap * s};
-  layout_ = ComputeTrackLayout(*trace, state.data->depths, state.data->copies, state.layout, metrics);
+  std::vector<int32_t> memory_devices;
+  for (const MemorySeries& m : state.data->memory) memory_devices.push_back(m.device_id);
+  layout_ = ComputeTrackLayout(*trace, state.data->depths, state.data->copies, state.layout, metrics, memory_devices);
   row_of_track_.assign(trace->tracks().size(), SIZE_MAX);
   for (size_t i = 0; i < layout_.rows.size(); ++i) {
     if (layout_.rows[i].kind == RowKind::kSliceTrack || layout_.rows[i].kind == RowKind::kCounterTrack) {

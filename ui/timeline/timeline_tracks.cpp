@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ui/analysis_format.h"
+#include "ui/memory/memory_row.h"
 #include "ui/theme.h"
 #include "ui/timeline/hit_test.h"
 #include "ui/timeline/slice_colors.h"
@@ -49,6 +50,16 @@ void TimelinePanel::DrawTracks(ViewState& state, ImDrawList* dl, const Rect& hea
     }
     dl->AddRectFilled(ImVec2(content.x0, y0), ImVec2(content.x1, y0 + row.height),
                       i % 2 ? theme::kTrackBackgroundOdd : theme::kTrackBackgroundEven);
+    if (row.kind == RowKind::kMemoryRow) {
+      const MemorySeries& series = state.data->memory[static_cast<size_t>(row.memory)];
+      LayoutRow labelled = row;
+      labelled.event_count = series.ts.size();
+      DrawTrackHeader(dl, "Memory", labelled, y0, headers);
+      dl->PushClipRect(ImVec2(content.x0, std::max(y0, content.y0)), ImVec2(content.x1, y0 + row.height), true);
+      DrawMemoryRow(series, state.viewport, dl, content.x0, y0, content.w(), row.height, ImGui::IsItemHovered());
+      dl->PopClipRect();
+      continue;
+    }
     DrawRowGaps(state, dl, row, y0, content);
     const std::string name = row.kind == RowKind::kCopyRow
                                  ? (row.copy.kind == GpuKind::kMemcpyH2D ? "Memcpy H2D" : "Memcpy D2H")
