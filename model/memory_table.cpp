@@ -133,13 +133,15 @@ MemoryPool NewPool(const Trace& trace, const PoolKey& key) {
 
 // Replays one pool's events in order: levels, allocation matching, OOMs.
 void Replay(const Trace& trace, std::vector<RawEvent>& events, MemoryPool* pool) {
-  std::stable_sort(events.begin(), events.end(), [](const RawEvent& a, const RawEvent& b) {
-    return std::tie(a.ts_ns, a.seq) < std::tie(b.ts_ns, b.seq);
-  });
+  const auto by_time = [](const RawEvent& a, const RawEvent& b) { return std::tie(a.ts_ns, a.seq) < std::tie(b.ts_ns, b.seq); };
+  // One thread's events come sorted already (instants are sorted per track).
+  if (!std::is_sorted(events.begin(), events.end(), by_time)) std::stable_sort(events.begin(), events.end(), by_time);
   bool any_total = false;
   for (const RawEvent& e : events) any_total |= e.kind != EventKind::kOom && e.allocated >= 0;
   pool->relative = !any_total;
   std::unordered_map<uint64_t, uint32_t> open_at;  // addr -> allocation row still open
+  open_at.reserve(1024);
+  pool->allocations.reserve(events.size() / 2 + 1);
   std::vector<MemoryAllocation> before;            // frees of allocations made before the capture
   int64_t running = 0;
   pool->samples.reserve(events.size());
@@ -228,7 +230,9 @@ MemoryTable BuildMemoryTable(const Trace& trace) {
   const ArgTable& args = trace.args();
   std::map<PoolKey, uint32_t> pool_of;
   std::vector<PoolKey> keys;
-  std::vector<RawEvent> events;
+  std::vector<std::vector<RawEvent>> per_pool;
+  PoolKey last_key;
+  uint32_t last_pool = UINT32_MAX;  // consecutive events are mostly of one pool: skip the map
   for (size_t i = 0; i < instants.size(); ++i) {
     const StringId name = instants.name()[i];
     EventKind kind;
@@ -284,14 +288,18 @@ MemoryTable BuildMemoryTable(const Trace& trace) {
       }
       e.reserved = -1;
     }
-    auto [it, inserted] = pool_of.try_emplace(key, static_cast<uint32_t>(keys.size()));
-    if (inserted) keys.push_back(key);
-    e.pool = it->second;
-    events.push_back(e);
+    if (last_pool == UINT32_MAX || !(key == last_key)) {
+      auto [it, inserted] = pool_of.try_emplace(key, static_cast<uint32_t>(keys.size()));
+      if (inserted) {
+        keys.push_back(key);
+        per_pool.emplace_back();
+      }
+      last_key = key;
+      last_pool = it->second;
+    }
+    e.pool = last_pool;
+    per_pool[last_pool].push_back(e);
   }
-  std::vector<std::vector<RawEvent>> per_pool(keys.size());
-  for (const RawEvent& e : events) per_pool[e.pool].push_back(e);
-  std::vector<RawEvent>().swap(events);
   const std::map<int64_t, int64_t> capacities = DeviceCapacities(trace);
   for (size_t p = 0; p < keys.size(); ++p) {
     MemoryPool pool = NewPool(trace, keys[p]);
