@@ -101,7 +101,7 @@ void WriteInfoJson(const Trace& trace, const analysis::TraceSummary& s, double l
   json.BeginObject();
   json.Field("format", trace.info().format).Field("bytes", trace.info().input_bytes).FieldFixed("load_ms", load_ms, 3);
   json.Field("slices", s.slices).Field("instants", s.instants).Field("counter_samples", s.counter_samples);
-  json.Field("flows", s.flows);
+  json.Field("flows", s.flows).Field("memory_events", s.memory_events);
   json.Key("tracks").BeginObject();
   for (int k = 0; k < kTrackKindCount; ++k) {
     json.Field(TrackKindName(static_cast<TrackKind>(k)), s.tracks_by_kind[size_t(k)]);
@@ -183,6 +183,7 @@ void WriteInfoText(const std::string& path, const Trace& trace, const analysis::
   Line(out, "span", FormatDuration(s.span_ns));
   Line(out, "slices", FormatCount(s.slices));
   Line(out, "instants", FormatCount(s.instants));
+  if (s.memory_events > 0) Line(out, "memory events", FormatCount(s.memory_events));
   Line(out, "counter samples", FormatCount(s.counter_samples));
   Line(out, "flows", FormatCount(s.flows) + " (" + FormatCount(s.launch_flows) + " launch)");
   std::string tracks;

@@ -31,7 +31,7 @@ constexpr std::string_view kReportUsage =
     "  (no flags)      a readable report: steps, step-time breakdown, idle causes, top ops and gaps,\n"
     "                  recommendations\n"
     "  --json          the report as one JSON object\n"
-    "  --csv DIR       write steps.csv, ops.csv, kernels.csv and gaps.csv into DIR (created if missing)\n"
+    "  --csv DIR       write steps.csv, ops.csv, kernels.csv, gaps.csv and memory.csv into DIR (created if missing)\n"
     "  --force         replace CSV files that already exist in DIR\n"
     "  --steps REGEX   steps are the top-level host slices whose name matches (used when the trace\n"
     "                  has no step markers of its own)\n"
@@ -162,7 +162,7 @@ std::string WriteCsvTables(const analysis::Report& report, const std::string& di
     }
   }
   const size_t rows[kReportTableCount] = {report.steps.size(), report.ops.size(), report.kernels.size(),
-                                          report.gaps.size()};
+                                          report.gaps.size(), report.allocations.size()};
   for (int t = 0; t < kReportTableCount; ++t) {
     std::string csv;
     AppendReportCsv(report, static_cast<ReportTable>(t), &csv);

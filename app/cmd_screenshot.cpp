@@ -25,7 +25,7 @@ namespace stepline::app {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: stepline screenshot FILE [FILE_B] --out OUT.png [--view timeline|overview|ops|kernels|gaps|compare]\n"
+    "usage: stepline screenshot FILE [FILE_B] --out OUT.png [--view timeline|overview|ops|kernels|gaps|memory|compare]\n"
     "       [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
     "       (--demo SCENARIO instead of FILE renders a built-in demo; --view compare needs two files;\n"
     "       a FILE that is a TensorBoard/XProf log directory stands for its newest profile run)\n";
@@ -61,6 +61,7 @@ bool ParseView(const std::string& name, ViewChoice* out) {
   else if (name == "ops") *out = ViewChoice{ui::SoloPanel::kOpStats, false};
   else if (name == "kernels") *out = ViewChoice{ui::SoloPanel::kKernels, false};
   else if (name == "gaps") *out = ViewChoice{ui::SoloPanel::kIdleGaps, false};
+  else if (name == "memory") *out = ViewChoice{ui::SoloPanel::kMemory, false};
   else if (name == "compare") *out = ViewChoice{ui::SoloPanel::kNone, true};
   else return false;
   return true;
@@ -136,7 +137,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   ViewChoice view;
   if (!ParseView(view_name, &view)) {
     err << "stepline screenshot: unknown --view '" << view_name
-        << "' (one of: timeline, overview, ops, kernels, gaps, compare)\n";
+        << "' (one of: timeline, overview, ops, kernels, gaps, memory, compare)\n";
     return 1;
   }
   if (view.compare != (files.size() == 2)) {
@@ -224,7 +225,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   ViewerSession session{RecentFiles("/dev/null/never")};  // headless: never touch the user's recent list
   if (view.compare) {
     session.ShowCompare(data[0], titles[0], data[1], titles[1]);
-    session.state().show_caption = a.Has("--caption");  // the compare view reads the preference from there
+    session.state().pictures.show_caption = a.Has("--caption");  // the compare view reads the preference from there
     if (step_index >= 0) session.compare_view().SelectStep(step_index);
     // On the compare axis 0 is the aligned step's start (the rulers read so).
     if (range) {
@@ -234,17 +235,17 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   } else {
     session.Show(data[0], titles[0]);
     ui::ViewState& state = session.state();
-    state.solo = view.solo;
-    state.show_caption = a.Has("--caption");
+    state.pictures.solo = view.solo;
+    state.pictures.show_caption = a.Has("--caption");
     if (step_index >= 0) {
       const analysis::ReportStep& s = data[0]->analysis.report.steps[step_index];
-      state.focused_step = step_index;
+      state.links.focused_step = step_index;
       state.FitRange(TimeRange{s.start_ns, s.start_ns + s.dur_ns}, 0.02);
     }
     if (range) {
       const TimeNs origin = data[0]->trace->span().start_ns;
-      state.request_fit = TimeRange{origin + static_cast<TimeNs>(std::llround(start_ms * 1e6)),
-                                    origin + static_cast<TimeNs>(std::llround(end_ms * 1e6))};
+      state.requests.fit = TimeRange{origin + static_cast<TimeNs>(std::llround(start_ms * 1e6)),
+                                     origin + static_cast<TimeNs>(std::llround(end_ms * 1e6))};
     }
   }
   // A few frames let ImGui settle table and window sizes.

@@ -35,13 +35,14 @@ void SideJson(const CompareSide& s, JsonWriter* json) {
 // {name: {a_ns, b_ns, delta_ns}} over the summary rows of one group; the
 // values are integer ns, so the doubles of SummaryRow convert exactly.
 void GroupJson(const Comparison& c, SummaryGroup group, JsonWriter* json) {
+  const std::string unit = group == SummaryGroup::kMemory ? "_bytes" : "_ns";
   json->BeginObject();
   for (const SummaryRow& row : c.summary) {
     if (row.group != group) continue;
     json->Key(row.label).BeginObject();
-    json->Key("a_ns").Int(std::llround(row.a));
-    json->Key("b_ns").Int(std::llround(row.b));
-    json->Key("delta_ns").Int(std::llround(row.delta));
+    json->Key("a" + unit).Int(std::llround(row.a));
+    json->Key("b" + unit).Int(std::llround(row.b));
+    json->Key("delta" + unit).Int(std::llround(row.delta));
     json->EndObject();
   }
   json->EndObject();
@@ -77,6 +78,7 @@ std::string Value(const SummaryRow& row, double v) {
     case analysis::SummaryUnit::kCount: return FormatCount(uint64_t(std::llround(std::max(v, 0.0))));
     case analysis::SummaryUnit::kNs: return FormatDuration(std::llround(v));
     case analysis::SummaryUnit::kPercent: return FormatFixed(v, 1) + "%";
+    case analysis::SummaryUnit::kBytes: return FormatBytes(uint64_t(std::llround(std::max(v, 0.0))));
   }
   return "";
 }
@@ -87,6 +89,8 @@ std::string Delta(const SummaryRow& row) {
     case analysis::SummaryUnit::kNs: return Signed(FormatDuration(std::llround(row.delta)), row.delta);
     // A difference of two percentages is in percentage points.
     case analysis::SummaryUnit::kPercent: return Signed(FormatFixed(row.delta, 1) + " pp", row.delta);
+    case analysis::SummaryUnit::kBytes:
+      return (row.delta < 0 ? "-" : row.delta > 0 ? "+" : "") + FormatBytes(uint64_t(std::llround(std::fabs(row.delta))));
   }
   return "";
 }
@@ -114,7 +118,7 @@ void SideText(std::string_view letter, const CompareSide& s, std::ostream& out) 
 
 void SummaryText(const Comparison& c, std::ostream& out) {
   constexpr std::string_view kHeadings[] = {"Run", "Step-time breakdown, per-step mean",
-                                            "GPU idle by cause, per-step mean"};
+                                            "GPU idle by cause, per-step mean", "Memory peaks"};
   int group = -1;
   for (const SummaryRow& row : c.summary) {
     if (static_cast<int>(row.group) != group) {
@@ -173,6 +177,8 @@ void WriteDiffJson(const Comparison& c, size_t max_ops, std::ostream& out) {
   GroupJson(c, SummaryGroup::kBreakdown, &json);
   json.Key("idle_by_cause");
   GroupJson(c, SummaryGroup::kIdleByCause, &json);
+  json.Key("memory");  // {"GPU 0 peak allocated": {a_bytes, b_bytes, delta_bytes}, ...}
+  GroupJson(c, SummaryGroup::kMemory, &json);
   json.Key("ops");
   OpsJson(c, max_ops, &json);
   json.EndObject();

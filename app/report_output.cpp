@@ -13,6 +13,7 @@
 #include <ostream>
 #include <vector>
 
+#include "app/memory_output.h"
 #include "app/text_format.h"
 #include "loaders/export/json_text.h"
 #include "ui/table_export.h"
@@ -381,6 +382,7 @@ void WriteReportJson(const Report& report, std::ostream& out) {
   GapsJson(report, &j);
   OpsJson(report, &j);
   KernelsJson(report, &j);
+  AppendMemoryJson(report, j.buffer());
   j.Lit(",\"recommendations\":[");
   for (size_t i = 0; i < report.recommendations.size(); ++i) {
     if (i > 0) j.Lit(",");
@@ -396,6 +398,7 @@ std::string_view ReportTableFileName(ReportTable table) {
     case ReportTable::kOps: return "ops.csv";
     case ReportTable::kKernels: return "kernels.csv";
     case ReportTable::kGaps: return "gaps.csv";
+    case ReportTable::kMemory: return "memory.csv";
   }
   return "";
 }
@@ -406,6 +409,7 @@ void AppendReportCsv(const Report& report, ReportTable table, std::string* out) 
     case ReportTable::kOps: return OpsCsv(report, out);
     case ReportTable::kKernels: return KernelsCsv(report, out);
     case ReportTable::kGaps: return GapsCsv(report, out);
+    case ReportTable::kMemory: return AppendMemoryCsv(report, out);
   }
 }
 
@@ -545,6 +549,7 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
   OpsText(report, "total time", &analysis::ReportOp::total_ns, out);
   OpsText(report, "self time", &analysis::ReportOp::self_ns, out);
   if (report.primary_device_index >= 0) GapsText(report, context, out);
+  WriteMemoryText(report, context.origin_ns, out);
   out << "\nRecommendations\n";
   if (report.recommendations.empty()) out << "  none: no steps with GPU activity to judge\n";
   for (const std::string& sentence : report.recommendations) out << "  - " << sentence << "\n";

@@ -14,6 +14,7 @@
 #include "ui/details_panel.h"
 #include "ui/idle_gaps_panel.h"
 #include "ui/kernel_panel.h"
+#include "ui/memory/memory_panel.h"
 #include "ui/op_stats_panel.h"
 #include "ui/overview_panel.h"
 #include "ui/panel_capture.h"
@@ -80,6 +81,7 @@ class MainView {
   IdleGapsPanel gaps_;
   OpStatsPanel ops_;
   KernelPanel kernels_;
+  MemoryPanel memory_;
   Toast toast_;
   std::optional<PanelShot> caption_strip_;
   char folder_buf_[512] = {};  // the View menu's export folder field

@@ -27,6 +27,27 @@ DemoEmitter::DemoEmitter(DemoStyle style, bool record_truth)
              Intern("gpu_memcpy")};
   }
   CreateTracks();
+  if (is_tf()) {
+    mem_.alloc = Intern("MemoryAllocation");
+    mem_.free = Intern("MemoryDeallocation");
+    mem_.allocator = Intern("allocator_name");
+    mem_.gpu0_bfc = Intern("GPU_0_bfc");
+    mem_.bytes_allocated = Intern("bytes_allocated");
+    mem_.bytes_reserved = Intern("bytes_reserved");
+    mem_.bytes_available = Intern("bytes_available");
+    mem_.allocation_bytes = Intern("allocation_bytes");
+    mem_.x_addr = Intern("addr");
+    mem_.tf_op = Intern("tf_op");
+  } else {
+    mem_.memory = Intern("[memory]");
+    mem_.cat = Intern("cpu_instant_event");
+    mem_.total_reserved = Intern("Total Reserved");
+    mem_.total_allocated = Intern("Total Allocated");
+    mem_.bytes = Intern("Bytes");
+    mem_.addr = Intern("Addr");
+    mem_.device_id = Intern("Device Id");
+    mem_.device_type = Intern("Device Type");
+  }
   if (!is_tf()) {
     const Arg meta[] = {
         {Intern("schemaVersion"), ArgValue::Int(1)},
@@ -150,6 +171,29 @@ void DemoEmitter::StepsRow(TimeNs start, TimeNs end, int64_t step_num) {
   const std::string num = std::to_string(step_num);
   const Arg args[] = {{Intern("group_id"), ArgValue::String(Intern(num))}};
   builder_.AddSlice({steps_row_, start, end - start, Intern(num), StringId(), builder_.AddArgs(args), GpuKind::kNone});
+}
+
+void DemoEmitter::MemoryEvent(TimeNs ts, int64_t bytes, uint64_t addr, int64_t allocated, int64_t reserved,
+                              StringId op) {
+  if (!InWindow(ts)) return;
+  const auto addr_value = ArgValue::Int(static_cast<int64_t>(addr));
+  if (is_tf()) {
+    const Arg args[] = {{mem_.allocator, ArgValue::String(mem_.gpu0_bfc)},
+                        {mem_.bytes_reserved, ArgValue::Int(0)},
+                        {mem_.bytes_allocated, ArgValue::Int(allocated)},
+                        {mem_.bytes_available, ArgValue::Int(kGpuMemoryBytes - allocated)},
+                        {mem_.allocation_bytes, ArgValue::Int(bytes < 0 ? -bytes : bytes)},
+                        {mem_.x_addr, addr_value},
+                        {mem_.tf_op, ArgValue::String(op)}};
+    const size_t n = op.is_none() ? 6 : 7;
+    builder_.AddInstant({main_, ts, bytes < 0 ? mem_.free : mem_.alloc, StringId(),
+                         builder_.AddArgs(std::span<const Arg>(args, n))});
+    return;
+  }
+  const Arg args[] = {{mem_.total_reserved, ArgValue::Int(reserved)}, {mem_.total_allocated, ArgValue::Int(allocated)},
+                      {mem_.bytes, ArgValue::Int(bytes)},             {mem_.addr, addr_value},
+                      {mem_.device_id, ArgValue::Int(0)},             {mem_.device_type, ArgValue::Int(1)}};
+  builder_.AddInstant({main_, ts, mem_.memory, mem_.cat, builder_.AddArgs(args)});
 }
 
 }  // namespace stepline::loaders

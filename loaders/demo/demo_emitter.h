@@ -93,6 +93,12 @@ class DemoEmitter {
                    std::span<const Arg> args, TimeNs launch_start = 0);
   // The TF device "Steps" row (no-op in PyTorch style).
   void StepsRow(TimeNs start, TimeNs end, int64_t step_num);
+  // One GPU 0 memory event on the main thread (issue #19): a Kineto
+  // `[memory]` instant, or in TF style an XSpace-named MemoryAllocation /
+  // MemoryDeallocation of allocator GPU_0_bfc. `bytes` < 0 frees; the levels
+  // are those after the event. Dropped before the window.
+  void MemoryEvent(TimeNs ts, int64_t bytes, uint64_t addr, int64_t allocated, int64_t reserved, StringId op);
+  static constexpr int64_t kGpuMemoryBytes = 16'945'512'448;  // the V100-16GB of deviceProperties
 
   void NoteLaunch(uint64_t correlation, SliceId launch) {
     if (!launch.is_none()) builder_.NoteLaunch(correlation, launch);
@@ -122,6 +128,12 @@ class DemoEmitter {
   DemoCategories cats_;
   TimeNs window_start_ = 0;
   ArgSetId metadata_;  // trace-level key/values (Kineto's schemaVersion, deviceProperties)
+  struct MemoryKeys {
+    StringId memory, cat, total_reserved, total_allocated, bytes, addr, device_id, device_type;          // Kineto
+    StringId alloc, free, allocator, gpu0_bfc, bytes_allocated, bytes_reserved, bytes_available, allocation_bytes,
+        x_addr, tf_op;  // XSpace names
+  };
+  MemoryKeys mem_{};
   TrackId main_, reader_, workers_[kDemoMapWorkers], streams_[3], steps_row_;
   std::vector<OpenSlice> stack_;
   DemoRecords records_;

@@ -37,6 +37,13 @@ constexpr double kH2DGBps = 12.5;     // pinned host -> device
 constexpr size_t kPartialOps = 40;    // ops of the step the profile window cuts off
 constexpr int kPrefetchBatches = 2;
 constexpr int kBatchRef = 64;
+// GPU memory (issue #19): weights and optimizer state held from before the
+// capture, one activation per op freed when the step's loss has been read,
+// and the caching allocator reserving in 64 MiB chunks. No jitter, so the
+// random sequence (and every other planted number) is unchanged.
+constexpr int64_t kBaseMemoryBytes = 1'200'000'000;
+constexpr double kActivationMbAtRef = 4;
+constexpr int64_t kReserveChunk = int64_t{64} << 20;
 
 // SplitMix64: tiny, fast, and the same numbers on every platform (std::
 // distributions are not).
@@ -95,6 +102,7 @@ class DemoSimulation {
     FlushPipeline(std::max(host_, gpu_free_));
   }
   const std::vector<DemoStepSpan>& steps() const { return steps_; }
+  int64_t memory_peak() const { return mem_peak_; }
 
  private:
   struct KernelStatic {  // per (op, kernel): what does not change between steps
@@ -116,6 +124,10 @@ class DemoSimulation {
   void FetchScalar();
   void ProduceBatch(int g);
   void FlushPipeline(TimeNs profile_end);
+  // Allocates `bytes` on GPU 0 (kept in step_allocs_ unless `leak`), or frees
+  // every activation of the step.
+  void MemAlloc(TimeNs ts, int64_t bytes, StringId op, bool leak);
+  void MemFreeStep();
 
   TimeNs KernelStart(TimeNs ready) {
     TimeNs start = std::max(ready, gpu_free_ + rng_.Jitter(kKernelGapUs, 0.4));
@@ -147,6 +159,10 @@ class DemoSimulation {
   std::vector<TimeNs> read_end_, ready_, consumed_;
   std::vector<PipelineSlice> pipeline_;
   std::vector<DemoStepSpan> steps_;
+  // GPU memory.
+  int64_t mem_allocated_ = kBaseMemoryBytes, mem_reserved_ = 0, mem_peak_ = 0;
+  uint64_t next_addr_ = 0x7f0000000000;
+  std::vector<std::pair<uint64_t, int64_t>> step_allocs_;
 };
 
 void DemoSimulation::InternNames() {
@@ -243,6 +259,7 @@ void DemoSimulation::RunStep(int g, int marked) {
   if (partial) return;
   if (g == 0) e_.set_window_start(host_);  // the profile opens as step 0 syncs on its loss
   FetchScalar();
+  MemFreeStep();
   const TimeNs cb_end = host_ + rng_.Jitter(p_.callback_us, 0.05);
   e_.MainLeaf(host_, cb_end, n_.callback, e_.cats().user_annotation, HostTag::kCallback);
   host_ = cb_end;
@@ -377,6 +394,13 @@ void DemoSimulation::RunOp(size_t op) {
   const std::span<const Arg> op_args = e_.is_tf() ? std::span<const Arg>() : std::span<const Arg>(args);
   e_.Open(host_, op_names_[op], e_.cats().cpu_op, HostTag::kNone, op_args);
   host_ += rng_.Jitter(kOpPreUs, 0.25);
+  const StringId mem_op = e_.is_tf() ? op_names_[op] : StringId();  // TF names the op in tf_op
+  // 1 ns before the first launch call starts, so the op itself is the innermost enclosing slice.
+  const TimeNs mem_ts = host_ - 1;
+  MemAlloc(mem_ts, std::max<int64_t>(65'536, std::llround(kActivationMbAtRef * 1e6 * batch_factor_)), mem_op, false);
+  // The loss: the last op before the optimizer (its output kept by the leak).
+  const size_t loss_op = net_.optimizer_begin > 0 ? net_.optimizer_begin - 1 : 0;
+  if (op == loss_op && p_.leak_mb_per_step > 0) MemAlloc(mem_ts, std::llround(p_.leak_mb_per_step * 1e6), mem_op, true);
   const bool inner = !inner_names_[op].is_none();
   if (inner) {
     e_.Open(host_, inner_names_[op], e_.cats().cpu_op, HostTag::kNone, op_args);
@@ -432,6 +456,24 @@ void DemoSimulation::LaunchKernel(const KernelStatic& k, size_t op, int64_t ext)
   }
   e_.NoteDeviceActivity(corr, kernel);
   gpu_free_ = end;
+}
+
+void DemoSimulation::MemAlloc(TimeNs ts, int64_t bytes, StringId op, bool leak) {
+  const uint64_t addr = next_addr_;
+  next_addr_ += static_cast<uint64_t>((bytes + 511) / 512 * 512);
+  mem_allocated_ += bytes;
+  mem_reserved_ = std::max(mem_reserved_, (mem_allocated_ + kReserveChunk - 1) / kReserveChunk * kReserveChunk);
+  if (e_.InWindow(ts)) mem_peak_ = std::max(mem_peak_, mem_allocated_);
+  e_.MemoryEvent(ts, bytes, addr, mem_allocated_, mem_reserved_, op);
+  if (!leak) step_allocs_.push_back({addr, bytes});
+}
+
+void DemoSimulation::MemFreeStep() {
+  for (const auto& [addr, bytes] : step_allocs_) {
+    mem_allocated_ -= bytes;
+    e_.MemoryEvent(host_, -bytes, addr, mem_allocated_, mem_reserved_, StringId());
+  }
+  step_allocs_.clear();
 }
 
 // loss.item() / tensor.numpy(): a 4-byte D2H copy after everything queued,
@@ -534,7 +576,11 @@ Result<DemoOutput, std::string> GenerateDemo(const DemoOptions& options) {
   sim.Run(marked);
   DemoOutput out;
   out.trace = emitter.Finish();
-  if (options.compute_truth) out.truth = ComputeDemoTruth(emitter.records(), sim.steps());
+  if (options.compute_truth) {
+    out.truth = ComputeDemoTruth(emitter.records(), sim.steps());
+    out.truth.memory_growth_per_step_bytes = std::llround(info->params.leak_mb_per_step * 1e6);
+    out.truth.memory_peak_allocated_bytes = sim.memory_peak();
+  }
   return out;
 }
 

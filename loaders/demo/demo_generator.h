@@ -74,6 +74,10 @@ struct DemoTruth {
   std::vector<DemoStepTruth> steps;
   double map_worker_busy_fraction = 0;                       // over the marked steps, mean of the four map workers
   std::array<DurNs, kDemoIdleCauseCount> gap_ns_by_cause{};  // summed over steps
+  // GPU 0 memory (issue #19): the planted growth of the allocated level per
+  // step, and the highest level of an event inside the profile window.
+  int64_t memory_growth_per_step_bytes = 0;
+  int64_t memory_peak_allocated_bytes = 0;
   DemoIdleCause DominantGapCause() const;                    // largest entry of gap_ns_by_cause
 };
 

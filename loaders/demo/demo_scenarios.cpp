@@ -22,9 +22,9 @@ DemoScenarioParams Baseline() { return {}; }
 
 constexpr std::string_view kExpectComputeBound = "compute-bound";
 
-const std::array<DemoScenarioInfo, 8>& Table() {
-  static const std::array<DemoScenarioInfo, 8> table = [] {
-    std::array<DemoScenarioInfo, 8> t{};
+const std::array<DemoScenarioInfo, 9>& Table() {
+  static const std::array<DemoScenarioInfo, 9> table = [] {
+    std::array<DemoScenarioInfo, 9> t{};
     // 0.62 s/step, GPU 96.4% busy. The idle left: the 16 ms input copy at
     // the step start (2.6%) and 1.5-3.5 us between back-to-back kernels.
     t[0] = {"baseline",
@@ -103,6 +103,16 @@ const std::array<DemoScenarioInfo, 8>& Table() {
             DemoIdleCause::kSync,
             Baseline()};
     t[7].params.item_after_every_op = true;
+    // The baseline's timing, but each step appends its loss (and the graph it
+    // keeps alive) to a list: GPU 0's allocated level grows 128 MB per step
+    // (issue #19). Every scenario records memory events; only this one grows.
+    t[8] = {"memory-leak",
+            "each step appends its loss tensor to a list: GPU memory grows 128 MB per step",
+            "memory grows every step",
+            true,
+            DemoIdleCause::kMemcpyH2D,
+            Baseline()};
+    t[8].params.leak_mb_per_step = 128;
     return t;
   }();
   return table;

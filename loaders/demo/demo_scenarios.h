@@ -36,6 +36,7 @@ struct DemoScenarioParams {
   double callback_us = 3'000;         // on_train_batch_end host work after each step
   bool item_after_every_op = false;   // a blocking .item() / .numpy() after every op
   bool output_conv_11x11 = false;     // an 11x11 conv (64 -> 64 channels) on the output
+  double leak_mb_per_step = 0;        // bytes (MB, 1e6) each step keeps alive for good (the loss list)
 };
 
 struct DemoScenarioInfo {

@@ -192,6 +192,42 @@ std::vector<OpDiffRow> DiffOps(std::span<const ReportOp> a, size_t a_steps, std:
   return rows;
 }
 
+namespace {
+
+// Peak allocated (and reserved, when either run records it) per memory pool,
+// pools of A first, then those only B has; a pool a run lacks counts 0 there.
+void AddMemorySummaryRows(const Report& a, const Report& b, std::vector<SummaryRow>* rows) {
+  std::vector<std::string> names;
+  for (const Report* r : {&a, &b}) {
+    for (const ReportMemory& m : r->memory) {
+      if (std::find(names.begin(), names.end(), m.name) == names.end()) names.push_back(m.name);
+    }
+  }
+  const auto find = [](const Report& r, const std::string& name) -> const ReportMemory* {
+    for (const ReportMemory& m : r.memory) {
+      if (m.name == name) return &m;
+    }
+    return nullptr;
+  };
+  for (const std::string& name : names) {
+    const ReportMemory* ma = find(a, name);
+    const ReportMemory* mb = find(b, name);
+    const auto value = [](const ReportMemory* m, int64_t ReportMemory::*field) {
+      return m == nullptr ? 0.0 : static_cast<double>(std::max<int64_t>(m->*field, 0));
+    };
+    rows->push_back(MakeRow(SummaryGroup::kMemory, name + " peak allocated", SummaryUnit::kBytes,
+                            Sense::kLowerIsBetter, value(ma, &ReportMemory::peak_allocated_bytes),
+                            value(mb, &ReportMemory::peak_allocated_bytes)));
+    if ((ma && ma->peak_reserved_bytes >= 0) || (mb && mb->peak_reserved_bytes >= 0)) {
+      rows->push_back(MakeRow(SummaryGroup::kMemory, name + " peak reserved", SummaryUnit::kBytes,
+                              Sense::kLowerIsBetter, value(ma, &ReportMemory::peak_reserved_bytes),
+                              value(mb, &ReportMemory::peak_reserved_bytes)));
+    }
+  }
+}
+
+}  // namespace
+
 //-----------------------------------------------------------------------------
 // [SECTION] Compare
 //-----------------------------------------------------------------------------
@@ -202,6 +238,7 @@ Comparison Compare(const Report& a, const Report& b, const CompareOptions& optio
   c.a = MakeCompareSide(a, a_source);
   c.b = MakeCompareSide(b, b_source);
   c.summary = BuildSummaryRows(c.a, c.b);
+  AddMemorySummaryRows(a, b, &c.summary);
   c.ops = DiffOps(a.ops, a.steps.size(), b.ops, b.steps.size(), options.normalize_names);
   c.names_normalized = options.normalize_names;
   return c;

@@ -54,9 +54,10 @@ struct CompareSide {
 enum class SummaryGroup : uint8_t {
   kRun = 0,     // steps, mean step time, GPU busy %
   kBreakdown,   // one row per TimeCategory, per-step mean
-  kIdleByCause  // one row per IdleCause, per-step mean
+  kIdleByCause,  // one row per IdleCause, per-step mean
+  kMemory        // per memory pool of either run: "<pool> peak allocated" (and "... peak reserved"), bytes
 };
-enum class SummaryUnit : uint8_t { kCount = 0, kNs, kPercent };
+enum class SummaryUnit : uint8_t { kCount = 0, kNs, kPercent, kBytes };
 // Which direction of change is an improvement.
 enum class Sense : uint8_t { kLowerIsBetter = 0, kHigherIsBetter, kNeutral };
 enum class Change : uint8_t { kNone = 0, kImprovement, kRegression };

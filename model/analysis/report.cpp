@@ -252,6 +252,7 @@ Report ComputeReport(const Trace& trace, const ReportOptions& options) {
   report.kernels = KernelRows(trace, ComputeKernelStats(trace, launches, table));
   report.recommendations =
       ComputeRecommendations(MakeRecommendationInput(trace, report, steps, primary_gaps, ops, table));
+  AddMemoryReport(trace, steps.steps, &report);
   return report;
 }
 

@@ -14,6 +14,7 @@
 
 #include "model/analysis/idle_cause_table.h"
 #include "model/analysis/idle_gap.h"
+#include "model/analysis/memory_report.h"
 #include "model/analysis/op_stats.h"
 #include "model/analysis/step_breakdown.h"
 #include "model/analysis/step_set.h"
@@ -101,6 +102,8 @@ struct Report {
   std::vector<ReportOp> ops;            // sorted by total_ns descending
   std::vector<ReportKernel> kernels;    // sorted by total_ns descending
   std::vector<std::string> recommendations;
+  std::vector<ReportMemory> memory;          // per memory pool (issue #19)
+  std::vector<ReportAllocation> allocations;  // every pool's allocation table, pool by pool
 
   std::span<const ReportEvent> CauseEvents(const ReportGap& g) const {
     return std::span<const ReportEvent>(gap_events).subspan(g.events_begin, g.events_end - g.events_begin);

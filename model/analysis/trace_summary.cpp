@@ -13,6 +13,12 @@ TraceSummary ComputeTraceSummary(const Trace& trace) {
   const TrackTable& tracks = trace.tracks();
   s.slices = slices.size();
   s.instants = trace.instants().size();
+  for (std::string_view name : {"[memory]", "[OutOfMemory]", "MemoryAllocation", "MemoryDeallocation"}) {
+    const StringId id = trace.strings().Find(name);
+    if (id.is_none()) continue;
+    s.memory_events += static_cast<uint64_t>(std::count(trace.instants().name().begin(), trace.instants().name().end(), id));
+  }
+  s.instants -= s.memory_events;
   s.counter_samples = trace.counters().size();
   s.flows = trace.flows().size();
   for (FlowKind k : trace.flows().kind()) s.launch_flows += k == FlowKind::kLaunch;

@@ -13,6 +13,7 @@ namespace stepline::analysis {
 
 struct TraceSummary {
   uint64_t slices = 0, instants = 0, counter_samples = 0, flows = 0, launch_flows = 0;
+  uint64_t memory_events = 0;  // memory/OOM instants (model/memory_table.h); not counted in `instants`
   std::array<uint64_t, kTrackKindCount> tracks_by_kind{};  // indexed by TrackKind
   DurNs span_ns = 0;
   // GPU-side slices (gpu_kind != kNone), count and summed duration per kind,

@@ -41,7 +41,7 @@ void ExpectDocumentedKeys(const JsonValue& json) {
   ASSERT_EQ(json.type, JsonValue::Type::kObject);
   EXPECT_EQ(json.Keys(),
             (std::vector<std::string>{"format", "bytes", "load_ms", "slices", "instants", "counter_samples", "flows",
-                                      "tracks", "span_ns", "gpu", "steps", "diagnostics"}));
+                                      "memory_events", "tracks", "span_ns", "gpu", "steps", "diagnostics"}));
   EXPECT_EQ(json.Find("tracks")->Keys(),
             (std::vector<std::string>{"host_thread", "gpu_stream", "gpu_derived", "counter", "async", "markers"}));
   EXPECT_EQ(json.Find("gpu")->Keys(),

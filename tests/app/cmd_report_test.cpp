@@ -81,7 +81,7 @@ TEST_F(CmdReportTest, JsonDiagnosesTheInputBoundDemo) {
   const auto json = ParseJson(r.out);
   ASSERT_TRUE(json.has_value());
   EXPECT_EQ(json->Keys(), (Strings{"primary_device", "devices", "steps", "breakdown_total", "idle_by_cause", "gaps",
-                                   "ops", "kernels", "recommendations"}));
+                                   "ops", "kernels", "memory", "recommendations"}));
   EXPECT_EQ(Member(*json, "primary_device").text, "GPU 0");
   EXPECT_EQ(LargestCause(Member(*json, "idle_by_cause")), "input");
   const auto& recommendations = Member(*json, "recommendations").items;
@@ -134,7 +134,14 @@ TEST_F(CmdReportTest, CsvTablesMatchTheJsonArrays) {
   }
   size_t files = 0;
   for ([[maybe_unused]] const auto& entry : fs::directory_iterator(out_dir)) ++files;
-  EXPECT_EQ(files, 4u) << "no temporary files left behind";
+  // memory.csv: one row per allocation of the demo's GPU 0 pool.
+  const Strings memory_lines = Lines(ReadFile(out_dir / "memory.csv"));
+  ASSERT_FALSE(memory_lines.empty());
+  EXPECT_EQ(memory_lines[0], "device,op,addr,bytes,alloc_ns,free_ns,lifetime_ns");
+  const JsonValue& gpu_memory = Member(Member(*json, "memory"), "GPU 0");
+  EXPECT_EQ(memory_lines.size() - 1,
+            Member(gpu_memory, "allocations").AsUint().value_or(0) + Member(gpu_memory, "unmatched_frees").AsUint().value_or(0));
+  EXPECT_EQ(files, 5u) << "no temporary files left behind";
 
   // Without --json the run says what it wrote, and prints no report.
   const fs::path other = dir() / "csv_text";

@@ -130,6 +130,21 @@ void CheckEveryView(const std::string& input, const std::filesystem::path& dir, 
 
 TEST_F(GuiScreenshotTest, EveryViewOnADemo) { CheckEveryView("--demo small-batch", dir_, 40); }
 
+// The Memory tab alone (issue #19) on the demo that records memory.
+TEST_F(GuiScreenshotTest, MemoryViewOnTheLeakDemo) {
+  const std::vector<std::string> commands = {
+      "screenshot --demo memory-leak --view memory --size 1280x720 --out '" + (dir_ / "memory0.png").string() + "'",
+      "screenshot --demo memory-leak --view memory --size 1280x720 --out '" + (dir_ / "memory1.png").string() + "'"};
+  const std::vector<int> codes = RunBatch(commands, dir_);
+  for (size_t i = 0; i < commands.size(); ++i) EXPECT_EQ(codes[i], 0) << commands[i];
+  const Image a = ReadPng((dir_ / "memory0.png").string()), b = ReadPng((dir_ / "memory1.png").string());
+  ASSERT_EQ(a.w, 1280);
+  ASSERT_EQ(a.h, 720);
+  EXPECT_GT(DistinctColors(a), 20u) << "looks blank";
+  EXPECT_GT(ForegroundShare(a), 0.05) << "mostly background";
+  EXPECT_EQ(a.rgba, b.rgba) << "same inputs gave different pixels";
+}
+
 TEST_F(GuiScreenshotTest, EveryViewOnARealTrace) {
   STEPLINE_REQUIRE_SHARED_TRACES();
   CheckEveryView("'" + testing::SharedTracePath("hta/nccl_parser_config_nccl_data.json.gz") + "'", dir_, 40);

@@ -168,7 +168,7 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   const auto json = ParseJson(text);
   ASSERT_TRUE(json.has_value()) << "not exactly one JSON value";
   EXPECT_EQ(json->Keys(), (Strings{"primary_device", "devices", "steps", "breakdown_total", "idle_by_cause", "gaps",
-                                   "ops", "kernels", "recommendations"}));
+                                   "ops", "kernels", "memory", "recommendations"}));
   EXPECT_EQ(Member(*json, "breakdown_total").Keys(), CategoryNames());
   EXPECT_EQ(Member(*json, "idle_by_cause").Keys(), CauseNames());
   const auto& devices = Member(*json, "devices").items;
@@ -208,6 +208,14 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
               (Strings{"name", "grid", "block", "registers_per_thread", "shared_memory_bytes", "occupancy_percent",
                        "framework_op", "count", "total_ns", "avg_ns", "min_ns", "max_ns"}));
   }
+  const JsonValue& memory = Member(*json, "memory");
+  ASSERT_EQ(memory.Keys(), (Strings{"GPU 0"}));  // the demo records GPU 0's memory
+  const JsonValue& gpu = Member(memory, "GPU 0");
+  EXPECT_EQ(gpu.Keys(), (Strings{"peak_allocated_bytes", "peak_reserved_bytes", "peak_ts_ns", "relative", "allocations",
+                                 "frees", "unmatched_frees", "never_freed", "oom_events", "growth_per_step_bytes",
+                                 "capacity_bytes", "top_at_peak"}));
+  ASSERT_FALSE(Member(gpu, "top_at_peak").items.empty());
+  for (const JsonValue& op : Member(gpu, "top_at_peak").items) EXPECT_EQ(op.Keys(), (Strings{"name", "bytes", "count"}));
   EXPECT_EQ(text.back(), '\n');
   EXPECT_EQ(text.find('\n'), text.size() - 1) << "one line";
 }

@@ -34,6 +34,7 @@ const char* UnitName(SummaryUnit unit) {
     case SummaryUnit::kCount: return "count";
     case SummaryUnit::kNs: return "ns";
     case SummaryUnit::kPercent: return "percent";
+    case SummaryUnit::kBytes: return "bytes";
   }
   return "";
 }

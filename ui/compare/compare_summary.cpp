@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "model/analysis/memory_analysis.h"
 #include "ui/analysis_format.h"
 #include "ui/compare/compare_theme.h"
 #include "ui/timeline/time_ruler.h"
@@ -24,6 +25,7 @@ std::string FormatSummaryValue(SummaryUnit unit, double value) {
     case SummaryUnit::kCount: std::snprintf(buf, sizeof buf, "%.0f", value); return buf;
     case SummaryUnit::kPercent: std::snprintf(buf, sizeof buf, "%.1f%%", value); return buf;
     case SummaryUnit::kNs: return FormatDuration(static_cast<DurNs>(std::llround(value)));
+    case SummaryUnit::kBytes: return analysis::FormatMemoryBytes(value);
   }
   return "";
 }
@@ -74,7 +76,8 @@ uint32_t RowSwatch(const analysis::Comparison& c, size_t index) {
   switch (c.summary[index].group) {
     case SummaryGroup::kBreakdown: return theme::kCategoryColors[k];
     case SummaryGroup::kIdleByCause: return theme::kCauseColors[k];
-    case SummaryGroup::kRun: return 0;
+    case SummaryGroup::kRun:
+    case SummaryGroup::kMemory: return 0;
   }
   return 0;
 }
@@ -84,6 +87,7 @@ const char* GroupTitle(SummaryGroup g) {
     case SummaryGroup::kRun: return "Run";
     case SummaryGroup::kBreakdown: return "By category, per step";
     case SummaryGroup::kIdleByCause: return "GPU idle by cause, per step";
+    case SummaryGroup::kMemory: return "Memory peaks";
   }
   return "";
 }
@@ -100,6 +104,7 @@ std::string SummaryLabel(const analysis::Comparison& c, size_t index) {
     case SummaryGroup::kIdleByCause:
       if (k < analysis::kIdleCauseCount) return CauseLabel(static_cast<analysis::IdleCause>(k));
       break;
+    case SummaryGroup::kMemory: break;
     case SummaryGroup::kRun:
       if (row.label == "steps") return "Steps";
       if (row.label == "mean step") return "Mean step time";

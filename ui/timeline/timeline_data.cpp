@@ -49,7 +49,8 @@ TimelineData::TimelineData(std::shared_ptr<const Trace> t)
       flow_window(*trace),
       counter_max(trace->counters().value()),
       analysis(ComputeAnalysisData(*trace)),
-      gap_index(analysis) {
+      gap_index(analysis),
+      memory(BuildMemorySeries(BuildMemoryTable(*trace))) {
   const SliceTable& s = trace->slices();
   std::vector<TimeRange> kernels;
   for (size_t i = 0; i < s.size(); ++i) {

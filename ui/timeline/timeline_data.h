@@ -7,6 +7,7 @@
 
 #include "model/trace.h"
 #include "ui/analysis_data.h"
+#include "ui/memory/memory_series.h"
 #include "ui/timeline/copy_rows.h"
 #include "ui/timeline/flow_window.h"
 #include "ui/timeline/gap_index.h"
@@ -42,6 +43,8 @@ struct TimelineData {
   // analysis.gaps in compact columns with a longest-gap index, for the gap
   // overlay (declared after `analysis`, which it is built from).
   GapIndex gap_index;
+  // Each memory pool's levels for the timeline's Memory rows (issue #19).
+  std::vector<MemorySeries> memory;
 };
 
 // Busy fraction per bin of `range`, from the union of the given intervals

@@ -55,7 +55,9 @@ std::string TrackLabel(const Trace& trace, TrackId t) {
 }
 
 TrackLayout ComputeTrackLayout(const Trace& trace, const TrackDepthIndex& depths, const CopyRows& copies,
-                               const LayoutChoices& choices, const LayoutMetrics& m) {
+                               const LayoutChoices& choices, const LayoutMetrics& m,
+                               std::span<const int32_t> memory_devices) {
+  std::set<size_t> memory_done;  // series already placed (a device id may name several processes)
   const TrackTable& tracks = trace.tracks();
   const ProcessTable& processes = trace.processes();
   TrackLayout layout;
@@ -158,6 +160,17 @@ TrackLayout ComputeTrackLayout(const Trace& trace, const TrackDepthIndex& depths
         row.event_count = copies.copy_count(key);
         row.y = y;
         row.height = row.levels * m.slice_row_height;
+        y += row.height + m.track_gap;
+        layout.rows.push_back(row);
+      }
+      for (size_t s = 0; s < memory_devices.size(); ++s) {
+        if (memory_devices[s] != device || !memory_done.insert(s).second) continue;
+        LayoutRow row;
+        row.kind = RowKind::kMemoryRow;
+        row.process = p;
+        row.memory = static_cast<int32_t>(s);
+        row.y = y;
+        row.height = 1.5f * m.counter_height;
         y += row.height + m.track_gap;
         layout.rows.push_back(row);
       }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,13 +17,14 @@
 
 namespace stepline::ui {
 
-enum class RowKind : uint8_t { kGroupHeader, kSliceTrack, kCounterTrack, kCopyRow };
+enum class RowKind : uint8_t { kGroupHeader, kSliceTrack, kCounterTrack, kCopyRow, kMemoryRow };
 
 struct LayoutRow {
   RowKind kind = RowKind::kGroupHeader;
   ProcessId process;                   // group of this row
   TrackId track;                       // kSliceTrack / kCounterTrack
   CopyRows::Key copy{-1, GpuKind::kNone};  // kCopyRow
+  int32_t memory = -1;                 // kMemoryRow: index into TimelineData::memory
   float y = 0, height = 0;             // content pixels from the top of the track area
   uint16_t levels = 0;                 // slice rows drawn (depths, or copy lanes)
   bool collapsed = false;              // kGroupHeader
@@ -49,8 +51,12 @@ struct TrackLayout {
   float total_height = 0;
 };
 
+// `memory_devices[i]` is the device id of memory series i (-1: none); a
+// device's group ends with a Memory row per series of that device, after its
+// copy rows.
 TrackLayout ComputeTrackLayout(const Trace& trace, const TrackDepthIndex& depths, const CopyRows& copies,
-                               const LayoutChoices& choices, const LayoutMetrics& metrics);
+                               const LayoutChoices& choices, const LayoutMetrics& metrics,
+                               std::span<const int32_t> memory_devices = {});
 
 // Group and track labels ("GPU 0 — /device:GPU:0", "Stream #7(Compute)", "Memcpy H2D").
 std::string ProcessLabel(const Trace& trace, ProcessId process);

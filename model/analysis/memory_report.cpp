@@ -1,0 +1,47 @@
+// AddMemoryReport: the memory table and analysis, resolved for the report.
+#include "model/analysis/memory_report.h"
+
+#include "model/analysis/memory_analysis.h"
+#include "model/analysis/report.h"
+#include "model/memory_table.h"
+#include "model/trace.h"
+
+namespace stepline::analysis {
+
+void AddMemoryReport(const Trace& trace, std::span<const Step> steps, Report* report) {
+  const MemoryTable table = BuildMemoryTable(trace);
+  if (table.pools.empty()) return;
+  const MemoryAnalysis analysis = ComputeMemoryAnalysis(table, steps);
+  size_t rows = 0;
+  for (const MemoryPool& pool : table.pools) rows += pool.allocations.size();
+  report->allocations.reserve(rows);
+  for (const MemoryPoolAnalysis& a : analysis.pools) {
+    const MemoryPool& pool = table.pools[a.pool];
+    ReportMemory m;
+    m.name = pool.name;
+    m.peak_allocated_bytes = a.peak_allocated_bytes;
+    m.peak_reserved_bytes = a.peak_reserved_bytes;
+    m.peak_ts_ns = a.peak_ts_ns;
+    m.relative = pool.relative;
+    m.allocations = pool.alloc_events;
+    m.frees = pool.free_events;
+    m.unmatched_frees = pool.unmatched_frees;
+    m.never_freed = pool.never_freed;
+    m.ooms = pool.ooms.size();
+    m.growth_per_step_bytes = a.growth_per_step_bytes;
+    m.capacity_bytes = pool.capacity_bytes;
+    for (size_t i = 0; i < a.live_at_peak.size() && i < kTopAtPeak; ++i) {
+      m.top_at_peak.push_back({trace.str(a.live_at_peak[i].op), a.live_at_peak[i].bytes, a.live_at_peak[i].count});
+    }
+    const uint32_t index = static_cast<uint32_t>(report->memory.size());
+    for (const MemoryAllocation& row : pool.allocations) {
+      report->allocations.push_back({index, trace.str(row.op_name), row.addr, row.bytes, row.alloc_ns, row.free_ns});
+    }
+    report->memory.push_back(std::move(m));
+  }
+  for (std::string& s : MemoryRecommendations(table, analysis, steps.size())) {
+    report->recommendations.push_back(std::move(s));
+  }
+}
+
+}  // namespace stepline::analysis

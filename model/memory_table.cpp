@@ -1,0 +1,318 @@
+// BuildMemoryTable: reads the memory instants of a finalized trace into
+// per-device pools (samples, allocations matched by address, OOM markers).
+#include "model/memory_table.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+#include "model/trace.h"
+
+namespace stepline {
+namespace {
+
+enum class EventKind : uint8_t { kKineto, kOom, kXAlloc, kXFree };
+
+// One memory instant with the args we use pulled out.
+struct RawEvent {
+  uint32_t pool = 0;
+  TimeNs ts_ns = 0;
+  int64_t seq = 0;  // Kineto `Ev Idx`, else the instant row: the order of events at one timestamp
+  EventKind kind = EventKind::kKineto;
+  int64_t bytes = 0;
+  uint64_t addr = 0;
+  bool has_addr = false;
+  int64_t allocated = -1, reserved = -1, available = -1;
+  TrackId track;
+  StringId op_name;
+};
+
+// Interned ids of the names and keys we look for; None when the trace never
+// mentions one (then no arg can carry it).
+struct Keys {
+  StringId memory, oom, x_alloc, x_free;
+  StringId bytes, total_allocated, total_reserved, addr, device_type, device_id, ev_idx;
+  StringId bytes_allocated, bytes_reserved, bytes_available, allocation_bytes, requested_bytes, x_addr,
+      allocator_name, tf_op, index_on_host;
+  explicit Keys(const StringPool& s)
+      : memory(s.Find("[memory]")), oom(s.Find("[OutOfMemory]")), x_alloc(s.Find("MemoryAllocation")),
+        x_free(s.Find("MemoryDeallocation")), bytes(s.Find("Bytes")), total_allocated(s.Find("Total Allocated")),
+        total_reserved(s.Find("Total Reserved")), addr(s.Find("Addr")), device_type(s.Find("Device Type")),
+        device_id(s.Find("Device Id")), ev_idx(s.Find("Ev Idx")), bytes_allocated(s.Find("bytes_allocated")),
+        bytes_reserved(s.Find("bytes_reserved")), bytes_available(s.Find("bytes_available")),
+        allocation_bytes(s.Find("allocation_bytes")), requested_bytes(s.Find("requested_bytes")),
+        x_addr(s.Find("addr")), allocator_name(s.Find("allocator_name")), tf_op(s.Find("tf_op")),
+        index_on_host(s.Find("index_on_host")) {}
+};
+
+// Identity of a pool while collecting: Kineto (type, id) or an XSpace allocator.
+struct PoolKey {
+  int kind = 0;  // 0 Kineto, 1 XSpace allocator name, 2 XSpace index_on_host
+  int64_t a = 0, b = 0;
+  StringId name;
+  auto operator<=>(const PoolKey&) const = default;
+};
+
+// c10::DeviceType, by value.
+constexpr std::array<std::string_view, 21> kDeviceTypeNames = {
+    "CPU", "CUDA", "MKLDNN", "OPENGL", "OPENCL", "IDEEP", "HIP", "FPGA", "MAIA", "XLA", "VULKAN",
+    "METAL", "XPU", "MPS", "META", "HPU", "VE", "LAZY", "IPU", "MTIA", "PRIVATEUSE1"};
+
+// "GPU_4_bfc" -> 4; -1 when the allocator is not a GPU's.
+int32_t GpuOfAllocator(std::string_view name) {
+  if (!name.starts_with("GPU_")) return -1;
+  int32_t id = -1;
+  const char* first = name.data() + 4;
+  auto [ptr, ec] = std::from_chars(first, name.data() + name.size(), id);
+  return ec == std::errc() && ptr != first ? id : -1;
+}
+
+// totalGlobalMem per device id from Kineto's `deviceProperties` (compact JSON
+// array of flat objects): each object's "id" and "totalGlobalMem".
+std::map<int64_t, int64_t> DeviceCapacities(const Trace& trace) {
+  std::map<int64_t, int64_t> out;
+  const StringId key = trace.strings().Find("deviceProperties");
+  ArgValue v;
+  if (key.is_none() || trace.info().metadata.is_none() || !trace.args().Find(trace.info().metadata, key, &v) ||
+      (v.type != ArgType::kJson && v.type != ArgType::kString)) {
+    return out;
+  }
+  const std::string_view text = trace.str(v.as_string());
+  const auto number_after = [&](std::string_view obj, std::string_view field, int64_t* n) {
+    const size_t at = obj.find(field);
+    if (at == std::string_view::npos) return false;
+    size_t i = at + field.size();
+    while (i < obj.size() && (obj[i] == ' ' || obj[i] == ':')) ++i;
+    return std::from_chars(obj.data() + i, obj.data() + obj.size(), *n).ec == std::errc();
+  };
+  size_t pos = 0;
+  while ((pos = text.find('{', pos)) != std::string_view::npos) {
+    const size_t end = text.find('}', pos);
+    if (end == std::string_view::npos) break;
+    const std::string_view obj = text.substr(pos, end - pos);
+    int64_t id = 0, mem = 0;
+    if (number_after(obj, "\"id\"", &id) && number_after(obj, "\"totalGlobalMem\"", &mem)) out[id] = mem;
+    pos = end + 1;
+  }
+  return out;
+}
+
+MemoryPool NewPool(const Trace& trace, const PoolKey& key) {
+  MemoryPool pool;
+  if (key.kind == 0) {
+    pool.name = KinetoDeviceName(key.a, key.b);
+    pool.device_id = static_cast<int32_t>(key.b);
+    pool.kind = key.a == 0 ? MemoryDeviceKind::kCpu
+                : (key.a == 1 || key.a == 6) ? MemoryDeviceKind::kGpu
+                                             : MemoryDeviceKind::kOther;
+    if (pool.kind == MemoryDeviceKind::kCpu) pool.device_id = -1;
+  } else if (key.kind == 1) {
+    pool.allocator = std::string(trace.str(key.name));
+    const int32_t gpu = GpuOfAllocator(pool.allocator);
+    if (gpu >= 0) {
+      pool.kind = MemoryDeviceKind::kGpu;
+      pool.device_id = gpu;
+      pool.name = "GPU " + std::to_string(gpu);
+    } else if (pool.allocator == "cpu") {
+      pool.kind = MemoryDeviceKind::kCpu;
+      pool.name = "CPU";
+    } else {
+      pool.name = pool.allocator;
+    }
+  } else {
+    // XSpace TPU runtimes record no allocator name, only the chip's index on the host.
+    pool.kind = MemoryDeviceKind::kTpu;
+    pool.device_id = static_cast<int32_t>(key.a);
+    pool.name = "TPU " + std::to_string(key.a);
+  }
+  return pool;
+}
+
+// Replays one pool's events in order: levels, allocation matching, OOMs.
+void Replay(const Trace& trace, std::vector<RawEvent>& events, MemoryPool* pool) {
+  const auto by_time = [](const RawEvent& a, const RawEvent& b) { return std::tie(a.ts_ns, a.seq) < std::tie(b.ts_ns, b.seq); };
+  // One thread's events come sorted already (instants are sorted per track).
+  if (!std::is_sorted(events.begin(), events.end(), by_time)) std::stable_sort(events.begin(), events.end(), by_time);
+  bool any_total = false;
+  for (const RawEvent& e : events) any_total |= e.kind != EventKind::kOom && e.allocated >= 0;
+  pool->relative = !any_total;
+  std::unordered_map<uint64_t, uint32_t> open_at;  // addr -> allocation row still open
+  open_at.reserve(1024);
+  pool->allocations.reserve(events.size() / 2 + 1);
+  std::vector<MemoryAllocation> before;            // frees of allocations made before the capture
+  int64_t running = 0;
+  pool->samples.reserve(events.size());
+  for (const RawEvent& e : events) {
+    if (e.kind == EventKind::kOom) {
+      pool->ooms.push_back({e.ts_ns, e.bytes, e.allocated, e.reserved});
+      continue;
+    }
+    const uint32_t index = static_cast<uint32_t>(pool->samples.size());
+    int64_t bytes = e.bytes;
+    const bool is_free = e.kind == EventKind::kXFree || (e.kind == EventKind::kKineto && bytes < 0);
+    if (is_free) {
+      ++pool->free_events;
+      auto it = e.has_addr ? open_at.find(e.addr) : open_at.end();
+      if (it != open_at.end()) {
+        MemoryAllocation& a = pool->allocations[it->second];
+        a.free_ns = e.ts_ns;
+        a.free_event = index;
+        if (bytes == 0) bytes = -a.bytes;  // an XSpace free may omit its size
+        open_at.erase(it);
+      } else {
+        ++pool->unmatched_frees;
+        MemoryAllocation a;
+        a.addr = e.addr;
+        a.bytes = -bytes;
+        a.free_ns = e.ts_ns;
+        a.free_event = index;
+        a.thread = e.track;
+        a.op_name = e.op_name;
+        before.push_back(a);
+      }
+      if (bytes > 0) bytes = -bytes;
+    } else {
+      ++pool->alloc_events;
+      MemoryAllocation a;
+      a.addr = e.addr;
+      a.bytes = bytes;
+      a.alloc_ns = e.ts_ns;
+      a.alloc_event = index;
+      a.thread = e.track;
+      a.op = trace.FindEnclosingSlice(e.track, e.ts_ns);
+      a.op_name = !e.op_name.is_none() ? e.op_name : a.op.is_none() ? StringId::None() : trace.slices().name()[a.op.index()];
+      if (e.has_addr) {
+        // A second alloc at an open address means its free was not recorded:
+        // the older one stays open and the newer one takes the address.
+        open_at[e.addr] = static_cast<uint32_t>(pool->allocations.size());
+      }
+      pool->allocations.push_back(a);
+    }
+    running += bytes;
+    MemorySample s;
+    s.ts_ns = e.ts_ns;
+    s.bytes = bytes;
+    s.allocated = pool->relative ? running : e.allocated;
+    s.reserved = e.reserved;
+    pool->has_reserved |= e.reserved >= 0;
+    if (e.available >= 0 && e.allocated >= 0) {
+      pool->capacity_bytes = std::max(pool->capacity_bytes, e.allocated + std::max<int64_t>(e.reserved, 0) + e.available);
+    }
+    pool->samples.push_back(s);
+  }
+  for (const MemoryAllocation& a : pool->allocations) pool->never_freed += a.free_event == kNoMemoryEvent;
+  if (!before.empty()) pool->allocations.insert(pool->allocations.begin(), before.begin(), before.end());
+}
+
+}  // namespace
+
+bool IsMemoryEventName(std::string_view name) {
+  return name == "[memory]" || name == "[OutOfMemory]" || name == "MemoryAllocation" || name == "MemoryDeallocation";
+}
+
+std::string KinetoDeviceName(int64_t device_type, int64_t device_id) {
+  if (device_type == 0) return "CPU";
+  if (device_type == 1 || device_type == 6) return "GPU " + std::to_string(device_id);
+  const std::string kind = device_type > 0 && size_t(device_type) < kDeviceTypeNames.size()
+                               ? std::string(kDeviceTypeNames[size_t(device_type)])
+                               : "device type " + std::to_string(device_type);
+  return kind + " " + std::to_string(device_id);
+}
+
+MemoryTable BuildMemoryTable(const Trace& trace) {
+  MemoryTable table;
+  const Keys k(trace.strings());
+  if (k.memory.is_none() && k.oom.is_none() && k.x_alloc.is_none() && k.x_free.is_none()) return table;
+  const InstantTable& instants = trace.instants();
+  const ArgTable& args = trace.args();
+  std::map<PoolKey, uint32_t> pool_of;
+  std::vector<PoolKey> keys;
+  std::vector<std::vector<RawEvent>> per_pool;
+  PoolKey last_key;
+  uint32_t last_pool = UINT32_MAX;  // consecutive events are mostly of one pool: skip the map
+  for (size_t i = 0; i < instants.size(); ++i) {
+    const StringId name = instants.name()[i];
+    EventKind kind;
+    if (name == k.memory) kind = EventKind::kKineto;
+    else if (name == k.oom) kind = EventKind::kOom;
+    else if (name == k.x_alloc) kind = EventKind::kXAlloc;
+    else if (name == k.x_free) kind = EventKind::kXFree;
+    else continue;
+    if (name.is_none()) continue;
+    ++table.memory_events;
+    RawEvent e;
+    e.kind = kind;
+    e.ts_ns = instants.ts_ns()[i];
+    e.seq = static_cast<int64_t>(i);
+    e.track = instants.track()[i];
+    PoolKey key;
+    key.kind = kind == EventKind::kKineto || kind == EventKind::kOom ? 0 : 2;
+    key.a = 1;  // Kineto events without a Device Type are a GPU's (an OOM names only the device)
+    int64_t x_alloc_bytes = -1, x_requested = -1;
+    const ArgSetId set = instants.arg_set()[i];
+    for (uint32_t r = args.set_begin(set); r < args.set_end(set); ++r) {
+      const StringId a = args.key()[r];
+      const ArgValue v = args.value(r);
+      int64_t n = 0;
+      const bool numeric = v.ToInt64(&n);
+      if (a == k.bytes && numeric) e.bytes = n;
+      else if (a == k.total_allocated && numeric) e.allocated = n;
+      else if (a == k.total_reserved && numeric) e.reserved = n;
+      else if ((a == k.addr || a == k.x_addr) && numeric) { e.addr = static_cast<uint64_t>(n); e.has_addr = true; }
+      else if (a == k.device_type && numeric) key.a = n;
+      else if (a == k.device_id && numeric) key.b = n;
+      else if (a == k.ev_idx && numeric && key.kind == 0) e.seq = n;
+      else if (a == k.bytes_allocated && numeric) e.allocated = n;
+      else if (a == k.bytes_reserved && numeric) e.reserved = n;
+      else if (a == k.bytes_available && numeric) e.available = n;
+      else if (a == k.allocation_bytes && numeric) x_alloc_bytes = n;
+      else if (a == k.requested_bytes && numeric) x_requested = n;
+      else if (a == k.allocator_name && v.type == ArgType::kString) { key.kind = 1; key.name = v.as_string(); }
+      else if (a == k.index_on_host && numeric && key.kind == 2) key.a = n;
+      else if (a == k.tf_op && v.type == ArgType::kString) e.op_name = v.as_string();
+    }
+    if (kind == EventKind::kXAlloc || kind == EventKind::kXFree) {
+      // XSpace: bytes_reserved is the allocator's stack reservation, counted
+      // in capacity only; the level is bytes_allocated.
+      if (kind == EventKind::kXAlloc) {
+        e.bytes = x_alloc_bytes >= 0 ? x_alloc_bytes : std::max<int64_t>(x_requested, 0);
+      } else {
+        e.bytes = x_alloc_bytes >= 0 ? -x_alloc_bytes : 0;
+      }
+      if (key.kind == 2) key.b = 0;
+      if (e.reserved >= 0 && e.available >= 0 && e.allocated >= 0) {
+        e.available += e.reserved;  // capacity = allocated + reserved + available
+      }
+      e.reserved = -1;
+    }
+    if (last_pool == UINT32_MAX || !(key == last_key)) {
+      auto [it, inserted] = pool_of.try_emplace(key, static_cast<uint32_t>(keys.size()));
+      if (inserted) {
+        keys.push_back(key);
+        per_pool.emplace_back();
+      }
+      last_key = key;
+      last_pool = it->second;
+    }
+    e.pool = last_pool;
+    per_pool[last_pool].push_back(e);
+  }
+  const std::map<int64_t, int64_t> capacities = DeviceCapacities(trace);
+  for (size_t p = 0; p < keys.size(); ++p) {
+    MemoryPool pool = NewPool(trace, keys[p]);
+    Replay(trace, per_pool[p], &pool);
+    if (pool.kind == MemoryDeviceKind::kGpu && keys[p].kind == 0) {
+      if (auto it = capacities.find(pool.device_id); it != capacities.end()) pool.capacity_bytes = it->second;
+    }
+    table.pools.push_back(std::move(pool));
+  }
+  std::stable_sort(table.pools.begin(), table.pools.end(), [](const MemoryPool& a, const MemoryPool& b) {
+    return std::tie(a.kind, a.device_id, a.name) < std::tie(b.kind, b.device_id, b.name);
+  });
+  return table;
+}
+
+}  // namespace stepline

@@ -1,0 +1,46 @@
+// MemorySeries: one memory pool's levels as the timeline's Memory row draws
+// them (issue #19), built once per trace beside TimelineData's other indices:
+// the samples' times, allocated and reserved levels with range-max indices so
+// a pixel column's highest level costs the same for 1k or 1M events, the peak
+// and the OOM markers.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model/memory_table.h"
+#include "ui/timeline/range_arg_max.h"
+#include "ui/timeline/viewport.h"
+
+namespace stepline::ui {
+
+struct MemorySeries {
+  std::string name;        // the pool's name ("GPU 0")
+  int32_t device_id = -1;  // the device group it is drawn under; -1: none (CPU, host allocators)
+  bool relative = false;
+  std::vector<TimeNs> ts;
+  std::vector<double> allocated;
+  std::vector<double> reserved;  // empty when the pool records none
+  RangeArgMax<double> allocated_max, reserved_max;
+  double top = 0;  // the row's scale: the highest level of either series
+  TimeNs peak_ts = 0;
+  double peak = 0;
+  std::vector<TimeNs> ooms;
+};
+
+// One series per pool of `table`, in its order; only GPU and TPU pools get a
+// device_id (their rows sit in that device's group).
+std::vector<MemorySeries> BuildMemorySeries(const MemoryTable& table);
+
+// The level in force at `t` (the last sample at or before it); NaN before the first.
+double SeriesValueAt(std::span<const TimeNs> ts, std::span<const double> values, TimeNs t);
+
+// A step chart's columns over `viewport`, one per pixel in [0, width): the
+// highest sample starting in the column, else the level held from the last
+// earlier sample, else NaN. O(width * log samples).
+void BuildStepColumns(std::span<const TimeNs> ts, std::span<const double> values, const RangeArgMax<double>& value_max,
+                      const Viewport& viewport, int width, std::vector<float>* columns);
+
+}  // namespace stepline::ui
