@@ -63,6 +63,11 @@ bool WalkToCut(std::string_view bytes, uint64_t begin, uint64_t* complete_end, C
         return false;
       }
       *cut = ReadCutField(bytes, f.tag_offset);
+      if (cut->has_length && cut->declared_end - cut->payload_at > kMaxProtobufMessageBytes) {
+        // No writer makes a field this long: damage, not a cut.
+        *error = WireError{cut->length_at, "length exceeds 2 GiB, the largest protobuf message", false};
+        return false;
+      }
       *has_cut = true;
       return true;
     }
