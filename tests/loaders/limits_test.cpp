@@ -46,7 +46,9 @@ TEST(Limits, DefaultDecodedLimitIsWhatTheMachineCanHoldNow) {
   const uint64_t limit = loaders::DefaultMaxDecodedBytes();
   EXPECT_LE(limit, uint64_t{64} << 30);
   const uint64_t available = MemAvailable();
-  if (available > 0) EXPECT_LE(limit, std::max<uint64_t>(available + (uint64_t{512} << 20), uint64_t{256} << 20));
+  if (available > 0) {
+    EXPECT_LE(limit, std::max<uint64_t>(available + (uint64_t{512} << 20), uint64_t{256} << 20));
+  }
   EXPECT_GE(limit, uint64_t{256} << 20);
 }
 
