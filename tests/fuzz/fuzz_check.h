@@ -16,9 +16,13 @@ namespace stepline::fuzz {
 
 using LoadFn = std::function<Result<Trace, loaders::LoadError>(const loaders::LoadOptions&)>;
 
-// Loads with threads 1 and 2, args kept and not. Aborts with a message when
-// a trace fails Trace::CheckInvariants(), an error has no message, or the
-// combinations disagree on success or on the slice/instant/counter/flow counts.
+// Loads with threads 1 and 2, args kept and not, and returns the first
+// finding ("" when none): a trace that fails Trace::CheckInvariants(), an
+// error without a message, threads 1 and 2 disagreeing on success or on the
+// slice/instant/counter/flow counts, or args changing those counts. The
+// regression tests of the normal suite call this on every committed finding.
+std::string CheckEveryWay(const LoadFn& load);
+// The fuzz targets' form: aborts (a libFuzzer finding) with the message.
 void LoadEveryWay(const LoadFn& load);
 
 }  // namespace stepline::fuzz
