@@ -141,6 +141,7 @@ TEST(Limits, PerfettoAnnotationNestedDeeplyLoads) {
   auto r = loaders::LoadBytes(bytes, "deep.pftrace");
   ASSERT_TRUE(r.ok()) << r.error().ToString();
   EXPECT_EQ(r->instants().size(), 1u);
+  EXPECT_EQ(r->diagnostics().count(DiagCode::kUnsupportedFeature), 1u) << "the levels past 32, counted once";
 }
 
 // --- 10^8 distinct names -----------------------------------------------------
