@@ -10,8 +10,8 @@
 # STEPLINE_FUZZ_SECONDS (default 60) on its seed corpus.
 # STEPLINE_TEST_CONFIGS picks a subset ("normal sanitize fuzz" by default).
 # Exits non-zero when anything fails. The last lines give each
-# configuration's result; the very last is ctest's summary line of the run
-# that decides the exit status (the first failing one, else the normal one).
+# configuration's result and ctest summary, then one summary line in ctest's
+# form over all of them ("100% tests passed, 0 tests failed out of N").
 # Real-trace tests read ../shared/traces (or $STEPLINE_TRACES) and skip when it is absent.
 set -euo pipefail
 
@@ -117,22 +117,33 @@ for config in $configs; do
   echo "test.sh: $config took $((SECONDS - start)) s"
 done
 
-# Each configuration's result, then the deciding ctest summary line last.
-exit_status=0
-last=""
-for name in "${order[@]}"; do
-  verdict=passed
-  if [[ "${result[$name]}" != 0 ]]; then
-    verdict=FAILED
-    exit_status=1
-    [[ -z "$last" ]] && last="$name"
-  fi
-  echo "test.sh: $name: $verdict: ${summary[$name]}"
-done
+# Each configuration's result, then one ctest-style summary line over all of
+# them (CI reads the last line), unless a configuration has no summary.
 if ((${#order[@]} == 0)); then
   echo "test.sh: no configuration ran" >&2
   exit 1
 fi
-[[ -z "$last" ]] && last="${order[0]}"
-echo "test.sh: ${summary[$last]}"
+exit_status=0
+passed_total=0
+failed_total=0
+tests_total=0
+missing=""
+for name in "${order[@]}"; do
+  verdict=passed
+  [[ "${result[$name]}" != 0 ]] && verdict=FAILED && exit_status=1
+  echo "test.sh: $name: $verdict: ${summary[$name]}"
+  if [[ "${summary[$name]}" =~ ([0-9]+)\ tests\ failed\ out\ of\ ([0-9]+) ]]; then
+    failed_total=$((failed_total + BASH_REMATCH[1]))
+    tests_total=$((tests_total + BASH_REMATCH[2]))
+  else
+    missing="$missing $name"
+  fi
+done
+if [[ -n "$missing" ]]; then
+  echo "test.sh: no ctest summary line for:$missing (see above); FAILED"
+  exit 1
+fi
+passed_total=$((tests_total - failed_total))
+percent=$((tests_total > 0 ? passed_total * 100 / tests_total : 0))
+echo "test.sh: ${percent}% tests passed, ${failed_total} tests failed out of ${tests_total} (${order[*]})"
 exit "$exit_status"
