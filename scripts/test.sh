@@ -45,16 +45,16 @@ run_ctest() {
   return "$status"
 }
 
-# configure_and_build NAME BUILD_DIR [cmake args]
+# configure_and_build NAME BUILD_DIR TARGET [cmake args]   (TARGET "all" = everything)
 configure_and_build() {
-  local name="$1" dir="$2"
-  shift 2
+  local name="$1" dir="$2" target="$3"
+  shift 3
   local start=$SECONDS
   if ! cmake -S "$root" -B "$dir" "$@" >"$log_dir/$name-configure.log" 2>&1; then
     cat "$log_dir/$name-configure.log" >&2
     return 1
   fi
-  cmake --build "$dir" -j"$jobs" || return 1
+  cmake --build "$dir" -j"$jobs" --target "$target" || return 1
   echo "test.sh: $name build took $((SECONDS - start)) s"
 }
 
@@ -79,7 +79,7 @@ for config in $configs; do
     sanitize)
       # -O1 keeps ASan's slowdown small; -g0 and no benchmarks keep the
       # build inside CI's budget (README, "Sanitizers and fuzzing").
-      if ! configure_and_build sanitize "$sanitize_dir" -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g0" \
+      if ! configure_and_build sanitize "$sanitize_dir" all -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g0" \
           "-DCMAKE_C_FLAGS_DEBUG=-O1 -g0" -DSTEPLINE_SANITIZE=ON -DSTEPLINE_WERROR=ON -DSTEPLINE_BUILD_BENCH=OFF \
           -DSTEPLINE_TEST_PCH=ON; then
         summary[sanitize]="build failed; no tests were run"
@@ -98,7 +98,7 @@ for config in $configs; do
         echo "test.sh: clang not installed; fuzz smoke runs skipped (STEPLINE_FUZZ=1 installs it)"
         continue
       fi
-      if ! configure_and_build fuzz "$fuzz_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+      if ! configure_and_build fuzz "$fuzz_dir" stepline_fuzzers -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
           -DCMAKE_CXX_COMPILER=clang++ -DSTEPLINE_FUZZ=ON -DSTEPLINE_BUILD_TESTS=OFF \
           "-DSTEPLINE_FUZZ_SMOKE_SECONDS=${STEPLINE_FUZZ_SECONDS:-60}"; then
         summary[fuzz]="build failed; no fuzzer was run"
