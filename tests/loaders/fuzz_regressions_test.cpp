@@ -13,6 +13,7 @@
 
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
+#include "loaders/load.h"
 #include "loaders/perfetto/perfetto_loader.h"
 #include "loaders/xspace/xspace_loader.h"
 #include "tests/fuzz/fuzz_check.h"
@@ -73,6 +74,34 @@ TEST(FuzzRegressions, EveryCommittedFindingLoadsCleanlyEveryWay) {
     }
   }
   EXPECT_GT(inputs, 0u) << "no committed fuzz findings under " << root;
+}
+
+// The finding behind regressions/chrome_json/repeated_tid_string_then_number.json:
+// a second "tid" (a number) after a first one (a name) must replace it, not
+// be read as a string id.
+TEST(FuzzRegressions, RepeatedTidKeyTakesTheLastValue) {
+  const std::string json =
+      R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":"worker:empty","tid":"1890023232","ts":1,"dur":2}]})";
+  auto r = loaders::LoadBytes(json, "repeated.json");
+  ASSERT_TRUE(r.ok()) << r.error().ToString();
+  ASSERT_EQ(r->slices().size(), 1u);
+  EXPECT_EQ(r->tracks().tid(r->slices().track()[0]), 1890023232);
+}
+
+// The finding behind regressions/chrome_json/parallel_scan_stricter_than_serial.json:
+// damage inside a nested arg value loads the same with 64-byte parallel
+// chunks as in one chunk.
+TEST(FuzzRegressions, DamagedNestedArgLoadsTheSameWhateverTheChunks) {
+  const std::string json =
+      R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2,"args":{"dims":[[2,3],e name":"x"}},)"
+      R"({"ph":"X","name":"b","pid":1,"tid":1,"ts":5,"dur":2}]})";
+  const std::string finding = fuzz::CheckEveryWay([&](const LoadOptions& o) {
+    auto input = loaders::DecodeBytes(json, "damaged.json", nullptr);
+    loaders::ChromeJsonTuning tuning;
+    tuning.chunk_bytes = o.threads > 1 ? 64 : 0;
+    return loaders::LoadChromeJson(*input, "damaged.json", o, nullptr, tuning);
+  });
+  EXPECT_EQ(finding, "");
 }
 
 }  // namespace
