@@ -21,6 +21,8 @@ sanitize_dir="${STEPLINE_SANITIZE_BUILD_DIR:-$build_dir-sanitize}"
 fuzz_dir="${STEPLINE_FUZZ_BUILD_DIR:-$build_dir-fuzz}"
 configs="${STEPLINE_TEST_CONFIGS:-normal sanitize fuzz}"
 jobs="$(nproc)"
+# The tests that start the viewer under Xvfb (see the sanitize configuration).
+gui_tests='GuiScreenshotTest|CompareScreenshotTest|ComparePicturesTest|CompareDropPromptTest|PictureSaverWindowTest'
 
 install_args=()
 [[ "${STEPLINE_FUZZ:-0}" == 1 ]] && install_args=(--fuzz)
@@ -90,8 +92,17 @@ for config in $configs; do
       ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=0" \
       UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
       LSAN_OPTIONS="suppressions=$root/tests/sanitizer/lsan.supp:print_suppressions=0" \
-        run_ctest sanitize "$sanitize_dir" || status=$?
+        run_ctest sanitize "$sanitize_dir" -E "$gui_tests" || status=$?
       record sanitize "$status"
+      # Named exclusion: the tests that run the viewer under Xvfb keep ASan and
+      # UBSan but not the leak check. Mesa's llvmpipe driver is dlclose()d
+      # before LeakSanitizer reports at exit, so its few process-lifetime
+      # allocations show as "<unknown module>" and no suppression can name them.
+      status=0
+      ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=0" \
+      UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+        run_ctest sanitize-gui "$sanitize_dir" -R "$gui_tests" || status=$?
+      record sanitize-gui "$status"
       ;;
     fuzz)
       if ! command -v clang++ >/dev/null 2>&1; then
