@@ -31,7 +31,9 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
   }
   // The layout, window size and picture options of the last run; saved again on change.
   const std::string settings_path = DefaultSettingsPath();
-  ViewerSettings saved = LoadSettings(settings_path);
+  std::string settings_notice;
+  ViewerSettings saved = LoadSettings(settings_path, &settings_notice);
+  if (!settings_notice.empty()) err << "stepline: " << settings_notice << "\n";
   GlWindow window;
   std::string error;
   GlWindow::Options window_options;

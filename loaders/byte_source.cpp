@@ -265,7 +265,7 @@ LoadError LayerError(const Layer& l, LoadErrorCode code, uint64_t in_offset, std
 LoadError TooLarge(const Layer& l, uint64_t in_offset) {
   return LayerError(l, LoadErrorCode::kTooLarge, in_offset,
                     "decompressed content exceeds the limit of " + HumanBytes(l.limit) +
-                        " (min(64 GiB, physical RAM)); the file may be a decompression bomb");
+                        " (min(64 GiB, physical RAM, available memory)); the file may be a decompression bomb");
 }
 
 bool Cancelled(const Layer& l) { return l.progress != nullptr && l.progress->cancel.load(std::memory_order_relaxed); }
@@ -574,11 +574,35 @@ Result<DecodedInput, LoadError> Unwrap(std::string_view raw, ByteBuffer owned, c
 
 }  // namespace
 
+namespace {
+// MemAvailable from /proc/meminfo (what can be allocated without swapping
+// others out), 0 when unknown.
+uint64_t AvailableMemoryBytes() {
+  const int fd = ::open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char text[4096];
+  const ssize_t n = ::read(fd, text, sizeof text - 1);
+  ::close(fd);
+  if (n <= 0) return 0;
+  text[n] = '\0';
+  const char* line = std::strstr(text, "MemAvailable:");
+  if (line == nullptr) return 0;
+  const unsigned long long kib = std::strtoull(line + std::strlen("MemAvailable:"), nullptr, 10);
+  return static_cast<uint64_t>(kib) * 1024;
+}
+}  // namespace
+
 uint64_t DefaultMaxDecodedBytes() {
   const long pages = ::sysconf(_SC_PHYS_PAGES);
   const long page_size = ::sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page_size <= 0) return kMaxDecodedCeiling;
-  return std::min(kMaxDecodedCeiling, static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size));
+  uint64_t limit = kMaxDecodedCeiling;
+  if (pages > 0 && page_size > 0) limit = std::min(limit, static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size));
+  // The decoded bytes and the model built from them must both fit: a bomb
+  // stops at what the machine can hold now, not at its installed RAM.
+  if (const uint64_t available = AvailableMemoryBytes(); available > 0) {
+    limit = std::min(limit, std::max<uint64_t>(available, uint64_t{256} << 20));
+  }
+  return limit;
 }
 
 Result<DecodedInput, LoadError> OpenInput(const std::string& path, LoadProgress* progress,

@@ -57,7 +57,8 @@ struct DecodedInput {
 };
 
 // Decompressed content beyond this is refused with kTooLarge (decompression
-// bombs): min(64 GiB, physical RAM).
+// bombs): min(64 GiB, physical RAM, MemAvailable at the time of the call;
+// never below 256 MiB).
 uint64_t DefaultMaxDecodedBytes();
 
 // Reads and decompresses a file. Never writes to it. `max_decoded_bytes` 0

@@ -248,6 +248,13 @@ Trace TraceBuilder::Finish() {
     diag().Record(DiagCode::kUnmatchedFlow, open.byte_offset, "flow " + std::to_string(key.id) + " never ended");
   }
   open_flows_.clear();
+  if (const uint64_t refused = trace_.strings().overflowed(); refused > 0) {
+    diag().Add(DiagCode::kLimitReached, refused, Diagnostics::kNoOffset,
+               "more than " + std::to_string(StringPool::kMaxStrings) + " distinct strings or " +
+                   std::to_string(StringPool::kMaxBytes >> 30) + " GiB of string bytes; " + std::to_string(refused) +
+                   " new names, categories or values were replaced by \"" + std::string(StringPool::kOverflowText) +
+                   "\"");
+  }
   // A launch flow event (Kineto ac2g: id == correlation id) starts at the
   // launch call itself when that call is known. Binding it by time instead
   // can pick a zero-length runtime call nested at the same timestamp

@@ -23,6 +23,7 @@ constexpr DiagCodeInfo kInfos[kDiagCodeCount] = {
     {"unsupported_feature", Severity::kInfo, "input Stepline recognises but does not model; skipped"},
     {"producer_warning", Severity::kWarning, "a warning or error recorded in the file by the profiler"},
     {"out_of_range", Severity::kError, "a number outside what the model stores; event skipped"},
+    {"limit_reached", Severity::kDataLoss, "a safety limit on memory was reached; the excess was replaced or dropped"},
 };
 
 }  // namespace

@@ -31,8 +31,9 @@ enum class DiagCode : uint8_t {
   kUnsupportedFeature,  // input we recognise but do not model (e.g. aggregated XEvents)
   kProducerWarning,     // a warning or error the profiler itself recorded in the file
   kOutOfRange,          // a number outside what the model stores (e.g. ts beyond int64 ns)
+  kLimitReached,        // a safety limit (README, "Limits") was reached; the excess was replaced or dropped
 };
-inline constexpr int kDiagCodeCount = 16;
+inline constexpr int kDiagCodeCount = 17;
 
 struct DiagCodeInfo {
   std::string_view name;  // stable snake_case name, e.g. "unmatched_end"

@@ -94,12 +94,34 @@ StringId StringPool::Intern(std::string_view s, uint64_t hash) {
     if (slot.hash == h && views_[slot.id_plus_one - 1] == s) return StringId(slot.id_plus_one - 1);
     i = (i + 1) & mask;
   }
-  SL_ASSERT(views_.size() < 0xFFFFFFF0u && "string pool overflow");
+  if (views_.size() + 1 >= max_strings_ || string_bytes_ + s.size() + kOverflowText.size() > max_bytes_) {
+    return Overflow();
+  }
+  string_bytes_ += s.size();
   const uint32_t id = static_cast<uint32_t>(views_.size());
   views_.push_back(Store(s));
   slots_[i] = Slot{h, id + 1};
   if (views_.size() * 2 > slots_.size()) Grow();  // load factor <= 0.5
   return StringId(id);
+}
+
+// The one slot kept free below the limits goes to kOverflowText.
+StringId StringPool::Overflow() {
+  ++overflowed_;
+  if (overflow_id_.is_none()) {
+    const size_t saved_strings = max_strings_, saved_bytes = max_bytes_;
+    max_strings_ = SIZE_MAX;
+    max_bytes_ = SIZE_MAX;
+    overflow_id_ = Intern(kOverflowText);
+    max_strings_ = saved_strings;
+    max_bytes_ = saved_bytes;
+  }
+  return overflow_id_;
+}
+
+void StringPool::set_limits(size_t max_strings, size_t max_bytes) {
+  max_strings_ = std::min(max_strings, kMaxStrings);
+  max_bytes_ = std::min(max_bytes, kMaxBytes);
 }
 
 StringId StringPool::Find(std::string_view s) const {

@@ -9,6 +9,12 @@
 // so most probes never touch the bytes.
 //
 // Not thread-safe while interning; read-only use after building is.
+//
+// Limits: at most kMaxStrings distinct strings and kMaxBytes of string bytes
+// (a hostile or broken trace with 10^8 distinct names would otherwise take
+// the machine's memory). Past either, Intern() returns the id of
+// kOverflowText for every new string and counts it in overflowed(); loaders
+// turn that count into a kLimitReached diagnostic.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +32,10 @@ class StringPool {
   StringPool(StringPool&&) noexcept = default;
   StringPool& operator=(StringPool&&) noexcept = default;
 
+  static constexpr size_t kMaxStrings = size_t{1} << 26;  // 67,108,864 distinct strings
+  static constexpr size_t kMaxBytes = size_t{4} << 30;    // 4 GiB of string bytes
+  static constexpr std::string_view kOverflowText = "(string limit reached)";
+
   StringId Intern(std::string_view s);            // returns the existing id when present
   // The same with `hash` == Hash(s) computed by the caller, e.g. on a thread
   // that decodes ahead of the one interning. Not checked (that would hash
@@ -38,12 +48,18 @@ class StringPool {
 
   static uint64_t Hash(std::string_view s);
 
+  // New strings refused by the limits (each interned as kOverflowText).
+  uint64_t overflowed() const { return overflowed_; }
+  // Lower limits (tests); both must leave room for kOverflowText.
+  void set_limits(size_t max_strings, size_t max_bytes);
+
  private:
   struct Slot {
     uint32_t hash = 0;
     uint32_t id_plus_one = 0;  // 0 = empty slot
   };
   std::string_view Store(std::string_view s);
+  StringId Overflow();
   void Grow();
 
   std::vector<std::unique_ptr<char[]>> blocks_;
@@ -52,6 +68,11 @@ class StringPool {
   size_t block_bytes_total_ = 0;
   std::vector<std::string_view> views_;
   std::vector<Slot> slots_;  // size is a power of two
+  size_t max_strings_ = kMaxStrings;
+  size_t max_bytes_ = kMaxBytes;
+  size_t string_bytes_ = 0;   // bytes of every stored string
+  uint64_t overflowed_ = 0;
+  StringId overflow_id_;      // kOverflowText once the limit was first hit
 };
 
 }  // namespace stepline

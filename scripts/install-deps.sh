@@ -2,6 +2,7 @@
 # The one install step shared by run.sh and test.sh: installs the Debian 12
 # packages Stepline builds and tests with, and only those that are missing.
 # When everything is present it touches nothing (fast, works offline).
+#   scripts/install-deps.sh [--fuzz]   --fuzz adds clang and libFuzzer (tests/fuzz)
 set -euo pipefail
 
 packages=(
@@ -14,6 +15,10 @@ packages=(
   xvfb xauth libgl1-mesa-dri
   librsvg2-bin desktop-file-utils dpkg-dev file libxml2-utils
 )
+# Only when fuzzing is asked for: clang 14 and its runtime (libFuzzer, sanitizers).
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
 
 missing=()
 for package in "${packages[@]}"; do

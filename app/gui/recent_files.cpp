@@ -1,7 +1,7 @@
 // RecentFiles persistence.
 #include "app/gui/recent_files.h"
 
-#include <unistd.h>
+#include "app/gui/safe_write.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -38,19 +38,18 @@ void RecentFiles::Add(const std::string& file) {
   Save();
 }
 
+// Atomic like the settings (safe_write.h): a crash leaves the old list or
+// the new one, never a half-written file.
 void RecentFiles::Save() const {
   if (path_.empty()) return;
   std::error_code ec;
   fs::create_directories(fs::path(path_).parent_path(), ec);
-  const std::string tmp = path_ + ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) return;
-    for (const std::string& f : list_) out << f << '\n';
-    if (!out) return;
-  }
-  fs::rename(tmp, path_, ec);
-  if (ec) fs::remove(tmp, ec);
+  std::string text;
+  for (const std::string& f : list_) text += f + '\n';
+  SafeWriteOptions options;
+  options.overwrite = true;  // our own file, replaced whole by the rename
+  std::string error;
+  WriteFileSafely(path_, text, options, &error);
 }
 
 }  // namespace stepline::app

@@ -55,6 +55,16 @@ bool WriteNew(const std::string& path, std::string_view bytes, std::string* erro
   return true;
 }
 
+// Makes a rename durable: the directory entry is on disk too.
+void SyncParentFolder(const std::string& path) {
+  std::string dir = fs::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;  // best effort: the file itself is complete either way
+  ::fsync(fd);
+  ::close(fd);
+}
+
 }  // namespace
 
 bool WriteFileSafely(const std::string& path, std::string_view bytes, const SafeWriteOptions& options,
@@ -85,7 +95,10 @@ bool WriteFileSafely(const std::string& path, std::string_view bytes, const Safe
   if (!options.overwrite) {
     // Both fail if the target appeared meanwhile: never replace silently.
     // link() is the fallback where RENAME_NOREPLACE is unsupported.
-    if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0) return true;
+    if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0) {
+      SyncParentFolder(path);
+      return true;
+    }
     if (errno != EINVAL && errno != ENOSYS) {
       *error = path + ": " + std::strerror(errno);
       fs::remove(tmp, ec);
@@ -98,6 +111,7 @@ bool WriteFileSafely(const std::string& path, std::string_view bytes, const Safe
       *error = path + ": " + std::strerror(link_errno);
       return false;
     }
+    SyncParentFolder(path);
     return true;
   }
   fs::rename(tmp, path, ec);
@@ -106,6 +120,7 @@ bool WriteFileSafely(const std::string& path, std::string_view bytes, const Safe
     fs::remove(tmp, ec);
     return false;
   }
+  SyncParentFolder(path);
   return true;
 }
 

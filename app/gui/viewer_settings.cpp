@@ -71,6 +71,37 @@ std::string TabName(ui::BottomTab t) {
   return kNames[static_cast<size_t>(t)];
 }
 
+// Text a person or FormatSettings wrote: no control bytes but tabs, valid UTF-8.
+bool IsCleanText(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\t') || c == 0x7F) return false;
+      ++i;
+      continue;
+    }
+    int extra = 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+      extra = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      extra = 2;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      extra = 3;
+    } else {
+      return false;
+    }
+    if (s.size() - i <= static_cast<size_t>(extra)) return false;
+    for (int k = 1; k <= extra; ++k) {
+      if ((static_cast<unsigned char>(s[i + static_cast<size_t>(k)]) & 0xC0) != 0x80) return false;
+    }
+    i += static_cast<size_t>(extra) + 1;
+  }
+  return true;
+}
+
+constexpr size_t kMaxSettingsBytes = 64 * 1024;
+
 }  // namespace
 
 std::string DefaultSettingsPath() {
@@ -79,26 +110,41 @@ std::string DefaultSettingsPath() {
   return {};
 }
 
-ViewerSettings ParseSettings(std::string_view text) {
+ViewerSettings ParseSettings(std::string_view text, std::vector<std::string>* problems) {
   ViewerSettings s;
+  int line_number = 0;
+  const auto problem = [&](const std::string& what) {
+    if (problems) problems->push_back("line " + std::to_string(line_number) + ": " + what);
+  };
   while (!text.empty()) {
+    ++line_number;
     const size_t nl = text.find('\n');
     const std::string_view line = Trim(text.substr(0, nl));
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
     if (line.empty() || line.front() == '#') continue;
+    if (!IsCleanText(line)) {
+      problem("control or invalid UTF-8 bytes");
+      continue;
+    }
     const size_t eq = line.find('=');
-    if (eq == std::string_view::npos) continue;
+    if (eq == std::string_view::npos) {
+      problem("not `key = value`");
+      continue;
+    }
     const std::string_view key = Trim(line.substr(0, eq)), value = Trim(line.substr(eq + 1));
     // Each key keeps its default when its value does not parse.
-    if (key == "show_overview") ParseBool(value, &s.panels.show_overview);
-    else if (key == "overview_width") ParsePane(value, &s.panels.overview_width);
-    else if (key == "bottom_height") ParsePane(value, &s.panels.bottom_height);
-    else if (key == "bottom_tab") ParseTab(value, &s.panels.bottom_tab);
-    else if (key == "show_gap_overlay") ParseBool(value, &s.show_gap_overlay);
-    else if (key == "show_caption") ParseBool(value, &s.show_caption);
+    bool ok = true;
+    if (key == "show_overview") ok = ParseBool(value, &s.panels.show_overview);
+    else if (key == "overview_width") ok = ParsePane(value, &s.panels.overview_width);
+    else if (key == "bottom_height") ok = ParsePane(value, &s.panels.bottom_height);
+    else if (key == "bottom_tab") ok = ParseTab(value, &s.panels.bottom_tab);
+    else if (key == "show_gap_overlay") ok = ParseBool(value, &s.show_gap_overlay);
+    else if (key == "show_caption") ok = ParseBool(value, &s.show_caption);
     else if (key == "export_folder") s.export_folder = std::string(value);
-    else if (key == "window_width") ParseWindowSide(value, &s.window_width);
-    else if (key == "window_height") ParseWindowSide(value, &s.window_height);
+    else if (key == "window_width") ok = ParseWindowSide(value, &s.window_width);
+    else if (key == "window_height") ok = ParseWindowSide(value, &s.window_height);
+    else if (key.empty()) problem("no key before `=`");
+    if (!ok) problem("bad value for " + std::string(key));
   }
   return s;
 }
@@ -118,13 +164,33 @@ std::string FormatSettings(const ViewerSettings& s) {
   return out.str();
 }
 
-ViewerSettings LoadSettings(const std::string& path) {
+ViewerSettings LoadSettings(const std::string& path, std::string* notice) {
   if (path.empty()) return {};
   std::ifstream in(path, std::ios::binary);
   if (!in) return {};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return ParseSettings(text.str());
+  // Our file is a few hundred bytes; anything huge is not ours to slurp.
+  std::string text(kMaxSettingsBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  std::vector<std::string> problems;
+  ViewerSettings settings;
+  if (text.size() > kMaxSettingsBytes) {
+    problems.push_back("larger than " + std::to_string(kMaxSettingsBytes) + " bytes");
+  } else {
+    settings = ParseSettings(text, &problems);
+  }
+  if (problems.empty()) return settings;
+  // Keep the damaged file for the user before any save replaces it.
+  const std::string bad = path + ".bad";
+  std::error_code ec;
+  fs::copy_file(path, bad, fs::copy_options::overwrite_existing, ec);
+  if (notice) {
+    *notice = path + " is damaged (" + problems.front() +
+              (problems.size() > 1 ? " and " + std::to_string(problems.size() - 1) + " more" : "") + "); " +
+              (ec ? "could not keep a copy (" + ec.message() + ")" : "kept a copy as " + bad) +
+              "; damaged settings use their defaults";
+  }
+  return settings;
 }
 
 bool SaveSettings(const std::string& path, const ViewerSettings& settings, std::string* error) {

@@ -3,11 +3,15 @@
 // caption toggle and the folder for pictures and exports. Kept as
 // "key = value" lines in $XDG_CONFIG_HOME/stepline/settings.ini (else
 // ~/.config/stepline/settings.ini). A missing, unreadable or corrupt file
-// gives the defaults; unknown keys and bad values are skipped one by one.
+// gives the defaults; unknown keys and bad values are skipped one by one. A
+// damaged file (a line that is not `key = value`, a bad value, binary bytes)
+// is first copied aside to settings.ini.bad, so the next save, which goes to
+// a temporary file and is renamed over the old one, never loses it silently.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ui/view_state.h"
 
@@ -25,10 +29,13 @@ struct ViewerSettings {
 // $XDG_CONFIG_HOME/stepline/settings.ini, else ~/.config/...; "" without either.
 std::string DefaultSettingsPath();
 
-ViewerSettings ParseSettings(std::string_view text);
+// `problems` (optional) gets one line per damaged line ("line 3: bad value for
+// window_width"); unknown keys are not damage (a newer version wrote them).
+ViewerSettings ParseSettings(std::string_view text, std::vector<std::string>* problems = nullptr);
 std::string FormatSettings(const ViewerSettings& settings);
-// Defaults when `path` is missing or unreadable.
-ViewerSettings LoadSettings(const std::string& path);
+// Defaults when `path` is missing or unreadable. A damaged file is copied to
+// `path` + ".bad" and `notice` (optional) says so and why.
+ViewerSettings LoadSettings(const std::string& path, std::string* notice = nullptr);
 // Temporary file then rename (creating the folder); false with a message.
 bool SaveSettings(const std::string& path, const ViewerSettings& settings, std::string* error);
 

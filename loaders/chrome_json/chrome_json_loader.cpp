@@ -282,6 +282,18 @@ Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::st
     if (!failed.ends_document) from.stop_at = failed.end;
     const ScanReport scan = ScanTraceJson(text, from, chunk_bytes);
     if (scan.status == ScanReport::Status::kSyntaxError) {
+      // simdjson does not validate what it skips (nested arg values), so the
+      // rest read as one chunk, as a single-chunk load reads it, may parse
+      // where the byte-exact scan stops. Try that before calling the file
+      // malformed: the result must not depend on where chunks were cut (a
+      // fuzz finding, tests/fuzz/regressions/chrome_json).
+      ScanStart rest = failed.starts_document ? ScanStart{} : ScanStart{failed.begin, false, failed.object_form};
+      const std::vector<ChunkSpec> whole = PlanSpeculativeChunks(text, kMaxChunkBytes, rest);
+      if (whole.size() == 1 && chunk_bytes < kMaxChunkBytes) {
+        outcome = pipeline.Run(whole, /*speculative=*/true);
+        if (outcome.cancelled) return cancelled();
+        if (outcome.failed_chunk == SIZE_MAX) break;
+      }
       return MakeUnexpected(MakeError(LoadErrorCode::kJsonSyntax, path, scan.error_offset, scan.message));
     }
     if (scan.status == ScanReport::Status::kSchemaError) {

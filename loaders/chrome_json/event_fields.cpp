@@ -197,6 +197,9 @@ void EventTokenizer::Impl::ReadPidOrTid(od::value& v, bool is_pid, RawEvent* ev,
     numeric = ParseIntegerKey(text.substr(7), &value);
   if (numeric) {
     (is_pid ? ev->pid : ev->tid) = value;
+    // A repeated key replaces an earlier string id (a fuzz finding: the flag
+    // left behind made the number read as a string id, out of range).
+    ev->flags &= static_cast<decltype(ev->flags)>(~(is_pid ? RawEvent::kPidIsString : RawEvent::kTidIsString));
   } else {
     uint32_t id = 0;
     if (!ReadStringId(v, &id)) {

@@ -5,6 +5,9 @@
 #include "loaders/proto_wire/wire_reader.h"
 
 namespace stepline::loaders::perfetto {
+namespace {
+constexpr uint64_t kMaxMessageBytes = 2147483647;  // INT_MAX: libprotobuf's limit for any message
+}  // namespace
 
 Result<PacketFraming, LoadError> WalkPackets(std::string_view bytes, uint64_t base_offset, const std::string& path,
                                              std::string_view where, bool tolerate_truncation) {
@@ -62,8 +65,11 @@ Result<PacketFraming, LoadError> WalkPackets(std::string_view bytes, uint64_t ba
     const uint64_t payload = reader.offset();
     const uint64_t remaining = base_offset + bytes.size() - payload;
     if (len > remaining) {
-      if (tolerate_truncation) {
+      // A cut file ends inside its last packet; a length beyond what any
+      // protobuf message can hold (2 GiB) is damage, not a cut.
+      if (tolerate_truncation && len <= kMaxMessageBytes) {
         out.truncated_at = tag_offset;
+        out.truncated_declared_end = payload + len;
         return out;
       }
       return fail(len_offset, "packet " + std::to_string(out.packets.size()) + " (tag at byte " +

@@ -41,9 +41,15 @@ Result<Trace, LoadError> LoadImpl(std::string_view bytes, const std::string& pat
   }
   importer.Finish();
   if (framing->truncated_at != UINT64_MAX) {
+    const uint64_t missing = framing->truncated_declared_end > bytes.size()
+                                 ? framing->truncated_declared_end - bytes.size() : 0;
     builder.diag().Record(DiagCode::kTruncated, framing->truncated_at,
-                          "the input ends inside a packet; " + std::to_string(framing->packets.size()) +
-                              " packets before the cut were loaded");
+                          "the input ends at byte " + std::to_string(bytes.size()) + " inside packet " +
+                              std::to_string(framing->packets.size()) + " (tag at byte " +
+                              std::to_string(framing->truncated_at) + (missing ? ", " + std::to_string(missing) +
+                              " bytes missing" : "") + "); loaded the " + std::to_string(framing->packets.size()) +
+                              " packets before the cut, dropped the " +
+                              std::to_string(bytes.size() - framing->truncated_at) + " bytes of the cut packet");
   }
   if (framing->other_fields > 0) {
     builder.diag().Add(DiagCode::kUnsupportedFeature, framing->other_fields, Diagnostics::kNoOffset,

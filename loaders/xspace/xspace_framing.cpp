@@ -72,7 +72,9 @@ Result<XSpaceFraming, LoadError> WalkXSpace(std::string_view bytes, const std::s
     const uint64_t remaining = bytes.size() - payload;
     const uint32_t field = number <= 4 ? static_cast<uint32_t>(number) : 0;
     if (len > remaining) {
-      if (tolerate_truncation) {
+      // A cut file ends inside its last field; a length beyond what any
+      // protobuf message can hold is damage, not a cut.
+      if (tolerate_truncation && len <= kMaxProtobufMessageBytes) {
         out.truncated_at = tag_offset;
         return out;
       }

@@ -45,8 +45,10 @@ struct XSpaceFraming {
 // a kProtobufInvalid LoadError whose offset is that byte and whose message
 // names the field, e.g. "XSpace.planes[0] (field 1, tag at byte 0): length
 // 28501368332271 runs past the end of the input (1365940 bytes)".
-// With `tolerate_truncation` (the decompressor says the input was cut short),
-// a last field running past the end is dropped and noted in `truncated_at`.
+// With `tolerate_truncation` (the loader always asks: a cut file keeps its
+// prefix, xspace_cut_repair.h), a last field running past the end is dropped
+// and noted in `truncated_at`, unless its length exceeds
+// kMaxProtobufMessageBytes: no writer makes such a field, so that is damage.
 Result<XSpaceFraming, LoadError> WalkXSpace(std::string_view bytes, const std::string& path,
                                             bool tolerate_truncation = false);
 

@@ -35,6 +35,7 @@
 #include "loaders/trace_builder.h"
 #include "loaders/xspace/xline_decoder.h"
 #include "loaders/xspace/xplane_reader.h"
+#include "loaders/xspace/xspace_cut_repair.h"
 #include "loaders/xspace/xspace_framing.h"
 #include "loaders/xspace/xspace_sizing.h"
 #include "loaders/xspace/xspace_steps.h"
@@ -88,11 +89,23 @@ void SetClockOrigins(const SpaceState& state, TraceInfo* info) {
 }
 
 Result<Trace, LoadError> LoadImpl(std::string_view bytes, const std::string& path, const LoadOptions& options,
-                                  LoadProgress* progress, const DecodedInput* input) {
+                                  LoadProgress* progress, const DecodedInput* input,
+                                  const xspace::CutRepair* cut = nullptr) {
   if (bytes.empty()) return MakeUnexpected(LoadError{LoadErrorCode::kEmpty, path, 0, LoadError::kNoOffset, "empty XSpace"});
-  const bool truncated = input && input->truncated;
-  auto framing = xspace::WalkXSpace(bytes, path, truncated);
+  // A field running past the end is a cut file (a download or copy that
+  // stopped): the prefix is repaired and loaded. A length no protobuf
+  // writer can produce is still an error (xspace_framing.h).
+  auto framing = xspace::WalkXSpace(bytes, path, /*tolerate_truncation=*/true);
   if (!framing.ok()) return MakeUnexpected(framing.error());
+  if (framing->truncated_at != UINT64_MAX && cut == nullptr) {
+    auto repaired = xspace::RepairCutXSpace(bytes, framing->truncated_at, path);
+    if (!repaired.ok()) return MakeUnexpected(repaired.error());
+    if (repaired->kept_bytes == 0) {
+      return MakeUnexpected(LoadError{LoadErrorCode::kProtobufInvalid, path, 0, LoadError::kNoOffset,
+                                      "XSpace: " + repaired->detail + "; nothing before the cut to load"});
+    }
+    return LoadImpl(repaired->bytes, path, options, progress, input, &*repaired);
+  }
   if (progress) progress->bytes_total.store(bytes.size());
 
   TraceBuilder builder("xplane");
@@ -133,10 +146,7 @@ Result<Trace, LoadError> LoadImpl(std::string_view bytes, const std::string& pat
     LoadError error;
     if (!reader.Read(&error)) return MakeUnexpected(std::move(error));
   }
-  if (framing->truncated_at != UINT64_MAX) {
-    builder.diag().Record(DiagCode::kTruncated, framing->truncated_at,
-                          "the input ends inside a top-level XSpace field; planes after it are missing");
-  }
+  if (cut != nullptr) builder.diag().Record(DiagCode::kTruncated, cut->kept_bytes, cut->detail);
   if (state.aggregated_events > 0) {
     builder.diag().Add(DiagCode::kUnsupportedFeature, state.aggregated_events, state.aggregated_first_offset,
                        "aggregated XEvents (num_occurrences, no timestamp) skipped");
@@ -146,8 +156,8 @@ Result<Trace, LoadError> LoadImpl(std::string_view bytes, const std::string& pat
 
   TraceInfo& info = builder.trace().mutable_info();
   info.source_path = path;
-  info.input_bytes = bytes.size();
-  info.file_bytes = input ? input->file_bytes : bytes.size();
+  info.input_bytes = cut ? cut->input_bytes : bytes.size();
+  info.file_bytes = input ? input->file_bytes : info.input_bytes;
   info.compression = input ? input->compression : "";
   SetClockOrigins(state, &info);
   const bool origin_known = info.wall_clock_origin_ns != 0 || info.display_origin_ns != 0;

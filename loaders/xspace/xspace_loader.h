@@ -16,7 +16,9 @@ namespace stepline::loaders {
 
 // `input.bytes` is the decompressed XSpace protobuf followed by >= 64 zero
 // bytes of padding. Never throws, never prints; a malformed file is a
-// kProtobufInvalid LoadError naming the field and its byte offset.
+// kProtobufInvalid LoadError naming the field and its byte offset. A file
+// cut anywhere loads every complete event before the cut, with a kTruncated
+// diagnostic saying where it was cut and how much was dropped.
 Result<Trace, LoadError> LoadXSpace(const DecodedInput& input, const std::string& path, const LoadOptions& options,
                                     LoadProgress* progress);
 

@@ -182,7 +182,8 @@ TEST(IdleGapTest, UnlinkedKernelIsOther) {
   SyntheticTrace b = Base();
   b.Thread("main").Slice("IteratorGetNext", Us(100), Us(180));
   b.Kernel(7, Us(300), Us(10), "K2");
-  const IdleGap& g = MiddleGap(Analyze(b));
+  const Analyzed a = Analyze(b);  // kept: g refers into it (ASan found the dangling temporary)
+  const IdleGap& g = MiddleGap(a);
   EXPECT_EQ(g.cause, IdleCause::kOther);
   EXPECT_TRUE(g.launch.is_none());
   EXPECT_EQ(g.launch_delay_ns, -1);

@@ -29,6 +29,21 @@ TEST(RecentFilesTest, MostRecentFirstDeduplicatedAndPersisted) {
   std::filesystem::remove_all(dir);
 }
 
+// Saved through safe_write (temporary file, fsync, rename): no temporary
+// file is left beside the list, and what is read back is whole.
+TEST(RecentFilesTest, SavesAtomicallyWithoutLeftovers) {
+  const auto dir = std::filesystem::temp_directory_path() / ("stepline-recent-atomic-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const std::string path = (dir / "recent.txt").string();
+  RecentFiles recent(path);
+  for (int i = 0; i < 30; ++i) recent.Add("/traces/t" + std::to_string(i) + ".json");
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++files;
+  EXPECT_EQ(files, 1u) << "a temporary file was left behind";
+  EXPECT_EQ(RecentFiles(path).list(), recent.list());
+  std::filesystem::remove_all(dir);
+}
+
 TEST(RecentFilesTest, UnwritableLocationIsNotAnError) {
   RecentFiles recent("/proc/stepline-cannot-write/recent.txt");
   recent.Add("/traces/a.json");  // must not throw or crash

@@ -8,6 +8,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
 
 namespace stepline::app {
 namespace {
@@ -87,6 +90,77 @@ TEST(ViewerSettingsTest, BinaryGarbageFileGivesDefaults) {
   }
   EXPECT_EQ(LoadSettings(path.string()), ViewerSettings{});
   fs::remove(path);
+}
+
+// A damaged file gives the defaults for what is damaged, is copied aside to
+// settings.ini.bad before anything replaces it, and the notice says where;
+// the save that follows writes a clean file and leaves the copy alone.
+TEST(ViewerSettingsTest, DamagedFileIsKeptAsideBeforeTheNextSave) {
+  const fs::path dir = fs::temp_directory_path() / ("stepline-settings-damaged-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = (dir / "settings.ini").string();
+  const std::string damaged = "window_width = 1700\nwindow_height = tall\n\x01\x02\xff garbage\n";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << damaged;
+  }
+  std::string notice;
+  const ViewerSettings s = LoadSettings(path, &notice);
+  EXPECT_EQ(s.window_width, 1700) << "good values still load";
+  EXPECT_EQ(s.window_height, ViewerSettings{}.window_height);
+  EXPECT_NE(notice.find(path + ".bad"), std::string::npos) << notice;
+  EXPECT_NE(notice.find("line 2: bad value for window_height"), std::string::npos) << notice;
+  std::ifstream kept(path + ".bad", std::ios::binary);
+  const std::string kept_text((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(kept_text, damaged);
+  std::string error;
+  ASSERT_TRUE(SaveSettings(path, s, &error)) << error;
+  std::string again;
+  EXPECT_EQ(LoadSettings(path, &again), s);
+  EXPECT_EQ(again, "") << "the saved file is clean";
+  std::ifstream still(path + ".bad", std::ios::binary);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(still)), std::istreambuf_iterator<char>()), damaged);
+  fs::remove_all(dir);
+}
+
+TEST(ViewerSettingsTest, CleanFileAndUnknownKeysAreNotDamage) {
+  const fs::path dir = fs::temp_directory_path() / ("stepline-settings-clean-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = (dir / "settings.ini").string();
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << FormatSettings(Custom()) << "a_key_from_a_newer_version = 3\n# caf\xc3\xa9\n";
+  }
+  std::string notice;
+  EXPECT_EQ(LoadSettings(path, &notice), Custom());
+  EXPECT_EQ(notice, "");
+  EXPECT_FALSE(fs::exists(path + ".bad"));
+  fs::remove_all(dir);
+}
+
+TEST(ViewerSettingsTest, OversizedFileIsDamageAndNotRead) {
+  const fs::path dir = fs::temp_directory_path() / ("stepline-settings-huge-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = (dir / "settings.ini").string();
+  {
+    std::ofstream out(path, std::ios::binary);
+    for (int i = 0; i < 20000; ++i) out << "window_width = 1700\n";
+  }
+  std::string notice;
+  EXPECT_EQ(LoadSettings(path, &notice), ViewerSettings{});
+  EXPECT_NE(notice.find("larger than"), std::string::npos) << notice;
+  EXPECT_TRUE(fs::exists(path + ".bad"));
+  fs::remove_all(dir);
+}
+
+TEST(ViewerSettingsTest, ProblemsNameTheLine) {
+  std::vector<std::string> problems;
+  ParseSettings("# comment\n\nshow_caption = true\nno equals here\n= 3\noverview_width = -1\n", &problems);
+  EXPECT_EQ(problems, (std::vector<std::string>{"line 4: not `key = value`", "line 5: no key before `=`",
+                                                "line 6: bad value for overview_width"}));
 }
 
 TEST(ViewerSettingsTest, DefaultFolderIsNotPinned) {

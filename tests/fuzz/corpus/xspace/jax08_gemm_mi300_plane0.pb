@@ -1,0 +1,2 @@
+
+/host:metadata"tw003

@@ -1,0 +1,2 @@
+
+/host:metadata"(chi-mi300x-013.ord.vultr.cpe.ice.amd.com

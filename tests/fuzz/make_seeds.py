@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Writes the fuzz seed corpora (corpus/<target>/) from small slices of the
+shared traces. Run once by hand; the output is committed (a few KB per seed).
+   tests/fuzz/make_seeds.py [TRACES_DIR]   (default ../shared/traces)
+Each seed stays under 6 KB so libFuzzer's default -max_len stays small."""
+import glob, gzip, json, os, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TRACES = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "traces")
+MAX_SEED = 6000
+
+
+def write(target, name, data):
+    d = os.path.join(HERE, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+# ---- protobuf wire helpers -------------------------------------------------
+def varint(b, p):
+    r = s = 0
+    while True:
+        c = b[p]; p += 1; r |= (c & 0x7F) << s; s += 7
+        if c < 0x80:
+            return r, p
+
+
+def enc_varint(v):
+    out = bytearray()
+    while True:
+        c = v & 0x7F; v >>= 7
+        out.append(c | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
+def fields(b, p=0, end=None):
+    """(number, wire type, raw field bytes incl. tag, payload) for each field."""
+    end = len(b) if end is None else end
+    out = []
+    while p < end:
+        start = p
+        t, p = varint(b, p); n, w = t >> 3, t & 7
+        if w == 0:
+            _, p = varint(b, p); payload = None
+        elif w == 1:
+            p += 8; payload = None
+        elif w == 5:
+            p += 4; payload = None
+        elif w == 2:
+            l, p = varint(b, p); payload = b[p:p + l]; p += l
+        else:
+            raise ValueError("wire type %d" % w)
+        out.append((n, w, b[start:p], payload))
+    return out
+
+
+def ld(number, payload):
+    return enc_varint(number << 3 | 2) + enc_varint(len(payload)) + payload
+
+
+# ---- XSpace: each plane with its first line cut to a few events ------------
+def slim_plane(plane, events_per_line, lines_kept):
+    out = bytearray(); lines = 0
+    for n, w, raw, payload in fields(plane):
+        if n == 3 and w == 2:
+            if lines >= lines_kept:
+                continue
+            lines += 1
+            kept = bytearray(); events = 0
+            for ln, lw, lraw, _ in fields(payload):
+                if ln == 4 and lw == 2:
+                    events += 1
+                    if events > events_per_line:
+                        continue
+                kept += lraw
+            out += ld(3, bytes(kept))
+        elif n in (4, 5) and len(out) > MAX_SEED:
+            continue  # metadata beyond the budget
+        else:
+            out += raw
+    return bytes(out)
+
+
+def xspace_seeds():
+    for path in sorted(glob.glob(os.path.join(TRACES, "*", "*.xplane.pb"))):
+        if "corrupt" in path:
+            continue
+        b = open(path, "rb").read()
+        top = fields(b)
+        base = os.path.basename(path).split(".")[0][:24]
+        sizes = set()
+        for i, (n, w, raw, payload) in enumerate(top):
+            if n != 1 or w != 2 or len(payload) in sizes or len(sizes) >= 5:
+                continue  # one seed per distinct plane, five per file
+            sizes.add(len(payload))
+            plane = slim_plane(payload, events_per_line=6, lines_kept=2)
+            if len(plane) > MAX_SEED:
+                plane = slim_plane(payload, events_per_line=3, lines_kept=1)
+            if len(plane) > MAX_SEED:  # keep id, name and the line; drop the metadata
+                plane = b"".join(r for fn, _, r, _ in fields(plane) if fn in (1, 2, 3))
+            seed = ld(1, plane) + b"".join(r for fn, _, r, _ in top if fn in (2, 3, 4))
+            write("xspace", "%s_plane%d.pb" % (base, i), seed)
+
+
+# ---- Perfetto: the first packets, and a window later on --------------------
+def perfetto_seeds():
+    for path in sorted(glob.glob(os.path.join(TRACES, "*", "*.pftrace"))):
+        b = open(path, "rb").read()
+        top = fields(b)
+        base = os.path.basename(path).split(".")[0][:24]
+        head = b""
+        k = 0
+        while k < len(top) and len(head) + len(top[k][2]) < MAX_SEED:
+            head += top[k][2]; k += 1
+        write("perfetto", base + "_head.pftrace", head)
+        # Descriptors and interned data from the head, then a later window.
+        for start in (len(top) // 3, 2 * len(top) // 3):
+            seed = head[:2000]
+            j = start
+            while j < len(top) and len(seed) + len(top[j][2]) < MAX_SEED:
+                seed += top[j][2]; j += 1
+            write("perfetto", "%s_at%d.pftrace" % (base, start), seed)
+
+
+# ---- Chrome JSON: the first events of several producers --------------------
+def read_json(path):
+    data = open(path, "rb").read()
+    if path.endswith(".gz"):
+        data = gzip.decompress(data)
+    return json.loads(data)
+
+
+def json_seeds():
+    picks = ["kineto/resnet50_num_workers_0__worker0.2021-02.pt.trace.json.gz",
+             "hta/critical_path_cuda_event_sync_event_sync_trace.json.gz",
+             "hta/amd_trace_mi250_minitoy_train_ROCm6_2_kineto.json.gz",
+             "catapult/flow.json", "catapult/multiple_input_latency.json",
+             "tracelens/mi210_gpu_only_trace.json.gz", "hta/with_gpu_user_annotation_step_based_trace_2543932.json.gz"]
+    seeds = []
+    for rel in picks:
+        path = os.path.join(TRACES, rel)
+        if not os.path.exists(path):
+            continue
+        doc = read_json(path)
+        events = doc["traceEvents"] if isinstance(doc, dict) else doc
+        base = os.path.basename(rel).split(".")[0][:24]
+        # Spread the picks: metadata at the head, phases from the middle.
+        for label, chosen in (("head", events[:40]), ("mid", events[len(events) // 2:len(events) // 2 + 40])):
+            while chosen:
+                text = json.dumps({"traceEvents": chosen}, separators=(",", ":")).encode()
+                if len(text) <= MAX_SEED:
+                    break
+                chosen = chosen[:-1]
+            if chosen:
+                write("chrome_json", "%s_%s.json" % (base, label), text)
+                seeds.append(text)
+    for f in sorted(glob.glob(os.path.join(ROOT, "tests", "data", "*.json"))):
+        text = open(f, "rb").read()
+        if len(text) <= MAX_SEED:
+            write("chrome_json", "data_" + os.path.basename(f), text)
+            seeds.append(text)
+    return seeds
+
+
+# ---- ByteSource: compressed and cut wrappers around the JSON seeds ---------
+def byte_source_seeds(json_texts):
+    for i, text in enumerate(json_texts[:6]):
+        gz = gzip.compress(text, mtime=0)
+        zs = subprocess.run(["zstd", "-q", "-c", "-3"], input=text, capture_output=True, check=True).stdout
+        write("byte_source", "j%d.json.gz" % i, gz)
+        write("byte_source", "j%d.json.zst" % i, zs)
+        write("byte_source", "j%d_cut.json.gz" % i, gz[: len(gz) * 2 // 3])
+        write("byte_source", "j%d_cut.json.zst" % i, zs[: len(zs) * 2 // 3])
+    if json_texts:
+        t = json_texts[0]
+        half = len(t) // 2
+        write("byte_source", "two_members.gz", gzip.compress(t[:half], mtime=0) + gzip.compress(t[half:], mtime=0))
+        skippable = b"\x50\x2a\x4d\x18" + (4).to_bytes(4, "little") + b"skip"
+        zs = subprocess.run(["zstd", "-q", "-c"], input=t, capture_output=True, check=True).stdout
+        write("byte_source", "skippable.zst", skippable + zs)
+        write("byte_source", "double.gz", gzip.compress(gzip.compress(t, mtime=0), mtime=0))
+    pf = os.path.join(HERE, "corpus", "perfetto")
+    for f in sorted(os.listdir(pf))[:1] if os.path.isdir(pf) else []:
+        write("byte_source", "perfetto.gz", gzip.compress(open(os.path.join(pf, f), "rb").read(), mtime=0))
+    xs = os.path.join(HERE, "corpus", "xspace")
+    for f in sorted(os.listdir(xs))[:1] if os.path.isdir(xs) else []:
+        write("byte_source", "xspace.gz", gzip.compress(open(os.path.join(xs, f), "rb").read(), mtime=0))
+
+
+if __name__ == "__main__":
+    if not os.path.isdir(TRACES):
+        sys.exit("traces not found at %s" % TRACES)
+    xspace_seeds()
+    perfetto_seeds()
+    byte_source_seeds(json_seeds())

@@ -1,0 +1,114 @@
+// Every input a fuzzer found (tests/fuzz/regressions/<target>/) goes through
+// the same checks as in its fuzz target (tests/fuzz/fuzz_check.h): no crash,
+// model invariants, threads 1 and 2 and args on and off agreeing. In the
+// sanitizer build (scripts/test.sh) ASan and UBSan watch these loads too.
+// A new fuzz target adds its row to kTargets.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "loaders/byte_source.h"
+#include "loaders/chrome_json/chrome_json_loader.h"
+#include "loaders/load.h"
+#include "loaders/nsys/nsys_loader.h"
+#include "loaders/perfetto/perfetto_loader.h"
+#include "loaders/rocprof/rocprof_loader.h"
+#include "loaders/xspace/xspace_loader.h"
+#include "tests/fuzz/fuzz_check.h"
+
+namespace stepline::testing {
+namespace {
+
+using loaders::DecodedInput;
+using loaders::LoadOptions;
+
+struct Target {
+  const char* name;
+  uint64_t max_decoded_bytes;  // as in the fuzz target
+  std::function<Result<Trace, loaders::LoadError>(const DecodedInput&, const LoadOptions&)> load;
+};
+
+const Target kTargets[] = {
+    {"chrome_json", uint64_t{64} << 20,
+     [](const DecodedInput& in, const LoadOptions& o) {
+       loaders::ChromeJsonTuning tuning;
+       tuning.chunk_bytes = o.threads > 1 ? 64 : 0;  // as fuzz_chrome_json.cpp
+       return loaders::LoadChromeJson(in, "fuzz-input", o, nullptr, tuning);
+     }},
+    {"xspace", uint64_t{64} << 20,
+     [](const DecodedInput& in, const LoadOptions& o) { return loaders::LoadXSpace(in, "fuzz-input", o, nullptr); }},
+    {"perfetto", uint64_t{64} << 20,
+     [](const DecodedInput& in, const LoadOptions& o) { return loaders::LoadPerfetto(in, "fuzz-input", o, nullptr); }},
+    {"byte_source", uint64_t{16} << 20,
+     [](const DecodedInput& in, const LoadOptions& o) {
+       return loaders::LoadDecodedInput(in, "fuzz-input", o, nullptr);
+     }},
+    {"nsys", uint64_t{64} << 20,
+     [](const DecodedInput& in, const LoadOptions& o) { return loaders::LoadNsysSqlite(in, "fuzz-input", o, nullptr); }},
+    {"rocprof", uint64_t{64} << 20,
+     [](const DecodedInput& in, const LoadOptions& o) { return loaders::LoadRocprofJson(in, "fuzz-input", o, nullptr); }},
+};
+
+std::string ReadAll(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(FuzzRegressions, EveryCommittedFindingLoadsCleanlyEveryWay) {
+  const std::filesystem::path root = std::filesystem::path(STEPLINE_SOURCE_DIR) / "tests" / "fuzz" / "regressions";
+  size_t inputs = 0;
+  for (const Target& target : kTargets) {
+    const auto dir = root / target.name;
+    if (!std::filesystem::is_directory(dir)) continue;
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      const std::string bytes = ReadAll(file);
+      auto input = loaders::DecodeBytes(bytes, file.string(), nullptr, target.max_decoded_bytes);
+      ++inputs;
+      if (!input.ok()) continue;  // a clean error is a pass
+      const std::string finding =
+          fuzz::CheckEveryWay([&](const LoadOptions& o) { return target.load(*input, o); });
+      EXPECT_EQ(finding, "") << target.name << "/" << file.filename().string();
+    }
+  }
+  EXPECT_GT(inputs, 0u) << "no committed fuzz findings under " << root;
+}
+
+// The finding behind regressions/chrome_json/repeated_tid_string_then_number.json:
+// a second "tid" (a number) after a first one (a name) must replace it, not
+// be read as a string id.
+TEST(FuzzRegressions, RepeatedTidKeyTakesTheLastValue) {
+  const std::string json =
+      R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":"worker:empty","tid":"1890023232","ts":1,"dur":2}]})";
+  auto r = loaders::LoadBytes(json, "repeated.json");
+  ASSERT_TRUE(r.ok()) << r.error().ToString();
+  ASSERT_EQ(r->slices().size(), 1u);
+  EXPECT_EQ(r->tracks().tid(r->slices().track()[0]), 1890023232);
+}
+
+// The finding behind regressions/chrome_json/parallel_scan_stricter_than_serial.json:
+// damage inside a nested arg value loads the same with 64-byte parallel
+// chunks as in one chunk.
+TEST(FuzzRegressions, DamagedNestedArgLoadsTheSameWhateverTheChunks) {
+  const std::string json =
+      R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2,"args":{"dims":[[2,3],e name":"x"}},)"
+      R"({"ph":"X","name":"b","pid":1,"tid":1,"ts":5,"dur":2}]})";
+  const std::string finding = fuzz::CheckEveryWay([&](const LoadOptions& o) {
+    auto input = loaders::DecodeBytes(json, "damaged.json", nullptr);
+    loaders::ChromeJsonTuning tuning;
+    tuning.chunk_bytes = o.threads > 1 ? 64 : 0;
+    return loaders::LoadChromeJson(*input, "damaged.json", o, nullptr, tuning);
+  });
+  EXPECT_EQ(finding, "");
+}
+
+}  // namespace
+}  // namespace stepline::testing
