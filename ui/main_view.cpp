@@ -8,6 +8,7 @@
 #include "ui/main_view.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // GetActiveID / ClearActiveID: Esc leaves the search field
 
 #include <algorithm>
 #include <cstring>
@@ -48,28 +49,30 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
     ImGui::End();
     return req;
   }
-  // Typed characters that are shortcuts when no text field has focus.
-  if (!io.WantTextInput) {
+  // Typed characters that are shortcuts when no text field has focus. While
+  // a dialog is up, the keyboard is its own.
+  const bool keys = !status.modal_open;
+  if (keys && !io.WantTextInput) {
     for (ImWchar c : io.InputQueueCharacters) {
       if (c == '/') focus_search_ = true;
       if (c == '?') state.show_help = !state.show_help;
     }
   }
-  if (io.KeyCtrl && ImGui::IsKeyPressed('F', false)) focus_search_ = true;
-  if (io.KeyCtrl && ImGui::IsKeyPressed('O', false)) req.open_dialog = true;
+  if (keys && io.KeyCtrl && ImGui::IsKeyPressed('F', false)) focus_search_ = true;
+  if (keys && io.KeyCtrl && ImGui::IsKeyPressed('O', false)) req.open_dialog = true;
   constexpr int kKeyF12 = 301;  // GLFW_KEY_F12; ImGui 1.86 indexes keys by backend codes
-  if (ImGui::IsKeyPressed(kKeyF12, false)) req.save_screenshot = true;
-  if (io.KeyCtrl && !io.WantTextInput) {
+  if (keys && ImGui::IsKeyPressed(kKeyF12, false)) req.save_screenshot = true;
+  if (keys && io.KeyCtrl && !io.WantTextInput) {
     for (ImWchar c : io.InputQueueCharacters) {
       if (c == '+' || c == '=') io.FontGlobalScale = std::min(2.5f, io.FontGlobalScale * 1.1f);
       if (c == '-') io.FontGlobalScale = std::max(0.75f, io.FontGlobalScale / 1.1f);
     }
   }
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) state.range.reset();
+  if (keys && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) state.range.reset();
   DrawMenuBar(state, status, &req);
   DrawStatus(status, &req);
   if (state.trace() != nullptr) {
-    DrawSearchBar(state);
+    DrawSearchBar(state, keys);
     // Always inside one child, so the panels' ids (tab choice, table sizes)
     // do not change when the caption strip is toggled.
     const float caption_h = state.show_caption ? CaptionHeight() : 0.f;
@@ -220,11 +223,17 @@ void MainView::DrawSelectionTab(ViewState& state) {
   }
 }
 
-void MainView::DrawSearchBar(ViewState& state) {
+// Enter and Shift+Enter step through the matches and keep the field
+// focused (ImGui lets go of a field on Enter: it is focused again before it
+// is drawn next frame, never the widget after it); Esc leaves the field and
+// keeps the text.
+void MainView::DrawSearchBar(ViewState& state, bool keys) {
   ImGui::SetNextItemWidth(320);
-  if (focus_search_) {
-    ImGui::SetKeyboardFocusHere();
-    focus_search_ = false;
+  if (focus_search_ && keys) ImGui::SetKeyboardFocusHere();
+  focus_search_ = false;
+  const ImGuiID search_id = ImGui::GetID("##search");
+  if (keys && ImGui::GetActiveID() == search_id && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
+    ImGui::ClearActiveID();  // before the field sees Esc, which would also undo the typing
   }
   const bool enter = ImGui::InputTextWithHint("##search", "Search slices ( / )", search_buf_, sizeof search_buf_,
                                               ImGuiInputTextFlags_EnterReturnsTrue);
@@ -241,7 +250,7 @@ void MainView::DrawSearchBar(ViewState& state) {
   if (enter) {
     const SliceId next = StepSearch(state.search_matches, state.selected, ImGui::GetIO().KeyShift);
     if (!next.is_none()) state.SelectAndReveal(next);
-    ImGui::SetKeyboardFocusHere(-1);  // keep typing / pressing Enter
+    focus_search_ = true;  // keep typing / pressing Enter
   }
   if (!state.search_error.empty()) {
     ImGui::SameLine();

@@ -35,6 +35,7 @@ struct AppStatus {
   std::vector<std::string> recent; // recent files, newest first
   std::string notice;              // a short message (e.g. "Saved screenshot to ..."), shown as a toast
   bool capturing = false;          // this frame becomes a picture: no toast
+  bool modal_open = false;         // a dialog (file browser, drop question) has the keyboard
 };
 
 // What the view asks the app to do this frame.
@@ -61,7 +62,7 @@ class MainView {
  private:
   void DrawMenuBar(ViewState& state, const AppStatus& status, ViewRequests* req);
   void DrawPicturesMenu(ViewState& state, ViewRequests* req);
-  void DrawSearchBar(ViewState& state);
+  void DrawSearchBar(ViewState& state, bool keys);
   void DrawHelp(ViewState& state);
   void DrawStatus(const AppStatus& status, ViewRequests* req);
   void DrawBody(ViewState& state, QuadRenderer* renderer, ViewRequests* req);

@@ -7,6 +7,7 @@
 // [SECTION] Frame
 #include "app/gui/viewer_session.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "loaders/demo/demo_generator.h"
@@ -247,9 +248,15 @@ ui::CompareStatus ViewerSession::MakeCompareStatus() const {
 void ViewerSession::BrowseFor(Pick pick) {
   static constexpr const char* kTitles[] = {"Open trace", "Compare with", "Replace A", "Replace B"};
   browser_pick_ = pick;
-  std::string start;
-  if (!recent_.list().empty()) start = std::filesystem::path(recent_.list().front()).parent_path().string();
-  browser_.Open(start, kTitles[static_cast<int>(pick)]);
+  // The folders of recent files, newest first and each once, are the
+  // dialog's shortcuts; it starts in the newest.
+  std::vector<std::string> folders;
+  for (const std::string& file : recent_.list()) {
+    const std::string folder = std::filesystem::path(file).parent_path().string();
+    if (!folder.empty() && std::find(folders.begin(), folders.end(), folder) == folders.end()) folders.push_back(folder);
+  }
+  const std::string start = folders.empty() ? std::string() : folders.front();
+  browser_.Open(start, kTitles[static_cast<int>(pick)], std::move(folders));
 }
 
 void ViewerSession::HandlePick(const std::string& path) {
@@ -302,6 +309,9 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
   HandleDrops(dropped_files);
   PollLoads();
   status_.recent = recent_.list();
+  // A dialog up over the view takes the keyboard: no shortcut or search
+  // field behind it sees what is typed into it.
+  status_.modal_open = browser_.is_open() || drop_.question != ui::DropQuestion::kNone;
   FillStatus();
   if (comparing_) {
     ui::CompareRequests req = compare_.Draw(MakeCompareStatus(), renderer);
