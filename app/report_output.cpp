@@ -368,7 +368,7 @@ void GapsCsv(const Report& r, std::string* out) {
 
 }  // namespace
 
-void WriteReportJson(const Report& report, std::ostream& out) {
+void WriteReportJson(const Report& report, std::ostream& out, std::string_view extra_members) {
   JsonOut j(out);
   j.Lit("{\"primary_device\":");
   j.StrOrNull(report.primary_device);
@@ -386,7 +386,12 @@ void WriteReportJson(const Report& report, std::ostream& out) {
     if (i > 0) j.Lit(",");
     j.Str(report.recommendations[i]);
   }
-  j.Lit("]}\n");
+  j.Lit("]");
+  if (!extra_members.empty()) {
+    j.Lit(",");
+    j.Lit(extra_members);
+  }
+  j.Lit("}\n");
   j.Flush();
 }
 

@@ -13,8 +13,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ui/analysis_format.h"
 #include "ui/analysis_tables.h"
+#include "ui/body_layout.h"
 #include "ui/caption.h"
+#include "ui/notice_strips.h"
 #include "ui/search_matches.h"
 #include "ui/theme.h"
 
@@ -77,7 +80,7 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
     // do not change when the caption strip is toggled.
     const float caption_h = state.show_caption ? CaptionHeight() : 0.f;
     ImGui::BeginChild("##body", ImVec2(0, -caption_h), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    DrawBody(state, renderer, &req);
+    DrawBody(state, status, renderer, &req);
     ImGui::EndChild();
     if (state.show_caption) DrawCaption(state, status);
   } else if (!status.loading) {
@@ -86,6 +89,7 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && status.loading) req.cancel_load = true;
   ImGui::End();
   DrawHelp(state);
+  if (state.trace() != nullptr) DrawDiagnosticsWindow(*state.trace(), status.title, &diagnostics_open_);
   toast_.Draw(status.notice, status.capturing);
   return req;
 }
@@ -96,28 +100,38 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
 
 // Left: the overview column; right: the timeline over the tabbed tables.
 // Both splitters write their sizes into state.panels (unscaled px).
-void MainView::DrawBody(ViewState& state, QuadRenderer* renderer, ViewRequests* req) {
+void MainView::DrawBody(ViewState& state, const AppStatus& status, QuadRenderer* renderer, ViewRequests* req) {
   ImGuiIO& io = ImGui::GetIO();
   const float scale = ImGui::GetFontSize() / 13.f;
   const float splitter = 6.f;
   PanelLayout& p = state.panels;
-  if (p.overview_width <= 0) p.overview_width = theme::kOverviewPaneWidth;
-  if (p.bottom_height <= 0) p.bottom_height = theme::kBottomPaneHeight;
+  const float window_w = ImGui::GetMainViewport()->Size.x;
+  if (p.show_overview && window_w < kOverviewCollapseWidth) {
+    // A narrow window: the overview's cards as one line, the width to the timeline.
+    const std::string line = OverviewSummaryLine(state.data->analysis);
+    ImGui::TextUnformatted(FitText(line, ImGui::GetContentRegionAvail().x, ImGui::GetFontSize()).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n(the overview column shows from 1280 px of width)", line.c_str());
+  }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  if (p.show_overview) {
-    const float left = std::clamp(p.overview_width * scale, 200.f, std::max(200.f, avail.x * 0.5f));
-    DrawLeftColumn(state, avail.y, req);
+  const BodyLayout layout = ComputeBodyLayout(p, window_w, avail.x, avail.y, splitter, scale);
+  overview_column_ = layout.overview_column;
+  if (layout.overview_column) {
+    DrawLeftColumn(state, avail.y, layout.overview_w, req);
     ImGui::SameLine(0, 0);
     ImGui::InvisibleButton("##vsplitter", ImVec2(splitter, avail.y));
-    if (ImGui::IsItemActive()) p.overview_width = (left + io.MouseDelta.x) / scale;
+    if (ImGui::IsItemActive()) p.overview_width = (layout.overview_w + io.MouseDelta.x) / scale;
     if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
     ImGui::SameLine(0, 0);
   }
   ImGui::BeginGroup();
-  const float total = ImGui::GetContentRegionAvail().y;
-  const float bottom = std::clamp(p.bottom_height * scale, 80.f, std::max(80.f, total - 150.f));
+  const float bottom = layout.bottom_h;
+  const float total = layout.timeline_h + bottom + splitter;
   ImGui::BeginChild("##timeline_area", ImVec2(0, total - bottom - splitter), false,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  // What the reader is looking at, before any number: a file that lost data
+  // while loading, or the built-in demo.
+  DrawDataLossBanner(*state.trace(), &diagnostics_open_);
+  if (IsDemoTrace(*state.trace()) && DrawDemoStrip(status.title)) req->open_dialog = true;
   timeline_.Draw(state, renderer);
   const PanelShot timeline_shot = CurrentWindowShot("timeline");
   if (BeginPanelMenu("##timeline_menu")) {
@@ -136,10 +150,8 @@ void MainView::DrawBody(ViewState& state, QuadRenderer* renderer, ViewRequests* 
   ImGui::EndGroup();
 }
 
-void MainView::DrawLeftColumn(ViewState& state, float height, ViewRequests* req) {
+void MainView::DrawLeftColumn(ViewState& state, float height, float width, ViewRequests* req) {
   const float scale = ImGui::GetFontSize() / 13.f;
-  const float width = std::clamp(state.panels.overview_width * scale, 200.f,
-                                 std::max(200.f, ImGui::GetContentRegionAvail().x * 0.5f));
   ImGui::BeginGroup();
   // The selection details keep a fixed share at the bottom of the column.
   const float details_h = std::min(height * 0.3f, 240.f * scale);
@@ -209,7 +221,7 @@ void MainView::DrawBottomMenu(ViewState& state, ViewRequests* req) {
 void MainView::DrawSelectionTab(ViewState& state) {
   // Range aggregation, plus the details when the overview column (which
   // normally holds them) is hidden.
-  if (!state.panels.show_overview) {
+  if (!overview_column_) {
     const float half = ImGui::GetContentRegionAvail().x * 0.5f;
     ImGui::BeginChild("##range", ImVec2(half, 0), false);
     range_.Draw(state);

@@ -69,6 +69,7 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
   }
   if (ImGui::BeginMenu("Help")) {
     ImGui::MenuItem("Keyboard shortcuts", "?", &state.show_help);
+    ImGui::MenuItem("Load diagnostics of this file", nullptr, &diagnostics_open_, state.trace() != nullptr);
     ImGui::EndMenu();
   }
   if (!status.title.empty()) {
@@ -129,11 +130,13 @@ void MainView::DrawStatus(const AppStatus& status, ViewRequests* req) {
     if (ImGui::SmallButton("Cancel")) req->cancel_load = true;
   }
   if (!status.error.empty()) {
+    // The button first: after a wrapped message it would sit past the
+    // window's right edge.
+    if (ImGui::SmallButton("Dismiss")) req->dismiss_error = true;
+    ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.f, 0.47f, 0.43f, 1.f));
     ImGui::TextWrapped("%s", status.error.c_str());
     ImGui::PopStyleColor();
-    ImGui::SameLine();
-    if (ImGui::SmallButton("Dismiss")) req->dismiss_error = true;
   }
 }
 

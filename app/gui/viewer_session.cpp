@@ -149,7 +149,9 @@ void ViewerSession::TakeOutcome(int job) {
     }
     return;
   }
-  if (!job_path_[job].empty()) recent_.Add(job_path_[job]);
+  // A file that lost data while loading (cut, corrupt) is not offered again
+  // as if it were good: the banner explains it now, Open recent would not.
+  if (!job_path_[job].empty() && !out->data->trace->diagnostics().has_data_loss()) recent_.Add(job_path_[job]);
   if (single) {
     Show(std::move(out->data), FileName(out->path));
     return;
@@ -227,6 +229,13 @@ void ViewerSession::FillStatus() {
   }
   if (assembling_ && !comparing_) status_.loading_name += " to compare";
   if (known > 0) status_.progress = sum / known;
+}
+
+std::string ViewerSession::WindowTitle() const {
+  constexpr const char* kApp = "Stepline";
+  if (comparing_) return compare_.title(0) + " vs " + compare_.title(1) + " \u2014 " + kApp;
+  if (state_.data && !status_.title.empty()) return status_.title + " \u2014 " + kApp;
+  return kApp;
 }
 
 ui::CompareStatus ViewerSession::MakeCompareStatus() const {

@@ -90,6 +90,8 @@ class ViewerSession {
   const std::optional<ui::PanelShot>& caption_strip() const {
     return comparing_ ? compare_.caption_strip() : view_.caption_strip();
   }
+  // "run.json.gz — Stepline", "a.json vs b.json — Stepline", or "Stepline".
+  std::string WindowTitle() const;
   const std::string& error() const { return status_.error; }
   const std::string& notice() const { return status_.notice; }
 
