@@ -219,7 +219,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   ViewerSession session{RecentFiles("/dev/null/never")};  // headless: never touch the user's recent list
   if (view.compare) {
     session.ShowCompare(data[0], titles[0], data[1], titles[1]);
-    session.state().show_caption = a.Has("--caption");  // the compare view reads the preference from there
+    session.state().pictures.show_caption = a.Has("--caption");  // the compare view reads the preference from there
     if (step_index >= 0) session.compare_view().SelectStep(step_index);
     // On the compare axis 0 is the aligned step's start (the rulers read so).
     if (range) {
@@ -229,17 +229,17 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   } else {
     session.Show(data[0], titles[0]);
     ui::ViewState& state = session.state();
-    state.solo = view.solo;
-    state.show_caption = a.Has("--caption");
+    state.pictures.solo = view.solo;
+    state.pictures.show_caption = a.Has("--caption");
     if (step_index >= 0) {
       const analysis::ReportStep& s = data[0]->analysis.report.steps[step_index];
-      state.focused_step = step_index;
+      state.links.focused_step = step_index;
       state.FitRange(TimeRange{s.start_ns, s.start_ns + s.dur_ns}, 0.02);
     }
     if (range) {
       const TimeNs origin = data[0]->trace->span().start_ns;
-      state.request_fit = TimeRange{origin + static_cast<TimeNs>(std::llround(start_ms * 1e6)),
-                                    origin + static_cast<TimeNs>(std::llround(end_ms * 1e6))};
+      state.requests.fit = TimeRange{origin + static_cast<TimeNs>(std::llround(start_ms * 1e6)),
+                                     origin + static_cast<TimeNs>(std::llround(end_ms * 1e6))};
     }
   }
   // A few frames let ImGui settle table and window sizes.

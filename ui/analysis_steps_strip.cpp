@@ -32,9 +32,9 @@ int DrawStepsStrip(const ViewState& state, ImDrawList* dl, float x0, float y0, f
     if (mouse_in_strip && mouse_x >= a && mouse_x < b) hovered = index;
     if (b <= last_x1) continue;  // sub-pixel steps: one rectangle per pixel column is enough
     last_x1 = b;
-    const uint32_t fill = index == state.focused_step ? theme::kStepFocused
-                          : index % 2               ? theme::kStepFillAlt
-                                                    : theme::kStepFill;
+    const uint32_t fill = index == state.links.focused_step ? theme::kStepFocused
+                          : index % 2                       ? theme::kStepFillAlt
+                                                            : theme::kStepFill;
     dl->AddRectFilled(ImVec2(a, y0 + 1), ImVec2(b - (b - a > 3 ? 1.f : 0.f), y1 - 1), fill);
     if (b - a >= theme::kMinLabelPx) {
       const ImVec4 clip(std::max(a, x0) + 2, y0, std::min(b, x1) - 2, y1);

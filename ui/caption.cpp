@@ -12,8 +12,8 @@ namespace {
 std::string StepPart(const ViewState& state, TimeRange view) {
   const auto& steps = state.data->analysis.report.steps;
   if (steps.empty()) return {};
-  if (state.focused_step >= 0 && static_cast<size_t>(state.focused_step) < steps.size()) {
-    return "step " + steps[state.focused_step].name;
+  if (state.links.focused_step >= 0 && static_cast<size_t>(state.links.focused_step) < steps.size()) {
+    return "step " + steps[state.links.focused_step].name;
   }
   size_t first = steps.size(), last = 0, n = 0;
   for (size_t i = 0; i < steps.size(); ++i) {

@@ -103,10 +103,11 @@ constexpr SortableColumn kGapTableColumns[] = {
 
 void IdleGapsPanel::Refresh(const ViewState& state) {
   const AnalysisData& a = state.data->analysis;
-  if (built_for_ != state.data.get() || built_mask_ != state.gap_cause_mask || built_min_ns_ != state.gap_min_dur_ns) {
+  if (built_for_ != state.data.get() || built_mask_ != state.links.gap_cause_mask ||
+      built_min_ns_ != state.links.gap_min_dur_ns) {
     built_for_ = state.data.get();
-    built_mask_ = state.gap_cause_mask;
-    built_min_ns_ = state.gap_min_dur_ns;
+    built_mask_ = state.links.gap_cause_mask;
+    built_min_ns_ = state.links.gap_min_dur_ns;
     rows_ = FilterGaps(a, built_mask_, built_min_ns_);
     histogram_ = ComputeDurationHistogram(a, rows_, theme::kHistogramBins);
     sort_dirty_ = true;
@@ -167,25 +168,25 @@ void IdleGapsPanel::DrawFilters(ViewState& state) {
   const float group_gap = 12.f * s, swatch_gap = 3.f * s;
   for (int c = 0; c < analysis::kIdleCauseCount; ++c) {
     const auto cause = static_cast<analysis::IdleCause>(c);
-    bool on = state.gap_cause_mask >> c & 1u;
+    bool on = state.links.gap_cause_mask >> c & 1u;
     if (c > 0) SameLineIfFits(theme::kLegendSwatch * s + swatch_gap + CheckboxWidth(CauseLabel(cause)), group_gap);
     // Swatch tight against its checkbox, a wider gap to the next cause, so
     // each colour reads as its own label's.
     ColorSwatch(CauseColor(cause), swatch_gap);
-    if (ImGui::Checkbox(CauseLabel(cause), &on)) state.gap_cause_mask ^= 1u << c;
+    if (ImGui::Checkbox(CauseLabel(cause), &on)) state.links.gap_cause_mask ^= 1u << c;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s of idle time on the primary device", FormatDuration(by_cause[c]).c_str());
   }
   SameLineIfFits(ImGui::CalcTextSize("all").x + 2 * ImGui::GetStyle().FramePadding.x, group_gap);
-  if (ImGui::SmallButton("all")) state.gap_cause_mask = (1u << analysis::kIdleCauseCount) - 1;
+  if (ImGui::SmallButton("all")) state.links.gap_cause_mask = (1u << analysis::kIdleCauseCount) - 1;
   const float drag_w = 120 * s;
   SameLineIfFits(drag_w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("min duration").x, group_gap);
   ImGui::SetNextItemWidth(drag_w);
-  float min_dur_us = static_cast<float>(static_cast<double>(state.gap_min_dur_ns) / 1e3);
+  float min_dur_us = static_cast<float>(static_cast<double>(state.links.gap_min_dur_ns) / 1e3);
   if (ImGui::DragFloat("min duration", &min_dur_us, 1.f, 0.f, 1e6f, "%.0f us", ImGuiSliderFlags_Logarithmic)) {
-    state.gap_min_dur_ns = std::llround(static_cast<double>(min_dur_us) * 1e3);
+    state.links.gap_min_dur_ns = std::llround(static_cast<double>(min_dur_us) * 1e3);
   }
   SameLineIfFits(CheckboxWidth("shade on timeline"), group_gap);
-  ImGui::Checkbox("shade on timeline", &state.show_gap_overlay);
+  ImGui::Checkbox("shade on timeline", &state.links.show_gap_overlay);
 }
 
 void IdleGapsPanel::DrawHistogram(const ViewState& state, float width, float height) {
@@ -246,8 +247,8 @@ void IdleGapsPanel::DrawTable(ViewState& state) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::PushID(static_cast<int>(i));
-      if (ImGui::Selectable(a.report.devices[a.gap_device[i]].name.c_str(), state.selected_gap == static_cast<int32_t>(i),
-                            ImGuiSelectableFlags_SpanAllColumns)) {
+      if (ImGui::Selectable(a.report.devices[a.gap_device[i]].name.c_str(),
+                            state.links.selected_gap == static_cast<int32_t>(i), ImGuiSelectableFlags_SpanAllColumns)) {
         state.SelectGap(static_cast<int32_t>(i));
       }
       ImGui::PopID();

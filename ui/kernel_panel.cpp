@@ -103,9 +103,10 @@ void KernelPanel::Draw(ViewState& state) {
   }
   ImGui::SameLine();
   ImGui::Text("%zu kernel configurations", rows_.size());
-  if (selected_ >= 0 && state.highlighted_op == state.data->analysis.kernel_names[selected_]) {
+  if (selected_ >= 0 && state.links.highlighted_op == state.data->analysis.kernel_names[selected_]) {
     ImGui::SameLine();
-    ImGui::TextDisabled("(%zu occurrences highlighted; step through them in Op stats)", state.op_occurrences.size());
+    ImGui::TextDisabled("(%zu occurrences highlighted; step through them in Op stats)",
+                        state.links.op_occurrences.size());
   }
   DrawTable(state);
 }
@@ -133,7 +134,7 @@ void KernelPanel::DrawTable(ViewState& state) {
       if (ImGui::Selectable(name.c_str(), selected_ == static_cast<int32_t>(i), ImGuiSelectableFlags_SpanAllColumns)) {
         selected_ = static_cast<int32_t>(i);
         state.HighlightOp(state.data->analysis.kernel_names[i], true);
-        if (!state.op_occurrences.empty()) state.SelectAndReveal(SliceId(state.op_occurrences.front()));
+        if (!state.links.op_occurrences.empty()) state.SelectAndReveal(SliceId(state.links.op_occurrences.front()));
       }
       if (ImGui::IsItemHovered() && name.size() > 40) ImGui::SetTooltip("%s", name.c_str());
       ImGui::PopID();

@@ -39,7 +39,7 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->Pos);
   ImGui::SetNextWindowSize(vp->Size);
-  const bool solo = state.solo != SoloPanel::kNone && state.trace() != nullptr;
+  const bool solo = state.pictures.solo != SoloPanel::kNone && state.trace() != nullptr;
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoBringToFrontOnFocus | (solo ? 0 : ImGuiWindowFlags_MenuBar) |
                                  ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
@@ -78,11 +78,11 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
     DrawSearchBar(state, keys);
     // Always inside one child, so the panels' ids (tab choice, table sizes)
     // do not change when the caption strip is toggled.
-    const float caption_h = state.show_caption ? CaptionHeight() : 0.f;
+    const float caption_h = state.pictures.show_caption ? CaptionHeight() : 0.f;
     ImGui::BeginChild("##body", ImVec2(0, -caption_h), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     DrawBody(state, status, renderer, &req);
     ImGui::EndChild();
-    if (state.show_caption) DrawCaption(state, status);
+    if (state.pictures.show_caption) DrawCaption(state, status);
   } else if (!status.loading) {
     ImGui::TextDisabled("Drop a trace file on this window, or use File > Open (Ctrl+O).");
   }
@@ -186,9 +186,9 @@ void MainView::DrawBottomTabs(ViewState& state) {
                                   {"GPU kernels", BottomTab::kKernels},
                                   {"Selection", BottomTab::kSelection}};
   for (const Tab& t : kTabs) {
-    const bool force = state.request_bottom_tab && state.panels.bottom_tab == t.tab;
+    const bool force = state.requests.bottom_tab && state.panels.bottom_tab == t.tab;
     if (!ImGui::BeginTabItem(t.label, nullptr, force ? ImGuiTabItemFlags_SetSelected : 0)) continue;
-    if (!state.request_bottom_tab) state.panels.bottom_tab = t.tab;
+    if (!state.requests.bottom_tab) state.panels.bottom_tab = t.tab;
     switch (t.tab) {
       case BottomTab::kIdleGaps: gaps_.Draw(state); break;
       case BottomTab::kOpStats: ops_.Draw(state); break;
@@ -197,7 +197,7 @@ void MainView::DrawBottomTabs(ViewState& state) {
     }
     ImGui::EndTabItem();
   }
-  state.request_bottom_tab = false;
+  state.requests.bottom_tab = false;
   ImGui::EndTabBar();
 }
 
@@ -249,31 +249,31 @@ void MainView::DrawSearchBar(ViewState& state, bool keys) {
   }
   const bool enter = ImGui::InputTextWithHint("##search", "Search slices ( / )", search_buf_, sizeof search_buf_,
                                               ImGuiInputTextFlags_EnterReturnsTrue);
-  const bool text_changed = state.search_text != search_buf_;
+  const bool text_changed = state.search.text != search_buf_;
   ImGui::SameLine();
-  bool regex_changed = ImGui::Checkbox("regex", &state.search_regex);
+  bool regex_changed = ImGui::Checkbox("regex", &state.search.regex);
   if (text_changed || regex_changed) {
-    state.search_text = search_buf_;
-    SearchResult r = ComputeSearchMatches(*state.trace(), state.search_text, state.search_regex);
-    state.search_matches = std::move(r.rows);
-    ++state.highlight_generation;
-    state.search_error = std::move(r.error);
+    state.search.text = search_buf_;
+    SearchResult r = ComputeSearchMatches(*state.trace(), state.search.text, state.search.regex);
+    state.search.matches = std::move(r.rows);
+    ++state.links.highlight_generation;
+    state.search.error = std::move(r.error);
   }
   if (enter) {
-    const SliceId next = StepSearch(state.search_matches, state.selected, ImGui::GetIO().KeyShift);
+    const SliceId next = StepSearch(state.search.matches, state.selected, ImGui::GetIO().KeyShift);
     if (!next.is_none()) state.SelectAndReveal(next);
     focus_search_ = true;  // keep typing / pressing Enter
   }
-  if (!state.search_error.empty()) {
+  if (!state.search.error.empty()) {
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", state.search_error.c_str());
-  } else if (!state.search_text.empty()) {
+    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", state.search.error.c_str());
+  } else if (!state.search.text.empty()) {
     ImGui::SameLine();
-    const size_t at = MatchPosition(state.search_matches, state.selected);
+    const size_t at = MatchPosition(state.search.matches, state.selected);
     if (at > 0) {
-      ImGui::Text("match %zu of %zu", at, state.search_matches.size());
+      ImGui::Text("match %zu of %zu", at, state.search.matches.size());
     } else {
-      ImGui::Text("%zu matches", state.search_matches.size());
+      ImGui::Text("%zu matches", state.search.matches.size());
     }
   }
 }
@@ -287,16 +287,16 @@ void MainView::DrawSearchBar(ViewState& state, bool keys) {
 // with every column at full width instead of a quarter of the screen.
 void MainView::DrawSolo(ViewState& state, const AppStatus& status) {
   static constexpr const char* kTitles[] = {"", "Overview", "Op stats", "GPU kernels", "Idle gaps"};
-  const char* title = kTitles[static_cast<int>(state.solo)];
+  const char* title = kTitles[static_cast<int>(state.pictures.solo)];
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kCardValue), "%s", title);
   if (!status.title.empty()) {
     ImGui::SameLine();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kCardLabel), "-  %s", status.title.c_str());
   }
   ImGui::Separator();
-  const float caption_h = state.show_caption ? CaptionHeight() : 0.f;
+  const float caption_h = state.pictures.show_caption ? CaptionHeight() : 0.f;
   ImGui::BeginChild("##solo", ImVec2(0, -caption_h), false);
-  switch (state.solo) {
+  switch (state.pictures.solo) {
     case SoloPanel::kOverview: overview_.Draw(state, ImGui::GetContentRegionAvail().y); break;
     case SoloPanel::kOpStats: ops_.Draw(state); break;
     case SoloPanel::kKernels: kernels_.Draw(state); break;
@@ -304,12 +304,12 @@ void MainView::DrawSolo(ViewState& state, const AppStatus& status) {
     case SoloPanel::kNone: break;
   }
   ImGui::EndChild();
-  if (state.show_caption) DrawCaption(state, status);
+  if (state.pictures.show_caption) DrawCaption(state, status);
 }
 
 void MainView::DrawCaption(const ViewState& state, const AppStatus& status) {
   // Solo panels are tables and charts of the whole run.
-  const std::string text = BuildCaption(status.title, state, state.solo != SoloPanel::kNone);
+  const std::string text = BuildCaption(status.title, state, state.pictures.solo != SoloPanel::kNone);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x;
   const float h = CaptionHeight();

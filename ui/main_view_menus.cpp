@@ -56,7 +56,7 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
     if (ImGui::MenuItem("Colour by kind", nullptr, state.color_mode == ColorMode::kByKind))
       state.color_mode = ColorMode::kByKind;
     ImGui::MenuItem("Show all flow arrows in view", nullptr, &state.show_all_flows);
-    ImGui::MenuItem("Shade GPU idle gaps", nullptr, &state.show_gap_overlay);
+    ImGui::MenuItem("Shade GPU idle gaps", nullptr, &state.links.show_gap_overlay);
     ImGui::MenuItem("Overview column", nullptr, &state.panels.show_overview);
     if (ImGui::MenuItem("Fit whole trace", "0")) state.FitAll();
     // Text size on top of the monitor's content scale (high-DPI screens).
@@ -83,16 +83,17 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
 // pictures and saved tables go to (the app remembers it between runs).
 void MainView::DrawPicturesMenu(ViewState& state, ViewRequests* req) {
   if (ImGui::MenuItem("Save screenshot", "F12")) req->save_screenshot = true;
-  ImGui::MenuItem("Caption under pictures", nullptr, &state.show_caption);
+  ImGui::MenuItem("Caption under pictures", nullptr, &state.pictures.show_caption);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("A strip naming the trace, the visible time range and the step");
   if (ImGui::BeginMenu("Save pictures and tables to")) {
     if (ImGui::IsWindowAppearing()) {
-      std::strncpy(folder_buf_, state.export_folder.c_str(), sizeof folder_buf_ - 1);
+      std::strncpy(folder_buf_, state.pictures.export_folder.c_str(), sizeof folder_buf_ - 1);
       folder_buf_[sizeof folder_buf_ - 1] = '\0';
     }
     ImGui::TextDisabled("Folder (files get a timestamped name)");
     ImGui::SetNextItemWidth(420 * ImGui::GetFontSize() / 13.f);
-    if (ImGui::InputText("##export_folder", folder_buf_, sizeof folder_buf_)) state.export_folder = folder_buf_;
+    if (ImGui::InputText("##export_folder", folder_buf_, sizeof folder_buf_))
+      state.pictures.export_folder = folder_buf_;
     ImGui::EndMenu();
   }
 }

@@ -109,7 +109,7 @@ void OpStatsPanel::Select(ViewState& state, uint32_t op) {
   selected_op_ = static_cast<int32_t>(op);
   const analysis::ReportOp& r = state.data->analysis.report.ops[op];
   state.HighlightOp(state.data->analysis.op_names[op], analysis::IsDeviceOpKind(r.kind));
-  if (!state.op_occurrences.empty()) state.SelectAndReveal(SliceId(state.op_occurrences.front()));
+  if (!state.links.op_occurrences.empty()) state.SelectAndReveal(SliceId(state.links.op_occurrences.front()));
 }
 
 void OpStatsPanel::MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const {
@@ -156,17 +156,18 @@ void OpStatsPanel::DrawToolbar(ViewState& state) {
   if (ImGui::Combo("##side", &side, "Host + device\0Host\0Device\0")) side_ = static_cast<OpSide>(side);
   ImGui::SameLine();
   ImGui::Text("%zu ops", rows_.size());
-  if (!state.highlighted_op.is_none()) {
+  if (!state.links.highlighted_op.is_none()) {
     ImGui::SameLine();
-    const std::string_view name = state.trace()->str(state.highlighted_op);
+    const std::string_view name = state.trace()->str(state.links.highlighted_op);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kOpHighlight), "%zu occurrences of %.*s",
-                       state.op_occurrences.size(), static_cast<int>(std::min<size_t>(name.size(), 60)), name.data());
+                       state.links.op_occurrences.size(), static_cast<int>(std::min<size_t>(name.size(), 60)),
+                       name.data());
     ImGui::SameLine();
     const bool prev = ImGui::SmallButton("< prev");
     ImGui::SameLine();
     const bool next = ImGui::SmallButton("next >");
     if (prev || next) {
-      const SliceId to = StepSearch(state.op_occurrences, state.selected, prev);
+      const SliceId to = StepSearch(state.links.op_occurrences, state.selected, prev);
       if (!to.is_none()) state.SelectAndReveal(to);
     }
     ImGui::SameLine();

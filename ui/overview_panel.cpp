@@ -183,9 +183,9 @@ void OverviewPanel::DrawCards(ViewState& state) {
                             "; click to list these gaps"
                       : "");
   if (top_ns > 0 && ImGui::IsItemClicked()) {
-    state.gap_cause_mask = 1u << static_cast<unsigned>(top);
+    state.links.gap_cause_mask = 1u << static_cast<unsigned>(top);
     state.panels.bottom_tab = BottomTab::kIdleGaps;
-    state.request_bottom_tab = true;
+    state.requests.bottom_tab = true;
   }
   const bool has_blamed = a.top_blamed_event >= 0;
   const std::string blamed = has_blamed ? std::string(r.gap_events[a.top_blamed_event].name) : "-";
@@ -241,9 +241,9 @@ void OverviewPanel::DrawCauseChart(ViewState& state) {
                         by_cause.in_steps ? "inside the steps (no-kernel time, copies included)" : "in gaps");
     }
     if (ImGui::IsItemClicked()) {
-      state.gap_cause_mask = 1u << static_cast<unsigned>(c);
+      state.links.gap_cause_mask = 1u << static_cast<unsigned>(c);
       state.panels.bottom_tab = BottomTab::kIdleGaps;
-      state.request_bottom_tab = true;
+      state.requests.bottom_tab = true;
     }
   }
 }

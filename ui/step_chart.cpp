@@ -125,8 +125,8 @@ void StepChart::Draw(ViewState& state, float width, float height) {
     const Rect r{plot.x0 + bar_w * static_cast<float>(i), plot.y0, plot.x0 + bar_w * static_cast<float>(i + 1) - gap,
                  plot.y1};
     const bool over = hovered && mouse.x >= r.x0 && mouse.x < r.x0 + bar_w;
-    const bool focused = state.focused_step >= static_cast<int>(buckets_[i].first) &&
-                         state.focused_step < static_cast<int>(buckets_[i].end);
+    const bool focused = state.links.focused_step >= static_cast<int>(buckets_[i].first) &&
+                         state.links.focused_step < static_cast<int>(buckets_[i].end);
     DrawBar(buckets_[i], r, scale_ns, over || focused);
     if (over) hover_bucket = static_cast<int>(i);
   }
@@ -150,7 +150,7 @@ void StepChart::Draw(ViewState& state, float width, float height) {
     if (ImGui::IsItemClicked(0)) {
       const ReportStep& first = steps[b.first];
       const ReportStep& last = steps[b.end - 1];
-      state.focused_step = static_cast<int32_t>(b.first);
+      state.links.focused_step = static_cast<int32_t>(b.first);
       state.FitRange(TimeRange{first.start_ns, last.start_ns + last.dur_ns}, 0.02);
     }
   } else if (hovered && mouse.x >= mean_r.x0 && mouse.x < mean_r.x1) {

@@ -9,18 +9,18 @@ void ViewState::FitAll() {
   if (const Trace* t = trace()) {
     TimeRange span = t->span();
     const DurNs pad = std::max<DurNs>(1, span.duration_ns() / 50);
-    request_fit = TimeRange{span.start_ns - pad, span.end_ns + pad};
+    requests.fit = TimeRange{span.start_ns - pad, span.end_ns + pad};
   }
 }
 
 void ViewState::KeepPreferencesOf(const ViewState& other) {
   panels = other.panels;
-  request_bottom_tab = other.request_bottom_tab;  // e.g. the remembered tab, not yet shown
-  show_gap_overlay = other.show_gap_overlay;
+  requests.bottom_tab = other.requests.bottom_tab;  // e.g. the remembered tab, not yet shown
+  links.show_gap_overlay = other.links.show_gap_overlay;
   color_mode = other.color_mode;
   show_all_flows = other.show_all_flows;
-  show_caption = other.show_caption;
-  export_folder = other.export_folder;
+  pictures.show_caption = other.pictures.show_caption;
+  pictures.export_folder = other.pictures.export_folder;
 }
 
 void ViewState::SelectAndReveal(SliceId slice) {
@@ -33,23 +33,23 @@ void ViewState::SelectAndReveal(SliceId slice) {
   if (dur > viewport.visible.duration_ns() || start < viewport.visible.start_ns ||
       start + dur > viewport.visible.end_ns) {
     const DurNs width = std::max<DurNs>({dur * 3, viewport.visible.duration_ns() / 4, 1000});
-    request_fit = TimeRange{start + dur / 2 - width / 2, start + dur / 2 + width / 2};
+    requests.fit = TimeRange{start + dur / 2 - width / 2, start + dur / 2 + width / 2};
   }
-  request_scroll_to_selection = true;
+  requests.scroll_to_selection = true;
 }
 
 void ViewState::FitRange(TimeRange r, double margin) {
   const DurNs pad = std::max<DurNs>(1, static_cast<DurNs>(static_cast<double>(r.duration_ns()) * margin));
-  request_fit = TimeRange{r.start_ns - pad, r.end_ns + pad};
+  requests.fit = TimeRange{r.start_ns - pad, r.end_ns + pad};
 }
 
 void ViewState::SelectGap(int32_t index) {
   const Trace* t = trace();
   if (!t || index < 0 || static_cast<size_t>(index) >= data->analysis.gaps.size()) {
-    selected_gap = -1;
+    links.selected_gap = -1;
     return;
   }
-  selected_gap = index;
+  links.selected_gap = index;
   const analysis::IdleGap& g = data->analysis.gaps[index];
   const SliceId blamed = ArrowSource(g);
   TimeRange frame{g.start_ns, g.end_ns};
@@ -61,21 +61,21 @@ void ViewState::SelectGap(int32_t index) {
   }
   FitRange(frame, 0.15);
   selected = blamed;
-  request_scroll_to_selection = !blamed.is_none();
+  requests.scroll_to_selection = !blamed.is_none();
 }
 
 void ViewState::HighlightOp(StringId name, bool on_device) {
-  highlighted_op = name;
-  highlighted_op_on_device = on_device;
-  op_occurrences.clear();
-  ++highlight_generation;
+  links.highlighted_op = name;
+  links.highlighted_op_on_device = on_device;
+  links.op_occurrences.clear();
+  ++links.highlight_generation;
   const Trace* t = trace();
   if (!t || name.is_none()) return;
   const SliceTable& s = t->slices();
   const auto names = s.name();
   const auto kinds = s.gpu_kind();
   for (uint32_t i = 0; i < s.size(); ++i) {
-    if (names[i] == name && (kinds[i] != GpuKind::kNone) == on_device) op_occurrences.push_back(i);
+    if (names[i] == name && (kinds[i] != GpuKind::kNone) == on_device) links.op_occurrences.push_back(i);
   }
 }
 

@@ -34,9 +34,49 @@ struct PanelLayout {
 // (`stepline screenshot --view ops`); kNone is the normal layout.
 enum class SoloPanel : uint8_t { kNone = 0, kOverview, kOpStats, kKernels, kIdleGaps };
 
+// Search over the whole trace (not just the view).
+struct SearchState {
+  std::string text;
+  bool regex = false;
+  std::vector<uint32_t> matches;  // matching slice rows, ascending
+  std::string error;
+  size_t cursor = 0;
+};
+
+// Analysis links between the panels and the timeline: the selected gap and
+// step, the highlighted op, and the Idle gaps filters (the gaps list and the
+// timeline's shading both read them).
+struct AnalysisLinks {
+  bool show_gap_overlay = true;           // idle gaps shaded on GPU device rows
+  int32_t selected_gap = -1;              // index into data->analysis.gaps; -1 none
+  int32_t focused_step = -1;              // index into data->analysis.report.steps; -1 none
+  StringId highlighted_op;                // op whose occurrences are highlighted; None = none
+  bool highlighted_op_on_device = false;  // which side its name was counted on
+  std::vector<uint32_t> op_occurrences;   // slice rows of the highlighted op, ascending
+  uint64_t highlight_generation = 0;      // bumped whenever search.matches or op_occurrences change
+  uint32_t gap_cause_mask = 0x7f;         // bit per analysis::IdleCause shown
+  // Shorter gaps are hidden: the report's --min-gap-us default (launch jitter).
+  DurNs gap_min_dur_ns = analysis::ReportOptions{}.min_gap_ns;
+};
+
+// Pictures and exports.
+struct PictureOptions {
+  bool show_caption = false;          // caption strip under the view: file, visible range, step
+  std::string export_folder;          // where screenshots and exports go (the app sets its default)
+  SoloPanel solo = SoloPanel::kNone;  // one panel fills the window (headless screenshots)
+};
+
+// Requests from panels or keys, applied by the timeline (or the main view) next frame.
+struct PanelRequests {
+  std::optional<TimeRange> fit;
+  bool scroll_to_selection = false;
+  bool bottom_tab = false;  // a panel asked to show panels.bottom_tab
+};
+
 struct ViewState {
   std::shared_ptr<const TimelineData> data;  // null until a trace is loaded
 
+  // The view of the timeline.
   Viewport viewport;                 // visible time window; width set by the timeline each frame
   float scroll_y = 0;                // track area scroll, pixels
   SliceId selected;                  // clicked slice; None = nothing selected
@@ -46,38 +86,14 @@ struct ViewState {
   ColorMode color_mode = ColorMode::kByName;
   bool show_all_flows = false;       // every flow in view, not just the selection's
   bool show_help = false;
-  std::optional<TimeNs> ruler_origin_ns;  // the ruler counts from here; unset = the trace start (compare view: a step start)
-
-  // Search over the whole trace (not just the view).
-  std::string search_text;
-  bool search_regex = false;
-  std::vector<uint32_t> search_matches;  // matching slice rows, ascending
-  std::string search_error;
-  size_t search_cursor = 0;
-
-  // Analysis links between the panels and the timeline.
+  std::optional<TimeNs>
+      ruler_origin_ns;  // the ruler counts from here; unset = the trace start (compare view: a step start)
   PanelLayout panels;
-  bool show_gap_overlay = true;           // idle gaps shaded on GPU device rows
-  int32_t selected_gap = -1;              // index into data->analysis.gaps; -1 none
-  int32_t focused_step = -1;              // index into data->analysis.report.steps; -1 none
-  StringId highlighted_op;                // op whose occurrences are highlighted; None = none
-  bool highlighted_op_on_device = false;  // which side its name was counted on
-  std::vector<uint32_t> op_occurrences;   // slice rows of the highlighted op, ascending
-  uint64_t highlight_generation = 0;      // bumped whenever search_matches or op_occurrences change
-  bool request_bottom_tab = false;        // a panel asked to show panels.bottom_tab
-  // The Idle gaps filters; the gaps list and the timeline's shading both read them.
-  uint32_t gap_cause_mask = 0x7f;  // bit per analysis::IdleCause shown
-  // Shorter gaps are hidden: the report's --min-gap-us default (launch jitter).
-  DurNs gap_min_dur_ns = analysis::ReportOptions{}.min_gap_ns;
 
-  // Pictures and exports.
-  bool show_caption = false;          // caption strip under the view: file, visible range, step
-  std::string export_folder;          // where screenshots and exports go (the app sets its default)
-  SoloPanel solo = SoloPanel::kNone;  // one panel fills the window (headless screenshots)
-
-  // Requests from panels or keys, applied by the timeline next frame.
-  std::optional<TimeRange> request_fit;
-  bool request_scroll_to_selection = false;
+  SearchState search;
+  AnalysisLinks links;
+  PictureOptions pictures;
+  PanelRequests requests;
 
   const Trace* trace() const { return data ? data->trace.get() : nullptr; }
   // Takes the user's layout and options from `other` (panels, overlays,

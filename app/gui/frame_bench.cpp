@@ -53,7 +53,7 @@ FrameTimes MeasureLevels(ui::ViewState& state, int frames, bool cpu_time, Frame 
   double* slots[] = {&out.fit_all, &out.zoom_10pct, &out.zoom_1pct, &out.zoom_0_1pct};
   const double fractions[] = {1.0, 0.1, 0.01, 0.001};
   for (int level = 0; level < 4; ++level) {
-    state.request_fit = LevelRange(span, fractions[level]);
+    state.requests.fit = LevelRange(span, fractions[level]);
     frame(state);  // applies the fit; not timed
     std::vector<double> ms;
     for (int i = 0; i < frames; ++i) {

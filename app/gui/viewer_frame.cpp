@@ -27,7 +27,7 @@ ViewerSession::FrameResult RunViewerFrame(GlWindow& window, ViewerSession& sessi
   glClear(GL_COLOR_BUFFER_BIT);
   window.RenderDrawData();
   const ImVec2 fb_scale = ImGui::GetIO().DisplayFramebufferScale;
-  const std::string folder = session.state().export_folder;
+  const std::string folder = session.state().pictures.export_folder;
   const std::string notice = pictures.AfterRender(w, h, fb_scale.x, fb_scale.y, session.caption_strip(), folder);
   if (!notice.empty()) session.SetNotice(notice);
   if (r.save_screenshot) pictures.RequestWindow();

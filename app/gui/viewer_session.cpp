@@ -249,8 +249,8 @@ ui::CompareStatus ViewerSession::MakeCompareStatus() const {
   cs.notice = status_.notice;
   cs.capturing = status_.capturing;
   cs.recent = recent_.list();
-  cs.show_caption = state_.show_caption;  // preferences live in the single view's state
-  cs.export_folder = state_.export_folder;
+  cs.show_caption = state_.pictures.show_caption;  // preferences live in the single view's state
+  cs.export_folder = state_.pictures.export_folder;
   return cs;
 }
 
@@ -297,8 +297,8 @@ void ViewerSession::ApplyCompareRequests(const ui::CompareRequests& req) {
     jobs_[1].Cancel();
   }
   if (req.dismiss_error) status_.error.clear();
-  if (req.show_caption) state_.show_caption = *req.show_caption;
-  if (req.export_folder) state_.export_folder = *req.export_folder;
+  if (req.show_caption) state_.pictures.show_caption = *req.show_caption;
+  if (req.export_folder) state_.pictures.export_folder = *req.export_folder;
 }
 
 void ViewerSession::ApplyViewRequests(const ui::ViewRequests& req) {

@@ -141,18 +141,18 @@ bool SaveSettings(const std::string& path, const ViewerSettings& settings, std::
 
 void ApplySettings(const ViewerSettings& settings, const std::string& default_folder, ui::ViewState* state) {
   state->panels = settings.panels;
-  state->request_bottom_tab = true;  // the tab bar opens on its first tab otherwise
-  state->show_gap_overlay = settings.show_gap_overlay;
-  state->show_caption = settings.show_caption;
-  state->export_folder = settings.export_folder.empty() ? default_folder : settings.export_folder;
+  state->requests.bottom_tab = true;  // the tab bar opens on its first tab otherwise
+  state->links.show_gap_overlay = settings.show_gap_overlay;
+  state->pictures.show_caption = settings.show_caption;
+  state->pictures.export_folder = settings.export_folder.empty() ? default_folder : settings.export_folder;
 }
 
 ViewerSettings SettingsOf(const ui::ViewState& state, const std::string& default_folder) {
   ViewerSettings s;
   s.panels = state.panels;
-  s.show_gap_overlay = state.show_gap_overlay;
-  s.show_caption = state.show_caption;
-  s.export_folder = state.export_folder == default_folder ? std::string() : state.export_folder;
+  s.show_gap_overlay = state.links.show_gap_overlay;
+  s.show_caption = state.pictures.show_caption;
+  s.export_folder = state.pictures.export_folder == default_folder ? std::string() : state.pictures.export_folder;
   return s;
 }
 

@@ -88,8 +88,8 @@ TEST(CompareDropPromptTest, Inner) {
       break;
     }
   }
-  EXPECT_FALSE(session.compare_view().state(0).op_occurrences.empty());
-  EXPECT_FALSE(session.compare_view().state(1).op_occurrences.empty());
+  EXPECT_FALSE(session.compare_view().state(0).links.op_occurrences.empty());
+  EXPECT_FALSE(session.compare_view().state(1).links.op_occurrences.empty());
   RenderHeadlessFrames(kW, kH, 4, frame, target);
   ASSERT_TRUE(WritePng(std::string(dir) + "/highlight.png", kW, kH, target.ReadRgba(), overwrite, &error)) << error;
   session.CloseCompare();

@@ -77,7 +77,7 @@ TEST_F(CompareFrameRequestsTest, OpsDiffMenuReachesTheApp) {
 TEST_F(CompareFrameRequestsTest, CaptionFollowsTheSessionPreference) {
   Frame();
   EXPECT_FALSE(session_.caption_strip().has_value());
-  session_.state().show_caption = true;  // View > Caption under pictures, or `screenshot --caption`
+  session_.state().pictures.show_caption = true;  // View > Caption under pictures, or `screenshot --caption`
   Frame();
   ASSERT_TRUE(session_.caption_strip().has_value());
   EXPECT_GT(session_.caption_strip()->y0, 800.f);

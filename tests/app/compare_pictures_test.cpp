@@ -67,8 +67,8 @@ TEST(ComparePicturesTest, WholeCompareViewWithItsCaption) {
   ASSERT_TRUE(a && b);
   ViewerSession session{RecentFiles("/dev/null/never")};
   session.ShowCompare(a, "ib.json.gz", b, "bl.json.gz");
-  session.state().show_caption = true;
-  session.state().export_folder = dir.string();
+  session.state().pictures.show_caption = true;
+  session.state().pictures.export_folder = dir.string();
   PictureSaver pictures;
   const auto frame = [&] {
     session.SetNotice("");

@@ -53,7 +53,7 @@ class PictureSaverWindowTest : public ::testing::Test {
   // One viewer frame as cmd_view runs it, pictures saved to dir_ (the
   // folder the View menu sets); returns the notice, if any.
   std::string Frame(GlWindow& window, ViewerSession& session, PictureSaver& pictures, ui::QuadRenderer* renderer) {
-    session.state().export_folder = dir_.string();
+    session.state().pictures.export_folder = dir_.string();
     session.SetNotice("");
     RunViewerFrame(window, session, pictures, nullptr, renderer);
     return session.notice();
@@ -88,7 +88,7 @@ TEST_F(PictureSaverWindowTest, SavesAPanelWithItsCaptionAndTheWholeWindow) {
   ViewerSession session{RecentFiles("/dev/null/never")};
   session.Show(std::make_shared<const ui::TimelineData>(std::make_shared<const Trace>(std::move(trace).value())),
                "demo");
-  session.state().show_caption = true;
+  session.state().pictures.show_caption = true;
   PictureSaver pictures;
   for (int f = 0; f < 3; ++f) Frame(window, session, pictures, &renderer);
   ASSERT_TRUE(session.view().caption_strip().has_value());

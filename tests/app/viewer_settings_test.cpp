@@ -92,10 +92,10 @@ TEST(ViewerSettingsTest, BinaryGarbageFileGivesDefaults) {
 TEST(ViewerSettingsTest, DefaultFolderIsNotPinned) {
   ui::ViewState state;
   ApplySettings(ViewerSettings{}, "/home/u/Pictures", &state);
-  EXPECT_EQ(state.export_folder, "/home/u/Pictures");
-  EXPECT_TRUE(state.request_bottom_tab) << "the remembered tab must be selected, not the tab bar's first";
+  EXPECT_EQ(state.pictures.export_folder, "/home/u/Pictures");
+  EXPECT_TRUE(state.requests.bottom_tab) << "the remembered tab must be selected, not the tab bar's first";
   EXPECT_EQ(SettingsOf(state, "/home/u/Pictures").export_folder, "");
-  state.export_folder = "/data/shots";
+  state.pictures.export_folder = "/data/shots";
   EXPECT_EQ(SettingsOf(state, "/home/u/Pictures").export_folder, "/data/shots");
   ApplySettings(Custom(), "/x", &state);
   // The window size is the app's to fill in (the view state has no window).

@@ -46,7 +46,7 @@ TEST(CaptionTest, FocusedStepWinsAndWholeTraceSaysAll) {
   const TimeRange span = state.trace()->span();
   state.viewport.visible = span;
   EXPECT_NE(BuildCaption("a", state).find("all 4 steps"), std::string::npos);
-  state.focused_step = 3;
+  state.links.focused_step = 3;
   EXPECT_NE(BuildCaption("a", state).find("step ProfilerStep#3"), std::string::npos);
 }
 

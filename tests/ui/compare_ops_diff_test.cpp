@@ -145,15 +145,15 @@ TEST(CompareOpsDiffTest, NormalizedRowHighlightsEveryRawNameInBothRuns) {
   ViewState sa;
   sa.data = a;
   HighlightOpNames(sa, names_a, false);
-  EXPECT_EQ(sa.op_occurrences.size(), 3u);
-  EXPECT_TRUE(std::is_sorted(sa.op_occurrences.begin(), sa.op_occurrences.end()));
-  for (uint32_t row : sa.op_occurrences) {
+  EXPECT_EQ(sa.links.op_occurrences.size(), 3u);
+  EXPECT_TRUE(std::is_sorted(sa.links.op_occurrences.begin(), sa.links.op_occurrences.end()));
+  for (uint32_t row : sa.links.op_occurrences) {
     EXPECT_EQ(a->trace->str(a->trace->slices().name()[row]).substr(0, 9), "aten::add");
   }
   ViewState sb;
   sb.data = b;
   HighlightOpNames(sb, MatchDiffRowNames(b->analysis, "aten::add", OpKind::kHostOp, true), false);
-  EXPECT_EQ(sb.op_occurrences.size(), 1u);
+  EXPECT_EQ(sb.links.op_occurrences.size(), 1u);
   // Without normalizing, the merged name matches nothing; the raw one does.
   EXPECT_TRUE(MatchDiffRowNames(a->analysis, "aten::add", OpKind::kHostOp, false).empty());
   EXPECT_EQ(MatchDiffRowNames(a->analysis, "aten::add_2", OpKind::kHostOp, false).size(), 1u);
@@ -166,11 +166,11 @@ TEST(CompareOpsDiffTest, KernelRowHighlightsOnlyDeviceSlices) {
   const auto names = MatchDiffRowNames(a->analysis, "gemm", OpKind::kKernel, true);
   ASSERT_EQ(names.size(), 1u);
   HighlightOpNames(sa, names, /*on_device=*/true);
-  EXPECT_EQ(sa.op_occurrences.size(), CountNamed(*a->trace, {"gemm"}, true));
-  EXPECT_EQ(sa.op_occurrences.size(), 2u);
+  EXPECT_EQ(sa.links.op_occurrences.size(), CountNamed(*a->trace, {"gemm"}, true));
+  EXPECT_EQ(sa.links.op_occurrences.size(), 2u);
   HighlightOpNames(sa, {}, false);
-  EXPECT_TRUE(sa.op_occurrences.empty());
-  EXPECT_TRUE(sa.highlighted_op.is_none());
+  EXPECT_TRUE(sa.links.op_occurrences.empty());
+  EXPECT_TRUE(sa.links.highlighted_op.is_none());
 }
 
 }  // namespace

@@ -116,8 +116,8 @@ TEST(CompareTimelineSyncTest, SelectStepsAlignsStepStartsAndClamps) {
   EXPECT_EQ(t.alignment().origin_b, Us(7'000 + 2 * 2'000));
   EXPECT_EQ(sa.ruler_origin_ns, t.alignment().origin_a);
   EXPECT_EQ(sb.ruler_origin_ns, t.alignment().origin_b);
-  EXPECT_EQ(sa.focused_step, 2);
-  EXPECT_EQ(sb.focused_step, 2);
+  EXPECT_EQ(sa.links.focused_step, 2);
+  EXPECT_EQ(sb.links.focused_step, 2);
   // Both windows show the same span after their own step start, and it
   // covers the longer (B's, 2 ms) step.
   EXPECT_EQ(sa.viewport.visible.start_ns - t.alignment().origin_a,

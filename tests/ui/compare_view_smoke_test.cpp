@@ -119,13 +119,13 @@ TEST_F(CompareViewSmokeTest, StepSelectionAndNormalizing) {
   EXPECT_EQ(RelStart(0), RelStart(1));
   // Focusing a step in B's Steps strip (what a click there does) moves both
   // runs by the same number of steps.
-  view_.state(1).focused_step = 3;
+  view_.state(1).links.focused_step = 3;
   Frame();
   EXPECT_EQ(view_.timelines().step(0), 3);
   EXPECT_EQ(view_.timelines().step(1), 3);
   EXPECT_EQ(view_.timelines().alignment().origin_b, Us(20'000 + 3 * 3'000));
   view_.SelectSteps(1, 0);
-  view_.state(0).focused_step = 4;
+  view_.state(0).links.focused_step = 4;
   Frame();
   EXPECT_EQ(view_.timelines().step(0), 4);
   EXPECT_EQ(view_.timelines().step(1), 3);  // the one-step offset holds
@@ -153,14 +153,14 @@ TEST_F(CompareViewSmokeTest, SelectingAnOpHighlightsItInBothRunsAndShowsOne) {
   view_.state(0).viewport.visible = TimeRange{Us(50'000), Us(50'100)};
   Frame();
   view_.SelectOp(gemm);
-  EXPECT_EQ(view_.state(0).op_occurrences.size(), 5u);  // one gemm per step: 5 steps in A
-  EXPECT_EQ(view_.state(1).op_occurrences.size(), 4u);  // 4 in B
+  EXPECT_EQ(view_.state(0).links.op_occurrences.size(), 5u);  // one gemm per step: 5 steps in A
+  EXPECT_EQ(view_.state(1).links.op_occurrences.size(), 4u);  // 4 in B
   Frame();
   Frame();
   const Trace& a = *view_.state(0).trace();
   const TimeRange vis = view_.state(0).viewport.visible;
   bool visible = false;
-  for (uint32_t row : view_.state(0).op_occurrences) {
+  for (uint32_t row : view_.state(0).links.op_occurrences) {
     const TimeNs s = a.slices().start_ns()[row];
     visible |= s < vis.end_ns && s + a.slices().dur_ns()[row] > vis.start_ns;
   }

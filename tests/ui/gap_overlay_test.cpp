@@ -153,44 +153,44 @@ TEST(GapOverlayTest, ShadingFollowsTheIdleGapsFilters) {
   GapOverlayFilter filter;
   std::vector<GapOverlayItem> items;
   auto shaded_gaps = [&] {
-    BuildGapOverlay(filter.Get(state.data, state.gap_cause_mask, state.gap_min_dur_ns), 0, vp, 1.f, &items);
+    BuildGapOverlay(filter.Get(state.data, state.links.gap_cause_mask, state.links.gap_min_dur_ns), 0, vp, 1.f, &items);
     std::vector<uint32_t> ids;
     for (const GapOverlayItem& it : items) ids.push_back(it.gap);
     return ids;
   };
   // Defaults: the report's 10 us minimum hides the 5 us launch bubble.
-  EXPECT_EQ(state.gap_min_dur_ns, Us(10));
+  EXPECT_EQ(state.links.gap_min_dur_ns, Us(10));
   EXPECT_EQ(shaded_gaps(), std::vector<uint32_t>{0});
-  state.gap_min_dur_ns = 0;
+  state.links.gap_min_dur_ns = 0;
   EXPECT_EQ(shaded_gaps(), (std::vector<uint32_t>{0, 1}));
-  EXPECT_EQ(&filter.Get(state.data, state.gap_cause_mask, 0), &state.data->gap_index);  // no copy when unfiltered
-  state.gap_cause_mask &= ~(1u << static_cast<unsigned>(analysis::IdleCause::kInput));
+  EXPECT_EQ(&filter.Get(state.data, state.links.gap_cause_mask, 0), &state.data->gap_index);  // no copy when unfiltered
+  state.links.gap_cause_mask &= ~(1u << static_cast<unsigned>(analysis::IdleCause::kInput));
   EXPECT_EQ(shaded_gaps(), std::vector<uint32_t>{1});
-  state.gap_cause_mask = 0;
+  state.links.gap_cause_mask = 0;
   EXPECT_TRUE(shaded_gaps().empty());
   // A new trace with the same filters is not mistaken for the old one.
-  state.gap_cause_mask = 1u << static_cast<unsigned>(analysis::IdleCause::kOther);
+  state.links.gap_cause_mask = 1u << static_cast<unsigned>(analysis::IdleCause::kOther);
   EXPECT_EQ(shaded_gaps(), std::vector<uint32_t>{1});
   state.data = MakeData();
-  EXPECT_EQ(filter.Get(state.data, state.gap_cause_mask, 0).size(), 1u);
-  EXPECT_EQ(filter.Get(state.data, state.gap_cause_mask, 0).gap_id(0), 1u);
+  EXPECT_EQ(filter.Get(state.data, state.links.gap_cause_mask, 0).size(), 1u);
+  EXPECT_EQ(filter.Get(state.data, state.links.gap_cause_mask, 0).gap_id(0), 1u);
 }
 
 TEST(GapOverlayTest, SelectingAGapFramesItAndSelectsTheBlamedEvent) {
   ViewState state;
   state.data = MakeData();
   state.SelectGap(0);
-  EXPECT_EQ(state.selected_gap, 0);
+  EXPECT_EQ(state.links.selected_gap, 0);
   EXPECT_EQ(SliceName(*state.trace(), state.selected), "IteratorGetNext");
-  ASSERT_TRUE(state.request_fit.has_value());
+  ASSERT_TRUE(state.requests.fit.has_value());
   // The frame holds the gap, the blamed event and the kernel that ended it.
-  EXPECT_LE(state.request_fit->start_ns, Us(110));
-  EXPECT_GE(state.request_fit->end_ns, Us(520));
+  EXPECT_LE(state.requests.fit->start_ns, Us(110));
+  EXPECT_GE(state.requests.fit->end_ns, Us(520));
   // A gap without blamed events selects the launch call of its kernel.
   state.SelectGap(1);
   EXPECT_EQ(SliceName(*state.trace(), state.selected), "cudaLaunchKernel");
   state.SelectGap(7);
-  EXPECT_EQ(state.selected_gap, -1);
+  EXPECT_EQ(state.links.selected_gap, -1);
 }
 
 }  // namespace

@@ -114,12 +114,12 @@ TEST(OpStatsPanelTest, HighlightFindsEveryOccurrenceOnItsSide) {
   const int gemm = FindOp(a.report, "gemm");
   ASSERT_GE(gemm, 0);
   state.HighlightOp(a.op_names[gemm], true);
-  EXPECT_EQ(state.op_occurrences.size(), 3u);
-  EXPECT_TRUE(std::is_sorted(state.op_occurrences.begin(), state.op_occurrences.end()));
+  EXPECT_EQ(state.links.op_occurrences.size(), 3u);
+  EXPECT_TRUE(std::is_sorted(state.links.op_occurrences.begin(), state.links.op_occurrences.end()));
   state.HighlightOp(a.op_names[gemm], false);  // no host slice is named gemm
-  EXPECT_TRUE(state.op_occurrences.empty());
+  EXPECT_TRUE(state.links.op_occurrences.empty());
   state.HighlightOp(StringId::None(), false);
-  EXPECT_TRUE(state.highlighted_op.is_none());
+  EXPECT_TRUE(state.links.highlighted_op.is_none());
 }
 
 TEST(KernelPanelTest, FilterSortAndFormat) {

@@ -46,7 +46,7 @@ TEST_F(AnalysisPanelsTest, EveryTabDrawsOnEveryDemoScenario) {
     ASSERT_FALSE(state_.data->analysis.report.steps.empty()) << scenario;
     for (BottomTab tab : {BottomTab::kIdleGaps, BottomTab::kOpStats, BottomTab::kKernels, BottomTab::kSelection}) {
       state_.panels.bottom_tab = tab;
-      state_.request_bottom_tab = true;
+      state_.requests.bottom_tab = true;
       Frame();
       Frame();
       EXPECT_EQ(state_.panels.bottom_tab, tab) << scenario;
@@ -57,8 +57,8 @@ TEST_F(AnalysisPanelsTest, EveryTabDrawsOnEveryDemoScenario) {
     state_.HighlightOp(state_.data->analysis.op_names.front(), false);
     Frame();
     Frame();
-    EXPECT_EQ(state_.selected_gap, 0);
-    state_.show_gap_overlay = false;
+    EXPECT_EQ(state_.links.selected_gap, 0);
+    state_.links.show_gap_overlay = false;
     state_.panels.show_overview = false;
     Frame();
   }
@@ -89,12 +89,12 @@ TEST_F(AnalysisPanelsTest, ClickingAStepBarFramesThatStep) {
   draw();
   io.MouseDown[0] = false;
   draw();
-  EXPECT_EQ(state_.focused_step, 3);
-  ASSERT_TRUE(state_.request_fit.has_value());
+  EXPECT_EQ(state_.links.focused_step, 3);
+  ASSERT_TRUE(state_.requests.fit.has_value());
   const analysis::ReportStep& step = state_.data->analysis.report.steps[3];
-  EXPECT_LE(state_.request_fit->start_ns, step.start_ns);
-  EXPECT_GE(state_.request_fit->end_ns, step.start_ns + step.dur_ns);
-  EXPECT_LT(state_.request_fit->duration_ns(), step.dur_ns * 11 / 10);
+  EXPECT_LE(state_.requests.fit->start_ns, step.start_ns);
+  EXPECT_GE(state_.requests.fit->end_ns, step.start_ns + step.dur_ns);
+  EXPECT_LT(state_.requests.fit->duration_ns(), step.dur_ns * 11 / 10);
 }
 
 TEST(OverviewPanelTest, TopCauseIsTheLargest) {

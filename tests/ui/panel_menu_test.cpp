@@ -82,7 +82,7 @@ size_t Lines(const std::string& text) { return static_cast<size_t>(std::count(te
 
 TEST_F(PanelMenuTest, OpsTableSavesCsvCopiesTsvAndSavesItsPicture) {
   state_.panels.bottom_tab = BottomTab::kOpStats;
-  state_.request_bottom_tab = true;
+  state_.requests.bottom_tab = true;
   Frame();
   Frame();
   const ImVec2 at(1400, 980);  // inside the tables pane, bottom right
@@ -112,7 +112,7 @@ TEST_F(PanelMenuTest, OpsTableSavesCsvCopiesTsvAndSavesItsPicture) {
 
 TEST_F(PanelMenuTest, GapsTableListsTheFilteredGaps) {
   state_.panels.bottom_tab = BottomTab::kIdleGaps;
-  state_.request_bottom_tab = true;
+  state_.requests.bottom_tab = true;
   Frame();
   const ViewRequests r = SweepMenu(ImVec2(1000, 1000));
   const ExportRequest* csv = Find(r, "gaps", "csv");

@@ -75,15 +75,15 @@ TEST_F(TimelineHighlightTest, AFoldedSearchMatchIsLitAndTheRestDimmed) {
   ASSERT_LT(renderer_.last.size(), 2'000u);
   EXPECT_EQ(Count(theme::kSearchMatch), 0u);
 
-  state_.search_matches = {n.row};
-  ++state_.highlight_generation;
+  state_.search.matches = {n.row};
+  ++state_.links.highlight_generation;
   Frame();
   EXPECT_EQ(Count(theme::kSearchMatch), 1u) << "the block holding the match is lit";
   EXPECT_EQ(Count(theme::kFoldedRun), 0u) << "other blocks are dimmed";
   EXPECT_GE(Count(theme::Dimmed(theme::kFoldedRun)), 9u);
 
-  state_.search_matches.clear();
-  ++state_.highlight_generation;
+  state_.search.matches.clear();
+  ++state_.links.highlight_generation;
   Frame();
   EXPECT_EQ(Count(theme::kSearchMatch), 0u);
   EXPECT_GT(Count(theme::kFoldedRun), 0u);

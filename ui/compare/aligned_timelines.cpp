@@ -45,11 +45,11 @@ void AlignedTimelines::SelectSteps(ViewState& a, ViewState& b, const analysis::C
   align.origin_b = StepOrigin(c.b.step_start_ns, steps_[1], TraceStart(b));
   a.ruler_origin_ns = align.origin_a;
   b.ruler_origin_ns = align.origin_b;
-  a.focused_step = steps_[0];
-  b.focused_step = steps_[1];
+  a.links.focused_step = steps_[0];
+  b.links.focused_step = steps_[1];
   a.viewport.Fit(AlignedStepWindowA(align, StepDur(c.a, steps_[0]), StepDur(c.b, steps_[1])));
-  a.request_fit.reset();
-  b.request_fit.reset();
+  a.requests.fit.reset();
+  b.requests.fit.reset();
   b.viewport.visible = MapViewport(a.viewport, align.origin_a, align.origin_b).visible;
   sync_.Reset(align, a.viewport, b.viewport);
 }
@@ -57,8 +57,8 @@ void AlignedTimelines::SelectSteps(ViewState& a, ViewState& b, const analysis::C
 void AlignedTimelines::ShowRelativeRange(ViewState& a, ViewState& b, DurNs start_ns, DurNs end_ns) {
   const StepAlignment align = sync_.alignment();
   a.viewport.Fit(TimeRange{align.origin_a + start_ns, align.origin_a + end_ns});
-  a.request_fit.reset();
-  b.request_fit.reset();
+  a.requests.fit.reset();
+  b.requests.fit.reset();
   b.viewport.visible = MapViewport(a.viewport, align.origin_a, align.origin_b).visible;
   sync_.Reset(align, a.viewport, b.viewport);
 }
@@ -104,7 +104,7 @@ void AlignedTimelines::Draw(ViewState states[2], const std::string titles[2], co
   // A click on a step in either Steps strip focuses it: align on it, and move
   // the other run by as many steps, so the pairing (e.g. one cut step) holds.
   for (int side = 0; side < 2; ++side) {
-    const int focused = states[side].focused_step;
+    const int focused = states[side].links.focused_step;
     if (focused < 0 || focused == steps_[side] || steps_[side] < 0) continue;
     const int shift = focused - steps_[side];
     SelectSteps(states[0], states[1], c, steps_[0] + shift, steps_[1] + shift);

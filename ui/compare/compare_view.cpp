@@ -91,14 +91,14 @@ void CompareView::HighlightSelectedOp() {
 void CompareView::RevealHighlightedOp() {
   for (int side = 0; side < 2; ++side) {
     ViewState& s = states_[side];
-    if (s.op_occurrences.empty()) continue;
+    if (s.links.op_occurrences.empty()) continue;
     const auto starts = s.trace()->slices().start_ns();
     const auto durs = s.trace()->slices().dur_ns();
     const Viewport& vp = s.viewport;
     const TimeNs origin = side == 0 ? timelines_.alignment().origin_a : timelines_.alignment().origin_b;
-    uint32_t best = s.op_occurrences.front();
+    uint32_t best = s.links.op_occurrences.front();
     bool have_after = false;
-    for (uint32_t row : s.op_occurrences) {
+    for (uint32_t row : s.links.op_occurrences) {
       const bool in_view = starts[row] < vp.visible.end_ns && starts[row] + durs[row] > vp.visible.start_ns;
       if (in_view && static_cast<double>(durs[row]) * vp.px_per_ns() >= theme::kMinSlicePx) return;
       if (starts[row] >= origin && (!have_after || starts[row] < starts[best])) {
@@ -108,8 +108,8 @@ void CompareView::RevealHighlightedOp() {
     }
     const DurNs dur = std::max<DurNs>(durs[best], 1000);
     s.selected = SliceId(best);
-    s.request_fit = TimeRange{starts[best] - 10 * dur, starts[best] + 11 * dur};
-    s.request_scroll_to_selection = true;
+    s.requests.fit = TimeRange{starts[best] - 10 * dur, starts[best] + 11 * dur};
+    s.requests.scroll_to_selection = true;
     return;
   }
 }
@@ -236,7 +236,7 @@ void CompareView::DrawLeftColumn(float width, float height, ComparePanelMenus* m
 }
 
 OpsDiffTable::Event CompareView::DrawOpsDiff(ComparePanelMenus* menus) {
-  const size_t counts[2] = {states_[0].op_occurrences.size(), states_[1].op_occurrences.size()};
+  const size_t counts[2] = {states_[0].links.op_occurrences.size(), states_[1].links.op_occurrences.size()};
   pending_normalize_ = normalize_names_;
   const OpsDiffTable::Event ev = ops_.Draw(comparison_, &pending_normalize_, counts);
   const PanelShot shot = CurrentWindowShot("ops-diff");

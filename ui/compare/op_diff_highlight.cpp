@@ -28,11 +28,11 @@ void HighlightOpNames(ViewState& state, std::span<const StringId> names, bool on
   const SliceTable& s = state.trace()->slices();
   const auto slice_names = s.name();
   const auto kinds = s.gpu_kind();
-  state.op_occurrences.clear();
-  ++state.highlight_generation;
+  state.links.op_occurrences.clear();
+  ++state.links.highlight_generation;
   for (uint32_t i = 0; i < s.size(); ++i) {
     if ((kinds[i] != GpuKind::kNone) == on_device && std::binary_search(sorted.begin(), sorted.end(), slice_names[i])) {
-      state.op_occurrences.push_back(i);
+      state.links.op_occurrences.push_back(i);
     }
   }
 }

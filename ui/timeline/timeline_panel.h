@@ -1,5 +1,6 @@
 // TimelinePanel: the overview strip, the time ruler and the tracks, with
-// zoom/pan/selection input. Reads the trace through ViewState; keeps only
+// zoom/pan/selection input (one .cpp per concern: timeline_{panel,input,
+// overview,tracks,overlays}.cpp). Reads the trace through ViewState; keeps only
 // per-frame scratch buffers and drag state.
 #pragma once
 
@@ -28,6 +29,8 @@ class TimelinePanel {
   double last_build_ms() const { return last_build_ms_; }
 
  private:
+  // Text and row sizes follow the font: 1 at the default 13 px.
+  static float Scale();
   struct Rect {
     float x0, y0, x1, y1;
     float w() const { return x1 - x0; }
