@@ -2,6 +2,7 @@
 #include "app/gui/file_browser.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // PushItemFlag(NoTabStop): Tab completes instead of leaving the field
 
 #include <algorithm>
 #include <cstring>
@@ -148,11 +149,14 @@ bool FileBrowser::Draw(std::string* picked) {
     ImGui::SetKeyboardFocusHere();
     focus_field_ = false;
   }
+  // Tab completes; it must not also move the focus to the next widget.
+  ImGui::PushItemFlag(ImGuiItemFlags_NoTabStop, true);
   const bool enter = ImGui::InputTextWithHint(
       "##path", "type a path: / or ~ to start, Tab completes", field_, sizeof field_,
       ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll | ImGuiInputTextFlags_CallbackCompletion |
           ImGuiInputTextFlags_CallbackAlways,
       FieldCallback, this);
+  ImGui::PopItemFlag();
   if (field_text_ != field_) OnFieldEdited();
   ImGui::SameLine();
   ImGui::SetNextItemWidth(kind_w);

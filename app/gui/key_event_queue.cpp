@@ -13,12 +13,16 @@ namespace {
 constexpr int kLeftShift = 340, kLeftControl = 341, kLeftAlt = 342, kLeftSuper = 343;
 constexpr int kRightShift = 344, kRightControl = 345, kRightAlt = 346, kRightSuper = 347;
 
+bool IsModifier(int key) { return key >= kLeftShift && key <= kRightSuper; }
+
 }  // namespace
 
 void KeyEventQueue::ApplyToImGui() {
   ImGuiIO& io = ImGui::GetIO();
   constexpr int kKeys = static_cast<int>(sizeof io.KeysDown / sizeof io.KeysDown[0]);
   std::vector<bool> changed(kKeys, false);
+  bool pressed_key = false;  // a key other than a modifier went down this frame
+  const bool typing = io.WantTextInput;  // as of the last frame
   while (!events_.empty()) {
     const Event e = events_.front();
     if (e.kind == Kind::kChar) {
@@ -32,7 +36,16 @@ void KeyEventQueue::ApplyToImGui() {
     }
     // A second change of one key in a frame would cancel the first: the
     // press would never be seen. It waits for the next frame.
-    if (changed[e.code] && io.KeysDown[e.code] != e.down) break;
+    // While a text field has the keyboard, a printable key (GLFW codes
+    // below 256) matters only through its character: its press and release
+    // may share a frame, so typing keeps pace on slow frames.
+    const bool text_key = typing && e.code < 256;
+    if (changed[e.code] && io.KeysDown[e.code] != e.down && !text_key) break;
+    // A chord whose modifier is let go first (Ctrl down, O down, Ctrl up:
+    // quick fingers, xdotool) must still be seen whole: the modifier's
+    // release waits for the frame after the key's press.
+    if (IsModifier(e.code) && !e.down && pressed_key) break;
+    if (!IsModifier(e.code) && e.down && !text_key) pressed_key = true;
     changed[e.code] = true;
     io.KeysDown[e.code] = e.down;
     events_.pop_front();

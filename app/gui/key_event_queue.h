@@ -3,7 +3,8 @@
 // lost. ImGui 1.86 samples io.KeysDown once per frame: a key pressed and
 // released between two frames (a quick tap on a slow frame: llvmpipe, a remote
 // desktop) would never be seen down. Here each key changes state at most once
-// per frame; the rest of the queue waits for the next frame.
+// per frame (printable keys excepted while a text field has the keyboard:
+// they count through their characters); the rest waits for the next frame.
 #pragma once
 
 #include <cstdint>

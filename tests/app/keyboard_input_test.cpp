@@ -110,6 +110,20 @@ TEST_F(KeyboardTest, QuickCtrlOOpensTheFileDialog) {
   EXPECT_EQ(session_.browser().title(), "Open trace");
 }
 
+TEST_F(KeyboardTest, CtrlOWithCtrlLetGoFirstOpensTheFileDialog) {
+  ShowDemo();
+  // xdotool's order: Ctrl down, then (in a later frame) O down, Ctrl up, O up.
+  keys_.PushKey(kKeyLeftControl, true);
+  Frame();
+  keys_.PushKey(kKeyO, true);
+  keys_.PushKey(kKeyLeftControl, false);
+  keys_.PushKey(kKeyO, false);
+  Frame();
+  EXPECT_TRUE(session_.browser().is_open());
+  Drain();
+  EXPECT_FALSE(ImGui::GetIO().KeyCtrl);
+}
+
 TEST_F(KeyboardTest, CharactersStayInOrderWithTheirKeys) {
   keys_.PushKey(kKeyW, true);
   keys_.PushChar('w');
@@ -137,8 +151,8 @@ TEST_F(KeyboardTest, EnterStepsThroughSearchMatchesAndKeepsTheField) {
   Drain();
   Type("LaunchKernel");
   Drain();
-  ASSERT_EQ(session_.state().search_text, "LaunchKernel");
-  ASSERT_GE(session_.state().search_matches.size(), 6u);
+  ASSERT_EQ(session_.state().search.text, "LaunchKernel");
+  ASSERT_GE(session_.state().search.matches.size(), 6u);
   std::vector<SliceId> seen;
   for (int i = 0; i < 5; ++i) {
     Tap(kKeyEnter);
@@ -146,7 +160,7 @@ TEST_F(KeyboardTest, EnterStepsThroughSearchMatchesAndKeepsTheField) {
     EXPECT_TRUE(ImGui::GetIO().WantTextInput) << "the field keeps the keyboard after Enter " << i + 1;
     seen.push_back(session_.state().selected);
   }
-  const auto& m = session_.state().search_matches;
+  const auto& m = session_.state().search.matches;
   for (int i = 0; i < 5; ++i) EXPECT_EQ(seen[i], SliceId(m[i])) << "Enter " << i + 1 << " selects match " << i + 1;
   keys_.PushKey(kKeyLeftShift, true);
   Tap(kKeyEnter);
@@ -156,7 +170,7 @@ TEST_F(KeyboardTest, EnterStepsThroughSearchMatchesAndKeepsTheField) {
   Tap(kKeyEscape);
   Drain();
   EXPECT_FALSE(ImGui::GetIO().WantTextInput) << "Esc leaves the field";
-  EXPECT_EQ(session_.state().search_text, "LaunchKernel") << "and keeps what was typed";
+  EXPECT_EQ(session_.state().search.text, "LaunchKernel") << "and keeps what was typed";
 }
 
 TEST_F(KeyboardTest, TypingInTheFileDialogNeverReachesTheSearchBox) {
@@ -174,7 +188,7 @@ TEST_F(KeyboardTest, TypingInTheFileDialogNeverReachesTheSearchBox) {
   // leaked; they go into the path field instead.
   Type(dir.string() + "/su");
   Drain();
-  EXPECT_TRUE(session_.state().search_text.empty());
+  EXPECT_TRUE(session_.state().search.text.empty());
   EXPECT_EQ(session_.browser().field(), dir.string() + "/su");
   Tap(kKeyTab);  // completes the folder
   Drain();
@@ -194,7 +208,7 @@ TEST_F(KeyboardTest, TypingInTheFileDialogNeverReachesTheSearchBox) {
   Tap(kKeyEnter);  // picks the file: the dialog closes and the load starts
   Drain();
   EXPECT_FALSE(session_.browser().is_open());
-  EXPECT_TRUE(session_.state().search_text.empty());
+  EXPECT_TRUE(session_.state().search.text.empty());
   std::filesystem::remove_all(dir);
 }
 
