@@ -8,6 +8,7 @@
 
 #include "ui/load_warnings.h"
 #include "ui/theme.h"
+#include "ui/window_fit.h"
 
 namespace stepline::ui {
 namespace {
@@ -55,6 +56,7 @@ void DrawDiagnosticsWindow(const Trace& trace, const std::string& title, bool* o
   ImGui::SetNextWindowBgAlpha(1.f);
   const std::string name = "Load diagnostics: " + title + "###" + id;
   if (ImGui::Begin(name.c_str(), open, ImGuiWindowFlags_NoCollapse)) {
+    KeepWindowInsideViewport();
     const std::vector<DiagnosticRow> rows = DiagnosticRows(trace.diagnostics());
     if (rows.empty()) ImGui::TextDisabled("No problems were met while loading this file.");
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <string_view>
 
+#include "ui/window_fit.h"
+
 namespace stepline::app {
 namespace fs = std::filesystem;
 
@@ -120,7 +122,7 @@ bool FileBrowser::Draw(std::string* picked) {
   const float scale = ImGui::GetFontSize() / 13.f;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   // Inside the window even when the window is small.
-  const ImVec2 size(std::min(760.f * scale, vp->Size.x - 24.f), std::min(460.f * scale, vp->Size.y - 24.f));
+  const ImVec2 size(std::min(960.f * scale, vp->Size.x - 24.f), std::min(480.f * scale, vp->Size.y - 24.f));
   ImGui::SetNextWindowSize(size, ImGuiCond_Appearing);
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f), ImGuiCond_Appearing,
                           ImVec2(0.5f, 0.5f));
@@ -129,6 +131,7 @@ bool FileBrowser::Draw(std::string* picked) {
     return false;
   }
   is_open_ = true;
+  ui::KeepWindowInsideViewport();  // the main window may have shrunk under it
   bool chosen = false;
 
   // Keys the field does not use itself. Backspace means "parent folder" when
