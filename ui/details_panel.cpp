@@ -69,6 +69,23 @@ void DetailsPanel::Draw(ViewState& state) {
   const std::string name(trace->str(s.name()[i]));
   ImGui::TextWrapped("%s", name.c_str());
   ImGui::Separator();
+  // The launch <-> kernel links and other flows first: what a reader follows
+  // next, above the args (a kernel can carry dozens).
+  const FlowTable& flows = trace->flows();
+  int id = 0;
+  auto from = flows.from();
+  for (auto it = std::lower_bound(from.begin(), from.end(), sel); it != from.end() && *it == sel; ++it) {
+    const size_t f = static_cast<size_t>(it - from.begin());
+    LinkedSliceRow(state, flows.kind()[f] == FlowKind::kLaunch ? "launches ->" : "flow to ->", flows.to()[f], id++);
+  }
+  const auto& by_to = state.data->flows_by_to;
+  auto to = flows.to();
+  auto lo = std::lower_bound(by_to.begin(), by_to.end(), sel, [&](uint32_t f, SliceId v) { return to[f] < v; });
+  for (; lo != by_to.end() && to[*lo] == sel; ++lo) {
+    LinkedSliceRow(state, flows.kind()[*lo] == FlowKind::kLaunch ? "<- launched by" : "<- flow from", flows.from()[*lo],
+                   id++);
+  }
+  if (id > 0) ImGui::Separator();
   if (ImGui::BeginTable("##details", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
     auto row = [](const char* key, const std::string& value) {
       ImGui::TableNextRow();
@@ -91,21 +108,6 @@ void DetailsPanel::Draw(ViewState& state) {
       row(std::string(trace->str(args.key()[r])).c_str(), ArgValueText(*trace, args.value(r)));
     }
     ImGui::EndTable();
-  }
-  // Flows through this slice, both directions.
-  const FlowTable& flows = trace->flows();
-  int id = 0;
-  auto from = flows.from();
-  for (auto it = std::lower_bound(from.begin(), from.end(), sel); it != from.end() && *it == sel; ++it) {
-    const size_t f = static_cast<size_t>(it - from.begin());
-    LinkedSliceRow(state, flows.kind()[f] == FlowKind::kLaunch ? "launches ->" : "flow to ->", flows.to()[f], id++);
-  }
-  const auto& by_to = state.data->flows_by_to;
-  auto to = flows.to();
-  auto lo = std::lower_bound(by_to.begin(), by_to.end(), sel, [&](uint32_t f, SliceId v) { return to[f] < v; });
-  for (; lo != by_to.end() && to[*lo] == sel; ++lo) {
-    LinkedSliceRow(state, flows.kind()[*lo] == FlowKind::kLaunch ? "<- launched by" : "<- flow from", flows.from()[*lo],
-                   id++);
   }
 }
 

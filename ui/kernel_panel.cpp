@@ -157,7 +157,9 @@ void KernelPanel::DrawTable(ViewState& state) {
       if (k.shared_memory_bytes >= 0) ImGui::Text("%lld B", static_cast<long long>(k.shared_memory_bytes));
       else ImGui::TextDisabled("-");
       ImGui::TableNextColumn();
-      if (k.occupancy_percent >= 0) ImGui::Text("%.0f%%", k.occupancy_percent);
+      // Profilers write 0 when they did not estimate occupancy; a kernel that
+      // ran had some, so 0 reads as unknown, never as "0%".
+      if (k.occupancy_percent > 0) ImGui::Text("%.0f%%", k.occupancy_percent);
       else ImGui::TextDisabled("-");
     }
   }
