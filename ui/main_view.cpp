@@ -189,12 +189,16 @@ void MainView::DrawBottomTabs(ViewState& state) {
     const bool force = state.requests.bottom_tab && state.panels.bottom_tab == t.tab;
     if (!ImGui::BeginTabItem(t.label, nullptr, force ? ImGuiTabItemFlags_SetSelected : 0)) continue;
     if (!state.requests.bottom_tab) state.panels.bottom_tab = t.tab;
+    // A fresh table per trace: ImGui sizes fixed columns to their content on
+    // first use, and widths fitted to the last trace would cut this one's.
+    ImGui::PushID(state.data.get());
     switch (t.tab) {
       case BottomTab::kIdleGaps: gaps_.Draw(state); break;
       case BottomTab::kOpStats: ops_.Draw(state); break;
       case BottomTab::kKernels: kernels_.Draw(state); break;
       case BottomTab::kSelection: DrawSelectionTab(state); break;
     }
+    ImGui::PopID();
     ImGui::EndTabItem();
   }
   state.requests.bottom_tab = false;
