@@ -254,7 +254,7 @@ ui::CompareStatus ViewerSession::MakeCompareStatus() const {
   return cs;
 }
 
-void ViewerSession::BrowseFor(Pick pick) {
+void ViewerSession::BrowseFor(Pick pick, const std::string& start_dir) {
   static constexpr const char* kTitles[] = {"Open trace", "Compare with", "Replace A", "Replace B"};
   browser_pick_ = pick;
   // The folders of recent files, newest first and each once, are the
@@ -264,7 +264,7 @@ void ViewerSession::BrowseFor(Pick pick) {
     const std::string folder = std::filesystem::path(file).parent_path().string();
     if (!folder.empty() && std::find(folders.begin(), folders.end(), folder) == folders.end()) folders.push_back(folder);
   }
-  const std::string start = folders.empty() ? std::string() : folders.front();
+  const std::string start = !start_dir.empty() ? start_dir : folders.empty() ? std::string() : folders.front();
   browser_.Open(start, kTitles[static_cast<int>(pick)], std::move(folders));
 }
 

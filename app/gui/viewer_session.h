@@ -61,8 +61,9 @@ class ViewerSession {
 
   // What the file browser's pick is for.
   enum class Pick : uint8_t { kOpen = 0, kCompareWith, kReplaceA, kReplaceB };
-  // Opens the file browser for `pick` (its title says what for).
-  void BrowseFor(Pick pick);
+  // Opens the file browser for `pick` (its title says what for), in
+  // `start_dir`, else in the folder of the newest recent file.
+  void BrowseFor(Pick pick, const std::string& start_dir = "");
   Pick browsing_for() const { return browser_pick_; }
   const FileBrowser& browser() const { return browser_; }
   // A file picked in the browser: opened, compared with, or loaded into a side.
