@@ -126,6 +126,7 @@ bool FileBrowser::Draw(std::string* picked) {
   ImGui::SetNextWindowSize(size, ImGuiCond_Appearing);
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f), ImGuiCond_Appearing,
                           ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(1.f);  // opaque: the timeline's text must not show through the list
   if (popup_id_.empty() || !ImGui::BeginPopupModal(popup_id_.c_str(), nullptr)) {
     is_open_ = false;
     return false;
