@@ -11,8 +11,6 @@
 #include <backends/imgui_impl_opengl3.h>
 
 #include <cfloat>
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 
 namespace stepline::app {
@@ -141,7 +139,6 @@ void GlWindow::SetTitle(const std::string& title) {
 
 void GlWindow::OnKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods*/) {
   if (action == GLFW_REPEAT) return;  // ImGui makes its own repeats from the held state
-  if (std::getenv("STEPLINE_DEBUG_KEYS")) std::fprintf(stderr, "key %d action %d t=%.3f\n", key, action, glfwGetTime());
   static_cast<GlWindow*>(glfwGetWindowUserPointer(window))->keys_.PushKey(key, action == GLFW_PRESS);
 }
 
