@@ -81,7 +81,7 @@ TEST_F(CmdReportTest, JsonDiagnosesTheInputBoundDemo) {
   const auto json = ParseJson(r.out);
   ASSERT_TRUE(json.has_value());
   EXPECT_EQ(json->Keys(), (Strings{"primary_device", "devices", "steps", "breakdown_total", "idle_by_cause", "gaps",
-                                   "ops", "kernels", "recommendations"}));
+                                   "ops", "kernels", "recommendations", "partial", "data_loss", "diagnostics"}));
   EXPECT_EQ(Member(*json, "primary_device").text, "GPU 0");
   EXPECT_EQ(LargestCause(Member(*json, "idle_by_cause")), "input");
   const auto& recommendations = Member(*json, "recommendations").items;
