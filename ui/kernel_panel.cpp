@@ -103,7 +103,7 @@ void KernelPanel::Draw(ViewState& state) {
   }
   ImGui::SameLine();
   ImGui::Text("%zu kernel configurations", rows_.size());
-  if (selected_ >= 0 && state.links.highlighted_op == state.data->analysis.kernel_names[selected_]) {
+  if (selected_ >= 0 && state.links.highlighted_op == state.data->analysis.kernels[selected_].name) {
     ImGui::SameLine();
     ImGui::TextDisabled("(%zu occurrences highlighted; step through them in Op stats)",
                         state.links.op_occurrences.size());
@@ -133,7 +133,7 @@ void KernelPanel::DrawTable(ViewState& state) {
       const std::string name(k.name);
       if (ImGui::Selectable(name.c_str(), selected_ == static_cast<int32_t>(i), ImGuiSelectableFlags_SpanAllColumns)) {
         selected_ = static_cast<int32_t>(i);
-        state.HighlightOp(state.data->analysis.kernel_names[i], true);
+        state.HighlightOp(state.data->analysis.kernels[i].name, true);
         if (!state.links.op_occurrences.empty()) state.SelectAndReveal(SliceId(state.links.op_occurrences.front()));
       }
       if (ImGui::IsItemHovered() && name.size() > 40) ImGui::SetTooltip("%s", name.c_str());
