@@ -185,16 +185,26 @@ TopBlamedEvent ComputeTopBlamedEvent(const Trace& trace, std::span<const IdleGap
 // [SECTION] ComputeAnalysis
 //-----------------------------------------------------------------------------
 
+StepSet ComputeTraceSteps(const Trace& trace, const std::vector<DeviceActivity>& devices,
+                          const std::string& steps_regex) {
+  const int primary = PrimaryDeviceIndex(devices);
+  StepOptions step_options;
+  step_options.steps_regex = steps_regex;
+  step_options.device_id = primary >= 0 ? devices[primary].device_id : -1;
+  return ComputeSteps(trace, step_options);
+}
+
+StepSet ComputeTraceSteps(const Trace& trace, const std::string& steps_regex) {
+  return ComputeTraceSteps(trace, ComputeDeviceActivity(trace), steps_regex);
+}
+
 TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options) {
   TraceAnalysis a;
   a.min_gap_ns = options.min_gap_ns;
   const IdleCauseTable& table = options.table != nullptr ? *options.table : IdleCauseTable::Default();
   std::vector<DeviceActivity> devices = ComputeDeviceActivity(trace);
   a.primary_device = PrimaryDeviceIndex(devices);
-  StepOptions step_options;
-  step_options.steps_regex = options.steps_regex;
-  step_options.device_id = a.primary_device >= 0 ? devices[a.primary_device].device_id : -1;
-  a.steps = ComputeSteps(trace, step_options);
+  a.steps = ComputeTraceSteps(trace, devices, options.steps_regex);
   a.step_stats = ComputeStepStats(a.steps);
   const LaunchIndex launches = BuildLaunchIndex(trace);
   a.device_of_track.assign(trace.tracks().size(), -1);

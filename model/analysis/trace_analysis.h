@@ -84,6 +84,12 @@ struct TraceAnalysis {
 
 TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options = {});
 
+// The steps, the one definition: ComputeSteps preferring the primary device's
+// Steps row. `info` counts these; ComputeAnalysis uses the same call.
+StepSet ComputeTraceSteps(const Trace& trace, const std::vector<DeviceActivity>& devices,
+                          const std::string& steps_regex = {});
+StepSet ComputeTraceSteps(const Trace& trace, const std::string& steps_regex = {});
+
 // The host event blamed for the most idle time: summed overlap over the
 // `gaps` that overlap a step (copies blamed for copy gaps do not count).
 TopBlamedEvent ComputeTopBlamedEvent(const Trace& trace, std::span<const IdleGap> gaps);
