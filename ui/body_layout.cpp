@@ -36,8 +36,8 @@ std::string OverviewSummaryLine(const AnalysisData& a) {
   const analysis::Report& r = a.report;
   std::string line = std::to_string(r.steps.size()) + (r.steps.size() == 1 ? " step" : " steps");
   if (!r.steps.empty()) {
-    line += "  |  step " + FormatDuration(a.step_mean_ns);
-    if (r.steps.size() > 1) line += " \u00b1 " + FormatDuration(a.step_std_ns);
+    line += "  |  step " + FormatDuration(a.step_stats.mean_ns);
+    if (r.steps.size() > 1) line += " \u00b1 " + FormatDuration(a.step_stats.sample_std_ns);
   }
   const analysis::DeviceReport* dev = r.primary_device_index >= 0 ? &r.devices[r.primary_device_index] : nullptr;
   if (dev != nullptr) {

@@ -151,7 +151,7 @@ void KernelPanel::Draw(ViewState& state) {
   } else {
     ImGui::Text("%zu kernel configurations", rows_.size());
   }
-  if (selected_ >= 0 && state.links.highlighted_op == state.data->analysis.kernel_names[selected_]) {
+  if (selected_ >= 0 && state.links.highlighted_op == state.data->analysis.kernels[selected_].name) {
     ImGui::SameLine();
     ImGui::TextDisabled("(%zu occurrences highlighted; step through them in Op stats)",
                         state.links.op_occurrences.size());
@@ -165,7 +165,7 @@ void KernelPanel::Draw(ViewState& state) {
 
 void KernelPanel::Select(ViewState& state, uint32_t kernel) {
   selected_ = static_cast<int32_t>(kernel);
-  state.HighlightOp(state.data->analysis.kernel_names[kernel], true);
+  state.HighlightOp(state.data->analysis.kernels[kernel].name, true);
   if (!state.links.op_occurrences.empty()) state.SelectAndReveal(SliceId(state.links.op_occurrences.front()));
 }
 

@@ -108,7 +108,7 @@ constexpr SortableColumn kOpTableColumns[kOpColumnCount] = {
 void OpStatsPanel::Select(ViewState& state, uint32_t op) {
   selected_op_ = static_cast<int32_t>(op);
   const analysis::ReportOp& r = state.data->analysis.report.ops[op];
-  state.HighlightOp(state.data->analysis.op_names[op], analysis::IsDeviceOpKind(r.kind));
+  state.HighlightOp(state.data->analysis.ops.ops[op].name, analysis::IsDeviceOpKind(r.kind));
   if (!state.links.op_occurrences.empty()) state.SelectAndReveal(SliceId(state.links.op_occurrences.front()));
 }
 

@@ -21,11 +21,7 @@ struct TimelineData {
   std::shared_ptr<const Trace> trace;
   TrackDepthIndex depths;
   CopyRows copies;
-  // GPU utilization over the whole trace for the overview strip: fraction of
-  // each bin covered by at least one kernel (any device), kOverviewBins bins
-  // over trace->span().
-  static constexpr size_t kOverviewBins = 2048;
-  std::vector<float> gpu_busy;
+  // Some device ran a kernel (the overview strip then shows analysis.busy_bins).
   bool has_gpu = false;
   // Flow rows sorted by their `to` slice (the table itself is sorted by `from`).
   std::vector<uint32_t> flows_by_to;
@@ -43,9 +39,5 @@ struct TimelineData {
   // overlay (declared after `analysis`, which it is built from).
   GapIndex gap_index;
 };
-
-// Busy fraction per bin of `range`, from the union of the given intervals
-// (sorted or not). Exposed for tests.
-std::vector<float> ComputeBusyBins(std::vector<TimeRange> intervals, TimeRange range, size_t bins);
 
 }  // namespace stepline::ui
