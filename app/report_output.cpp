@@ -378,6 +378,32 @@ void WriteReportJson(const Report& report, std::ostream& out) {
   CategoriesJson(report.breakdown_total, &j);
   j.Lit(",\"idle_by_cause\":");
   CausesJson(report.idle_by_cause, &j);
+  // Issue #15: the figures the window shows, one definition each.
+  j.Lit(",\"gpu_busy_percent\":");
+  j.Lit(text::FormatFixed(report.gpu_busy_percent, 2));
+  const analysis::StepStats& st = report.step_stats;
+  j.Lit(",\"step_stats\":{\"count\":");
+  j.Int(static_cast<int64_t>(st.count));
+  j.Lit(",\"mean_ns\":");
+  j.Int(st.mean_ns);
+  j.Lit(",\"sample_std_ns\":");
+  j.Int(st.sample_std_ns);
+  j.Lit(",\"min_ns\":");
+  j.Int(st.min_ns);
+  j.Lit(",\"max_ns\":");
+  j.Int(st.max_ns);
+  j.Lit("},\"top_blamed_event\":");
+  if (report.top_blamed_event.empty()) {
+    j.Lit("null");
+  } else {
+    j.Lit("{\"name\":");
+    j.Str(report.top_blamed_event);
+    j.Lit(",\"blamed_ns\":");
+    j.Int(report.top_blamed_ns);
+    j.Lit(",\"gaps\":");
+    j.Int(static_cast<int64_t>(report.top_blamed_gaps));
+    j.Lit("}");
+  }
   GapsJson(report, &j);
   OpsJson(report, &j);
   KernelsJson(report, &j);
@@ -426,26 +452,16 @@ std::string Percent(DurNs part, DurNs whole) {
   return whole > 0 ? FormatFixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 1) + "%" : "-";
 }
 
-// "10 from steps_row; mean 105.2 ms ± 1.3 ms (min .., max ..)". The spread is
-// the sample standard deviation: the steps are a sample of the run.
+// "10 steps from steps_row; mean 105.2 ms ± 1.300 ms sample std (min .., max ..)":
+// Report::step_stats, the definition the window shows too.
 std::string StepSummary(const Report& r, std::string_view source) {
   const size_t n = r.steps.size();
   std::string s = FormatCount(n) + (n == 1 ? " step" : " steps");
   if (!source.empty()) s += " from " + std::string(source);
   if (n == 0) return s;
-  double sum = 0;
-  DurNs lo = r.steps.front().dur_ns, hi = lo;
-  for (const analysis::ReportStep& step : r.steps) {
-    sum += static_cast<double>(step.dur_ns);
-    lo = std::min(lo, step.dur_ns);
-    hi = std::max(hi, step.dur_ns);
-  }
-  const double mean = sum / static_cast<double>(n);
-  double sq = 0;
-  for (const analysis::ReportStep& step : r.steps) sq += std::pow(static_cast<double>(step.dur_ns) - mean, 2);
-  const double std_dev = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) : 0;
-  return s + "; mean " + FormatDuration(std::llround(mean)) + " \u00b1 " + FormatDuration(std::llround(std_dev)) +
-         " (min " + FormatDuration(lo) + ", max " + FormatDuration(hi) + ")";
+  const analysis::StepStats& st = r.step_stats;
+  return s + "; mean " + FormatDuration(st.mean_ns) + " \u00b1 " + FormatDuration(st.sample_std_ns) +
+         " sample std (min " + FormatDuration(st.min_ns) + ", max " + FormatDuration(st.max_ns) + ")";
 }
 
 void BreakdownText(const Report& r, std::ostream& out) {
