@@ -1,4 +1,4 @@
-// DetailsPanel drawing and self-time computation.
+// DetailsPanel drawing (self time from analysis::SliceSelfNs, kept per selection).
 #include "ui/details_panel.h"
 
 #include <imgui.h>
@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "model/analysis/self_time.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/timeline/track_layout.h"
 
@@ -41,20 +42,6 @@ void LinkedSliceRow(ViewState& state, const char* label, SliceId other, int id) 
 }
 
 }  // namespace
-
-DurNs ComputeSelfTime(const Trace& trace, SliceId slice) {
-  const SliceTable& s = trace.slices();
-  const size_t i = slice.index();
-  const TimeNs end = s.start_ns()[i] + s.dur_ns()[i];
-  const uint32_t track_end = trace.tracks().ranges(s.track()[i]).slice_end;
-  DurNs children = 0;
-  // Descendants follow the slice in table order until a slice starts at or
-  // after its end; direct children are those whose parent is this slice.
-  for (size_t j = i + 1; j < track_end && s.start_ns()[j] < end; ++j) {
-    if (s.parent()[j] == slice) children += std::min(end, s.start_ns()[j] + s.dur_ns()[j]) - s.start_ns()[j];
-  }
-  return std::max<DurNs>(0, s.dur_ns()[i] - children);
-}
 
 void DetailsPanel::Draw(ViewState& state) {
   const Trace* trace = state.trace();
@@ -99,7 +86,12 @@ void DetailsPanel::Draw(ViewState& state) {
     row("Track", ProcessLabel(*trace, trace->tracks().process(track)) + " / " + TrackLabel(*trace, track));
     row("Start", FormatDuration(s.start_ns()[i] - origin) + " (" + std::to_string(s.start_ns()[i]) + " ns)");
     row("Duration", FormatDuration(s.dur_ns()[i]));
-    row("Self time", FormatDuration(ComputeSelfTime(*trace, sel)));
+    // Walks the selection's descendants: once per selection, not per frame.
+    if (self_for_ != std::make_pair(state.data->generation, sel.value)) {
+      self_for_ = {state.data->generation, sel.value};
+      self_ns_ = analysis::SliceSelfNs(*trace, sel);
+    }
+    row("Self time", FormatDuration(self_ns_));
     if (s.gpu_kind()[i] != GpuKind::kNone) row("GPU kind", std::string(GpuKindName(s.gpu_kind()[i])));
     row("Depth", std::to_string(s.depth()[i]));
     const ArgTable& args = trace->args();

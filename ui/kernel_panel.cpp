@@ -133,8 +133,8 @@ void KernelPanel::Draw(ViewState& state) {
   }
   ImGui::SetNextItemWidth(260 * ImGui::GetFontSize() / 13.f);
   ImGui::InputTextWithHint("##kernel_filter", "Filter kernel or op names", filter_, sizeof filter_);
-  if (built_for_ != state.data.get() || built_filter_ != filter_) {
-    built_for_ = state.data.get();
+  if (built_generation_ != state.data->generation || built_filter_ != filter_) {
+    built_generation_ = state.data->generation;
     built_filter_ = filter_;
     rows_ = FilterKernels(report, built_filter_);
     SortKernels(report, sort_column_, sort_ascending_, &rows_);

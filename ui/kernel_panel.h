@@ -46,6 +46,8 @@ std::string FormatDim3(const std::array<int64_t, 3>& d);
 class KernelPanel {
  public:
   void Draw(ViewState& state);
+  // The rows on show (indices into report.kernels), as of the last Draw().
+  const std::vector<uint32_t>& rows() const { return rows_; }
   // Right-click items: the rows on show (filter and sort) as TSV / CSV.
   void MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const;
 
@@ -59,7 +61,7 @@ class KernelPanel {
   std::vector<uint32_t> rows_;
   bool group_by_name_ = true;
   std::vector<KernelGroup> groups_;  // rows_ grouped, when group_by_name_
-  const TimelineData* built_for_ = nullptr;
+  uint64_t built_generation_ = 0;    // TimelineData::generation the rows are for; 0 none
   std::string built_filter_;
   KernelColumn sort_column_ = KernelColumn::kTotal;
   bool sort_ascending_ = false;

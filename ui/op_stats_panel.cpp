@@ -123,8 +123,8 @@ void OpStatsPanel::Draw(ViewState& state) {
     ImGui::TextDisabled("No ops in this trace.");
     return;
   }
-  if (built_for_ != state.data.get() || built_filter_ != filter_ || built_side_ != side_) {
-    built_for_ = state.data.get();
+  if (built_generation_ != state.data->generation || built_filter_ != filter_ || built_side_ != side_) {
+    built_generation_ = state.data->generation;
     built_filter_ = filter_;
     built_side_ = side_;
     rows_ = FilterOps(report, built_filter_, side_);
@@ -225,7 +225,11 @@ void OpStatsPanel::DrawTable(ViewState& state) {
 
 void OpStatsPanel::DrawTopChart(ViewState& state, float width) {
   const analysis::Report& report = state.data->analysis.report;
-  const std::vector<uint32_t> top = TopOpsBySelf(report, 10);
+  if (top_generation_ != state.data->generation) {  // sorts every op: once per trace, not per frame
+    top_generation_ = state.data->generation;
+    top_ = TopOpsBySelf(report, 10);
+  }
+  const std::vector<uint32_t>& top = top_;
   if (top.empty() || report.ops[top.front()].self_ns <= 0) return;
   const float s = ImGui::GetFontSize() / 13.f;
   const float row_h = std::max(theme::kTopOpsRowHeight * s, ImGui::GetFontSize() + 4 * s);

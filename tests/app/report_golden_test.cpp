@@ -24,7 +24,8 @@ using ::stepline::testing::ParseJson;
 // Keys the report gained on purpose (issue #15); see the goldens' README.
 // Issue #17: the load's diagnostics, so a cut file is never analysed
 // silently (the demos have none: `diagnostics` is an empty array).
-constexpr std::array<std::string_view, 3> kAddedKeys{"partial", "data_loss", "diagnostics"};
+constexpr std::array<std::string_view, 6> kAddedKeys{"gpu_busy_percent", "step_stats", "top_blamed_event",
+                                                     "partial",          "data_loss",  "diagnostics"};
 
 bool IsAddedKey(std::string_view key) {
   return std::find(kAddedKeys.begin(), kAddedKeys.end(), key) != kAddedKeys.end();

@@ -2,11 +2,21 @@
 #include "ui/timeline/timeline_data.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace stepline::ui {
+namespace {
+
+uint64_t NextGeneration() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
 
 TimelineData::TimelineData(std::shared_ptr<const Trace> t)
     : trace(std::move(t)),
+      generation(NextGeneration()),
       depths(*trace),
       copies(*trace),
       flow_window(*trace),

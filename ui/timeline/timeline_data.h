@@ -19,6 +19,9 @@ struct TimelineData {
   explicit TimelineData(std::shared_ptr<const Trace> t);
 
   std::shared_ptr<const Trace> trace;
+  // Unique per TimelineData in this process, never reused (an address can be:
+  // a new trace allocated where a freed one was). Panel caches key on it.
+  const uint64_t generation;
   TrackDepthIndex depths;
   CopyRows copies;
   // Some device ran a kernel (the overview strip then shows analysis.busy_bins).
