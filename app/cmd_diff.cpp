@@ -3,11 +3,13 @@
 // prints analysis::Compare of the two (diff_output.h).
 #include <limits>
 #include <ostream>
+#include <sstream>
 #include <string>
 
 #include "app/cli_args.h"
 #include "app/command_options.h"
 #include "app/commands.h"
+#include "app/diagnostics_output.h"
 #include "app/diff_output.h"
 #include "loaders/load.h"
 #include "model/analysis/compare.h"
@@ -77,8 +79,17 @@ int RunDiff(const Args& args, std::ostream& out, std::ostream& err) {
   const analysis::Comparison comparison = analysis::Compare(
       report_a, report_b, settings.options, {settings.a_path, a.value().span()}, {settings.b_path, b.value().span()});
   if (settings.json) {
-    WriteDiffJson(comparison, settings.max_ops, out);
+    // Which side is partial, spliced into the comparison's object.
+    std::ostringstream diff;
+    WriteDiffJson(comparison, settings.max_ops, diff);
+    std::string text = std::move(diff).str();
+    const size_t close = text.rfind('}');
+    text.insert(close, ",\"a_load\":{" + DiagnosticsJsonMembers(a.value()) + "},\"b_load\":{" +
+                           DiagnosticsJsonMembers(b.value()) + "}");
+    out << text;
   } else {
+    WriteDataLossLine(a.value(), "A", settings.a_path, out);
+    WriteDataLossLine(b.value(), "B", settings.b_path, out);
     WriteDiffText(comparison, settings.max_ops, out);
   }
   return out.good() ? 0 : 1;

@@ -52,30 +52,6 @@ GpuGroups GroupGpu(const GpuTotals& t) {
   return g;
 }
 
-struct DeviceFacts {
-  uint32_t streams = 0;
-  GpuTotals gpu;
-};
-
-// Per device id: its GPU stream tracks and the GPU-side slices on them.
-std::map<int32_t, DeviceFacts> CollectDevices(const Trace& trace) {
-  std::map<int32_t, DeviceFacts> devices;
-  const TrackTable& tracks = trace.tracks();
-  for (size_t t = 0; t < tracks.size(); ++t) {
-    const TrackId track = TrackId::FromIndex(t);
-    if (tracks.kind(track) == TrackKind::kGpuStream) ++devices[tracks.device_id(track)].streams;
-  }
-  const SliceTable& slices = trace.slices();
-  for (size_t i = 0; i < slices.size(); ++i) {
-    const GpuKind kind = slices.gpu_kind()[i];
-    if (kind == GpuKind::kNone) continue;
-    DeviceFacts& device = devices[tracks.device_id(slices.track()[i])];
-    ++device.gpu.count[size_t(kind)];
-    device.gpu.ns[size_t(kind)] += slices.dur_ns()[i];
-  }
-  return devices;
-}
-
 // The first instance's detail says more than the code's generic description.
 std::string_view DiagMessage(const Diagnostics::Entry& entry) {
   if (!entry.instances.empty() && !entry.instances.front().detail.empty()) return entry.instances.front().detail;
@@ -140,14 +116,16 @@ void WriteGpuText(const GpuGroups& g, std::ostream& out) {
   Line(out, "gpu memset", CountAndTime(g.memset));
 }
 
-void WriteDevicesText(const Trace& trace, std::ostream& out) {
-  for (const auto& [device_id, facts] : CollectDevices(trace)) {
-    const GpuGroups g = GroupGpu(facts.gpu);
+void WriteDevicesText(const analysis::TraceSummary& s, std::ostream& out) {
+  for (const analysis::TraceSummary::Device& d : s.device_list) {
+    const int32_t device_id = d.device_id;
+    const uint32_t streams = d.streams;
+    const GpuGroups g = GroupGpu(GpuTotals{d.gpu_count, d.gpu_ns});
     const GpuGroup copies{g.memcpy_h2d.count + g.memcpy_d2h.count + g.memcpy_other.count,
                           g.memcpy_h2d.ns + g.memcpy_d2h.ns + g.memcpy_other.ns};
     const std::string label = device_id < 0 ? std::string("device ?") : "device " + std::to_string(device_id);
     Line(out, label,
-         FormatCount(facts.streams) + (facts.streams == 1 ? " stream" : " streams") + "; kernels " +
+         FormatCount(streams) + (streams == 1 ? " stream" : " streams") + "; kernels " +
              CountAndTime(g.kernel) + "; memcpy " + CountAndTime(copies) + "; memset " + CountAndTime(g.memset));
   }
 }
@@ -193,7 +171,7 @@ void WriteInfoText(const std::string& path, const Trace& trace, const analysis::
   }
   Line(out, "tracks", tracks);
   WriteGpuText(GroupGpu(GpuTotals{s.gpu_count, s.gpu_ns}), out);
-  WriteDevicesText(trace, out);
+  WriteDevicesText(s, out);
   Line(out, "steps", FormatCount(s.steps));
   WriteDiagnosticsText(trace.diagnostics(), out);
 }

@@ -18,6 +18,7 @@
 #include "app/cli_args.h"
 #include "app/command_options.h"
 #include "app/commands.h"
+#include "app/diagnostics_output.h"
 #include "app/report_output.h"
 #include "loaders/load.h"
 #include "model/analysis/report.h"
@@ -210,7 +211,7 @@ int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
     }
   }
   if (settings.json) {
-    WriteReportJson(report, out);
+    WriteReportJson(report, out, DiagnosticsJsonMembers(trace));
   } else if (settings.csv_dir.empty()) {
     ReportTextContext context;
     context.path = settings.path;
@@ -219,6 +220,7 @@ int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
     context.analysis_ms = analysis_ms;
     context.step_source = step_source;
     context.min_gap_ns = settings.options.min_gap_ns;
+    WriteDiagnosticsTop(trace, "", out);  // a partial file is said first, before any figure
     WriteReportText(report, context, out);
   }
   return out.good() ? 0 : 1;

@@ -27,6 +27,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: stepline screenshot FILE [FILE_B] --out OUT.png [--view timeline|overview|ops|kernels|gaps|memory|compare]\n"
     "       [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
+    "       [--file-dialog DIR]  (the File > Open dialog up, listing DIR)\n"
     "       (--demo SCENARIO instead of FILE renders a built-in demo; --view compare needs two files;\n"
     "       a FILE that is a TensorBoard/XProf log directory stands for its newest profile run)\n";
 
@@ -112,7 +113,7 @@ LoadedData LoadInput(const std::string& path, const std::string& demo, std::stri
 int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(
       args,
-      ArgSpec{{"--force", "--caption", "--help"}, {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step"}});
+      ArgSpec{{"--force", "--caption", "--help"}, {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step", "--file-dialog"}});
   if (parsed.ok() && parsed->Has("--help")) {
     out << kUsage;
     return 0;
@@ -248,6 +249,8 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
                                      origin + static_cast<TimeNs>(std::llround(end_ms * 1e6))};
     }
   }
+  // The Open dialog up over the view, listing DIR (pictures of the dialog).
+  if (const auto dialog_dir = a.Value("--file-dialog")) session.BrowseFor(ViewerSession::Pick::kOpen, *dialog_dir);
   // A few frames let ImGui settle table and window sizes.
   RenderHeadlessFrames(size.w, size.h, 4, [&] {
     renderer.BeginFrame();

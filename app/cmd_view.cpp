@@ -74,6 +74,7 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
   };
   while (!window.ShouldClose()) {
     const ViewerSession::FrameResult r = RunViewerFrame(window, session, pictures, &gl_renderer, renderer);
+    window.SetTitle(session.WindowTitle());  // the open file(s), for the task bar and window list
     ViewerSettings now = SettingsOf(session.state(), default_folder);
     window.GetSize(&now.window_width, &now.window_height);
     const double t = ImGui::GetTime();

@@ -23,6 +23,7 @@ class JsonWriter {
   JsonWriter& Int(int64_t v);
   JsonWriter& Fixed(double v, int decimals);  // e.g. 12.345; non-finite becomes null
   JsonWriter& Null();
+  JsonWriter& Bool(bool v);
 
   // Key + value in one call, for the common flat fields.
   JsonWriter& Field(std::string_view key, uint64_t v) { return Key(key).Uint(v); }

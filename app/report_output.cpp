@@ -16,6 +16,7 @@
 #include "app/memory_output.h"
 #include "app/text_format.h"
 #include "loaders/export/json_text.h"
+#include "ui/analysis_tables.h"
 #include "ui/table_export.h"
 
 namespace stepline::app {
@@ -292,56 +293,17 @@ void CsvText(std::string* out, std::string_view v) {
   ui::AppendCsvField(v, out);
 }
 
-void StepsCsv(const Report& r, std::string* out) {
-  out->append("name,start_ns,dur_ns");
-  for (int c = 0; c < analysis::kTimeCategoryCount; ++c) out->append(",").append(CategoryName(c)).append("_ns");
-  out->push_back('\n');
-  for (const analysis::ReportStep& s : r.steps) {
-    ui::AppendCsvField(s.name, out);
-    CsvInt(out, s.start_ns);
-    CsvInt(out, s.dur_ns);
-    for (DurNs ns : s.breakdown) CsvInt(out, ns);
-    out->push_back('\n');
-  }
+// Steps, ops and kernels: the window's table builders (ui/analysis_tables.h)
+// with every row, so `--csv` and Save as CSV write the same columns and rows.
+std::vector<uint32_t> AllRows(size_t n) {
+  std::vector<uint32_t> rows(n);
+  std::iota(rows.begin(), rows.end(), 0u);
+  return rows;
 }
 
-void OpsCsv(const Report& r, std::string* out) {
-  out->append("name,kind,count,total_ns,self_ns,avg_ns,min_ns,max_ns,percent,cumulative_percent\n");
-  for (const analysis::ReportOp& o : r.ops) {
-    ui::AppendCsvField(o.name, out);
-    CsvText(out, analysis::OpKindName(o.kind));
-    CsvInt(out, static_cast<int64_t>(o.count));
-    for (DurNs ns : {o.total_ns, o.self_ns, o.avg_ns, o.min_ns, o.max_ns}) CsvInt(out, ns);
-    out->push_back(',');
-    AppendFixed(out, o.percent, 3);
-    out->push_back(',');
-    AppendFixed(out, o.cumulative_percent, 3);
-    out->push_back('\n');
-  }
-}
-
-void KernelsCsv(const Report& r, std::string* out) {
-  out->append(
-      "name,grid_x,grid_y,grid_z,block_x,block_y,block_z,registers_per_thread,shared_memory_bytes,"
-      "occupancy_percent,framework_op,count,total_ns,avg_ns,min_ns,max_ns\n");
-  for (const analysis::ReportKernel& k : r.kernels) {
-    ui::AppendCsvField(k.name, out);
-    for (const auto* triple : {&k.grid, &k.block}) {
-      for (int64_t v : *triple) CsvIntOrEmpty(out, KnownTriple(*triple) ? v : -1);
-    }
-    CsvIntOrEmpty(out, k.registers_per_thread);
-    CsvIntOrEmpty(out, k.shared_memory_bytes);
-    out->push_back(',');
-    if (k.occupancy_percent >= 0 && std::isfinite(k.occupancy_percent)) AppendFixed(out, k.occupancy_percent, 2);
-    CsvText(out, k.framework_op);
-    CsvInt(out, static_cast<int64_t>(k.count));
-    for (DurNs ns : {k.total_ns, k.avg_ns, k.min_ns, k.max_ns}) CsvInt(out, ns);
-    out->push_back('\n');
-  }
-}
-
-// Cause events are a nested list; the table keeps the most blamed one (they
-// are sorted by overlap) and how many there are. The JSON has them all.
+// Gaps from the Report's lean rows, the columns of ui::GapsTable (which reads
+// the ids); the test ReportCsvMatchesWindowTables checks they agree. The JSON
+// has every cause event.
 void GapsCsv(const Report& r, std::string* out) {
   out->append(
       "device,start_ns,dur_ns,step,cause,next_kernel,launch_delay_ns,blamed_event,blamed_thread,"
@@ -369,7 +331,7 @@ void GapsCsv(const Report& r, std::string* out) {
 
 }  // namespace
 
-void WriteReportJson(const Report& report, std::ostream& out) {
+void WriteReportJson(const Report& report, std::ostream& out, std::string_view extra_members) {
   JsonOut j(out);
   j.Lit("{\"primary_device\":");
   j.StrOrNull(report.primary_device);
@@ -379,6 +341,32 @@ void WriteReportJson(const Report& report, std::ostream& out) {
   CategoriesJson(report.breakdown_total, &j);
   j.Lit(",\"idle_by_cause\":");
   CausesJson(report.idle_by_cause, &j);
+  // Issue #15: the figures the window shows, one definition each.
+  j.Lit(",\"gpu_busy_percent\":");
+  j.Lit(text::FormatFixed(report.gpu_busy_percent, 2));
+  const analysis::StepStats& st = report.step_stats;
+  j.Lit(",\"step_stats\":{\"count\":");
+  j.Int(static_cast<int64_t>(st.count));
+  j.Lit(",\"mean_ns\":");
+  j.Int(st.mean_ns);
+  j.Lit(",\"sample_std_ns\":");
+  j.Int(st.sample_std_ns);
+  j.Lit(",\"min_ns\":");
+  j.Int(st.min_ns);
+  j.Lit(",\"max_ns\":");
+  j.Int(st.max_ns);
+  j.Lit("},\"top_blamed_event\":");
+  if (report.top_blamed_event.empty()) {
+    j.Lit("null");
+  } else {
+    j.Lit("{\"name\":");
+    j.Str(report.top_blamed_event);
+    j.Lit(",\"blamed_ns\":");
+    j.Int(report.top_blamed_ns);
+    j.Lit(",\"gaps\":");
+    j.Int(static_cast<int64_t>(report.top_blamed_gaps));
+    j.Lit("}");
+  }
   GapsJson(report, &j);
   OpsJson(report, &j);
   KernelsJson(report, &j);
@@ -388,7 +376,12 @@ void WriteReportJson(const Report& report, std::ostream& out) {
     if (i > 0) j.Lit(",");
     j.Str(report.recommendations[i]);
   }
-  j.Lit("]}\n");
+  j.Lit("]");
+  if (!extra_members.empty()) {
+    j.Lit(",");
+    j.Lit(extra_members);
+  }
+  j.Lit("}\n");
   j.Flush();
 }
 
@@ -405,9 +398,11 @@ std::string_view ReportTableFileName(ReportTable table) {
 
 void AppendReportCsv(const Report& report, ReportTable table, std::string* out) {
   switch (table) {
-    case ReportTable::kSteps: return StepsCsv(report, out);
-    case ReportTable::kOps: return OpsCsv(report, out);
-    case ReportTable::kKernels: return KernelsCsv(report, out);
+    case ReportTable::kSteps: out->append(ui::ToCsv(ui::StepsTable(report))); return;
+    case ReportTable::kOps: out->append(ui::ToCsv(ui::OpsTable(report, AllRows(report.ops.size())))); return;
+    case ReportTable::kKernels:
+      out->append(ui::ToCsv(ui::KernelsTable(report, AllRows(report.kernels.size()))));
+      return;
     case ReportTable::kGaps: return GapsCsv(report, out);
     case ReportTable::kMemory: return AppendMemoryCsv(report, out);
   }
@@ -430,26 +425,16 @@ std::string Percent(DurNs part, DurNs whole) {
   return whole > 0 ? FormatFixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 1) + "%" : "-";
 }
 
-// "10 from steps_row; mean 105.2 ms ± 1.3 ms (min .., max ..)". The spread is
-// the sample standard deviation: the steps are a sample of the run.
+// "10 steps from steps_row; mean 105.2 ms ± 1.300 ms sample std (min .., max ..)":
+// Report::step_stats, the definition the window shows too.
 std::string StepSummary(const Report& r, std::string_view source) {
   const size_t n = r.steps.size();
   std::string s = FormatCount(n) + (n == 1 ? " step" : " steps");
   if (!source.empty()) s += " from " + std::string(source);
   if (n == 0) return s;
-  double sum = 0;
-  DurNs lo = r.steps.front().dur_ns, hi = lo;
-  for (const analysis::ReportStep& step : r.steps) {
-    sum += static_cast<double>(step.dur_ns);
-    lo = std::min(lo, step.dur_ns);
-    hi = std::max(hi, step.dur_ns);
-  }
-  const double mean = sum / static_cast<double>(n);
-  double sq = 0;
-  for (const analysis::ReportStep& step : r.steps) sq += std::pow(static_cast<double>(step.dur_ns) - mean, 2);
-  const double std_dev = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) : 0;
-  return s + "; mean " + FormatDuration(std::llround(mean)) + " \u00b1 " + FormatDuration(std::llround(std_dev)) +
-         " (min " + FormatDuration(lo) + ", max " + FormatDuration(hi) + ")";
+  const analysis::StepStats& st = r.step_stats;
+  return s + "; mean " + FormatDuration(st.mean_ns) + " \u00b1 " + FormatDuration(st.sample_std_ns) +
+         " sample std (min " + FormatDuration(st.min_ns) + ", max " + FormatDuration(st.max_ns) + ")";
 }
 
 void BreakdownText(const Report& r, std::ostream& out) {

@@ -18,7 +18,9 @@ namespace stepline::app {
 // launch configuration fields. Built in one string buffer that is handed to
 // `out` in ~1 MB pieces, so 100k+ gaps cost neither per-field stream calls
 // nor one giant allocation.
-void WriteReportJson(const analysis::Report& report, std::ostream& out);
+// `extra_members` (`"key":value,...`, no braces) is spliced in after the
+// report's own members: the trace's diagnostics (app/diagnostics_output.h).
+void WriteReportJson(const analysis::Report& report, std::ostream& out, std::string_view extra_members = {});
 
 // The --csv tables; each row of `steps`, `ops`, `kernels`, `gaps` in the JSON
 // is one CSV row, in the same order, under a header line. RFC 4180 quoting

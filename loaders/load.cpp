@@ -230,6 +230,8 @@ Result<Trace, LoadError> LoadDecoded(const DecodedInput& input, const std::strin
   info.input_bytes = input.bytes.size();
   info.file_bytes = input.file_bytes;
   info.compression = input.compression;
+  info.compressed_cut = input.truncated;
+  info.compressed_cut_at = input.truncated_at;
   if (input.truncated) {
     // Format loaders note where *their* parse stopped; the compressed cause
     // is recorded here once, unless a loader already quoted it.

@@ -84,4 +84,10 @@ uint64_t Diagnostics::total() const {
   return n;
 }
 
+bool Diagnostics::has_data_loss() const {
+  return std::any_of(entries_.begin(), entries_.end(), [](const Entry& e) {
+    return e.count > 0 && GetDiagCodeInfo(e.code).severity == Severity::kDataLoss;
+  });
+}
+
 }  // namespace stepline

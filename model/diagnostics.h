@@ -68,6 +68,9 @@ class Diagnostics {
   std::vector<const Entry*> NonEmpty() const;  // in code order
   uint64_t total() const;
   bool empty() const { return total() == 0; }
+  // Some of the input did not make it into the model (severity kDataLoss):
+  // results describe only what was loaded, and the UI and reports say so.
+  bool has_data_loss() const;
 
  private:
   std::array<Entry, kDiagCodeCount> entries_{};

@@ -28,6 +28,8 @@ struct TraceInfo {
   uint64_t input_bytes = 0;        // decompressed bytes parsed
   uint64_t file_bytes = 0;         // bytes on disk (compressed size when compressed)
   std::string compression;         // "", "gzip", "zstd"
+  bool compressed_cut = false;     // the compressed stream ended early or broke (a kTruncated diagnostic says so)
+  uint64_t compressed_cut_at = 0;  // compressed byte offset where decoding stopped, when compressed_cut
   TimeNs display_origin_ns = 0;    // subtract for display (first event, or profile start)
   TimeNs wall_clock_origin_ns = 0; // ns since the Unix epoch of model time 0, when known; else 0
   ArgSetId metadata;               // trace-level key/values (deviceProperties, schemaVersion, ...)

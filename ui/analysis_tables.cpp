@@ -1,10 +1,11 @@
 // Export builders for the analysis panels; see analysis_tables.h.
 #include "ui/analysis_tables.h"
 
+#include <array>
 #include <cmath>
 #include <string>
 
-#include "ui/kernel_panel.h"
+#include "model/analysis/track_names.h"
 
 namespace stepline::ui {
 
@@ -12,64 +13,106 @@ namespace {
 
 std::string KnownInt(int64_t v) { return v >= 0 ? IntCell(v) : std::string(); }
 
-// "128x1x1", empty when unknown (the panel shows "-").
-std::string Dim3Cell(const std::array<int64_t, 3>& d) {
-  const std::string s = FormatDim3(d);
-  return s == "-" ? std::string() : s;
-}
+bool KnownTriple(const std::array<int64_t, 3>& v) { return v[0] != 0 || v[1] != 0 || v[2] != 0; }
 
 }  // namespace
 
+// The columns below are `stepline report --csv`'s (README, `stepline report`):
+// the CLI writes these same tables with every row (app/report_output.cpp).
+
 TextTable OpsTable(const analysis::Report& report, const std::vector<uint32_t>& rows) {
   TextTable t;
-  t.header = {"side",   "kind",   "name",   "count",   "total_ns",          "avg_ns",
-              "min_ns", "max_ns", "self_ns", "percent", "cumulative_percent"};
+  t.header = {"name",   "kind",   "count",  "total_ns", "self_ns",
+              "avg_ns", "min_ns", "max_ns", "percent",  "cumulative_percent"};
   for (uint32_t i : rows) {
     const analysis::ReportOp& op = report.ops[i];
-    t.rows.push_back({analysis::IsDeviceOpKind(op.kind) ? "device" : "host", std::string(analysis::OpKindName(op.kind)),
-                      std::string(op.name), IntCell(static_cast<int64_t>(op.count)), IntCell(op.total_ns),
-                      IntCell(op.avg_ns), IntCell(op.min_ns), IntCell(op.max_ns), IntCell(op.self_ns),
-                      FixedCell(op.percent, 3), FixedCell(op.cumulative_percent, 3)});
+    t.rows.push_back({std::string(op.name), std::string(analysis::OpKindName(op.kind)),
+                      IntCell(static_cast<int64_t>(op.count)), IntCell(op.total_ns), IntCell(op.self_ns),
+                      IntCell(op.avg_ns), IntCell(op.min_ns), IntCell(op.max_ns), FixedCell(op.percent, 3),
+                      FixedCell(op.cumulative_percent, 3)});
   }
   return t;
 }
 
 TextTable KernelsTable(const analysis::Report& report, const std::vector<uint32_t>& rows) {
   TextTable t;
-  t.header = {"kernel", "launching_op", "count", "total_ns", "avg_ns", "min_ns", "max_ns", "grid", "block",
-              "registers_per_thread", "shared_memory_bytes", "occupancy_percent"};
+  t.header = {"name",
+              "grid_x",
+              "grid_y",
+              "grid_z",
+              "block_x",
+              "block_y",
+              "block_z",
+              "registers_per_thread",
+              "shared_memory_bytes",
+              "occupancy_percent",
+              "framework_op",
+              "count",
+              "total_ns",
+              "avg_ns",
+              "min_ns",
+              "max_ns"};
   for (uint32_t i : rows) {
     const analysis::ReportKernel& k = report.kernels[i];
+    std::vector<std::string> row = {std::string(k.name)};
+    for (const auto* triple : {&k.grid, &k.block}) {
+      for (int64_t v : *triple) row.push_back(KnownTriple(*triple) ? IntCell(v) : std::string());
+    }
     const bool has_occupancy = k.occupancy_percent >= 0 && std::isfinite(k.occupancy_percent);
-    t.rows.push_back({std::string(k.name), std::string(k.framework_op), IntCell(static_cast<int64_t>(k.count)),
-                      IntCell(k.total_ns), IntCell(k.avg_ns), IntCell(k.min_ns), IntCell(k.max_ns), Dim3Cell(k.grid),
-                      Dim3Cell(k.block), KnownInt(k.registers_per_thread), KnownInt(k.shared_memory_bytes),
-                      has_occupancy ? FixedCell(k.occupancy_percent, 2) : std::string()});
+    for (std::string cell : {KnownInt(k.registers_per_thread), KnownInt(k.shared_memory_bytes),
+                             has_occupancy ? FixedCell(k.occupancy_percent, 2) : std::string(),
+                             std::string(k.framework_op), IntCell(static_cast<int64_t>(k.count)), IntCell(k.total_ns),
+                             IntCell(k.avg_ns), IntCell(k.min_ns), IntCell(k.max_ns)}) {
+      row.push_back(std::move(cell));
+    }
+    t.rows.push_back(std::move(row));
   }
   return t;
 }
 
+// Cause events are a nested list; the table keeps the most blamed one (they
+// are sorted by overlap) and how many there are.
 TextTable GapsTable(const Trace& trace, const AnalysisData& a, const std::vector<uint32_t>& rows) {
   TextTable t;
-  t.header = {"device", "start_ns", "offset_ns", "dur_ns", "step", "cause", "blamed_events"};
-  const TimeNs origin = trace.span().start_ns;
+  t.header = {"device",
+              "start_ns",
+              "dur_ns",
+              "step",
+              "cause",
+              "next_kernel",
+              "launch_delay_ns",
+              "blamed_event",
+              "blamed_thread",
+              "blamed_overlap_ns",
+              "blamed_event_count"};
+  const auto names = trace.slices().name();
   for (uint32_t i : rows) {
     const analysis::IdleGap& g = a.gaps[i];
-    std::string blamed;
-    for (const analysis::BlamedEvent& e : g.cause_events) {
-      if (!blamed.empty()) blamed += "; ";
-      blamed += trace.str(trace.slices().name()[e.slice.index()]);
+    std::vector<std::string> row = {
+        a.report.devices[a.gap_device[i]].name,
+        IntCell(g.start_ns),
+        IntCell(g.dur_ns()),
+        g.step >= 0 ? a.report.steps[g.step].name : std::string(),
+        std::string(analysis::IdleCauseName(g.cause)),
+        g.next_kernel.is_none() ? std::string() : std::string(trace.str(names[g.next_kernel.index()])),
+        KnownInt(g.launch_delay_ns)};
+    if (g.cause_events.empty()) {
+      row.insert(row.end(), {std::string(), std::string(), std::string()});
+    } else {
+      const analysis::BlamedEvent& e = g.cause_events.front();
+      row.push_back(std::string(trace.str(names[e.slice.index()])));
+      row.push_back(analysis::TrackDisplayName(trace, trace.slices().track()[e.slice.index()]));
+      row.push_back(IntCell(e.overlap_ns));
     }
-    t.rows.push_back({a.report.devices[a.gap_device[i]].name, IntCell(g.start_ns), IntCell(g.start_ns - origin),
-                      IntCell(g.dur_ns()), g.step >= 0 ? a.report.steps[g.step].name : std::string(),
-                      std::string(analysis::IdleCauseName(g.cause)), blamed});
+    row.push_back(IntCell(static_cast<int64_t>(g.cause_events.size())));
+    t.rows.push_back(std::move(row));
   }
   return t;
 }
 
 TextTable StepsTable(const analysis::Report& report) {
   TextTable t;
-  t.header = {"step", "start_ns", "dur_ns"};
+  t.header = {"name", "start_ns", "dur_ns"};
   for (int c = 0; c < analysis::kTimeCategoryCount; ++c) {
     t.header.push_back(std::string(analysis::TimeCategoryName(static_cast<analysis::TimeCategory>(c))) + "_ns");
   }

@@ -1,6 +1,8 @@
-// The analysis tables as TextTables for export, one builder per panel. Rows
-// come in the order the panel shows them (its filter and sort), every time in
-// exact integer nanoseconds, unknown values as empty cells.
+// The analysis tables as TextTables for export, one builder per panel: the one
+// table layout, shared by the window's Save as CSV and `stepline report --csv`
+// (same columns, same order; README). Rows come in the order the panel shows
+// them (its filter and sort), every time in exact integer nanoseconds,
+// unknown values as empty cells.
 #pragma once
 
 #include <cstdint>
@@ -17,8 +19,7 @@ namespace stepline::ui {
 TextTable OpsTable(const analysis::Report& report, const std::vector<uint32_t>& rows);
 // `rows` index report.kernels.
 TextTable KernelsTable(const analysis::Report& report, const std::vector<uint32_t>& rows);
-// `rows` index a.gaps. start_ns is on the trace clock, offset_ns from the
-// trace's first event (what the panel shows).
+// `rows` index a.gaps. start_ns is on the trace clock.
 TextTable GapsTable(const Trace& trace, const AnalysisData& a, const std::vector<uint32_t>& rows);
 // Every step with its breakdown by category (the step chart's data).
 TextTable StepsTable(const analysis::Report& report);

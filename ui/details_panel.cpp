@@ -1,4 +1,4 @@
-// DetailsPanel drawing and self-time computation.
+// DetailsPanel drawing (self time from analysis::SliceSelfNs, kept per selection).
 #include "ui/details_panel.h"
 
 #include <imgui.h>
@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "model/analysis/self_time.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/timeline/track_layout.h"
 
@@ -42,20 +43,6 @@ void LinkedSliceRow(ViewState& state, const char* label, SliceId other, int id) 
 
 }  // namespace
 
-DurNs ComputeSelfTime(const Trace& trace, SliceId slice) {
-  const SliceTable& s = trace.slices();
-  const size_t i = slice.index();
-  const TimeNs end = s.start_ns()[i] + s.dur_ns()[i];
-  const uint32_t track_end = trace.tracks().ranges(s.track()[i]).slice_end;
-  DurNs children = 0;
-  // Descendants follow the slice in table order until a slice starts at or
-  // after its end; direct children are those whose parent is this slice.
-  for (size_t j = i + 1; j < track_end && s.start_ns()[j] < end; ++j) {
-    if (s.parent()[j] == slice) children += std::min(end, s.start_ns()[j] + s.dur_ns()[j]) - s.start_ns()[j];
-  }
-  return std::max<DurNs>(0, s.dur_ns()[i] - children);
-}
-
 void DetailsPanel::Draw(ViewState& state) {
   const Trace* trace = state.trace();
   if (trace == nullptr || state.selected.is_none()) {
@@ -69,30 +56,8 @@ void DetailsPanel::Draw(ViewState& state) {
   const std::string name(trace->str(s.name()[i]));
   ImGui::TextWrapped("%s", name.c_str());
   ImGui::Separator();
-  if (ImGui::BeginTable("##details", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
-    auto row = [](const char* key, const std::string& value) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextDisabled("%s", key);
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(value.c_str());
-    };
-    row("Category", std::string(trace->str(s.category()[i])));
-    const TrackId track = s.track()[i];
-    row("Track", ProcessLabel(*trace, trace->tracks().process(track)) + " / " + TrackLabel(*trace, track));
-    row("Start", FormatDuration(s.start_ns()[i] - origin) + " (" + std::to_string(s.start_ns()[i]) + " ns)");
-    row("Duration", FormatDuration(s.dur_ns()[i]));
-    row("Self time", FormatDuration(ComputeSelfTime(*trace, sel)));
-    if (s.gpu_kind()[i] != GpuKind::kNone) row("GPU kind", std::string(GpuKindName(s.gpu_kind()[i])));
-    row("Depth", std::to_string(s.depth()[i]));
-    const ArgTable& args = trace->args();
-    const ArgSetId set = s.arg_set()[i];
-    for (uint32_t r = args.set_begin(set); r < args.set_end(set); ++r) {
-      row(std::string(trace->str(args.key()[r])).c_str(), ArgValueText(*trace, args.value(r)));
-    }
-    ImGui::EndTable();
-  }
-  // Flows through this slice, both directions.
+  // The launch <-> kernel links and other flows first: what a reader follows
+  // next, above the args (a kernel can carry dozens).
   const FlowTable& flows = trace->flows();
   int id = 0;
   auto from = flows.from();
@@ -106,6 +71,35 @@ void DetailsPanel::Draw(ViewState& state) {
   for (; lo != by_to.end() && to[*lo] == sel; ++lo) {
     LinkedSliceRow(state, flows.kind()[*lo] == FlowKind::kLaunch ? "<- launched by" : "<- flow from", flows.from()[*lo],
                    id++);
+  }
+  if (id > 0) ImGui::Separator();
+  if (ImGui::BeginTable("##details", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+    auto row = [](const char* key, const std::string& value) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", key);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(value.c_str());
+    };
+    row("Category", std::string(trace->str(s.category()[i])));
+    const TrackId track = s.track()[i];
+    row("Track", ProcessLabel(*trace, trace->tracks().process(track)) + " / " + TrackLabel(*trace, track));
+    row("Start", FormatDuration(s.start_ns()[i] - origin) + " (" + std::to_string(s.start_ns()[i]) + " ns)");
+    row("Duration", FormatDuration(s.dur_ns()[i]));
+    // Walks the selection's descendants: once per selection, not per frame.
+    if (self_for_ != std::make_pair(state.data->generation, sel.value)) {
+      self_for_ = {state.data->generation, sel.value};
+      self_ns_ = analysis::SliceSelfNs(*trace, sel);
+    }
+    row("Self time", FormatDuration(self_ns_));
+    if (s.gpu_kind()[i] != GpuKind::kNone) row("GPU kind", std::string(GpuKindName(s.gpu_kind()[i])));
+    row("Depth", std::to_string(s.depth()[i]));
+    const ArgTable& args = trace->args();
+    const ArgSetId set = s.arg_set()[i];
+    for (uint32_t r = args.set_begin(set); r < args.set_end(set); ++r) {
+      row(std::string(trace->str(args.key()[r])).c_str(), ArgValueText(*trace, args.value(r)));
+    }
+    ImGui::EndTable();
   }
 }
 

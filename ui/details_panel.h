@@ -3,17 +3,21 @@
 // (launch <-> kernel) with a button to jump there.
 #pragma once
 
+#include <cstdint>
+#include <utility>
+
 #include "ui/view_state.h"
 
 namespace stepline::ui {
 
-// Self time: the slice's duration minus the time covered by its direct
-// children on the same track (children may not overlap each other).
-DurNs ComputeSelfTime(const Trace& trace, SliceId slice);
-
 class DetailsPanel {
  public:
   void Draw(ViewState& state);
+
+ private:
+  // Self time of the selection (analysis::SliceSelfNs), for (generation, slice).
+  std::pair<uint64_t, uint32_t> self_for_{0, UINT32_MAX};
+  DurNs self_ns_ = 0;
 };
 
 }  // namespace stepline::ui

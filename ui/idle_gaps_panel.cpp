@@ -103,9 +103,9 @@ constexpr SortableColumn kGapTableColumns[] = {
 
 void IdleGapsPanel::Refresh(const ViewState& state) {
   const AnalysisData& a = state.data->analysis;
-  if (built_for_ != state.data.get() || built_mask_ != state.links.gap_cause_mask ||
+  if (built_generation_ != state.data->generation || built_mask_ != state.links.gap_cause_mask ||
       built_min_ns_ != state.links.gap_min_dur_ns) {
-    built_for_ = state.data.get();
+    built_generation_ = state.data->generation;
     built_mask_ = state.links.gap_cause_mask;
     built_min_ns_ = state.links.gap_min_dur_ns;
     rows_ = FilterGaps(a, built_mask_, built_min_ns_);

@@ -32,6 +32,8 @@ DurationHistogram ComputeDurationHistogram(const AnalysisData& a, const std::vec
 class IdleGapsPanel {
  public:
   void Draw(ViewState& state);
+  // The rows on show (indices into analysis.gaps), as of the last Draw().
+  const std::vector<uint32_t>& rows() const { return rows_; }
   // Right-click items: the gaps listed (filter and sort) as TSV / CSV.
   void MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const;
 
@@ -44,7 +46,7 @@ class IdleGapsPanel {
   std::vector<uint32_t> rows_;  // filtered, sorted gap indices
   DurationHistogram histogram_;
   // What rows_ was built for; a change rebuilds it.
-  const TimelineData* built_for_ = nullptr;
+  uint64_t built_generation_ = 0;  // TimelineData::generation the rows are for; 0 none
   uint32_t built_mask_ = 0;
   DurNs built_min_ns_ = -1;
   GapColumn sort_column_ = GapColumn::kDuration;  // longest first: the gaps worth a look

@@ -4,6 +4,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 #include "ui/analysis_tables.h"
 #include "ui/op_stats_panel.h"
@@ -57,6 +59,42 @@ void SortKernels(const analysis::Report& report, KernelColumn column, bool ascen
   });
 }
 
+std::vector<KernelGroup> GroupKernelsByName(const analysis::Report& report, const std::vector<uint32_t>& rows,
+                                            KernelColumn column, bool ascending) {
+  std::vector<KernelGroup> groups;
+  std::unordered_map<std::string_view, size_t> by_name;
+  for (uint32_t i : rows) {
+    const ReportKernel& k = report.kernels[i];
+    auto [it, fresh] = by_name.try_emplace(k.name, groups.size());
+    if (fresh) {
+      groups.push_back(KernelGroup{k, {i}, true});
+      continue;
+    }
+    KernelGroup& g = groups[it->second];
+    ReportKernel& t = g.total;
+    g.configs.push_back(i);
+    t.count += k.count;
+    t.total_ns += k.total_ns;
+    t.min_ns = std::min(t.min_ns, k.min_ns);
+    t.max_ns = std::max(t.max_ns, k.max_ns);
+    if (t.grid != k.grid) t.grid = {};
+    if (t.block != k.block) t.block = {};
+    if (t.registers_per_thread != k.registers_per_thread) t.registers_per_thread = -1;
+    if (t.shared_memory_bytes != k.shared_memory_bytes) t.shared_memory_bytes = -1;
+    if (t.occupancy_percent != k.occupancy_percent) t.occupancy_percent = -1;
+    if (t.framework_op != k.framework_op) g.same_op = false;
+  }
+  for (KernelGroup& g : groups) {
+    g.total.avg_ns = g.total.count > 0 ? g.total.total_ns / static_cast<DurNs>(g.total.count) : 0;
+    if (!g.same_op) g.total.framework_op = {};
+  }
+  std::stable_sort(groups.begin(), groups.end(), [&](const KernelGroup& a, const KernelGroup& b) {
+    const int c = CompareKernels(a.total, b.total, column);
+    return ascending ? c < 0 : c > 0;
+  });
+  return groups;
+}
+
 std::string FormatDim3(const std::array<int64_t, 3>& d) {
   if (d[0] == 0 && d[1] == 0 && d[2] == 0) return "-";
   return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
@@ -95,20 +133,113 @@ void KernelPanel::Draw(ViewState& state) {
   }
   ImGui::SetNextItemWidth(260 * ImGui::GetFontSize() / 13.f);
   ImGui::InputTextWithHint("##kernel_filter", "Filter kernel or op names", filter_, sizeof filter_);
-  if (built_for_ != state.data.get() || built_filter_ != filter_) {
-    built_for_ = state.data.get();
+  if (built_generation_ != state.data->generation || built_filter_ != filter_) {
+    built_generation_ = state.data->generation;
     built_filter_ = filter_;
     rows_ = FilterKernels(report, built_filter_);
     SortKernels(report, sort_column_, sort_ascending_, &rows_);
+    groups_ = GroupKernelsByName(report, rows_, sort_column_, sort_ascending_);
   }
   ImGui::SameLine();
-  ImGui::Text("%zu kernel configurations", rows_.size());
-  if (selected_ >= 0 && state.links.highlighted_op == state.data->analysis.kernel_names[selected_]) {
+  ImGui::Checkbox("group by name", &group_by_name_);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("One row per kernel name (totals as in Op stats), its launch configurations below it");
+  }
+  ImGui::SameLine();
+  if (group_by_name_) {
+    ImGui::Text("%zu kernels, %zu configurations", groups_.size(), rows_.size());
+  } else {
+    ImGui::Text("%zu kernel configurations", rows_.size());
+  }
+  if (selected_ >= 0 && state.links.highlighted_op == state.data->analysis.kernels[selected_].name) {
     ImGui::SameLine();
     ImGui::TextDisabled("(%zu occurrences highlighted; step through them in Op stats)",
                         state.links.op_occurrences.size());
   }
-  DrawTable(state);
+  if (group_by_name_) {
+    DrawGroupedTable(state);
+  } else {
+    DrawTable(state);
+  }
+}
+
+void KernelPanel::Select(ViewState& state, uint32_t kernel) {
+  selected_ = static_cast<int32_t>(kernel);
+  state.HighlightOp(state.data->analysis.kernels[kernel].name, true);
+  if (!state.links.op_occurrences.empty()) state.SelectAndReveal(SliceId(state.links.op_occurrences.front()));
+}
+
+// Every column after the name: launching op, counts and times, configuration.
+void KernelPanel::DrawKernelCells(const ReportKernel& k, const std::string& op) const {
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(op.c_str());
+  ImGui::TableNextColumn();
+  ImGui::Text("%llu", static_cast<unsigned long long>(k.count));
+  for (DurNs ns : {k.total_ns, k.avg_ns, k.min_ns, k.max_ns}) {
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(FormatDuration(ns).c_str());
+  }
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(FormatDim3(k.grid).c_str());
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(FormatDim3(k.block).c_str());
+  ImGui::TableNextColumn();
+  if (k.registers_per_thread >= 0) ImGui::Text("%lld", static_cast<long long>(k.registers_per_thread));
+  else ImGui::TextDisabled("-");
+  ImGui::TableNextColumn();
+  if (k.shared_memory_bytes >= 0) ImGui::Text("%lld B", static_cast<long long>(k.shared_memory_bytes));
+  else ImGui::TextDisabled("-");
+  ImGui::TableNextColumn();
+  // Profilers write 0 when they did not estimate occupancy; a kernel that
+  // ran had some, so 0 reads as unknown, never as "0%".
+  if (k.occupancy_percent > 0) ImGui::Text("%.0f%%", k.occupancy_percent);
+  else ImGui::TextDisabled("-");
+}
+
+void KernelPanel::DrawGroupedTable(ViewState& state) {
+  const analysis::Report& report = state.data->analysis.report;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Hideable;
+  if (!BeginSortableTable("##kernels_by_name", kKernelTableColumns, flags, 1)) return;
+  if (int column = 0; TakeSortChange(&column, &sort_ascending_)) {
+    sort_column_ = static_cast<KernelColumn>(column);
+    SortKernels(report, sort_column_, sort_ascending_, &rows_);
+    groups_ = GroupKernelsByName(report, rows_, sort_column_, sort_ascending_);
+  }
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    const KernelGroup& group = groups_[g];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::PushID(static_cast<int>(g));
+    const std::string name(group.total.name);
+    const bool single = group.configs.size() == 1;
+    ImGuiTreeNodeFlags tree = ImGuiTreeNodeFlags_SpanFullWidth | ImGuiTreeNodeFlags_OpenOnArrow;
+    if (single) tree |= ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen;
+    const bool is_selected = selected_ >= 0 && report.kernels[selected_].name == group.total.name;
+    if (is_selected) tree |= ImGuiTreeNodeFlags_Selected;
+    const bool open = ImGui::TreeNodeEx("##kernel", tree, "%s", name.c_str());
+    if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) Select(state, group.configs.front());
+    if (ImGui::IsItemHovered() && name.size() > 40) ImGui::SetTooltip("%s", name.c_str());
+    const std::string op = group.same_op ? (group.total.framework_op.empty() ? "-" : std::string(group.total.framework_op))
+                                         : "several";
+    DrawKernelCells(group.total, single ? op : op + "  (" + std::to_string(group.configs.size()) + " configs)");
+    if (open && !single) {
+      for (uint32_t i : group.configs) {
+        const ReportKernel& k = report.kernels[i];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::PushID(static_cast<int>(i));
+        ImGui::Indent();
+        if (ImGui::Selectable("launch configuration", selected_ == static_cast<int32_t>(i))) Select(state, i);
+        ImGui::Unindent();
+        ImGui::PopID();
+        DrawKernelCells(k, k.framework_op.empty() ? "-" : std::string(k.framework_op));
+      }
+      ImGui::TreePop();
+    }
+    ImGui::PopID();
+  }
+  ImGui::EndTable();
 }
 
 void KernelPanel::DrawTable(ViewState& state) {
@@ -120,6 +251,7 @@ void KernelPanel::DrawTable(ViewState& state) {
   if (int column = 0; TakeSortChange(&column, &sort_ascending_)) {
     sort_column_ = static_cast<KernelColumn>(column);
     SortKernels(report, sort_column_, sort_ascending_, &rows_);
+    groups_ = GroupKernelsByName(report, rows_, sort_column_, sort_ascending_);
   }
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(rows_.size()));
@@ -132,33 +264,11 @@ void KernelPanel::DrawTable(ViewState& state) {
       ImGui::PushID(static_cast<int>(i));
       const std::string name(k.name);
       if (ImGui::Selectable(name.c_str(), selected_ == static_cast<int32_t>(i), ImGuiSelectableFlags_SpanAllColumns)) {
-        selected_ = static_cast<int32_t>(i);
-        state.HighlightOp(state.data->analysis.kernel_names[i], true);
-        if (!state.links.op_occurrences.empty()) state.SelectAndReveal(SliceId(state.links.op_occurrences.front()));
+        Select(state, i);
       }
       if (ImGui::IsItemHovered() && name.size() > 40) ImGui::SetTooltip("%s", name.c_str());
       ImGui::PopID();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(k.framework_op.empty() ? "-" : std::string(k.framework_op).c_str());
-      ImGui::TableNextColumn();
-      ImGui::Text("%llu", static_cast<unsigned long long>(k.count));
-      for (DurNs ns : {k.total_ns, k.avg_ns, k.min_ns, k.max_ns}) {
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(FormatDuration(ns).c_str());
-      }
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(FormatDim3(k.grid).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(FormatDim3(k.block).c_str());
-      ImGui::TableNextColumn();
-      if (k.registers_per_thread >= 0) ImGui::Text("%lld", static_cast<long long>(k.registers_per_thread));
-      else ImGui::TextDisabled("-");
-      ImGui::TableNextColumn();
-      if (k.shared_memory_bytes >= 0) ImGui::Text("%lld B", static_cast<long long>(k.shared_memory_bytes));
-      else ImGui::TextDisabled("-");
-      ImGui::TableNextColumn();
-      if (k.occupancy_percent >= 0) ImGui::Text("%.0f%%", k.occupancy_percent);
-      else ImGui::TextDisabled("-");
+      DrawKernelCells(k, k.framework_op.empty() ? "-" : std::string(k.framework_op));
     }
   }
   ImGui::EndTable();

@@ -1,7 +1,9 @@
-// KernelPanel: GPU kernels grouped by launch configuration (name, launching
-// op, count, total/avg/min/max, grid, block, registers, shared memory,
-// occupancy where the trace has them). Sortable, filtered, clipped; a click
-// highlights the kernel's occurrences on the timeline.
+// KernelPanel: GPU kernels, by default one row per kernel name (its totals
+// agree with Op stats) with its launch configurations as sub-rows; or one
+// row per configuration (name, launching op, count, total/avg/min/max,
+// grid, block, registers, shared memory, occupancy where the trace has
+// them). Sortable, filtered; a click highlights the kernel's occurrences on
+// the timeline.
 #pragma once
 
 #include <array>
@@ -25,21 +27,41 @@ inline constexpr int kKernelColumnCount = 12;
 std::vector<uint32_t> FilterKernels(const analysis::Report& report, const std::string& filter);
 // Sorts by `column` (grid/block by thread count); ties by report order.
 void SortKernels(const analysis::Report& report, KernelColumn column, bool ascending, std::vector<uint32_t>* rows);
+// One kernel name and its launch configurations (indices into
+// report.kernels, in the order given). `total` sums count and times over
+// them (avg = total / count, min and max over all); its configuration
+// fields are the configurations' when they all agree, else unknown.
+struct KernelGroup {
+  analysis::ReportKernel total;
+  std::vector<uint32_t> configs;
+  bool same_op = true;  // every configuration has the same launching op
+};
+// Groups `rows` (already filtered and sorted) by kernel name; groups sorted
+// by `column` over their totals, ties in order of first appearance.
+std::vector<KernelGroup> GroupKernelsByName(const analysis::Report& report, const std::vector<uint32_t>& rows,
+                                            KernelColumn column, bool ascending);
 // "128x1x1", or "-" when unknown.
 std::string FormatDim3(const std::array<int64_t, 3>& d);
 
 class KernelPanel {
  public:
   void Draw(ViewState& state);
+  // The rows on show (indices into report.kernels), as of the last Draw().
+  const std::vector<uint32_t>& rows() const { return rows_; }
   // Right-click items: the rows on show (filter and sort) as TSV / CSV.
   void MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const;
 
  private:
   void DrawTable(ViewState& state);
+  void DrawGroupedTable(ViewState& state);
+  void DrawKernelCells(const analysis::ReportKernel& k, const std::string& op) const;
+  void Select(ViewState& state, uint32_t kernel);
 
   char filter_[128] = {};
   std::vector<uint32_t> rows_;
-  const TimelineData* built_for_ = nullptr;
+  bool group_by_name_ = true;
+  std::vector<KernelGroup> groups_;  // rows_ grouped, when group_by_name_
+  uint64_t built_generation_ = 0;    // TimelineData::generation the rows are for; 0 none
   std::string built_filter_;
   KernelColumn sort_column_ = KernelColumn::kTotal;
   bool sort_ascending_ = false;

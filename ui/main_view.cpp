@@ -8,12 +8,16 @@
 #include "ui/main_view.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // GetActiveID / ClearActiveID: Esc leaves the search field
 
 #include <algorithm>
 #include <cstring>
 
+#include "ui/analysis_format.h"
 #include "ui/analysis_tables.h"
+#include "ui/body_layout.h"
 #include "ui/caption.h"
+#include "ui/notice_strips.h"
 #include "ui/search_matches.h"
 #include "ui/theme.h"
 
@@ -48,33 +52,35 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
     ImGui::End();
     return req;
   }
-  // Typed characters that are shortcuts when no text field has focus.
-  if (!io.WantTextInput) {
+  // Typed characters that are shortcuts when no text field has focus. While
+  // a dialog is up, the keyboard is its own.
+  const bool keys = !status.modal_open;
+  if (keys && !io.WantTextInput) {
     for (ImWchar c : io.InputQueueCharacters) {
       if (c == '/') focus_search_ = true;
       if (c == '?') state.show_help = !state.show_help;
     }
   }
-  if (io.KeyCtrl && ImGui::IsKeyPressed('F', false)) focus_search_ = true;
-  if (io.KeyCtrl && ImGui::IsKeyPressed('O', false)) req.open_dialog = true;
+  if (keys && io.KeyCtrl && ImGui::IsKeyPressed('F', false)) focus_search_ = true;
+  if (keys && io.KeyCtrl && ImGui::IsKeyPressed('O', false)) req.open_dialog = true;
   constexpr int kKeyF12 = 301;  // GLFW_KEY_F12; ImGui 1.86 indexes keys by backend codes
-  if (ImGui::IsKeyPressed(kKeyF12, false)) req.save_screenshot = true;
-  if (io.KeyCtrl && !io.WantTextInput) {
+  if (keys && ImGui::IsKeyPressed(kKeyF12, false)) req.save_screenshot = true;
+  if (keys && io.KeyCtrl && !io.WantTextInput) {
     for (ImWchar c : io.InputQueueCharacters) {
       if (c == '+' || c == '=') io.FontGlobalScale = std::min(2.5f, io.FontGlobalScale * 1.1f);
       if (c == '-') io.FontGlobalScale = std::max(0.75f, io.FontGlobalScale / 1.1f);
     }
   }
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) state.range.reset();
+  if (keys && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) state.range.reset();
   DrawMenuBar(state, status, &req);
   DrawStatus(status, &req);
   if (state.trace() != nullptr) {
-    DrawSearchBar(state);
+    DrawSearchBar(state, keys);
     // Always inside one child, so the panels' ids (tab choice, table sizes)
     // do not change when the caption strip is toggled.
     const float caption_h = state.pictures.show_caption ? CaptionHeight() : 0.f;
     ImGui::BeginChild("##body", ImVec2(0, -caption_h), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    DrawBody(state, renderer, &req);
+    DrawBody(state, status, renderer, &req);
     ImGui::EndChild();
     if (state.pictures.show_caption) DrawCaption(state, status);
   } else if (!status.loading) {
@@ -83,6 +89,7 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && status.loading) req.cancel_load = true;
   ImGui::End();
   DrawHelp(state);
+  if (state.trace() != nullptr) DrawDiagnosticsWindow(*state.trace(), status.title, &diagnostics_open_);
   toast_.Draw(status.notice, status.capturing);
   return req;
 }
@@ -93,28 +100,38 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
 
 // Left: the overview column; right: the timeline over the tabbed tables.
 // Both splitters write their sizes into state.panels (unscaled px).
-void MainView::DrawBody(ViewState& state, QuadRenderer* renderer, ViewRequests* req) {
+void MainView::DrawBody(ViewState& state, const AppStatus& status, QuadRenderer* renderer, ViewRequests* req) {
   ImGuiIO& io = ImGui::GetIO();
   const float scale = ImGui::GetFontSize() / 13.f;
   const float splitter = 6.f;
   PanelLayout& p = state.panels;
-  if (p.overview_width <= 0) p.overview_width = theme::kOverviewPaneWidth;
-  if (p.bottom_height <= 0) p.bottom_height = theme::kBottomPaneHeight;
+  const float window_w = ImGui::GetMainViewport()->Size.x;
+  if (p.show_overview && window_w < kOverviewCollapseWidth) {
+    // A narrow window: the overview's cards as one line, the width to the timeline.
+    const std::string line = OverviewSummaryLine(state.data->analysis);
+    ImGui::TextUnformatted(FitText(line, ImGui::GetContentRegionAvail().x, ImGui::GetFontSize()).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n(the overview column shows from 1280 px of width)", line.c_str());
+  }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  if (p.show_overview) {
-    const float left = std::clamp(p.overview_width * scale, 200.f, std::max(200.f, avail.x * 0.5f));
-    DrawLeftColumn(state, avail.y, req);
+  const BodyLayout layout = ComputeBodyLayout(p, window_w, avail.x, avail.y, splitter, scale);
+  overview_column_ = layout.overview_column;
+  if (layout.overview_column) {
+    DrawLeftColumn(state, avail.y, layout.overview_w, req);
     ImGui::SameLine(0, 0);
     ImGui::InvisibleButton("##vsplitter", ImVec2(splitter, avail.y));
-    if (ImGui::IsItemActive()) p.overview_width = (left + io.MouseDelta.x) / scale;
+    if (ImGui::IsItemActive()) p.overview_width = (layout.overview_w + io.MouseDelta.x) / scale;
     if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
     ImGui::SameLine(0, 0);
   }
   ImGui::BeginGroup();
-  const float total = ImGui::GetContentRegionAvail().y;
-  const float bottom = std::clamp(p.bottom_height * scale, 80.f, std::max(80.f, total - 150.f));
+  const float bottom = layout.bottom_h;
+  const float total = layout.timeline_h + bottom + splitter;
   ImGui::BeginChild("##timeline_area", ImVec2(0, total - bottom - splitter), false,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  // What the reader is looking at, before any number: a file that lost data
+  // while loading, or the built-in demo.
+  DrawDataLossBanner(*state.trace(), &diagnostics_open_);
+  if (IsDemoTrace(*state.trace()) && DrawDemoStrip(status.title)) req->open_dialog = true;
   timeline_.Draw(state, renderer);
   const PanelShot timeline_shot = CurrentWindowShot("timeline");
   if (BeginPanelMenu("##timeline_menu")) {
@@ -133,10 +150,8 @@ void MainView::DrawBody(ViewState& state, QuadRenderer* renderer, ViewRequests* 
   ImGui::EndGroup();
 }
 
-void MainView::DrawLeftColumn(ViewState& state, float height, ViewRequests* req) {
+void MainView::DrawLeftColumn(ViewState& state, float height, float width, ViewRequests* req) {
   const float scale = ImGui::GetFontSize() / 13.f;
-  const float width = std::clamp(state.panels.overview_width * scale, 200.f,
-                                 std::max(200.f, ImGui::GetContentRegionAvail().x * 0.5f));
   ImGui::BeginGroup();
   // The selection details keep a fixed share at the bottom of the column.
   const float details_h = std::min(height * 0.3f, 240.f * scale);
@@ -175,6 +190,9 @@ void MainView::DrawBottomTabs(ViewState& state) {
     const bool force = state.requests.bottom_tab && state.panels.bottom_tab == t.tab;
     if (!ImGui::BeginTabItem(t.label, nullptr, force ? ImGuiTabItemFlags_SetSelected : 0)) continue;
     if (!state.requests.bottom_tab) state.panels.bottom_tab = t.tab;
+    // A fresh table per trace: ImGui sizes fixed columns to their content on
+    // first use, and widths fitted to the last trace would cut this one's.
+    ImGui::PushID(state.data.get());
     switch (t.tab) {
       case BottomTab::kIdleGaps: gaps_.Draw(state); break;
       case BottomTab::kOpStats: ops_.Draw(state); break;
@@ -182,6 +200,7 @@ void MainView::DrawBottomTabs(ViewState& state) {
       case BottomTab::kSelection: DrawSelectionTab(state); break;
       case BottomTab::kMemory: memory_.Draw(state); break;
     }
+    ImGui::PopID();
     ImGui::EndTabItem();
   }
   state.requests.bottom_tab = false;
@@ -209,7 +228,7 @@ void MainView::DrawBottomMenu(ViewState& state, ViewRequests* req) {
 void MainView::DrawSelectionTab(ViewState& state) {
   // Range aggregation, plus the details when the overview column (which
   // normally holds them) is hidden.
-  if (!state.panels.show_overview) {
+  if (!overview_column_) {
     const float half = ImGui::GetContentRegionAvail().x * 0.5f;
     ImGui::BeginChild("##range", ImVec2(half, 0), false);
     range_.Draw(state);
@@ -223,11 +242,17 @@ void MainView::DrawSelectionTab(ViewState& state) {
   }
 }
 
-void MainView::DrawSearchBar(ViewState& state) {
+// Enter and Shift+Enter step through the matches and keep the field
+// focused (ImGui lets go of a field on Enter: it is focused again before it
+// is drawn next frame, never the widget after it); Esc leaves the field and
+// keeps the text.
+void MainView::DrawSearchBar(ViewState& state, bool keys) {
   ImGui::SetNextItemWidth(320);
-  if (focus_search_) {
-    ImGui::SetKeyboardFocusHere();
-    focus_search_ = false;
+  if (focus_search_ && keys) ImGui::SetKeyboardFocusHere();
+  focus_search_ = false;
+  const ImGuiID search_id = ImGui::GetID("##search");
+  if (keys && ImGui::GetActiveID() == search_id && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
+    ImGui::ClearActiveID();  // before the field sees Esc, which would also undo the typing
   }
   const bool enter = ImGui::InputTextWithHint("##search", "Search slices ( / )", search_buf_, sizeof search_buf_,
                                               ImGuiInputTextFlags_EnterReturnsTrue);
@@ -244,7 +269,7 @@ void MainView::DrawSearchBar(ViewState& state) {
   if (enter) {
     const SliceId next = StepSearch(state.search.matches, state.selected, ImGui::GetIO().KeyShift);
     if (!next.is_none()) state.SelectAndReveal(next);
-    ImGui::SetKeyboardFocusHere(-1);  // keep typing / pressing Enter
+    focus_search_ = true;  // keep typing / pressing Enter
   }
   if (!state.search.error.empty()) {
     ImGui::SameLine();

@@ -36,6 +36,7 @@ struct AppStatus {
   std::vector<std::string> recent; // recent files, newest first
   std::string notice;              // a short message (e.g. "Saved screenshot to ..."), shown as a toast
   bool capturing = false;          // this frame becomes a picture: no toast
+  bool modal_open = false;         // a dialog (file browser, drop question) has the keyboard
 };
 
 // What the view asks the app to do this frame.
@@ -63,11 +64,11 @@ class MainView {
  private:
   void DrawMenuBar(ViewState& state, const AppStatus& status, ViewRequests* req);
   void DrawPicturesMenu(ViewState& state, ViewRequests* req);
-  void DrawSearchBar(ViewState& state);
+  void DrawSearchBar(ViewState& state, bool keys);
   void DrawHelp(ViewState& state);
   void DrawStatus(const AppStatus& status, ViewRequests* req);
-  void DrawBody(ViewState& state, QuadRenderer* renderer, ViewRequests* req);
-  void DrawLeftColumn(ViewState& state, float height, ViewRequests* req);
+  void DrawBody(ViewState& state, const AppStatus& status, QuadRenderer* renderer, ViewRequests* req);
+  void DrawLeftColumn(ViewState& state, float height, float width, ViewRequests* req);
   void DrawBottomTabs(ViewState& state);
   void DrawBottomMenu(ViewState& state, ViewRequests* req);
   void DrawSelectionTab(ViewState& state);
@@ -86,6 +87,8 @@ class MainView {
   std::optional<PanelShot> caption_strip_;
   char folder_buf_[512] = {};  // the View menu's export folder field
   bool focus_search_ = false;
+  bool diagnostics_open_ = false;
+  bool overview_column_ = true;  // last frame drew the overview column (not the narrow summary strip)  // the data-loss banner's Details window
   char search_buf_[256] = {};
 };
 

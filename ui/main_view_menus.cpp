@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "ui/main_view.h"
 #include "ui/theme.h"
+#include "ui/window_fit.h"
 
 namespace stepline::ui {
 
@@ -60,6 +62,10 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
     ImGui::MenuItem("Show all flow arrows in view", nullptr, &state.show_all_flows);
     ImGui::MenuItem("Shade GPU idle gaps", nullptr, &state.links.show_gap_overlay);
     ImGui::MenuItem("Overview column", nullptr, &state.panels.show_overview);
+    // Tracks hidden from their right-click menu come back here.
+    const size_t hidden = state.layout.hidden_tracks.size();
+    const std::string show_hidden = "Show hidden tracks" + (hidden ? " (" + std::to_string(hidden) + ")" : std::string());
+    if (ImGui::MenuItem(show_hidden.c_str(), nullptr, false, hidden > 0)) state.layout.hidden_tracks.clear();
     if (ImGui::MenuItem("Fit whole trace", "0")) state.FitAll();
     // Text size on top of the monitor's content scale (high-DPI screens).
     float& text_scale = ImGui::GetIO().FontGlobalScale;
@@ -71,6 +77,7 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
   }
   if (ImGui::BeginMenu("Help")) {
     ImGui::MenuItem("Keyboard shortcuts", "?", &state.show_help);
+    ImGui::MenuItem("Load diagnostics of this file", nullptr, &diagnostics_open_, state.trace() != nullptr);
     ImGui::EndMenu();
   }
   if (!status.title.empty()) {
@@ -106,6 +113,7 @@ void MainView::DrawHelp(ViewState& state) {
   ImGui::SetNextWindowBgAlpha(1.f);
   if (ImGui::Begin("Keyboard and mouse", &state.show_help,
                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize)) {
+    KeepWindowInsideViewport();
     // Fixed-fit columns report their text width, which the auto-resizing
     // window needs: stretch columns would only share whatever width it has.
     if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
@@ -132,11 +140,13 @@ void MainView::DrawStatus(const AppStatus& status, ViewRequests* req) {
     if (ImGui::SmallButton("Cancel")) req->cancel_load = true;
   }
   if (!status.error.empty()) {
+    // The button first: after a wrapped message it would sit past the
+    // window's right edge.
+    if (ImGui::SmallButton("Dismiss")) req->dismiss_error = true;
+    ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.f, 0.47f, 0.43f, 1.f));
     ImGui::TextWrapped("%s", status.error.c_str());
     ImGui::PopStyleColor();
-    ImGui::SameLine();
-    if (ImGui::SmallButton("Dismiss")) req->dismiss_error = true;
   }
 }
 

@@ -108,7 +108,7 @@ constexpr SortableColumn kOpTableColumns[kOpColumnCount] = {
 void OpStatsPanel::Select(ViewState& state, uint32_t op) {
   selected_op_ = static_cast<int32_t>(op);
   const analysis::ReportOp& r = state.data->analysis.report.ops[op];
-  state.HighlightOp(state.data->analysis.op_names[op], analysis::IsDeviceOpKind(r.kind));
+  state.HighlightOp(state.data->analysis.ops.ops[op].name, analysis::IsDeviceOpKind(r.kind));
   if (!state.links.op_occurrences.empty()) state.SelectAndReveal(SliceId(state.links.op_occurrences.front()));
 }
 
@@ -123,8 +123,8 @@ void OpStatsPanel::Draw(ViewState& state) {
     ImGui::TextDisabled("No ops in this trace.");
     return;
   }
-  if (built_for_ != state.data.get() || built_filter_ != filter_ || built_side_ != side_) {
-    built_for_ = state.data.get();
+  if (built_generation_ != state.data->generation || built_filter_ != filter_ || built_side_ != side_) {
+    built_generation_ = state.data->generation;
     built_filter_ = filter_;
     built_side_ = side_;
     rows_ = FilterOps(report, built_filter_, side_);
@@ -225,7 +225,11 @@ void OpStatsPanel::DrawTable(ViewState& state) {
 
 void OpStatsPanel::DrawTopChart(ViewState& state, float width) {
   const analysis::Report& report = state.data->analysis.report;
-  const std::vector<uint32_t> top = TopOpsBySelf(report, 10);
+  if (top_generation_ != state.data->generation) {  // sorts every op: once per trace, not per frame
+    top_generation_ = state.data->generation;
+    top_ = TopOpsBySelf(report, 10);
+  }
+  const std::vector<uint32_t>& top = top_;
   if (top.empty() || report.ops[top.front()].self_ns <= 0) return;
   const float s = ImGui::GetFontSize() / 13.f;
   const float row_h = std::max(theme::kTopOpsRowHeight * s, ImGui::GetFontSize() + 4 * s);

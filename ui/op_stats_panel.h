@@ -34,6 +34,8 @@ bool ContainsNoCase(std::string_view text, std::string_view needle);
 class OpStatsPanel {
  public:
   void Draw(ViewState& state);
+  // The rows on show (indices into report.ops), as of the last Draw().
+  const std::vector<uint32_t>& rows() const { return rows_; }
   // Right-click items: the rows on show (filter and sort) as TSV / CSV.
   void MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const;
 
@@ -46,12 +48,14 @@ class OpStatsPanel {
   char filter_[128] = {};
   OpSide side_ = OpSide::kAll;
   std::vector<uint32_t> rows_;
-  const TimelineData* built_for_ = nullptr;
+  uint64_t built_generation_ = 0;  // TimelineData::generation the rows are for; 0 none
   std::string built_filter_;
   OpSide built_side_ = OpSide::kAll;
   OpColumn sort_column_ = OpColumn::kTotal;
   bool sort_ascending_ = false;
   int32_t selected_op_ = -1;  // index into report.ops
+  std::vector<uint32_t> top_;  // TopOpsBySelf(report, 10) for top_generation_
+  uint64_t top_generation_ = 0;
 };
 
 }  // namespace stepline::ui

@@ -145,8 +145,25 @@ IdleByCause ChartIdleByCause(const analysis::Report& r) {
   // The whole-span figure counts idle before the first and after the last
   // step (warm-up, teardown), which the per-step numbers beside it do not.
   out.in_steps = dev && !r.steps.empty();
-  out.ns = out.in_steps ? dev->step_idle_by_cause : r.idle_by_cause;
-  out.title = std::string("GPU idle time by cause, ") + (out.in_steps ? "inside steps" : "first to last kernel") +
+  if (!out.in_steps) {
+    out.ns = r.idle_by_cause;
+  } else {
+    // Inside steps, the report's breakdown: idle (no GPU op at all) by cause,
+    // and copy time with no kernel in the copy rows, never in Input (the
+    // report's idle_input; issue #15).
+    const analysis::CategoryNs& b = dev->breakdown_total;
+    using analysis::TimeCategory;
+    At(out.ns, IdleCause::kInput) = At(b, TimeCategory::kIdleInput);
+    At(out.ns, IdleCause::kSync) = At(b, TimeCategory::kIdleSync);
+    At(out.ns, IdleCause::kLaunch) = At(b, TimeCategory::kIdleLaunch);
+    At(out.ns, IdleCause::kHostCompute) = At(b, TimeCategory::kIdleHostCompute);
+    At(out.ns, IdleCause::kMemcpyH2D) = At(b, TimeCategory::kMemcpyH2D);
+    At(out.ns, IdleCause::kMemcpyD2H) = At(b, TimeCategory::kMemcpyD2H);
+    At(out.ns, IdleCause::kOther) =
+        At(b, TimeCategory::kIdleOther) + At(b, TimeCategory::kMemcpyOther) + At(b, TimeCategory::kMemset);
+  }
+  out.title = std::string(out.in_steps ? "GPU no-kernel time inside steps: idle by cause, and copies"
+                                       : "GPU idle time by cause, first to last kernel") +
               " (" + r.primary_device + ")";
   return out;
 }
@@ -167,14 +184,19 @@ void OverviewPanel::DrawCards(ViewState& state) {
            "Step source: " + std::string(analysis::StepSourceName(r.step_source)));
   // One step has no spread: show the mean alone rather than "± 0 ns".
   const bool has_spread = r.steps.size() > 1;
-  row.Card("##step_time", FormatDuration(a.step_mean_ns) + (has_spread ? " ± " + FormatDuration(a.step_std_ns) : ""),
-           has_spread ? "mean ± std step time" : "step time", "");
+  row.Card(
+      "##step_time",
+      FormatDuration(a.step_stats.mean_ns) + (has_spread ? " ± " + FormatDuration(a.step_stats.sample_std_ns) : ""),
+      has_spread ? "mean ± sample std step time" : "step time", "");
+  // GPU busy and idle: one definition with `report` and `diff` (GpuBusyPercent).
   const analysis::DeviceReport* dev = r.primary_device_index >= 0 ? &r.devices[r.primary_device_index] : nullptr;
-  const double span = dev ? static_cast<double>(dev->active_span.duration_ns()) : 0;
-  row.Card("##busy", dev ? Percent(static_cast<double>(dev->busy_ns), span) : "-", "GPU busy",
-           dev ? dev->name + ": kernel time over its active span" : "no GPU");
-  row.Card("##idle", dev ? Percent(static_cast<double>(dev->idle_ns), span) : "-", "GPU idle",
-           dev ? "Idle " + FormatDuration(dev->idle_ns) + " in gaps between kernels" : "no GPU");
+  const bool has_steps = dev && a.step_stats.total_ns > 0;
+  row.Card("##busy", has_steps ? Percent(r.gpu_busy_percent, 100.0) : "-", "GPU busy",
+           has_steps ? dev->name + ": share of the step time with a kernel running" : "no GPU steps");
+  row.Card("##idle", has_steps ? Percent(100.0 - r.gpu_busy_percent, 100.0) : "-", "GPU no-kernel time",
+           has_steps ? "share of the step time with no kernel running (copies included); idle " +
+                           FormatDuration(dev->idle_ns) + " in gaps between kernels over the active span"
+                     : "no GPU steps");
   const IdleByCause by_cause = ChartIdleByCause(r);  // as the chart below, so the two agree
   const IdleCause top = TopCause(by_cause.ns);
   const DurNs top_ns = by_cause.ns[static_cast<size_t>(top)];
@@ -187,11 +209,12 @@ void OverviewPanel::DrawCards(ViewState& state) {
     state.panels.bottom_tab = BottomTab::kIdleGaps;
     state.requests.bottom_tab = true;
   }
-  const bool has_blamed = a.top_blamed_event >= 0;
-  const std::string blamed = has_blamed ? std::string(r.gap_events[a.top_blamed_event].name) : "-";
-  row.Card("##blamed", blamed, "most blamed event",
-           has_blamed ? blamed + "\nblamed by " + std::to_string(a.top_blamed_gaps) + " gaps, " +
-                            FormatDuration(a.top_blamed_ns) + " of idle time"
+  // Ranked by blamed time, as the recommendations rank events.
+  const bool has_blamed = !r.top_blamed_event.empty();
+  const std::string blamed = has_blamed ? std::string(r.top_blamed_event) : "-";
+  row.Card("##blamed", blamed, "most blamed event (by idle time)",
+           has_blamed ? blamed + "\nblamed for " + FormatDuration(r.top_blamed_ns) + " of idle time inside steps, in " +
+                            std::to_string(r.top_blamed_gaps) + " gaps"
                       : "");
 }
 
@@ -238,7 +261,9 @@ void OverviewPanel::DrawCauseChart(ViewState& state) {
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("%s: %s of GPU idle time %s\nClick to list these gaps", CauseLabel(cause),
                         Percent(static_cast<double>(ns), static_cast<double>(total)).c_str(),
-                        by_cause.in_steps ? "inside the steps (no-kernel time, copies included)" : "in gaps");
+                        by_cause.in_steps
+                            ? "inside the steps (copy rows: a copy runs, no kernel; the idle rows: no GPU op)"
+                            : "in gaps");
     }
     if (ImGui::IsItemClicked()) {
       state.links.gap_cause_mask = 1u << static_cast<unsigned>(c);

@@ -16,7 +16,8 @@ namespace stepline::ui {
 
 void RangePanel::MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const {
   const Trace* trace = state.trace();
-  if (trace == nullptr || !state.range || computed_for_ != state.range || computed_trace_ != trace) {
+  if (trace == nullptr || !state.range || computed_for_ != state.range ||
+      computed_generation_ != state.data->generation) {
     ImGui::TextDisabled("Select a time range to export its table");
     return;
   }
@@ -29,12 +30,12 @@ void RangePanel::Draw(ViewState& state) {
     ImGui::TextDisabled("Drag on the ruler (or shift-drag on the tracks) to aggregate a time range.");
     return;
   }
-  if (computed_for_ != state.range || computed_trace_ != trace) {
+  if (computed_for_ != state.range || computed_generation_ != state.data->generation) {
     rows_ = analysis::AggregateSlicesInRange(*trace, *state.range);
     order_.resize(rows_.size());
     std::iota(order_.begin(), order_.end(), 0);
     computed_for_ = state.range;
-    computed_trace_ = trace;
+    computed_generation_ = state.data->generation;
   }
   ImGui::Text("Range %s: %zu names", FormatDuration(state.range->duration_ns()).c_str(), rows_.size());
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |

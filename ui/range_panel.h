@@ -20,7 +20,7 @@ class RangePanel {
 
  private:
   std::optional<TimeRange> computed_for_;  // the range `rows_` belongs to
-  const Trace* computed_trace_ = nullptr;
+  uint64_t computed_generation_ = 0;       // TimelineData::generation of the rows; 0 none
   std::vector<analysis::RangeAggregateRow> rows_;
   std::vector<size_t> order_;              // sorted view of rows_ (never sort the data)
 };

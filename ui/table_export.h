@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/text_format.h"
+
 namespace stepline::ui {
 
 struct TextTable {
@@ -25,8 +27,8 @@ struct ExportRequest {
   std::string text;
 };
 
-// One CSV field, quoted when RFC 4180 requires it.
-void AppendCsvField(std::string_view field, std::string* out);
+// One CSV field, quoted when RFC 4180 requires it (the text module's).
+using text::AppendCsvField;
 // Header line then one line per row, "\n" line ends; fields quoted as needed.
 std::string ToCsv(const TextTable& table);
 // Tab-separated, "\n" line ends. Tabs and line breaks inside a cell become

@@ -158,4 +158,11 @@ inline constexpr uint32_t kCaptionBackground = Rgba(40, 43, 50);
 inline constexpr uint32_t kCaptionText = Rgba(214, 218, 224);
 inline constexpr float kCaptionPadding = 5.f;
 
+// Strips across the top of the timeline: data lost while loading (amber),
+// the built-in demo on show (blue).
+inline constexpr uint32_t kDataLossBackground = Rgba(92, 62, 14);
+inline constexpr uint32_t kDataLossText = Rgba(255, 226, 170);
+inline constexpr uint32_t kDemoStripBackground = Rgba(28, 58, 96);
+inline constexpr uint32_t kDemoStripText = Rgba(214, 230, 250);
+
 }  // namespace stepline::ui::theme

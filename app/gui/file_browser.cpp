@@ -1,40 +1,117 @@
-// FileBrowser drawing and directory listing.
+// FileBrowser drawing and keyboard; see file_browser.h.
 #include "app/gui/file_browser.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // PushItemFlag(NoTabStop): Tab completes instead of leaving the field
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
+#include <string_view>
+
+#include "ui/window_fit.h"
 
 namespace stepline::app {
 namespace fs = std::filesystem;
 
-void FileBrowser::Open(const std::string& start_dir, const std::string& title) {
-  title_ = title.empty() ? "Open trace" : title;
-  popup_id_ = title_ + "###trace_file_browser";
-  std::error_code ec;
-  dir_ = start_dir.empty() ? fs::current_path(ec).string() : start_dir;
-  open_requested_ = true;
-  List();
+namespace {
+
+std::string WithSlash(const std::string& dir) { return dir.empty() || dir.back() == '/' ? dir : dir + "/"; }
+
+std::string Parent(const std::string& dir) {
+  const fs::path p(dir);
+  const std::string parent = p.parent_path().string();
+  return parent.empty() ? "/" : parent;
 }
 
-void FileBrowser::List() {
-  entries_.clear();
-  error_.clear();
-  selected_ = -1;
+bool KeyPressed(ImGuiKey key) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key)); }
+
+}  // namespace
+
+void FileBrowser::Open(const std::string& start_dir, const std::string& title, std::vector<std::string> shortcuts) {
+  title_ = title.empty() ? "Open trace" : title;
+  popup_id_ = title_ + "###trace_file_browser";
+  shortcuts_ = std::move(shortcuts);
   std::error_code ec;
-  for (fs::directory_iterator it(dir_, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.empty() || name[0] == '.') continue;
-    std::error_code e2;
-    const bool is_dir = it->is_directory(e2);
-    entries_.push_back({name, is_dir, is_dir ? 0 : it->file_size(e2)});
+  std::string dir = start_dir;
+  if (dir.empty() || !fs::is_directory(dir, ec)) dir = fs::current_path(ec).string();
+  open_requested_ = true;
+  all_files_ = false;
+  GoTo(dir);
+}
+
+void FileBrowser::GoTo(const std::string& dir) {
+  listing_ = ListDirectory(dir);
+  shown_ = FilterEntries(listing_.entries, "", all_files_);
+  selected_ = shown_.empty() ? -1 : 0;
+  scroll_to_selected_ = true;
+  SetField(WithSlash(dir));
+  field_follows_selection_ = false;
+  focus_field_ = true;
+}
+
+void FileBrowser::SetField(const std::string& text) {
+  field_text_ = text;
+  pending_field_ = text;
+  has_pending_field_ = true;
+  std::strncpy(field_, text.c_str(), sizeof field_ - 1);
+  field_[sizeof field_ - 1] = '\0';
+}
+
+void FileBrowser::OnFieldEdited() {
+  field_text_ = field_;
+  field_follows_selection_ = false;
+  const TypedPath typed = SplitTypedPath(field_text_, listing_.dir);
+  std::error_code ec;
+  if (typed.dir != listing_.dir && fs::is_directory(typed.dir, ec)) listing_ = ListDirectory(typed.dir);
+  shown_ = FilterEntries(listing_.entries, typed.dir == listing_.dir ? typed.prefix : "", all_files_);
+  selected_ = shown_.empty() ? -1 : 0;
+  scroll_to_selected_ = true;
+}
+
+void FileBrowser::MoveSelection(int delta) {
+  if (shown_.empty()) return;
+  selected_ = std::clamp(selected_ < 0 ? 0 : selected_ + delta, 0, static_cast<int>(shown_.size()) - 1);
+  scroll_to_selected_ = true;
+  const FileEntry& e = shown_[selected_];
+  SetField((fs::path(listing_.dir) / e.name).string() + (e.is_dir ? "/" : ""));
+  field_follows_selection_ = true;
+}
+
+bool FileBrowser::Activate(const std::string& path, std::string* picked) {
+  const EnterAction action = ResolveEnter(path, listing_.dir);
+  switch (action.kind) {
+    case EnterAction::Kind::kOpenFolder: GoTo(action.path); return false;
+    case EnterAction::Kind::kPickFile: *picked = action.path; return true;
+    case EnterAction::Kind::kNone: break;
   }
-  if (ec) error_ = dir_ + ": " + ec.message();
-  std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
-    return a.is_dir != b.is_dir ? a.is_dir : a.name < b.name;
-  });
+  // A name not (yet) complete: the highlighted row, or the only match.
+  const int row = selected_ >= 0 ? selected_ : (shown_.size() == 1 ? 0 : -1);
+  if (row < 0 || row >= static_cast<int>(shown_.size())) return false;
+  return Activate((fs::path(listing_.dir) / shown_[row].name).string(), picked);
+}
+
+int FileBrowser::FieldCallback(ImGuiInputTextCallbackData* data) {
+  auto* self = static_cast<FileBrowser*>(data->UserData);
+  if (data->EventFlag == ImGuiInputTextFlags_CallbackCompletion) {
+    // Tab: the completed path, the cursor at its end to type on.
+    const std::string done = CompletePath(std::string(data->Buf, data->BufTextLen), self->listing_.dir, self->all_files_);
+    data->DeleteChars(0, data->BufTextLen);
+    data->InsertChars(0, done.c_str());
+    self->has_pending_field_ = false;
+    return 0;
+  }
+  if (!self->has_pending_field_) return 0;
+  self->has_pending_field_ = false;
+  // A folder opened or a row picked: its path, all selected, so typing
+  // starts afresh ("/" from the root, "~" from home, a name in the folder).
+  if (self->pending_field_ != std::string_view(data->Buf, data->BufTextLen)) {
+    data->DeleteChars(0, data->BufTextLen);
+    data->InsertChars(0, self->pending_field_.c_str());
+  }
+  data->SelectionStart = 0;
+  data->SelectionEnd = data->CursorPos = data->BufTextLen;
+  return 0;
 }
 
 bool FileBrowser::Draw(std::string* picked) {
@@ -42,41 +119,140 @@ bool FileBrowser::Draw(std::string* picked) {
     ImGui::OpenPopup(popup_id_.c_str());
     open_requested_ = false;
   }
-  bool chosen = false;
-  ImGui::SetNextWindowSize(ImVec2(640, 440), ImGuiCond_Appearing);
-  if (popup_id_.empty() || !ImGui::BeginPopupModal(popup_id_.c_str(), nullptr)) return false;
-  ImGui::TextUnformatted(dir_.c_str());
-  if (ImGui::Button("Up")) {
-    dir_ = fs::path(dir_).parent_path().string();
-    List();
+  const float scale = ImGui::GetFontSize() / 13.f;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  // Inside the window even when the window is small.
+  const ImVec2 size(std::min(960.f * scale, vp->Size.x - 24.f), std::min(480.f * scale, vp->Size.y - 24.f));
+  ImGui::SetNextWindowSize(size, ImGuiCond_Appearing);
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f), ImGuiCond_Appearing,
+                          ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(1.f);  // opaque: the timeline's text must not show through the list
+  if (popup_id_.empty() || !ImGui::BeginPopupModal(popup_id_.c_str(), nullptr)) {
+    is_open_ = false;
+    return false;
   }
-  if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", error_.c_str());
-  ImGui::BeginChild("##entries", ImVec2(0, -ImGui::GetFrameHeightWithSpacing()), true);
-  for (int i = 0; i < static_cast<int>(entries_.size()); ++i) {
-    const Entry& e = entries_[i];
-    const std::string label = (e.is_dir ? "[dir] " : "") + e.name;
-    if (ImGui::Selectable(label.c_str(), selected_ == i, ImGuiSelectableFlags_AllowDoubleClick)) {
-      selected_ = i;
-      if (ImGui::IsMouseDoubleClicked(0)) {
-        const std::string path = (fs::path(dir_) / e.name).string();
-        if (e.is_dir) {
-          dir_ = path;
-          List();
-          break;
-        }
-        *picked = path;
-        chosen = true;
-      }
-    }
+  is_open_ = true;
+  ui::KeepWindowInsideViewport();  // the main window may have shrunk under it
+  bool chosen = false;
+
+  // Keys the field does not use itself. Backspace means "parent folder" when
+  // the field holds a folder path ("/a/b/") or names the highlighted row.
+  const bool field_is_folder = !field_text_.empty() && field_text_.back() == '/';
+  bool go_parent = false;
+  if (KeyPressed(ImGuiKey_Backspace) && (field_is_folder || field_follows_selection_)) go_parent = true;
+  if (KeyPressed(ImGuiKey_DownArrow)) MoveSelection(1);
+  if (KeyPressed(ImGuiKey_UpArrow)) MoveSelection(-1);
+  if (KeyPressed(ImGuiKey_PageDown)) MoveSelection(10);
+  if (KeyPressed(ImGuiKey_PageUp)) MoveSelection(-10);
+  if (go_parent) GoTo(Parent(listing_.dir));
+
+  // The path field, and the file kind on its right.
+  const float kind_w = 130.f * scale;
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - kind_w - ImGui::GetStyle().ItemSpacing.x);
+  if (focus_field_ || ImGui::IsWindowAppearing()) {
+    ImGui::SetKeyboardFocusHere();
+    focus_field_ = false;
+  }
+  // Tab completes; it must not also move the focus to the next widget.
+  ImGui::PushItemFlag(ImGuiItemFlags_NoTabStop, true);
+  const bool enter = ImGui::InputTextWithHint(
+      "##path", "type a path: / or ~ to start, Tab completes", field_, sizeof field_,
+      ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll | ImGuiInputTextFlags_CallbackCompletion |
+          ImGuiInputTextFlags_CallbackAlways,
+      FieldCallback, this);
+  ImGui::PopItemFlag();
+  if (field_text_ != field_) OnFieldEdited();
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(kind_w);
+  const char* kinds[] = {"Trace files", "All files"};
+  int kind = all_files_ ? 1 : 0;
+  if (ImGui::Combo("##kind", &kind, kinds, 2)) {
+    all_files_ = kind == 1;
+    OnFieldEdited();
+    focus_field_ = true;
+  }
+  if (enter) {
+    chosen = Activate(field_text_, picked);
+    focus_field_ = true;  // Enter leaves the field; typing goes on in it
+  }
+  if (!listing_.error.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", listing_.error.c_str());
+
+  // Shortcuts on the left, the folder's entries on the right.
+  const float footer = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
+  const float side_w = std::min(200.f * scale, ImGui::GetContentRegionAvail().x * 0.3f);
+  ImGui::BeginChild("##places", ImVec2(side_w, -footer), true);
+  ImGui::TextDisabled("Places");
+  auto place = [&](const std::string& label, const std::string& dir) {
+    if (ImGui::Selectable(label.c_str(), dir == listing_.dir)) GoTo(dir);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", dir.c_str());
+  };
+  if (const std::string home = ExpandHome("~"); home != "~") place("Home", home);
+  std::error_code ec;
+  place("Working folder", fs::current_path(ec).string());
+  if (!shortcuts_.empty()) ImGui::TextDisabled("Recent folders");
+  for (size_t i = 0; i < shortcuts_.size(); ++i) {
+    const std::string name = fs::path(shortcuts_[i]).filename().string();
+    place((name.empty() ? shortcuts_[i] : name) + "##recent" + std::to_string(i), shortcuts_[i]);
   }
   ImGui::EndChild();
-  const bool can_open = selected_ >= 0 && selected_ < static_cast<int>(entries_.size()) && !entries_[selected_].is_dir;
-  if (ImGui::Button("Open") && can_open) {
-    *picked = (fs::path(dir_) / entries_[selected_].name).string();
-    chosen = true;
-  }
   ImGui::SameLine();
-  if (ImGui::Button("Cancel") || chosen) ImGui::CloseCurrentPopup();
+  const ImGuiTableFlags table_flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter |
+                                      ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable("##entries", 3, table_flags, ImVec2(0, -footer))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("Size", ImGuiTableColumnFlags_WidthFixed, 80.f * scale);
+    ImGui::TableSetupColumn("Modified", ImGuiTableColumnFlags_WidthFixed, 120.f * scale);
+    ImGui::TableHeadersRow();
+    std::string activate;
+    for (int i = 0; i < static_cast<int>(shown_.size()); ++i) {
+      const FileEntry& e = shown_[i];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      const std::string label = (e.is_dir ? e.name + "/" : e.name) + "##row" + std::to_string(i);
+      ImGui::Selectable(label.c_str(), selected_ == i, ImGuiSelectableFlags_SpanAllColumns);
+      if (selected_ == i && scroll_to_selected_) {
+        ImGui::SetScrollHereY();
+        scroll_to_selected_ = false;
+      }
+      // Our own double-click: two presses on one row within half a second,
+      // counted on the frames they land in (a slow frame cannot merge them
+      // into a single "double-clicked" flag that the row never sees).
+      if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) {
+        const double now = ImGui::GetTime();
+        if (last_click_row_ == i && now - last_click_time_ < 0.5) {
+          activate = (fs::path(listing_.dir) / e.name).string();
+          last_click_row_ = -1;
+        } else {
+          selected_ = i;
+          SetField((fs::path(listing_.dir) / e.name).string() + (e.is_dir ? "/" : ""));
+          field_follows_selection_ = true;
+          last_click_row_ = i;
+          last_click_time_ = now;
+        }
+        focus_field_ = true;
+      }
+      ImGui::TableNextColumn();
+      if (!e.is_dir) ImGui::TextUnformatted(FormatFileSize(e.size).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", FormatFileTime(e.mtime_s).c_str());
+    }
+    ImGui::EndTable();
+    if (!activate.empty()) chosen = Activate(activate, picked);
+  }
+
+  // Buttons on the right of the footer, the count on the left.
+  ImGui::TextDisabled("%zu of %zu shown", shown_.size(), listing_.entries.size());
+  const float buttons_w = ImGui::CalcTextSize("Open").x + ImGui::CalcTextSize("Cancel").x +
+                          4 * ImGui::GetStyle().FramePadding.x + ImGui::GetStyle().ItemSpacing.x;
+  ImGui::SameLine(std::max(0.f, ImGui::GetWindowContentRegionMax().x - buttons_w));
+  if (ImGui::Button("Open") && !chosen) chosen = Activate(field_text_, picked);
+  ImGui::SameLine();
+  const bool cancel = ImGui::Button("Cancel") || KeyPressed(ImGuiKey_Escape);
+  if (cancel || chosen) {
+    ImGui::CloseCurrentPopup();
+    is_open_ = false;
+  }
   ImGui::EndPopup();
   return chosen;
 }

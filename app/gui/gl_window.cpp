@@ -83,6 +83,11 @@ bool GlWindow::Create(const Options& options, std::string* error) {
   ImGui::CreateContext();
   SetUpImGuiStyle(font_scale_);
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  // Ours instead of the backend's (which would set io.KeysDown directly and
+  // lose a press released before the next frame); mouse and focus stay its.
+  glfwSetKeyCallback(window_, OnKey);
+  glfwSetCharCallback(window_, OnChar);
+  title_ = options.title;
   ImGui_ImplOpenGL3_Init("#version 330 core");
   imgui_ready_ = true;
   return true;
@@ -94,13 +99,14 @@ void GlWindow::GetSize(int* width, int* height) const { glfwGetWindowSize(window
 void GlWindow::RequestClose() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
 
 void GlWindow::BeginFrame(double wait_s, bool hide_pointer) {
-  if (wait_s > 0) {
+  if (wait_s > 0 && !keys_.pending()) {
     glfwWaitEventsTimeout(wait_s);
   } else {
     glfwPollEvents();
   }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  keys_.ApplyToImGui();
   if (hide_pointer) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   ImGui::NewFrame();
 }
@@ -123,6 +129,21 @@ std::vector<std::string> GlWindow::TakeDroppedFiles() {
   std::vector<std::string> out;
   out.swap(dropped_);
   return out;
+}
+
+void GlWindow::SetTitle(const std::string& title) {
+  if (title == title_) return;
+  title_ = title;
+  glfwSetWindowTitle(window_, title.c_str());
+}
+
+void GlWindow::OnKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods*/) {
+  if (action == GLFW_REPEAT) return;  // ImGui makes its own repeats from the held state
+  static_cast<GlWindow*>(glfwGetWindowUserPointer(window))->keys_.PushKey(key, action == GLFW_PRESS);
+}
+
+void GlWindow::OnChar(GLFWwindow* window, unsigned int c) {
+  static_cast<GlWindow*>(glfwGetWindowUserPointer(window))->keys_.PushChar(c);
 }
 
 void GlWindow::OnDrop(GLFWwindow* window, int count, const char** paths) {

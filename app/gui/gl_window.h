@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/key_event_queue.h"
+
 struct GLFWwindow;
 
 namespace stepline::app {
@@ -29,7 +31,8 @@ class GlWindow {
   GLFWwindow* handle() const { return window_; }
   bool ShouldClose() const;
   void RequestClose();
-  // Polls events (waiting up to `wait_s` when idle) and starts an ImGui frame.
+  // Polls events (waiting up to `wait_s` when idle and no key press is still
+  // queued) and starts an ImGui frame.
   // `hide_pointer`: the frame sees no mouse (a frame saved as a picture has
   // no hover highlight or tooltip).
   void BeginFrame(double wait_s, bool hide_pointer = false);
@@ -44,14 +47,19 @@ class GlWindow {
   float font_scale() const { return font_scale_; }
   // The window's size in screen coordinates (what Options::width/height set).
   void GetSize(int* width, int* height) const;
+  void SetTitle(const std::string& title);
 
  private:
   static void OnDrop(GLFWwindow* window, int count, const char** paths);
+  static void OnKey(GLFWwindow* window, int key, int scancode, int action, int mods);
+  static void OnChar(GLFWwindow* window, unsigned int c);
 
   GLFWwindow* window_ = nullptr;
   bool imgui_ready_ = false;
   float font_scale_ = 1.f;
   std::vector<std::string> dropped_;
+  KeyEventQueue keys_;  // replaces ImGui's key and char callbacks
+  std::string title_;
 };
 
 // Sets up fonts and style on the current ImGui context (shared by the window

@@ -7,6 +7,7 @@
 // [SECTION] Frame
 #include "app/gui/viewer_session.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "app/profile_runs.h"
@@ -176,7 +177,9 @@ void ViewerSession::TakeOutcome(int job) {
     }
     return;
   }
-  if (!job_path_[job].empty()) recent_.Add(job_path_[job]);
+  // A file that lost data while loading (cut, corrupt) is not offered again
+  // as if it were good: the banner explains it now, Open recent would not.
+  if (!job_path_[job].empty() && !out->data->trace->diagnostics().has_data_loss()) recent_.Add(job_path_[job]);
   if (single) {
     Show(std::move(out->data), FileName(out->path));
     return;
@@ -256,6 +259,13 @@ void ViewerSession::FillStatus() {
   if (known > 0) status_.progress = sum / known;
 }
 
+std::string ViewerSession::WindowTitle() const {
+  constexpr const char* kApp = "Stepline";
+  if (comparing_) return compare_.title(0) + " vs " + compare_.title(1) + " \u2014 " + kApp;
+  if (state_.data && !status_.title.empty()) return status_.title + " \u2014 " + kApp;
+  return kApp;
+}
+
 ui::CompareStatus ViewerSession::MakeCompareStatus() const {
   ui::CompareStatus cs;
   for (int j = 0; j < 2; ++j) {
@@ -272,12 +282,18 @@ ui::CompareStatus ViewerSession::MakeCompareStatus() const {
   return cs;
 }
 
-void ViewerSession::BrowseFor(Pick pick) {
+void ViewerSession::BrowseFor(Pick pick, const std::string& start_dir) {
   static constexpr const char* kTitles[] = {"Open trace", "Compare with", "Replace A", "Replace B"};
   browser_pick_ = pick;
-  std::string start;
-  if (!recent_.list().empty()) start = std::filesystem::path(recent_.list().front()).parent_path().string();
-  browser_.Open(start, kTitles[static_cast<int>(pick)]);
+  // The folders of recent files, newest first and each once, are the
+  // dialog's shortcuts; it starts in the newest.
+  std::vector<std::string> folders;
+  for (const std::string& file : recent_.list()) {
+    const std::string folder = std::filesystem::path(file).parent_path().string();
+    if (!folder.empty() && std::find(folders.begin(), folders.end(), folder) == folders.end()) folders.push_back(folder);
+  }
+  const std::string start = !start_dir.empty() ? start_dir : folders.empty() ? std::string() : folders.front();
+  browser_.Open(start, kTitles[static_cast<int>(pick)], std::move(folders));
 }
 
 void ViewerSession::BrowseFolder() {
@@ -337,6 +353,9 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
   HandleDrops(dropped_files);
   PollLoads();
   status_.recent = recent_.list();
+  // A dialog up over the view takes the keyboard: no shortcut or search
+  // field behind it sees what is typed into it.
+  status_.modal_open = browser_.is_open() || drop_.question != ui::DropQuestion::kNone;
   FillStatus();
   if (comparing_) {
     ui::CompareRequests req = compare_.Draw(MakeCompareStatus(), renderer);

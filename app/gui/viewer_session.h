@@ -62,8 +62,9 @@ class ViewerSession {
 
   // What the file browser's pick is for.
   enum class Pick : uint8_t { kOpen = 0, kCompareWith, kReplaceA, kReplaceB };
-  // Opens the file browser for `pick` (its title says what for).
-  void BrowseFor(Pick pick);
+  // Opens the file browser for `pick` (its title says what for), in
+  // `start_dir`, else in the folder of the newest recent file.
+  void BrowseFor(Pick pick, const std::string& start_dir = "");
   Pick browsing_for() const { return browser_pick_; }
   const FileBrowser& browser() const { return browser_; }
   // File > Open folder: the runs of the log directory opened last (or near the recent files).
@@ -94,6 +95,8 @@ class ViewerSession {
   const std::optional<ui::PanelShot>& caption_strip() const {
     return comparing_ ? compare_.caption_strip() : view_.caption_strip();
   }
+  // "run.json.gz — Stepline", "a.json vs b.json — Stepline", or "Stepline".
+  std::string WindowTitle() const;
   const std::string& error() const { return status_.error; }
   const std::string& notice() const { return status_.notice; }
 

@@ -3,7 +3,7 @@
 //
 // [SECTION] Sinks: plain file, gzip (zlib), zstd, in-memory string
 // [SECTION] Serializer: metadata, per-track events, flows, footer
-// [SECTION] Public entry points: temp file, no-clobber rename
+// [SECTION] Public entry points: temp file, no-clobber rename (file_publish.h)
 #include "loaders/export/chrome_json_writer.h"
 
 #include <fcntl.h>
@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "loaders/export/file_publish.h"
 #include "loaders/export/json_text.h"
 #include "loaders/trace_builder.h"
 
@@ -514,40 +515,8 @@ class Serializer {
 // [SECTION] Public entry points
 // ============================================================================
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  if (s.size() < suffix.size()) return false;
-  for (size_t i = 0; i < suffix.size(); ++i) {
-    char c = s[s.size() - suffix.size() + i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != suffix[i]) return false;
-  }
-  return true;
-}
-
-std::string Errno(const std::string& what, const std::string& path) {
-  return what + " " + path + ": " + std::strerror(errno);
-}
-
-bool PathExists(const std::string& path) {
-  struct stat st;
-  return ::lstat(path.c_str(), &st) == 0;
-}
-
-// Moves the finished temp file to `path`. Without overwrite, link() fails
-// atomically when `path` appeared meanwhile; filesystems without hard links
-// fall back to an existence check and rename().
-Result<bool, std::string> Publish(const std::string& tmp, const std::string& path, bool overwrite) {
-  if (!overwrite) {
-    if (::link(tmp.c_str(), path.c_str()) == 0) {
-      ::unlink(tmp.c_str());
-      return true;
-    }
-    if (errno == EEXIST) return MakeUnexpected(path + " already exists (use --force to replace it)");
-    if (PathExists(path)) return MakeUnexpected(path + " already exists (use --force to replace it)");
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) return MakeUnexpected(Errno("cannot rename to", path));
-  return true;
-}
+// EndsWith, Errno, PathExists and Publish: loaders/export/file_publish.h.
+using namespace file_publish;  // NOLINT: the helpers read as local ones
 
 }  // namespace
 

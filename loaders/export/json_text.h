@@ -6,11 +6,12 @@
 #include <string>
 #include <string_view>
 
+#include "model/text_format.h"
+
 namespace stepline::loaders {
 
-// Appends `s` as a quoted JSON string. Control characters are escaped;
-// invalid UTF-8 bytes become U+FFFD so the output is always valid JSON.
-void AppendJsonString(std::string* out, std::string_view s);
+// JSON string escaping lives in the text module (model/text_format.h).
+using text::AppendJsonString;
 // Appends a double with enough digits to round-trip; NaN/Inf become null.
 void AppendJsonDouble(std::string* out, double v);
 // Appends ns as microseconds with exactly three decimals ("12.345"), the

@@ -13,6 +13,8 @@
 #include <set>
 #include <tuple>
 
+#include "model/analysis/step_stats.h"
+
 namespace stepline::analysis {
 namespace {
 
@@ -71,8 +73,7 @@ CompareSide MakeCompareSide(const Report& report, const CompareSource& source) {
   side.step_mean_ns = MeanOf(total_ns, side.steps);
   for (size_t c = 0; c < category_total.size(); ++c) side.breakdown_mean[c] = MeanOf(category_total[c], side.steps);
   for (size_t c = 0; c < cause_total.size(); ++c) side.idle_by_cause_mean[c] = MeanOf(cause_total[c], side.steps);
-  const DurNs kernel_ns = At(category_total, TimeCategory::kCompute) + At(category_total, TimeCategory::kCollective);
-  side.gpu_busy_percent = total_ns > 0 ? 100.0 * static_cast<double>(kernel_ns) / static_cast<double>(total_ns) : 0;
+  side.gpu_busy_percent = GpuBusyPercent(category_total);  // one definition with the window and `report`
   side.first_full_step = FirstFullStep(side.step_start_ns, side.step_dur_ns, source.trace_span);
   return side;
 }

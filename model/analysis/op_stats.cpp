@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "model/analysis/self_time.h"
+
 namespace stepline::analysis {
 namespace {
 
@@ -26,20 +28,6 @@ bool KindOf(const Trace& trace, uint32_t i, OpKind* kind) {
   if (trace.tracks().kind(trace.slices().track()[i]) != TrackKind::kHostThread) return false;
   *kind = OpKind::kHostOp;
   return true;
-}
-
-std::vector<DurNs> SelfTimes(const Trace& trace) {
-  const SliceTable& s = trace.slices();
-  std::vector<DurNs> self(s.dur_ns().begin(), s.dur_ns().end());
-  for (size_t i = 0; i < s.size(); ++i) {
-    const SliceId p = s.parent()[i];
-    if (p.is_none()) continue;
-    const TimeNs parent_end = s.end_ns(p);
-    const TimeNs child_end = std::min(s.start_ns()[i] + s.dur_ns()[i], parent_end);
-    self[p.index()] -= std::max<DurNs>(0, child_end - s.start_ns()[i]);
-  }
-  for (DurNs& v : self) v = std::max<DurNs>(v, 0);
-  return self;
 }
 
 void FillPercentages(OpStats* stats) {

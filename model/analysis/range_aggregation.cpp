@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "model/analysis/self_time.h"
+
 namespace stepline::analysis {
 
 std::vector<RangeAggregateRow> AggregateSlicesInRange(const Trace& trace, TimeRange range,
@@ -30,7 +32,11 @@ std::vector<RangeAggregateRow> AggregateSlicesInRange(const Trace& trace, TimeRa
       row.self_ns += in;
       const SliceId p = s.parent()[i];
       // Parents precede children, so the parent's row already exists.
-      if (!p.is_none() && clipped[p.index()] >= 0) rows[index_of_name[s.name()[p.index()].value]].self_ns -= in;
+      if (!p.is_none() && clipped[p.index()] >= 0) {
+        // The self-time rule (self_time.h), the window being the range's part of the parent.
+        const TimeRange window{std::max(range.start_ns, s.start_ns()[p.index()]), std::min(range.end_ns, s.end_ns(p))};
+        rows[index_of_name[s.name()[p.index()].value]].self_ns -= ChildTimeNs(st, s.dur_ns()[i], window);
+      }
     }
   };
   if (only.empty()) {

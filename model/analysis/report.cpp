@@ -1,30 +1,18 @@
-// ComputeReport: runs every analysis once and resolves names (see report.h).
+// ResolveReport: a TraceAnalysis with its ids turned into names (see report.h).
 //
 // [SECTION] Names
-// [SECTION] Devices, steps and gaps
+// [SECTION] Devices and gaps
 // [SECTION] Ops and kernels
-// [SECTION] Recommendation inputs
-// [SECTION] ComputeReport
+// [SECTION] ResolveReport
 #include "model/analysis/report.h"
 
 #include <algorithm>
-#include <unordered_map>
-
-#include "model/analysis/device_activity.h"
-#include "model/analysis/kernel_stats.h"
-#include "model/analysis/recommendations.h"
 
 namespace stepline::analysis {
 
 //-----------------------------------------------------------------------------
 // [SECTION] Names
 //-----------------------------------------------------------------------------
-
-std::string TrackDisplayName(const Trace& trace, TrackId track) {
-  const StringId name = trace.tracks().name(track);
-  if (!name.is_none()) return std::string(trace.str(name));
-  return "tid " + std::to_string(trace.tracks().tid(track));
-}
 
 namespace {
 
@@ -33,26 +21,22 @@ std::string_view SliceName(const Trace& trace, SliceId s) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Devices, steps and gaps
+// [SECTION] Devices and gaps
 //-----------------------------------------------------------------------------
 
-DeviceReport SummarizeDevice(const DeviceActivity& d, const StepSet& steps, const std::vector<IdleGap>& gaps) {
+DeviceReport SummarizeDevice(const DeviceAnalysis& d) {
   DeviceReport r;
-  r.device_id = d.device_id;
-  r.name = d.name;
-  r.active_span = d.active_span;
-  r.busy_ns = d.busy_ns;
-  r.kernel_ns = d.kernel_ns;
-  for (const IdleGap& g : gaps) {
-    if (!g.in_active_span) continue;
-    r.idle_ns += g.dur_ns();
-    At(r.idle_by_cause, g.cause) += g.dur_ns();
-  }
-  r.steps = ComputeStepBreakdowns(d, steps, gaps);
-  for (const StepBreakdown& b : r.steps) {
-    for (int c = 0; c < kTimeCategoryCount; ++c) r.breakdown_total[c] += b.category_ns[c];
-    for (int c = 0; c < kIdleCauseCount; ++c) r.step_idle_by_cause[c] += b.idle_by_cause[c];
-  }
+  r.device_id = d.activity.device_id;
+  r.name = d.activity.name;
+  r.kind = d.kind;
+  r.active_span = d.activity.active_span;
+  r.busy_ns = d.activity.busy_ns;
+  r.kernel_ns = d.activity.kernel_ns;
+  r.idle_ns = d.idle_ns;
+  r.idle_by_cause = d.idle_by_cause;
+  r.breakdown_total = d.breakdown_total;
+  r.step_idle_by_cause = d.step_idle_by_cause;
+  r.steps = d.steps;
   return r;
 }
 
@@ -62,7 +46,7 @@ class GapRowBuilder {
   GapRowBuilder(const Trace& trace, Report* report)
       : trace_(trace), report_(report), thread_index_(trace.tracks().size(), UINT32_MAX) {}
 
-  void Add(uint32_t device, const std::vector<IdleGap>& gaps, DurNs min_gap_ns) {
+  void Add(uint32_t device, std::span<const IdleGap> gaps, DurNs min_gap_ns) {
     for (const IdleGap& g : gaps) {
       if (!g.in_active_span || g.dur_ns() < min_gap_ns || g.dur_ns() <= 0) continue;
       ReportGap row;
@@ -123,122 +107,36 @@ std::vector<ReportKernel> KernelRows(const Trace& trace, const std::vector<Kerne
   return rows;
 }
 
-//-----------------------------------------------------------------------------
-// [SECTION] Recommendation inputs
-//-----------------------------------------------------------------------------
-
-// Per cause, the names of the events blamed most (summed overlap) in gaps
-// that overlap a step.
-void TopBlamedEvents(const Trace& trace, const std::vector<IdleGap>& gaps, RecommendationInput* in) {
-  std::array<std::unordered_map<uint32_t, DurNs>, kIdleCauseCount> by_name;
-  for (const IdleGap& g : gaps) {
-    if (g.step < 0) continue;
-    for (const BlamedEvent& e : g.cause_events) {
-      by_name[static_cast<size_t>(g.cause)][trace.slices().name()[e.slice.index()].value] += e.overlap_ns;
-    }
-  }
-  for (int c = 0; c < kIdleCauseCount; ++c) {
-    std::vector<std::pair<DurNs, uint32_t>> ranked;
-    for (const auto& [name, ns] : by_name[c]) ranked.emplace_back(ns, name);
-    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first > b.first : a.second < b.second;
-    });
-    for (size_t i = 0; i < ranked.size() && i < 3; ++i)
-      in->top_events[c].emplace_back(trace.str(StringId(ranked[i].second)));
-  }
-}
-
-// The host thread with the most input-pipeline time inside the steps: root
-// slices (and, for unmatched roots, nothing deeper) classified "input".
-void BusiestInputThread(const Trace& trace, const StepSet& steps, const IdleCauseTable& table,
-                        RecommendationInput* in) {
-  if (steps.steps.empty()) return;
-  std::vector<int8_t> is_input(trace.strings().size(), -1);
-  DurNs best = 0;
-  for (size_t t = 0; t < trace.tracks().size(); ++t) {
-    const TrackId track = TrackId::FromIndex(t);
-    if (trace.tracks().kind(track) != TrackKind::kHostThread) continue;
-    const auto& r = trace.tracks().ranges(track);
-    DurNs input_ns = 0;
-    size_t k = 0;
-    for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
-      if (trace.slices().depth()[i] != 0) continue;
-      int8_t& known = is_input[trace.slices().name()[i].index()];
-      if (known < 0) known = table.Classify(trace.str(trace.slices().name()[i])) == HostCategory::kInput ? 1 : 0;
-      if (known == 0) continue;
-      const TimeRange slice{trace.slices().start_ns()[i], trace.slices().start_ns()[i] + trace.slices().dur_ns()[i]};
-      while (k < steps.steps.size() && steps.steps[k].end_ns() <= slice.start_ns) ++k;
-      for (size_t j = k; j < steps.steps.size() && steps.steps[j].start_ns < slice.end_ns; ++j) {
-        input_ns += slice.OverlapNs({steps.steps[j].start_ns, steps.steps[j].end_ns()});
-      }
-    }
-    if (input_ns > best) {
-      best = input_ns;
-      in->busiest_input_thread = TrackDisplayName(trace, track);
-    }
-  }
-  if (in->step_ns > 0)
-    in->busiest_input_thread_percent = 100.0 * static_cast<double>(best) / static_cast<double>(in->step_ns);
-}
-
-RecommendationInput MakeRecommendationInput(const Trace& trace, const Report& report, const StepSet& steps,
-                                            const std::vector<IdleGap>& primary_gaps, const OpStats& ops,
-                                            const IdleCauseTable& table) {
-  RecommendationInput in;
-  if (report.primary_device_index < 0) return in;
-  const DeviceReport& d = report.devices[report.primary_device_index];
-  for (const Step& s : steps.steps) in.step_ns += s.dur_ns;
-  in.breakdown = d.breakdown_total;
-  in.idle_by_cause = d.step_idle_by_cause;
-  TopBlamedEvents(trace, primary_gaps, &in);
-  for (const OpStat& o : ops.ops) {
-    if (!IsDeviceOpKind(o.kind)) continue;
-    if (in.top_device_op.empty() || o.percent > in.top_device_op_percent) {
-      in.top_device_op = std::string(trace.str(o.name));
-      in.top_device_op_percent = o.percent;
-    }
-  }
-  BusiestInputThread(trace, steps, table, &in);
-  return in;
-}
-
 }  // namespace
 
 //-----------------------------------------------------------------------------
-// [SECTION] ComputeReport
+// [SECTION] ResolveReport
 //-----------------------------------------------------------------------------
 
-Report ComputeReport(const Trace& trace, const ReportOptions& options) {
+Report ResolveReport(const Trace& trace, const TraceAnalysis& a) {
   Report report;
-  const IdleCauseTable& table = options.table != nullptr ? *options.table : IdleCauseTable::Default();
-  const std::vector<DeviceActivity> devices = ComputeDeviceActivity(trace);
-  report.primary_device_index = PrimaryDeviceIndex(devices);
-  const int primary = report.primary_device_index;
-  StepOptions step_options;
-  step_options.steps_regex = options.steps_regex;
-  step_options.device_id = primary >= 0 ? devices[primary].device_id : -1;
-  const StepSet steps = ComputeSteps(trace, step_options);
-  report.step_source = steps.source;
-  report.step_error = steps.error;
-  const LaunchIndex launches = BuildLaunchIndex(trace);
-  std::vector<IdleGap> primary_gaps;
+  report.primary_device_index = a.primary_device;
+  const int primary = a.primary_device;
+  report.step_source = a.steps.source;
+  report.step_error = a.steps.error;
   GapRowBuilder gap_rows(trace, &report);
-  for (size_t i = 0; i < devices.size(); ++i) {
-    std::vector<IdleGap> gaps = ComputeIdleGaps(trace, devices[i], steps, table, launches, options.gap_options);
-    report.devices.push_back(SummarizeDevice(devices[i], steps, gaps));
-    gap_rows.Add(static_cast<uint32_t>(i), gaps, options.min_gap_ns);
-    if (static_cast<int>(i) == primary) primary_gaps = std::move(gaps);
+  const std::span<const IdleGap> gaps(a.gaps);
+  for (size_t i = 0; i < a.devices.size(); ++i) {
+    const DeviceAnalysis& d = a.devices[i];
+    report.devices.push_back(SummarizeDevice(d));
+    gap_rows.Add(static_cast<uint32_t>(i), gaps.subspan(d.gaps_begin, d.gaps_end - d.gaps_begin), a.min_gap_ns);
   }
   // Each device's rows are in time order; only several devices need a sort.
-  auto by_start = [](const ReportGap& a, const ReportGap& b) { return a.start_ns < b.start_ns; };
+  auto by_start = [](const ReportGap& x, const ReportGap& y) { return x.start_ns < y.start_ns; };
   if (!std::is_sorted(report.gaps.begin(), report.gaps.end(), by_start)) {
     std::stable_sort(report.gaps.begin(), report.gaps.end(), by_start);
   }
-  for (size_t k = 0; k < steps.steps.size(); ++k) {
-    ReportStep row{steps.steps[k].name, steps.steps[k].start_ns, steps.steps[k].dur_ns};
+  for (size_t k = 0; k < a.steps.steps.size(); ++k) {
+    const Step& st = a.steps.steps[k];
+    ReportStep row{st.name, st.start_ns, st.dur_ns};
     if (primary >= 0) {
-      row.breakdown = report.devices[primary].steps[k].category_ns;
-      row.idle_by_cause = report.devices[primary].steps[k].idle_by_cause;
+      row.breakdown = a.devices[primary].steps[k].category_ns;
+      row.idle_by_cause = a.devices[primary].steps[k].idle_by_cause;
     }
     report.steps.push_back(std::move(row));
   }
@@ -246,14 +144,23 @@ Report ComputeReport(const Trace& trace, const ReportOptions& options) {
     report.primary_device = report.devices[primary].name;
     report.breakdown_total = report.devices[primary].breakdown_total;
     report.idle_by_cause = report.devices[primary].idle_by_cause;
+    report.gpu_busy_percent = GpuBusyPercent(report.breakdown_total);
   }
-  const OpStats ops = ComputeOpStats(trace);
-  report.ops = OpRows(trace, ops);
-  report.kernels = KernelRows(trace, ComputeKernelStats(trace, launches, table));
-  report.recommendations =
-      ComputeRecommendations(MakeRecommendationInput(trace, report, steps, primary_gaps, ops, table));
-  AddMemoryReport(trace, steps.steps, &report);
+  report.ops = OpRows(trace, a.ops);
+  report.kernels = KernelRows(trace, a.kernels);
+  report.recommendations = a.recommendations;
+  report.step_stats = a.step_stats;
+  if (!a.top_blamed.name.is_none()) {
+    report.top_blamed_event = trace.str(a.top_blamed.name);
+    report.top_blamed_ns = a.top_blamed.blamed_ns;
+    report.top_blamed_gaps = a.top_blamed.gaps;
+  }
+  AddMemoryReport(trace, a.steps.steps, &report);
   return report;
+}
+
+Report ComputeReport(const Trace& trace, const ReportOptions& options) {
+  return ResolveReport(trace, ComputeAnalysis(trace, options));
 }
 
 }  // namespace stepline::analysis

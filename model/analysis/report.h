@@ -1,9 +1,10 @@
-// Report: everything `stepline report` prints, computed in one call with
-// names resolved, so a CLI can write it as JSON, CSV or text. Names of ops,
+// Report: everything `stepline report` prints, with names resolved, so a CLI
+// can write it as JSON, CSV or text. ResolveReport builds it from a
+// TraceAnalysis (ids); ComputeReport = ResolveReport(ComputeAnalysis(...)). Names of ops,
 // kernels and events are string_views into the trace's StringPool: keep the
 // Trace alive while the Report is used. Gap rows are lean (there can be
 // ~100k): device, step and thread are indices, cause events one flat vector.
-// The UI calls the individual Compute*() functions instead and keeps ids.
+// The window reads the TraceAnalysis itself and keeps ids.
 #pragma once
 
 #include <array>
@@ -18,20 +19,20 @@
 #include "model/analysis/op_stats.h"
 #include "model/analysis/step_breakdown.h"
 #include "model/analysis/step_set.h"
+#include "model/analysis/step_stats.h"
 #include "model/analysis/time_category.h"
+#include "model/analysis/trace_analysis.h"
+#include "model/analysis/track_names.h"
 
 namespace stepline::analysis {
 
-struct ReportOptions {
-  std::string steps_regex;                // --steps
-  DurNs min_gap_ns = 10'000;              // --min-gap-us, in ns: shortest gap listed in `gaps`
-  const IdleCauseTable* table = nullptr;  // null: IdleCauseTable::Default()
-  IdleGapOptions gap_options;
-};
+// The report's options are the analysis options (min_gap_ns: shortest gap listed in `gaps`).
+using ReportOptions = AnalysisOptions;
 
 struct DeviceReport {
   int32_t device_id = -1;
   std::string name;
+  DeviceKind kind = DeviceKind::kGpu;
   TimeRange active_span;             // first kernel start .. last kernel end
   DurNs busy_ns = 0;                 // union of kernel time
   DurNs idle_ns = 0;                 // active span - busy: the sum of its gaps
@@ -104,6 +105,11 @@ struct Report {
   std::vector<std::string> recommendations;
   std::vector<ReportMemory> memory;          // per memory pool (issue #19)
   std::vector<ReportAllocation> allocations;  // every pool's allocation table, pool by pool
+  StepStats step_stats;               // mean and sample std of the step times
+  double gpu_busy_percent = 0;        // GpuBusyPercent of the primary device's breakdown_total
+  std::string_view top_blamed_event;  // TopBlamedEvent: the host event blamed for the most idle time; "" none
+  DurNs top_blamed_ns = 0;
+  uint64_t top_blamed_gaps = 0;
 
   std::span<const ReportEvent> CauseEvents(const ReportGap& g) const {
     return std::span<const ReportEvent>(gap_events).subspan(g.events_begin, g.events_end - g.events_begin);
@@ -112,9 +118,8 @@ struct Report {
   std::string_view StepName(const ReportGap& g) const { return g.step < 0 ? std::string_view() : steps[g.step].name; }
 };
 
+// Turns ids into names; lists the gaps of at least analysis.min_gap_ns.
+Report ResolveReport(const Trace& trace, const TraceAnalysis& analysis);
 Report ComputeReport(const Trace& trace, const ReportOptions& options = {});
-
-// The display name of a track: its name, else "tid N".
-std::string TrackDisplayName(const Trace& trace, TrackId track);
 
 }  // namespace stepline::analysis

@@ -1,9 +1,9 @@
-// ComputeTraceSummary: one pass over the tables.
+// ComputeTraceSummary: one pass over the tables, plus the steps.
 #include "model/analysis/trace_summary.h"
 
-#include <algorithm>
-#include <set>
-#include <string_view>
+#include <map>
+
+#include "model/analysis/trace_analysis.h"
 
 namespace stepline::analysis {
 
@@ -25,36 +25,28 @@ TraceSummary ComputeTraceSummary(const Trace& trace) {
   s.span_ns = trace.span().duration_ns();
   for (size_t t = 0; t < tracks.size(); ++t) ++s.tracks_by_kind[static_cast<size_t>(tracks.kind(TrackId::FromIndex(t)))];
 
-  std::set<int32_t> devices;
+  std::map<int32_t, TraceSummary::Device> devices;
+  for (size_t t = 0; t < tracks.size(); ++t) {
+    const TrackId track = TrackId::FromIndex(t);
+    if (tracks.kind(track) == TrackKind::kGpuStream) ++devices[tracks.device_id(track)].streams;
+  }
+  uint64_t with_gpu_slices = 0;
   for (size_t i = 0; i < slices.size(); ++i) {
     const GpuKind k = slices.gpu_kind()[i];
     if (k == GpuKind::kNone) continue;
     ++s.gpu_count[static_cast<size_t>(k)];
     s.gpu_ns[static_cast<size_t>(k)] += slices.dur_ns()[i];
-    devices.insert(tracks.device_id(slices.track()[i]));
+    TraceSummary::Device& d = devices[tracks.device_id(slices.track()[i])];
+    with_gpu_slices += d.gpu_count == std::array<uint64_t, kGpuKindCount>{};
+    ++d.gpu_count[static_cast<size_t>(k)];
+    d.gpu_ns[static_cast<size_t>(k)] += slices.dur_ns()[i];
   }
-  s.devices = devices.size();
-
-  // Steps: ProfilerStep#N host slices, and XProf/TensorBoard "Steps" rows.
-  const StringId steps_name = trace.strings().Find("Steps");
-  std::set<StringId> derived_steps;
-  for (size_t t = 0; t < tracks.size(); ++t) {
-    const TrackId track = TrackId::FromIndex(t);
-    const auto& r = tracks.ranges(track);
-    const bool is_steps_row =
-        tracks.kind(track) == TrackKind::kGpuDerived && !steps_name.is_none() && tracks.name(track) == steps_name;
-    for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
-      if (is_steps_row) {
-        derived_steps.insert(slices.name()[i]);
-      } else if (tracks.kind(track) == TrackKind::kHostThread &&
-                 trace.str(slices.name()[i]).starts_with("ProfilerStep#")) {
-        // Newer Kineto repeats each step on the GPU row as gpu_user_annotation:
-        // count the host marker only.
-        ++s.steps;
-      }
-    }
+  s.devices = with_gpu_slices;
+  for (auto& [id, d] : devices) {
+    d.device_id = id;
+    s.device_list.push_back(d);
   }
-  s.steps += derived_steps.size();
+  s.steps = ComputeTraceSteps(trace).steps.size();
   return s;
 }
 

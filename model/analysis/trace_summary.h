@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "model/gpu_kind.h"
 #include "model/trace.h"
@@ -21,11 +22,17 @@ struct TraceSummary {
   std::array<uint64_t, kGpuKindCount> gpu_count{};
   std::array<DurNs, kGpuKindCount> gpu_ns{};
   uint64_t devices = 0;  // distinct device ids with at least one GPU-side slice
-  // Step markers: Kineto ProfilerStep#N slices on host threads, plus slices on XProf/TensorBoard
-  // "Steps" rows (track kind kGpuDerived named "Steps"). A Steps row names
-  // each step by its group id, and every device shows the same group: a step
-  // counts once per distinct name across devices (replicas may run the same
-  // step at different times).
+  // Per device id (ascending, -1 = no known device first): its GPU stream
+  // tracks and the GPU-side slices on its tracks, by GpuKind.
+  struct Device {
+    int32_t device_id = -1;
+    uint32_t streams = 0;
+    std::array<uint64_t, kGpuKindCount> gpu_count{};
+    std::array<DurNs, kGpuKindCount> gpu_ns{};
+  };
+  std::vector<Device> device_list;
+  // The steps `report` and the window use: ComputeTraceSteps (issue #15; this
+  // once counted ProfilerStep# slices and Steps-row names on its own).
   uint64_t steps = 0;
 };
 

@@ -124,9 +124,11 @@ TEST(CmdInfoTest, TextFormShowsTheSameFacts) {
   EXPECT_NE(r.out.find("file             " + path + "\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("format           chrome-json\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("slices           9\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("span             700.0 us\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("gpu kernels      2 (90.0 us), incl. collective 1 (40.0 us)\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("device 0         2 streams; kernels 2 (90.0 us)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("span             700.0 \xC2\xB5s\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gpu kernels      2 (90.00 \xC2\xB5s), incl. collective 1 (40.00 \xC2\xB5s)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("device 0         2 streams; kernels 2 (90.00 \xC2\xB5s)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("steps            1\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("unmatched_end x1, first at byte "), std::string::npos) << r.out;
 }

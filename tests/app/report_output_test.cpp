@@ -167,8 +167,9 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   const std::string text = Json(analysis::ComputeReport(*trace));
   const auto json = ParseJson(text);
   ASSERT_TRUE(json.has_value()) << "not exactly one JSON value";
-  EXPECT_EQ(json->Keys(), (Strings{"primary_device", "devices", "steps", "breakdown_total", "idle_by_cause", "gaps",
-                                   "ops", "kernels", "memory", "recommendations"}));
+  EXPECT_EQ(json->Keys(),
+            (Strings{"primary_device", "devices", "steps", "breakdown_total", "idle_by_cause", "gpu_busy_percent",
+                     "step_stats", "top_blamed_event", "gaps", "ops", "kernels", "memory", "recommendations"}));
   EXPECT_EQ(Member(*json, "breakdown_total").Keys(), CategoryNames());
   EXPECT_EQ(Member(*json, "idle_by_cause").Keys(), CauseNames());
   const auto& devices = Member(*json, "devices").items;
@@ -378,7 +379,7 @@ TEST(ReportOutputTest, TextNamesDeviceStepsBreakdownGapsAndRecommendations) {
   const std::string top = "Top " + std::to_string(std::min<size_t>(10, r.ops.size())) + " ops by ";
   for (const std::string& expected :
        {std::string("two_devices.json"), std::string("primary device   GPU 1 (of 2 devices)"),
-        std::string("1 step from profiler_step; mean 1.0 ms"), std::string("idle_input"), std::string("500,000"),
+        std::string("1 step from profiler_step; mean 1.000 ms"), std::string("idle_input"), std::string("500,000"),
         std::string("50.0%"), top + "total time", top + "self time",
         std::string("Longest GPU idle gaps (1 of 1 listed"), std::string("cause input"), std::string("next kernel K3"),
         std::string("blamed IteratorGetNext on main"), std::string("Recommendations\n  - Highly input-bound")}) {

@@ -19,6 +19,14 @@
 namespace stepline::ui {
 namespace {
 
+// A device whose gaps are a->gaps[begin, end).
+void AddTestDevice(AnalysisData* a, uint32_t begin, uint32_t end) {
+  analysis::DeviceAnalysis d;
+  d.gaps_begin = begin;
+  d.gaps_end = end;
+  a->devices.push_back(std::move(d));
+}
+
 // What the reference sees in one pixel column [c, c + 1).
 struct Column {
   double idle_fraction = 0;
@@ -36,7 +44,7 @@ std::vector<Column> ReferenceColumns(const AnalysisData& a, uint32_t device, con
   const double ns_per_px = 1.0 / vp.px_per_ns();
   std::vector<Column> cols(static_cast<size_t>(std::ceil(vp.width_px)));
   std::vector<double> best(cols.size(), 0);
-  const auto [begin, end] = a.device_gaps[device];
+  const auto [begin, end] = a.DeviceGaps(device);
   for (uint32_t i = begin; i < end; ++i) {
     const analysis::IdleGap& g = a.gaps[i];
     if (!Passes(g, min_gap_ns, cause_mask)) continue;
@@ -71,7 +79,7 @@ enum class Shape { kDenseTiny, kMixed, kOneHuge, kLogUniform };
 // Disjoint gaps in start order separated by busy time; shape decides lengths.
 void AppendDevice(AnalysisData* a, Shape shape, size_t n, TimeNs origin, std::mt19937_64& rng) {
   const auto begin = static_cast<uint32_t>(a->gaps.size());
-  const auto device = static_cast<uint32_t>(a->device_gaps.size());
+  const auto device = static_cast<uint32_t>(a->devices.size());
   TimeNs t = origin;
   for (size_t i = 0; i < n; ++i) {
     DurNs busy = 1 + static_cast<DurNs>(rng() % 100);
@@ -99,7 +107,7 @@ void AppendDevice(AnalysisData* a, Shape shape, size_t n, TimeNs origin, std::mt
     a->gap_device.push_back(device);
     t += gap;
   }
-  a->device_gaps.emplace_back(begin, static_cast<uint32_t>(a->gaps.size()));
+  AddTestDevice(a, begin, static_cast<uint32_t>(a->gaps.size()));
 }
 
 // The idle share the drawn items put into column c, and the gap of the item
@@ -139,7 +147,7 @@ void ExpectSameColumns(const std::vector<GapOverlayItem>& got, const std::vector
 }
 
 TimeRange DeviceSpan(const AnalysisData& a, uint32_t d) {
-  const auto [b, e] = a.device_gaps[d];
+  const auto [b, e] = a.DeviceGaps(d);
   return {a.gaps[b].start_ns, a.gaps[e - 1].end_ns};
 }
 
@@ -151,13 +159,13 @@ void CheckRandomViews(const AnalysisData& a, DurNs min_gap_ns, uint64_t seed, in
   std::mt19937_64 rng(seed);
   std::vector<GapOverlayItem> got;
   for (int v = 0; v < views; ++v) {
-    const auto d = static_cast<uint32_t>(rng() % a.device_gaps.size());
+    const auto d = static_cast<uint32_t>(rng() % a.devices.size());
     const TimeRange span = DeviceSpan(a, d);
     const double fraction = std::pow(10.0, -static_cast<double>(rng() % 800) / 100.0) * 1.2;
     const auto dur = std::max<DurNs>(1, static_cast<DurNs>(static_cast<double>(span.duration_ns()) * fraction));
     TimeNs start = span.start_ns - dur / 10 + static_cast<TimeNs>(rng() % static_cast<uint64_t>(span.duration_ns()));
     if (v % 5 == 0) {  // on a gap edge
-      const auto [b, e] = a.device_gaps[d];
+      const auto [b, e] = a.DeviceGaps(d);
       const analysis::IdleGap& g = a.gaps[b + rng() % (e - b)];
       start = rng() % 2 ? g.start_ns : g.end_ns;
       if (rng() % 2) start -= dur;

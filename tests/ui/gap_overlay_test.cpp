@@ -15,6 +15,14 @@
 namespace stepline::ui {
 namespace {
 
+// A device whose gaps are a->gaps[begin, end).
+void AddTestDevice(AnalysisData* a, uint32_t begin, uint32_t end) {
+  analysis::DeviceAnalysis d;
+  d.gaps_begin = begin;
+  d.gaps_end = end;
+  a->devices.push_back(std::move(d));
+}
+
 using stepline::testing::SyntheticTrace;
 using stepline::testing::Us;
 
@@ -41,7 +49,7 @@ std::string_view SliceName(const Trace& t, SliceId s) { return t.str(t.slices().
 TEST(GapOverlayTest, AnalysisDataKeepsGapIdsPerDevice) {
   auto data = MakeData();
   const AnalysisData& a = data->analysis;
-  ASSERT_EQ(a.device_gaps.size(), 1u);
+  ASSERT_EQ(a.devices.size(), 1u);
   ASSERT_EQ(a.gaps.size(), 2u);
   const analysis::IdleGap& input = a.gaps[0];
   EXPECT_EQ(input.start_ns, Us(110));
@@ -51,7 +59,7 @@ TEST(GapOverlayTest, AnalysisDataKeepsGapIdsPerDevice) {
   EXPECT_EQ(SliceName(*data->trace, input.cause_events[0].slice), "IteratorGetNext");
   EXPECT_EQ(SliceName(*data->trace, input.next_kernel), "B");
   EXPECT_EQ(a.gaps[1].cause, analysis::IdleCause::kOther);
-  EXPECT_EQ(a.top_blamed_event >= 0 ? a.report.gap_events[a.top_blamed_event].name : "", "IteratorGetNext");
+  EXPECT_EQ(a.top_blamed.name.is_none() ? "" : data->trace->str(a.top_blamed.name), "IteratorGetNext");
   // Only [100, 430) us touches the first gap.
   EXPECT_EQ(GapsInRange(a, 0, TimeRange{Us(100), Us(430)}), std::make_pair(0u, 1u));
   EXPECT_EQ(GapsInRange(a, 0, TimeRange{Us(0), Us(1000)}), std::make_pair(0u, 2u));
@@ -106,7 +114,7 @@ TEST(GapOverlayTest, BusyGpuAtZoomOutShadesItsIdleShareNotSolid) {
     a.gaps.push_back(g);
     a.gap_device.push_back(0);
   }
-  a.device_gaps.emplace_back(0, static_cast<uint32_t>(a.gaps.size()));
+  AddTestDevice(&a, 0, static_cast<uint32_t>(a.gaps.size()));
   const GapIndex index(a);
   std::vector<GapOverlayItem> items;
   BuildGapOverlay(index, 0, Viewport{TimeRange{0, 200'000'000}, 1920.0}, 1.f, &items);

@@ -113,10 +113,10 @@ TEST(OpStatsPanelTest, HighlightFindsEveryOccurrenceOnItsSide) {
   const AnalysisData& a = state.data->analysis;
   const int gemm = FindOp(a.report, "gemm");
   ASSERT_GE(gemm, 0);
-  state.HighlightOp(a.op_names[gemm], true);
+  state.HighlightOp(a.ops.ops[gemm].name, true);
   EXPECT_EQ(state.links.op_occurrences.size(), 3u);
   EXPECT_TRUE(std::is_sorted(state.links.op_occurrences.begin(), state.links.op_occurrences.end()));
-  state.HighlightOp(a.op_names[gemm], false);  // no host slice is named gemm
+  state.HighlightOp(a.ops.ops[gemm].name, false);  // no host slice is named gemm
   EXPECT_TRUE(state.links.op_occurrences.empty());
   state.HighlightOp(StringId::None(), false);
   EXPECT_TRUE(state.links.highlighted_op.is_none());

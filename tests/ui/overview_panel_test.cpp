@@ -54,7 +54,7 @@ TEST_F(AnalysisPanelsTest, EveryTabDrawsOnEveryDemoScenario) {
     }
     // Links from the tables: a gap and an op, drawn with the overlay and arrow.
     state_.SelectGap(0);
-    state_.HighlightOp(state_.data->analysis.op_names.front(), false);
+    state_.HighlightOp(state_.data->analysis.ops.ops.front().name, false);
     Frame();
     Frame();
     EXPECT_EQ(state_.links.selected_gap, 0);
@@ -108,20 +108,30 @@ TEST(OverviewPanelTest, TopCauseIsTheLargest) {
 // Regression: the chart summed the gaps over the whole active span (25.44 s
 // on demo input-bound, warm-up and teardown included) beside per-step
 // figures that add up to about 23 s. With steps it now shows the primary
-// device's time inside them, and says so.
+// device's time inside them, and says so. Issue #15: inside steps, Input is
+// the report's idle_input (no GPU op at all), never H2D copy time, which has
+// its own row.
 TEST(OverviewPanelTest, CauseChartUsesTheInStepFiguresWhenTheTraceHasSteps) {
   const auto data = DemoData("input-bound", 10);
   const analysis::Report& r = data->analysis.report;
   ASSERT_FALSE(r.steps.empty());
   const IdleByCause chart = ChartIdleByCause(r);
   EXPECT_TRUE(chart.in_steps);
-  EXPECT_EQ(chart.title, "GPU idle time by cause, inside steps (" + r.primary_device + ")");
-  // The same figures as the step chart: the steps' own idle by cause, summed.
-  analysis::CauseNs per_step{};
+  EXPECT_EQ(chart.title, "GPU no-kernel time inside steps: idle by cause, and copies (" + r.primary_device + ")");
+  // The same figures as the step chart and `report`: the breakdown's idle
+  // categories, and the copy categories in the copy rows.
+  using analysis::IdleCause;
+  using analysis::TimeCategory;
+  EXPECT_EQ(At(chart.ns, IdleCause::kInput), At(r.breakdown_total, TimeCategory::kIdleInput));
+  EXPECT_EQ(At(chart.ns, IdleCause::kMemcpyH2D), At(r.breakdown_total, TimeCategory::kMemcpyH2D));
+  EXPECT_GT(At(chart.ns, IdleCause::kMemcpyH2D), 0);
+  // Together they are the steps' no-kernel time, as before.
+  DurNs no_kernel = 0, chart_total = 0;
   for (const analysis::ReportStep& step : r.steps) {
-    for (int c = 0; c < analysis::kIdleCauseCount; ++c) per_step[c] += step.idle_by_cause[c];
+    for (int c = 0; c < analysis::kIdleCauseCount; ++c) no_kernel += step.idle_by_cause[c];
   }
-  EXPECT_EQ(chart.ns, per_step);
+  for (DurNs ns : chart.ns) chart_total += ns;
+  EXPECT_EQ(chart_total, no_kernel);
   DurNs in_steps = 0, whole_span = 0, steps_ns = 0;
   for (int c = 0; c < analysis::kIdleCauseCount; ++c) {
     in_steps += chart.ns[c];

@@ -63,16 +63,16 @@ TEST(TableExportTest, OpsTableFollowsTheGivenRowOrderWithExactNs) {
   const analysis::Report r = TwoOps();
   const TextTable t = OpsTable(r, {1, 0});
   ASSERT_EQ(t.rows.size(), 2u);
-  EXPECT_EQ(t.header[2], "name");
-  EXPECT_EQ(t.rows[0][2], "aten::add");
-  EXPECT_EQ(t.rows[0][0], "host");
-  EXPECT_EQ(t.rows[1][0], "device");
-  EXPECT_EQ(t.rows[1][4], "1234567891011");  // total_ns
+  EXPECT_EQ(t.header[0], "name");
+  EXPECT_EQ(t.rows[0][0], "aten::add");
+  EXPECT_EQ(t.rows[0][1], "host_op");
+  EXPECT_EQ(t.rows[1][1], "kernel");
+  EXPECT_EQ(t.rows[1][3], "1234567891011");  // total_ns
   EXPECT_EQ(t.rows[1][7], "999999999999");   // max_ns
   const std::string csv = ToCsv(t);
   EXPECT_NE(csv.find("\"MatMul, fused\""), std::string::npos) << csv;
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "side,kind,name,count,total_ns,avg_ns,min_ns,max_ns,self_ns,percent,cumulative_percent");
+            "name,kind,count,total_ns,self_ns,avg_ns,min_ns,max_ns,percent,cumulative_percent");  // report --csv's
 }
 
 TEST(TableExportTest, KernelsTableLeavesUnknownsEmpty) {
@@ -86,10 +86,11 @@ TEST(TableExportTest, KernelsTableLeavesUnknownsEmpty) {
   const TextTable t = KernelsTable(r, {0});
   ASSERT_EQ(t.rows.size(), 1u);
   ASSERT_EQ(t.rows[0].size(), t.header.size());
-  EXPECT_EQ(t.rows[0][7], "128x1x1");  // grid
-  EXPECT_EQ(t.rows[0][8], "");         // block unknown
-  EXPECT_EQ(t.rows[0][9], "");         // registers unknown (-1)
-  EXPECT_EQ(t.rows[0][11], "");        // occupancy unknown
+  EXPECT_EQ(t.rows[0][1], "128");  // grid_x
+  EXPECT_EQ(t.rows[0][3], "1");    // grid_z
+  EXPECT_EQ(t.rows[0][4], "");     // block unknown
+  EXPECT_EQ(t.rows[0][7], "");     // registers unknown (-1)
+  EXPECT_EQ(t.rows[0][9], "");     // occupancy unknown
 }
 
 TEST(TableExportTest, StepsTableHasOneColumnPerCategory) {

@@ -23,6 +23,7 @@
 #include "ui/compare/compare_summary.h"
 #include "ui/compare/compare_theme.h"
 #include "ui/compare/op_diff_highlight.h"
+#include "ui/notice_strips.h"
 
 namespace stepline::ui {
 
@@ -146,6 +147,12 @@ CompareRequests CompareView::Draw(const CompareStatus& status, QuadRenderer* ren
     toast_.Draw(status.notice, status.capturing);
     return req;
   }
+  // A partial run is said before any of its numbers is read.
+  static constexpr const char* kDiagnosticsIds[] = {"load_diagnostics_a", "load_diagnostics_b"};
+  for (int side = 0; side < 2; ++side) {
+    const std::string prefix = std::string(side == 0 ? "A" : "B") + " (" + titles_[side] + ") is partial. ";
+    DrawDataLossBanner(*states_[side].trace(), &diagnostics_open_[side], prefix);
+  }
   const float s = Scale();
   const float caption_h = status.show_caption ? CaptionHeight() : 0.f;
   const ImVec2 body = ImGui::GetCursorScreenPos();
@@ -178,6 +185,9 @@ CompareRequests CompareView::Draw(const CompareStatus& status, QuadRenderer* ren
   ImGui::EndChild();
   ImGui::EndGroup();
   if (status.show_caption) DrawCaption();
+  for (int side = 0; side < 2; ++side) {
+    DrawDiagnosticsWindow(*states_[side].trace(), titles_[side], &diagnostics_open_[side], kDiagnosticsIds[side]);
+  }
   ImGui::End();
   toast_.Draw(status.notice, status.capturing);
   req.save_panel = std::move(menus.save_panel);
@@ -356,11 +366,11 @@ void CompareView::DrawStatus(const CompareStatus& status, CompareRequests* req) 
     ImGui::PopID();
   }
   if (!status.error.empty()) {
+    if (ImGui::SmallButton("Dismiss")) req->dismiss_error = true;  // first: never past the right edge
+    ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(theme::kErrorText));
     ImGui::TextWrapped("%s", status.error.c_str());
     ImGui::PopStyleColor();
-    ImGui::SameLine();
-    if (ImGui::SmallButton("Dismiss")) req->dismiss_error = true;
   }
 }
 

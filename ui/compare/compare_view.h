@@ -123,6 +123,7 @@ class CompareView {
   OpsDiffTable ops_;
   Toast toast_;
   std::optional<PanelShot> caption_strip_;
+  bool diagnostics_open_[2] = {};  // each side's Details window (data-loss banner)
   std::optional<PanelShot> whole_;  // the compare view's body, last frame
   bool pending_normalize_ = true;   // the ops table's checkbox, applied after drawing
   char folder_buf_[512] = {};       // the View menu's export folder field

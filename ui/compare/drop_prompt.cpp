@@ -5,6 +5,8 @@
 
 #include <filesystem>
 
+#include "ui/window_fit.h"
+
 namespace stepline::ui {
 
 namespace {
@@ -33,6 +35,7 @@ DropChoice DropPrompt::Draw() {
     question = DropQuestion::kNone;
     return DropChoice::kCancel;
   }
+  KeepWindowInsideViewport();
   // Only the file name: full paths make the dialog wider than the window.
   const std::string name = std::filesystem::path(path).filename().string();
   if (question == DropQuestion::kCompareWithCurrent) {

@@ -11,10 +11,10 @@ std::vector<StringId> MatchDiffRowNames(const AnalysisData& run, std::string_vie
                                         bool normalized) {
   std::vector<StringId> out;
   const auto& ops = run.report.ops;
-  for (size_t i = 0; i < ops.size() && i < run.op_names.size(); ++i) {
+  for (size_t i = 0; i < ops.size() && i < run.ops.ops.size(); ++i) {
     if (ops[i].kind != kind) continue;
     const bool match = normalized ? analysis::NormalizeOpName(ops[i].name) == row_name : ops[i].name == row_name;
-    if (match) out.push_back(run.op_names[i]);
+    if (match) out.push_back(run.ops.ops[i].name);
   }
   return out;
 }

@@ -7,7 +7,8 @@ namespace stepline::ui {
 
 GapIndex::GapIndex(const AnalysisData& analysis, DurNs min_gap_ns, uint32_t cause_mask) {
   const bool keep_all = min_gap_ns <= 0 && (cause_mask & kAllCauses) == kAllCauses;
-  for (const auto& [begin, end] : analysis.device_gaps) {
+  for (const analysis::DeviceAnalysis& device : analysis.devices) {
+    const uint32_t begin = device.gaps_begin, end = device.gaps_end;
     const auto first = static_cast<uint32_t>(start_ns_.size());
     for (uint32_t id = begin; id < end; ++id) {
       const analysis::IdleGap& g = analysis.gaps[id];

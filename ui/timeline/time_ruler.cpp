@@ -29,15 +29,6 @@ std::string Format(double value, int decimals, const char* unit) {
 
 }  // namespace
 
-std::string FormatDuration(DurNs ns) {
-  const DurNs mag = ns < 0 ? -ns : ns;
-  const Unit& u = UnitFor(mag);
-  if (u.ns == 1) return Format(static_cast<double>(ns), 0, u.name);
-  const double v = static_cast<double>(ns) / static_cast<double>(u.ns);
-  const double av = std::fabs(v);
-  return Format(v, av >= 100 ? 1 : av >= 10 ? 2 : 3, u.name);
-}
-
 std::string FormatTickLabel(TimeNs t_ns, DurNs step_ns) {
   // A 500 µs step reads better as 0.5 ms: pick the unit from twice the step.
   const Unit& u = UnitFor(std::max<DurNs>(1, step_ns * 2));

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "model/text_format.h"
 #include "model/time.h"
 #include "ui/timeline/viewport.h"
 
@@ -29,9 +30,8 @@ std::vector<RulerTick> ComputeRulerTicks(const Viewport& viewport, TimeNs origin
 std::vector<double> PlaceRulerLabels(const std::vector<RulerTick>& ticks, const std::vector<float>& label_w,
                                      double ruler_w, double pad);
 
-// "0 ns", "950 ns", "1.5 µs", "12.35 ms", "2.000 s": three significant digits
-// at most past the unit, the unit chosen by magnitude.
-std::string FormatDuration(DurNs ns);
+// Durations read as everywhere else: the text module's (model/text_format.h).
+using text::FormatDuration;
 // A tick label: like FormatDuration, but the unit follows the tick step so
 // every label of one ruler uses the same unit and enough decimals.
 std::string FormatTickLabel(TimeNs t_ns, DurNs step_ns);

@@ -20,13 +20,12 @@ struct TimelineData {
   explicit TimelineData(std::shared_ptr<const Trace> t);
 
   std::shared_ptr<const Trace> trace;
+  // Unique per TimelineData in this process, never reused (an address can be:
+  // a new trace allocated where a freed one was). Panel caches key on it.
+  const uint64_t generation;
   TrackDepthIndex depths;
   CopyRows copies;
-  // GPU utilization over the whole trace for the overview strip: fraction of
-  // each bin covered by at least one kernel (any device), kOverviewBins bins
-  // over trace->span().
-  static constexpr size_t kOverviewBins = 2048;
-  std::vector<float> gpu_busy;
+  // Some device ran a kernel (the overview strip then shows analysis.busy_bins).
   bool has_gpu = false;
   // Flow rows sorted by their `to` slice (the table itself is sorted by `from`).
   std::vector<uint32_t> flows_by_to;
@@ -46,9 +45,5 @@ struct TimelineData {
   // Each memory pool's levels for the timeline's Memory rows (issue #19).
   std::vector<MemorySeries> memory;
 };
-
-// Busy fraction per bin of `range`, from the union of the given intervals
-// (sorted or not). Exposed for tests.
-std::vector<float> ComputeBusyBins(std::vector<TimeRange> intervals, TimeRange range, size_t bins);
 
 }  // namespace stepline::ui

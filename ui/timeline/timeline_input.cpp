@@ -95,8 +95,14 @@ void TimelinePanel::HandleInput(ViewState& state, const Rect& content, const Rec
       }
     }
   }
-  if (hovered && ImGui::IsMouseClicked(1) && mouse.x < content.x0 && mouse.y >= content.y0) {
-    const int r = RowAtY(layout_, mouse.y - (content.y0 - state.scroll_y));
+  // Right-click on a track name: its menu opens on release, as the panel
+  // menus do, and before them (they do not open over another popup). On
+  // press it lost to them when another menu was still open at the press.
+  const ImVec2 right_press = io.MouseClickedPos[1];
+  if (ImGui::IsMouseReleased(1) && ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows) &&
+      right_press.x < content.x0 && mouse.x < content.x0 && right_press.y >= content.y0 && mouse.y >= content.y0 &&
+      !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) {
+    const int r = RowAtY(layout_, right_press.y - (content.y0 - state.scroll_y));
     if (r >= 0 && !layout_.rows[r].track.is_none()) {
       menu_track_ = layout_.rows[r].track;
       ImGui::OpenPopup("##track_menu");

@@ -108,7 +108,7 @@ void TimelinePanel::DrawStepsRow(ViewState& state, ImDrawList* dl, const Rect& s
 
 void TimelinePanel::BuildGapItems(const ViewState& state) {
   const AnalysisData& a = state.data->analysis;
-  gap_items_.resize(a.device_gaps.size());
+  gap_items_.resize(a.devices.size());
   const GapIndex& gaps = gap_filter_.Get(state.data, state.links.gap_cause_mask, state.links.gap_min_dur_ns);
   for (uint32_t d = 0; d < gap_items_.size(); ++d) {
     gap_items_[d].clear();

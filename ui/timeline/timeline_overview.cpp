@@ -24,11 +24,12 @@ void TimelinePanel::DrawOverview(ViewState& state, ImDrawList* dl, const Rect& r
   if (span.empty()) return;
   // One bar per pixel column: the mean busy fraction of the bins under it.
   const int columns = std::max(1, static_cast<int>(strip.w()));
-  const size_t bins = data.gpu_busy.size();
+  const std::vector<float>& busy = data.analysis.busy_bins.fraction;
+  const size_t bins = busy.size();
   for (int c = 0; c < columns && data.has_gpu; ++c) {
     const size_t b0 = bins * c / columns, b1 = std::max(b0 + 1, bins * (c + 1) / columns);
     float sum = 0;
-    for (size_t b = b0; b < b1 && b < bins; ++b) sum += data.gpu_busy[b];
+    for (size_t b = b0; b < b1 && b < bins; ++b) sum += busy[b];
     const float frac = sum / static_cast<float>(b1 - b0);
     if (frac <= 0.f) continue;
     const float x = strip.x0 + static_cast<float>(c);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "model/text_format.h"
 #include "ui/analysis_format.h"
 #include "ui/memory/memory_row.h"
 #include "ui/theme.h"
@@ -18,11 +19,7 @@ namespace stepline::ui {
 namespace {
 
 // "1 event", "12,345 events".
-std::string FormatEventCount(uint64_t n) {
-  std::string digits = std::to_string(n);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<size_t>(i), ",");
-  return digits + (n == 1 ? " event" : " events");
-}
+std::string FormatEventCount(uint64_t n) { return text::FormatCount(n) + (n == 1 ? " event" : " events"); }
 
 }  // namespace
 

@@ -1,0 +1,36 @@
+// ComputeStepStats and GpuBusyPercent.
+#include "model/analysis/step_stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace stepline::analysis {
+
+StepStats ComputeStepStats(const StepSet& steps) {
+  StepStats s;
+  s.count = steps.steps.size();
+  if (s.count == 0) return s;
+  s.min_ns = s.max_ns = steps.steps.front().dur_ns;
+  for (const Step& st : steps.steps) {
+    s.total_ns += st.dur_ns;
+    s.min_ns = std::min(s.min_ns, st.dur_ns);
+    s.max_ns = std::max(s.max_ns, st.dur_ns);
+  }
+  const double mean = static_cast<double>(s.total_ns) / static_cast<double>(s.count);
+  s.mean_ns = std::llround(mean);
+  if (s.count > 1) {
+    double sq = 0;
+    for (const Step& st : steps.steps) sq += std::pow(static_cast<double>(st.dur_ns) - mean, 2);
+    s.sample_std_ns = std::llround(std::sqrt(sq / static_cast<double>(s.count - 1)));
+  }
+  return s;
+}
+
+double GpuBusyPercent(const CategoryNs& breakdown_total) {
+  const DurNs total = std::accumulate(breakdown_total.begin(), breakdown_total.end(), DurNs{0});
+  const DurNs kernel = At(breakdown_total, TimeCategory::kCompute) + At(breakdown_total, TimeCategory::kCollective);
+  return total > 0 ? 100.0 * static_cast<double>(kernel) / static_cast<double>(total) : 0;
+}
+
+}  // namespace stepline::analysis

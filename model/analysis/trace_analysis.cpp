@@ -1,0 +1,229 @@
+// ComputeAnalysis: composes the analyses, one pass each (see trace_analysis.h).
+//
+// [SECTION] Devices, steps and gaps
+// [SECTION] Top blamed event
+// [SECTION] Recommendation inputs
+// [SECTION] ComputeAnalysis
+#include "model/analysis/trace_analysis.h"
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+
+#include "model/analysis/recommendations.h"
+#include "model/analysis/track_names.h"
+
+namespace stepline::analysis {
+
+std::string_view DeviceKindName(DeviceKind kind) { return kind == DeviceKind::kGpu ? "gpu" : "unknown"; }
+
+std::pair<uint32_t, uint32_t> TraceAnalysis::GapsInRange(uint32_t d, TimeRange range) const {
+  if (d >= devices.size()) return {0, 0};
+  const auto first = gaps.begin() + devices[d].gaps_begin, last = gaps.begin() + devices[d].gaps_end;
+  // Gaps of one device are disjoint and sorted, so their ends are sorted too.
+  auto lo = std::partition_point(first, last, [&](const IdleGap& g) { return g.end_ns <= range.start_ns; });
+  auto hi = std::partition_point(lo, last, [&](const IdleGap& g) { return g.start_ns < range.end_ns; });
+  return {static_cast<uint32_t>(lo - gaps.begin()), static_cast<uint32_t>(hi - gaps.begin())};
+}
+
+int32_t TraceAnalysis::DeviceIndexOfId(int32_t device_id) const {
+  for (size_t d = 0; d < devices.size(); ++d) {
+    if (devices[d].activity.device_id == device_id) return static_cast<int32_t>(d);
+  }
+  return -1;
+}
+
+namespace {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Devices, steps and gaps
+//-----------------------------------------------------------------------------
+
+// Sums one device's gaps and step breakdowns; keeps the gaps of its active span.
+void AddDevice(DeviceActivity activity, const StepSet& steps, std::vector<IdleGap> gaps, TraceAnalysis* a) {
+  DeviceAnalysis d;
+  d.kind = activity.device_id < 0 ? DeviceKind::kUnknown : DeviceKind::kGpu;
+  d.steps = ComputeStepBreakdowns(activity, steps, gaps);
+  for (const StepBreakdown& b : d.steps) {
+    for (int c = 0; c < kTimeCategoryCount; ++c) d.breakdown_total[c] += b.category_ns[c];
+    for (int c = 0; c < kIdleCauseCount; ++c) d.step_idle_by_cause[c] += b.idle_by_cause[c];
+  }
+  const uint32_t index = static_cast<uint32_t>(a->devices.size());
+  d.gaps_begin = static_cast<uint32_t>(a->gaps.size());
+  for (IdleGap& g : gaps) {
+    if (!g.in_active_span) continue;
+    d.idle_ns += g.dur_ns();
+    At(d.idle_by_cause, g.cause) += g.dur_ns();
+    a->gaps.push_back(std::move(g));
+    a->gap_device.push_back(index);
+  }
+  d.gaps_end = static_cast<uint32_t>(a->gaps.size());
+  for (TrackId t : activity.streams) a->device_of_track[t.index()] = static_cast<int32_t>(index);
+  d.activity = std::move(activity);
+  a->devices.push_back(std::move(d));
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Recommendation inputs
+//-----------------------------------------------------------------------------
+
+// Per cause, the names of the events blamed most (summed overlap) in gaps
+// that overlap a step.
+void TopBlamedEvents(const Trace& trace, std::span<const IdleGap> gaps, RecommendationInput* in) {
+  std::array<std::unordered_map<uint32_t, DurNs>, kIdleCauseCount> by_name;
+  for (const IdleGap& g : gaps) {
+    if (g.step < 0) continue;
+    for (const BlamedEvent& e : g.cause_events) {
+      by_name[static_cast<size_t>(g.cause)][trace.slices().name()[e.slice.index()].value] += e.overlap_ns;
+    }
+  }
+  for (int c = 0; c < kIdleCauseCount; ++c) {
+    std::vector<std::pair<DurNs, uint32_t>> ranked;
+    for (const auto& [name, ns] : by_name[c]) ranked.emplace_back(ns, name);
+    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    for (size_t i = 0; i < ranked.size() && i < 3; ++i)
+      in->top_events[c].emplace_back(trace.str(StringId(ranked[i].second)));
+  }
+}
+
+// The host thread with the most input-pipeline time inside the steps: root
+// slices (and, for unmatched roots, nothing deeper) classified "input".
+void BusiestInputThread(const Trace& trace, const StepSet& steps, const IdleCauseTable& table,
+                        RecommendationInput* in) {
+  if (steps.steps.empty()) return;
+  std::vector<int8_t> is_input(trace.strings().size(), -1);
+  DurNs best = 0;
+  for (size_t t = 0; t < trace.tracks().size(); ++t) {
+    const TrackId track = TrackId::FromIndex(t);
+    if (trace.tracks().kind(track) != TrackKind::kHostThread) continue;
+    const auto& r = trace.tracks().ranges(track);
+    DurNs input_ns = 0;
+    size_t k = 0;
+    for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
+      if (trace.slices().depth()[i] != 0) continue;
+      int8_t& known = is_input[trace.slices().name()[i].index()];
+      if (known < 0) known = table.Classify(trace.str(trace.slices().name()[i])) == HostCategory::kInput ? 1 : 0;
+      if (known == 0) continue;
+      const TimeRange slice{trace.slices().start_ns()[i], trace.slices().start_ns()[i] + trace.slices().dur_ns()[i]};
+      while (k < steps.steps.size() && steps.steps[k].end_ns() <= slice.start_ns) ++k;
+      for (size_t j = k; j < steps.steps.size() && steps.steps[j].start_ns < slice.end_ns; ++j) {
+        input_ns += slice.OverlapNs({steps.steps[j].start_ns, steps.steps[j].end_ns()});
+      }
+    }
+    if (input_ns > best) {
+      best = input_ns;
+      in->busiest_input_thread = TrackDisplayName(trace, track);
+    }
+  }
+  if (in->step_ns > 0)
+    in->busiest_input_thread_percent = 100.0 * static_cast<double>(best) / static_cast<double>(in->step_ns);
+}
+
+RecommendationInput MakeRecommendationInput(const Trace& trace, const TraceAnalysis& a,
+                                            std::span<const IdleGap> primary_gaps, const IdleCauseTable& table) {
+  RecommendationInput in;
+  const DeviceAnalysis* d = a.primary();
+  if (d == nullptr) return in;
+  in.step_ns = a.step_stats.total_ns;
+  in.breakdown = d->breakdown_total;
+  in.idle_by_cause = d->step_idle_by_cause;
+  TopBlamedEvents(trace, primary_gaps, &in);
+  for (const OpStat& o : a.ops.ops) {
+    if (!IsDeviceOpKind(o.kind)) continue;
+    if (in.top_device_op.empty() || o.percent > in.top_device_op_percent) {
+      in.top_device_op = std::string(trace.str(o.name));
+      in.top_device_op_percent = o.percent;
+    }
+  }
+  BusiestInputThread(trace, a.steps, table, &in);
+  return in;
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Top blamed event
+//-----------------------------------------------------------------------------
+
+TopBlamedEvent ComputeTopBlamedEvent(const Trace& trace, std::span<const IdleGap> gaps) {
+  struct Tally {
+    DurNs blamed_ns = 0;
+    uint64_t gaps = 0;
+    SliceId example;
+    DurNs example_ns = -1;
+  };
+  std::unordered_map<uint32_t, Tally> by_name;
+  const auto names = trace.slices().name();
+  for (const IdleGap& g : gaps) {
+    if (g.step < 0) continue;
+    for (const BlamedEvent& e : g.cause_events) {
+      // Only host events: a copy blamed for a copy-caused gap is GPU work.
+      if (e.category == HostCategory::kNone) continue;
+      Tally& t = by_name[names[e.slice.index()].value];
+      t.blamed_ns += e.overlap_ns;
+      ++t.gaps;  // an event is blamed at most once per gap
+      if (e.overlap_ns > t.example_ns) {
+        t.example_ns = e.overlap_ns;
+        t.example = e.slice;
+      }
+    }
+  }
+  TopBlamedEvent top;
+  for (const auto& [name, t] : by_name) {
+    // Ties: more gaps, then the lower string id, so the answer is stable.
+    if (t.blamed_ns > top.blamed_ns ||
+        (t.blamed_ns == top.blamed_ns && (t.gaps > top.gaps || (t.gaps == top.gaps && name < top.name.value)))) {
+      top = TopBlamedEvent{StringId(name), t.blamed_ns, t.gaps, t.example};
+    }
+  }
+  return top;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] ComputeAnalysis
+//-----------------------------------------------------------------------------
+
+StepSet ComputeTraceSteps(const Trace& trace, const std::vector<DeviceActivity>& devices,
+                          const std::string& steps_regex) {
+  const int primary = PrimaryDeviceIndex(devices);
+  StepOptions step_options;
+  step_options.steps_regex = steps_regex;
+  step_options.device_id = primary >= 0 ? devices[primary].device_id : -1;
+  return ComputeSteps(trace, step_options);
+}
+
+StepSet ComputeTraceSteps(const Trace& trace, const std::string& steps_regex) {
+  return ComputeTraceSteps(trace, ComputeDeviceActivity(trace), steps_regex);
+}
+
+TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options) {
+  TraceAnalysis a;
+  a.min_gap_ns = options.min_gap_ns;
+  const IdleCauseTable& table = options.table != nullptr ? *options.table : IdleCauseTable::Default();
+  std::vector<DeviceActivity> devices = ComputeDeviceActivity(trace);
+  a.primary_device = PrimaryDeviceIndex(devices);
+  a.steps = ComputeTraceSteps(trace, devices, options.steps_regex);
+  a.step_stats = ComputeStepStats(a.steps);
+  const LaunchIndex launches = BuildLaunchIndex(trace);
+  a.device_of_track.assign(trace.tracks().size(), -1);
+  std::vector<Interval> kernels;
+  // The primary device's gaps, those outside its active span too (idle in a
+  // step before its first kernel): the blame rankings count them.
+  std::vector<IdleGap> primary_gaps;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    std::vector<IdleGap> gaps = ComputeIdleGaps(trace, devices[i], a.steps, table, launches, options.gap_options);
+    kernels.insert(kernels.end(), devices[i].kernel_busy.begin(), devices[i].kernel_busy.end());
+    if (static_cast<int>(i) == a.primary_device) primary_gaps = gaps;
+    AddDevice(std::move(devices[i]), a.steps, std::move(gaps), &a);
+  }
+  a.busy_bins = ComputeBusyBins(std::move(kernels), trace.span(), kBusyBinCount);
+  a.top_blamed = ComputeTopBlamedEvent(trace, primary_gaps);
+  a.ops = ComputeOpStats(trace);
+  a.kernels = ComputeKernelStats(trace, launches, table);
+  a.recommendations = ComputeRecommendations(MakeRecommendationInput(trace, a, primary_gaps, table));
+  return a;
+}
+
+}  // namespace stepline::analysis

@@ -1,0 +1,97 @@
+// TraceAnalysis: every analysis of one trace, computed once by
+// ComputeAnalysis and read by the CLI (through ResolveReport), the window and
+// the compare view. It holds ids (SliceId, StringId, TrackId), never names;
+// each part is a pure function with its own test, and ComputeAnalysis only
+// composes them, one pass per analysis.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/analysis/busy_bins.h"
+#include "model/analysis/device_activity.h"
+#include "model/analysis/idle_cause_table.h"
+#include "model/analysis/idle_gap.h"
+#include "model/analysis/kernel_stats.h"
+#include "model/analysis/op_stats.h"
+#include "model/analysis/step_breakdown.h"
+#include "model/analysis/step_set.h"
+#include "model/analysis/step_stats.h"
+#include "model/analysis/time_category.h"
+
+namespace stepline::analysis {
+
+struct AnalysisOptions {
+  std::string steps_regex;                // --steps
+  DurNs min_gap_ns = 10'000;              // --min-gap-us, in ns: shortest gap the report lists
+  const IdleCauseTable* table = nullptr;  // null: IdleCauseTable::Default()
+  IdleGapOptions gap_options;
+};
+
+// What kind of device a DeviceActivity is: a numbered GPU, or GPU-side slices
+// on tracks of no known device (device id -1).
+enum class DeviceKind : uint8_t { kGpu = 0, kUnknown };
+std::string_view DeviceKindName(DeviceKind kind);  // "gpu", "unknown"
+
+struct DeviceAnalysis {
+  DeviceActivity activity;            // ops, kernel union, active span, streams
+  DeviceKind kind = DeviceKind::kGpu;
+  DurNs idle_ns = 0;                  // active span - busy: the sum of its gaps
+  CauseNs idle_by_cause{};            // its gaps (the active span), by cause; sums to idle_ns
+  CauseNs step_idle_by_cause{};       // no-kernel time inside the steps, by cause
+  CategoryNs breakdown_total{};       // summed over the steps
+  std::vector<StepBreakdown> steps;   // one per TraceAnalysis::steps entry
+  uint32_t gaps_begin = 0, gaps_end = 0;  // its gaps: [begin, end) into TraceAnalysis::gaps
+};
+
+// The host event blamed for the most idle time, summed over the primary
+// device's gaps inside steps (the time the recommendations rank by).
+struct TopBlamedEvent {
+  StringId name;         // None: no gap blames a host event
+  DurNs blamed_ns = 0;   // summed overlap of its blamed windows
+  uint64_t gaps = 0;     // how many of those gaps blame it
+  SliceId example;       // its occurrence with the largest overlap
+};
+
+struct TraceAnalysis {
+  StepSet steps;                        // one definition: info, report, diff and the window use it
+  std::vector<DeviceAnalysis> devices;  // ordered by device id (-1 last)
+  int primary_device = -1;              // index into devices: most kernel time; -1 without GPU activity
+  // Every device's gaps inside its GPU-active span (no minimum length), device
+  // by device, each device's in start order.
+  std::vector<IdleGap> gaps;
+  std::vector<uint32_t> gap_device;     // per gap: index into devices
+  std::vector<int32_t> device_of_track; // per TrackId: index into devices, -1 none
+  OpStats ops;                          // keyed by StringId
+  std::vector<KernelStat> kernels;      // keyed by StringId
+  StepStats step_stats;                 // over `steps`
+  TopBlamedEvent top_blamed;
+  std::vector<std::string> recommendations;  // sentences, most significant first
+  BusyBins busy_bins;                   // the overview strip: kernel busy share over the trace span
+  DurNs min_gap_ns = 10'000;            // the options' listing threshold, for ResolveReport
+
+  const DeviceAnalysis* primary() const { return primary_device >= 0 ? &devices[primary_device] : nullptr; }
+  // The gaps of device `d`: [begin, end) into `gaps`.
+  std::pair<uint32_t, uint32_t> DeviceGaps(uint32_t d) const { return {devices[d].gaps_begin, devices[d].gaps_end}; }
+  // The gaps of device `d` overlapping [range], as an index range into `gaps`.
+  std::pair<uint32_t, uint32_t> GapsInRange(uint32_t d, TimeRange range) const;
+  // Index into devices of device ordinal `device_id`, -1 none.
+  int32_t DeviceIndexOfId(int32_t device_id) const;
+};
+
+TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options = {});
+
+// The steps, the one definition: ComputeSteps preferring the primary device's
+// Steps row. `info` counts these; ComputeAnalysis uses the same call.
+StepSet ComputeTraceSteps(const Trace& trace, const std::vector<DeviceActivity>& devices,
+                          const std::string& steps_regex = {});
+StepSet ComputeTraceSteps(const Trace& trace, const std::string& steps_regex = {});
+
+// The host event blamed for the most idle time: summed overlap over the
+// `gaps` that overlap a step (copies blamed for copy gaps do not count).
+TopBlamedEvent ComputeTopBlamedEvent(const Trace& trace, std::span<const IdleGap> gaps);
+
+}  // namespace stepline::analysis

@@ -1,0 +1,121 @@
+// The parts ComputeAnalysis composes (issue #15), each on its own: the top
+// blamed event by blamed time (not by gap count), the step spread as the
+// sample standard deviation, the one GPU busy definition, the busy bins of the
+// overview strip, ComputeTraceSteps, and ComputeAnalysis's gaps and devices.
+#include "model/analysis/trace_analysis.h"
+
+#include <gtest/gtest.h>
+
+#include "model/analysis/report.h"
+#include "tests/support/synthetic_trace.h"
+
+namespace stepline::analysis {
+namespace {
+
+using stepline::testing::SyntheticTrace;
+using stepline::testing::Us;
+
+SliceId FindSlice(const Trace& t, std::string_view name) {
+  for (uint32_t i = 0; i < t.slices().size(); ++i) {
+    if (t.str(t.slices().name()[i]) == name) return SliceId(i);
+  }
+  return SliceId::None();
+}
+
+// The resnet50 case: zero_grad is blamed by many short gaps, the DataLoader by
+// a few long ones. The top event is the one that cost the most idle time.
+TEST(TopBlamedEventTest, RanksByBlamedTimeNotByGapCount) {
+  SyntheticTrace b;
+  b.Thread("main").Slice("zero_grad", Us(0), Us(10)).Slice("DataLoader", Us(20), Us(500));
+  const Trace t = b.Build();
+  const SliceId zero_grad = FindSlice(t, "zero_grad"), loader = FindSlice(t, "DataLoader");
+  std::vector<IdleGap> gaps;
+  for (int i = 0; i < 10; ++i) {  // 10 gaps x 3 us
+    IdleGap g;
+    g.step = 0;
+    g.cause_events.push_back({zero_grad, Us(3), HostCategory::kHostCompute});
+    gaps.push_back(g);
+  }
+  for (int i = 0; i < 2; ++i) {  // 2 gaps x 200 us
+    IdleGap g;
+    g.step = 0;
+    g.cause_events.push_back({loader, Us(200), HostCategory::kInput});
+    gaps.push_back(g);
+  }
+  IdleGap outside;  // in no step: not counted
+  outside.cause_events.push_back({zero_grad, Us(5000), HostCategory::kHostCompute});
+  gaps.push_back(outside);
+  const TopBlamedEvent top = ComputeTopBlamedEvent(t, gaps);
+  EXPECT_EQ(t.str(top.name), "DataLoader");
+  EXPECT_EQ(top.blamed_ns, Us(400));
+  EXPECT_EQ(top.gaps, 2u);
+  EXPECT_EQ(top.example, loader);
+  EXPECT_TRUE(ComputeTopBlamedEvent(t, {}).name.is_none());
+}
+
+TEST(StepStatsTest, SpreadIsTheSampleStandardDeviation) {
+  StepSet steps;
+  for (DurNs d : {Us(10), Us(12), Us(14)}) steps.steps.push_back({"s", 0, d, SliceId::None()});
+  const StepStats s = ComputeStepStats(steps);
+  EXPECT_EQ(s.count, 3u);
+  EXPECT_EQ(s.mean_ns, Us(12));
+  EXPECT_EQ(s.sample_std_ns, Us(2));  // sqrt((4 + 0 + 4) / (3 - 1)) us; the population std would be 1.633 us
+  EXPECT_EQ(s.min_ns, Us(10));
+  EXPECT_EQ(s.max_ns, Us(14));
+  steps.steps.resize(1);
+  EXPECT_EQ(ComputeStepStats(steps).sample_std_ns, 0);
+  EXPECT_EQ(ComputeStepStats(StepSet{}).count, 0u);
+}
+
+TEST(GpuBusyPercentTest, KernelTimeOverStepTime) {
+  CategoryNs b{};
+  At(b, TimeCategory::kCompute) = 50;
+  At(b, TimeCategory::kCollective) = 10;
+  At(b, TimeCategory::kMemcpyH2D) = 20;  // a copy with no kernel is not busy
+  At(b, TimeCategory::kIdleInput) = 20;
+  EXPECT_DOUBLE_EQ(GpuBusyPercent(b), 60.0);
+  EXPECT_DOUBLE_EQ(GpuBusyPercent(CategoryNs{}), 0.0);
+}
+
+TEST(BusyBinsTest, OverlapsCountOnceAndBinsSplitExactly) {
+  // [0, 150) and [100, 200) merge to [0, 200) over 4 bins of 100 in [0, 400).
+  const BusyBins bins = ComputeBusyBins({{100, 200}, {0, 150}, {350, 350}}, TimeRange{0, 400}, 4);
+  ASSERT_EQ(bins.fraction.size(), 4u);
+  EXPECT_FLOAT_EQ(bins.fraction[0], 1.f);
+  EXPECT_FLOAT_EQ(bins.fraction[1], 1.f);
+  EXPECT_FLOAT_EQ(bins.fraction[2], 0.f);
+  EXPECT_FLOAT_EQ(bins.fraction[3], 0.f);  // the empty interval adds nothing
+  const BusyBins half = ComputeBusyBins({{50, 100}}, TimeRange{0, 100}, 1);
+  EXPECT_FLOAT_EQ(half.fraction[0], 0.5f);
+  EXPECT_TRUE(ComputeBusyBins({}, TimeRange{0, 0}, 4).fraction == std::vector<float>(4, 0.f));
+}
+
+TEST(ComputeAnalysisTest, OneStepDefinitionAndGapsPerDevice) {
+  SyntheticTrace b;
+  b.Thread("main").Slice("ProfilerStep#1", Us(0), Us(1000)).Slice("ProfilerStep#2", Us(1000), Us(1000));
+  b.Kernel(7, Us(100), Us(300), "gemm").LaunchedFrom("main", Us(90));
+  b.Kernel(7, Us(1500), Us(300), "gemm").LaunchedFrom("main", Us(1490));
+  const Trace t = b.Build();
+  const TraceAnalysis a = ComputeAnalysis(t);
+  EXPECT_EQ(a.steps.steps.size(), 2u);
+  EXPECT_EQ(ComputeTraceSteps(t).steps.size(), a.steps.steps.size());
+  ASSERT_EQ(a.devices.size(), 1u);
+  EXPECT_EQ(a.primary_device, 0);
+  EXPECT_EQ(a.devices[0].kind, DeviceKind::kGpu);
+  // One gap between the kernels, inside the active span.
+  ASSERT_EQ(a.gaps.size(), 1u);
+  EXPECT_EQ(a.gaps[0].start_ns, Us(400));
+  EXPECT_EQ(a.gaps[0].end_ns, Us(1500));
+  EXPECT_EQ(a.DeviceGaps(0), std::make_pair(0u, 1u));
+  EXPECT_EQ(a.devices[0].idle_ns, Us(1100));
+  EXPECT_EQ(a.step_stats.mean_ns, Us(1000));
+  // The Report is the same analysis with names.
+  const Report r = ResolveReport(t, a);
+  EXPECT_EQ(r.steps.size(), 2u);
+  EXPECT_EQ(r.gaps.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.gpu_busy_percent, 30.0);  // 600 us of kernels over 2000 us of steps
+  EXPECT_EQ(r.devices[0].idle_ns, a.devices[0].idle_ns);
+}
+
+}  // namespace
+}  // namespace stepline::analysis

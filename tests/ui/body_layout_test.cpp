@@ -1,0 +1,51 @@
+// Small windows stay usable: at 1024x700 the overview collapses to a summary
+// strip and the timeline keeps at least half the height; wide windows keep the
+// overview column, at most a third of the width, whatever the saved width.
+#include "ui/body_layout.h"
+
+#include <gtest/gtest.h>
+
+namespace stepline::ui {
+namespace {
+
+constexpr float kSplitter = 6.f;
+
+TEST(BodyLayout, SmallWindowCollapsesTheOverviewAndKeepsHalfForTheTimeline) {
+  PanelLayout panels;  // defaults: overview on, 600 px wide, tables 330 px tall
+  const BodyLayout l = ComputeBodyLayout(panels, 1024, 1008, 600, kSplitter, 1.f);
+  EXPECT_FALSE(l.overview_column);
+  EXPECT_TRUE(l.summary_strip);
+  EXPECT_GE(l.timeline_h, 600 * 0.5f - kSplitter);
+  EXPECT_FLOAT_EQ(l.timeline_h + l.bottom_h + kSplitter, 600);
+}
+
+TEST(BodyLayout, TallTablesNeverTakeMoreThanHalf) {
+  PanelLayout panels;
+  panels.bottom_height = 2000;  // dragged down in an earlier, larger window
+  const BodyLayout l = ComputeBodyLayout(panels, 1600, 1580, 900, kSplitter, 1.f);
+  EXPECT_TRUE(l.overview_column);
+  EXPECT_GE(l.timeline_h, l.bottom_h);
+}
+
+TEST(BodyLayout, OverviewColumnIsAtMostAThird) {
+  PanelLayout panels;
+  panels.overview_width = 1500;
+  BodyLayout l = ComputeBodyLayout(panels, 1600, 1580, 900, kSplitter, 1.f);
+  EXPECT_LE(l.overview_w, 1580 / 3.f);
+  panels.overview_width = 300;
+  l = ComputeBodyLayout(panels, 1920, 1900, 1000, kSplitter, 1.f);
+  EXPECT_FLOAT_EQ(l.overview_w, 300);
+  panels.show_overview = false;  // View > Overview column off: neither column nor strip
+  l = ComputeBodyLayout(panels, 1024, 1008, 600, kSplitter, 1.f);
+  EXPECT_FALSE(l.overview_column);
+  EXPECT_FALSE(l.summary_strip);
+}
+
+TEST(BodyLayout, CollapsesBelow1280PixelsOfWindowWidth) {
+  PanelLayout panels;
+  EXPECT_TRUE(ComputeBodyLayout(panels, 1279, 1260, 800, kSplitter, 1.f).summary_strip);
+  EXPECT_TRUE(ComputeBodyLayout(panels, 1280, 1260, 800, kSplitter, 1.f).overview_column);
+}
+
+}  // namespace
+}  // namespace stepline::ui
