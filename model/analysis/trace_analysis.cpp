@@ -50,6 +50,8 @@ void AddDevice(DeviceActivity activity, const StepSet& steps, std::vector<IdleGa
   }
   const uint32_t index = static_cast<uint32_t>(a->devices.size());
   d.gaps_begin = static_cast<uint32_t>(a->gaps.size());
+  a->gaps.reserve(a->gaps.size() + gaps.size());
+  a->gap_device.reserve(a->gaps.size() + gaps.size());
   for (IdleGap& g : gaps) {
     if (!g.in_active_span) continue;
     d.idle_ns += g.dur_ns();
@@ -121,15 +123,15 @@ void BusiestInputThread(const Trace& trace, const StepSet& steps, const IdleCaus
     in->busiest_input_thread_percent = 100.0 * static_cast<double>(best) / static_cast<double>(in->step_ns);
 }
 
-RecommendationInput MakeRecommendationInput(const Trace& trace, const TraceAnalysis& a,
-                                            std::span<const IdleGap> primary_gaps, const IdleCauseTable& table) {
-  RecommendationInput in;
+// `in` already holds TopBlamedEvents of the primary device's gaps.
+void FillRecommendationInput(const Trace& trace, const TraceAnalysis& a, const IdleCauseTable& table,
+                             RecommendationInput* out) {
+  RecommendationInput& in = *out;
   const DeviceAnalysis* d = a.primary();
-  if (d == nullptr) return in;
+  if (d == nullptr) return;
   in.step_ns = a.step_stats.total_ns;
   in.breakdown = d->breakdown_total;
   in.idle_by_cause = d->step_idle_by_cause;
-  TopBlamedEvents(trace, primary_gaps, &in);
   for (const OpStat& o : a.ops.ops) {
     if (!IsDeviceOpKind(o.kind)) continue;
     if (in.top_device_op.empty() || o.percent > in.top_device_op_percent) {
@@ -138,7 +140,6 @@ RecommendationInput MakeRecommendationInput(const Trace& trace, const TraceAnaly
     }
   }
   BusiestInputThread(trace, a.steps, table, &in);
-  return in;
 }
 
 }  // namespace
@@ -209,20 +210,24 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
   const LaunchIndex launches = BuildLaunchIndex(trace);
   a.device_of_track.assign(trace.tracks().size(), -1);
   std::vector<Interval> kernels;
-  // The primary device's gaps, those outside its active span too (idle in a
-  // step before its first kernel): the blame rankings count them.
-  std::vector<IdleGap> primary_gaps;
+  RecommendationInput recommendation_input;
   for (size_t i = 0; i < devices.size(); ++i) {
     std::vector<IdleGap> gaps = ComputeIdleGaps(trace, devices[i], a.steps, table, launches, options.gap_options);
     kernels.insert(kernels.end(), devices[i].kernel_busy.begin(), devices[i].kernel_busy.end());
-    if (static_cast<int>(i) == a.primary_device) primary_gaps = gaps;
+    if (static_cast<int>(i) == a.primary_device) {
+      // All of the primary device's gaps, those outside its active span too
+      // (idle in a step before its first kernel): the blame rankings count
+      // them, so they are ranked here, before AddDevice keeps only the rest.
+      a.top_blamed = ComputeTopBlamedEvent(trace, gaps);
+      TopBlamedEvents(trace, gaps, &recommendation_input);
+    }
     AddDevice(std::move(devices[i]), a.steps, std::move(gaps), &a);
   }
   a.busy_bins = ComputeBusyBins(std::move(kernels), trace.span(), kBusyBinCount);
-  a.top_blamed = ComputeTopBlamedEvent(trace, primary_gaps);
   a.ops = ComputeOpStats(trace);
   a.kernels = ComputeKernelStats(trace, launches, table);
-  a.recommendations = ComputeRecommendations(MakeRecommendationInput(trace, a, primary_gaps, table));
+  FillRecommendationInput(trace, a, table, &recommendation_input);
+  a.recommendations = ComputeRecommendations(recommendation_input);
   return a;
 }
 
