@@ -26,7 +26,12 @@ int64_t Num(element e, int64_t fallback = 0) {
   uint64_t u = 0;
   if (e.get_uint64().get(u) == simdjson::SUCCESS) return static_cast<int64_t>(u);
   double d = 0;
-  if (e.get_double().get(d) == simdjson::SUCCESS) return static_cast<int64_t>(d);
+  // A double outside int64's range (or NaN) has no integer value: converting it
+  // is undefined behaviour (a fuzz finding), so it reads as absent.
+  constexpr double kInt64Bound = 9223372036854775808.0;  // 2^63
+  if (e.get_double().get(d) == simdjson::SUCCESS && d > -kInt64Bound && d < kInt64Bound) {
+    return static_cast<int64_t>(d);
+  }
   return fallback;
 }
 int64_t Num(object o, std::string_view key, int64_t fallback = 0) {

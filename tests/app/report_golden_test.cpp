@@ -24,8 +24,12 @@ using ::stepline::testing::ParseJson;
 // Keys the report gained on purpose (issue #15); see the goldens' README.
 // Issue #17: the load's diagnostics, so a cut file is never analysed
 // silently (the demos have none: `diagnostics` is an empty array).
-constexpr std::array<std::string_view, 6> kAddedKeys{"gpu_busy_percent", "step_stats", "top_blamed_event",
-                                                     "partial",          "data_loss",  "diagnostics"};
+// Issue #19: `memory`, the memory pools the demos now record.
+constexpr std::array<std::string_view, 7> kAddedKeys{"gpu_busy_percent", "step_stats", "top_blamed_event", "partial",
+                                                     "data_loss",        "diagnostics", "memory"};
+// Scenarios added after the goldens were made have no "before" to compare
+// with; memory_demo_test holds memory-leak's report to its planted truth.
+constexpr std::array<std::string_view, 1> kScenariosAfterGoldens{"memory-leak"};
 
 bool IsAddedKey(std::string_view key) {
   return std::find(kAddedKeys.begin(), kAddedKeys.end(), key) != kAddedKeys.end();
@@ -108,6 +112,9 @@ TEST_P(ReportGoldenTest, ReportMatchesTheGolden) {
 std::vector<std::string> GoldenNames() {
   std::vector<std::string> names;
   for (const loaders::DemoScenarioInfo& s : loaders::DemoScenarios()) {
+    if (std::find(kScenariosAfterGoldens.begin(), kScenariosAfterGoldens.end(), s.name) != kScenariosAfterGoldens.end()) {
+      continue;
+    }
     for (std::string_view style : {"tensorflow", "pytorch"}) names.push_back(std::string(s.name) + "-" + std::string(style));
   }
   return names;
