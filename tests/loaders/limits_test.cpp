@@ -66,6 +66,23 @@ TEST(Limits, GzipBombStopsAtTheLimitEvenInsideASecondLayer) {
   }
 }
 
+// A zstd frame header may declare a window of 2 GiB for two bytes of data;
+// the decoder allocates the declared window, so 10 bytes could cost 2 GiB (a
+// fuzz finding, tests/fuzz/regressions/rocprof/). The window is bounded by the
+// decoded-size limit: under 64 MiB the frame is refused, not decoded; under a
+// 4 GiB limit the same frame decodes.
+TEST(Limits, ZstdWindowLargerThanTheLimitIsRefused) {
+  // Magic, FHD 0 (window descriptor follows), window 2^(10+21) = 2 GiB, one
+  // last RLE block of 2 bytes repeating 'A'.
+  const std::string frame("\x28\xb5\x2f\xfd\x00\xa8\x13\x00\x00\x41", 10);
+  auto small = loaders::DecodeBytes(frame, "window.zst", nullptr, uint64_t{64} << 20);
+  const bool refused = !small.ok() || small->bytes.view().empty();
+  EXPECT_TRUE(refused) << "a 2 GiB window was accepted under a 64 MiB limit";
+  auto large = loaders::DecodeBytes(frame, "window.zst", nullptr, uint64_t{4} << 30);
+  ASSERT_TRUE(large.ok()) << large.error().message;
+  EXPECT_EQ(large->bytes.view(), "AA");
+}
+
 // --- Protobuf length prefixes of 2^40 ----------------------------------------
 
 TEST(Limits, XSpaceLengthPrefixOf2To40IsAnErrorNotACut) {
