@@ -38,4 +38,13 @@ std::string LoadError::ToString() const {
   return out;
 }
 
+LoadError MakeLoadError(LoadErrorCode code, const std::string& path, uint64_t byte_offset, std::string message) {
+  LoadError e;
+  e.code = code;
+  e.path = path;
+  e.byte_offset = byte_offset;
+  e.message = std::move(message);
+  return e;
+}
+
 }  // namespace stepline::loaders

@@ -36,4 +36,7 @@ struct LoadError {
   std::string ToString() const;
 };
 
+// The error of a loader that knows the file, the byte and what it expected.
+LoadError MakeLoadError(LoadErrorCode code, const std::string& path, uint64_t byte_offset, std::string message);
+
 }  // namespace stepline::loaders

@@ -51,15 +51,6 @@ uint64_t ChooseChunkBytes(uint64_t input_bytes, int threads, uint64_t requested)
                               kMaxAutoChunkBytes);
 }
 
-LoadError MakeError(LoadErrorCode code, const std::string& path, uint64_t offset, std::string message) {
-  LoadError e;
-  e.code = code;
-  e.path = path;
-  e.byte_offset = offset;
-  e.message = std::move(message);
-  return e;
-}
-
 //-----------------------------------------------------------------------------
 // [SECTION] Pipeline
 //-----------------------------------------------------------------------------
@@ -253,7 +244,7 @@ Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::st
                                         LoadProgress* progress, const ChromeJsonTuning& tuning) {
   const std::string_view text = input.bytes.view();
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos || text == "\xEF\xBB\xBF") {
-    return MakeUnexpected(MakeError(LoadErrorCode::kEmpty, path, 0, "the JSON input holds only whitespace"));
+    return MakeUnexpected(MakeLoadError(LoadErrorCode::kEmpty, path, 0, "the JSON input holds only whitespace"));
   }
   const int threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   const uint64_t chunk_bytes = ChooseChunkBytes(text.size(), threads, tuning.chunk_bytes);
@@ -264,7 +255,7 @@ Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::st
   importer.set_input_bytes(text.size());
   ChunkPipeline pipeline(text, options, threads, progress, &importer);
   auto cancelled = [&] {
-    return MakeUnexpected(MakeError(LoadErrorCode::kCancelled, path, LoadError::kNoOffset, "load cancelled"));
+    return MakeUnexpected(MakeLoadError(LoadErrorCode::kCancelled, path, LoadError::kNoOffset, "load cancelled"));
   };
   // Speculate from `start`; when a chunk fails, scan exactly from its start
   // (proven by the chunks before it) to the first event boundary after it,
@@ -294,15 +285,15 @@ Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::st
         if (outcome.cancelled) return cancelled();
         if (outcome.failed_chunk == SIZE_MAX) break;
       }
-      return MakeUnexpected(MakeError(LoadErrorCode::kJsonSyntax, path, scan.error_offset, scan.message));
+      return MakeUnexpected(MakeLoadError(LoadErrorCode::kJsonSyntax, path, scan.error_offset, scan.message));
     }
     if (scan.status == ScanReport::Status::kSchemaError) {
-      return MakeUnexpected(MakeError(LoadErrorCode::kJsonSchema, path, scan.error_offset, scan.message));
+      return MakeUnexpected(MakeLoadError(LoadErrorCode::kJsonSchema, path, scan.error_offset, scan.message));
     }
     const std::vector<ChunkSpec> exact = PlanExactChunks(scan, from);
     for (const ChunkSpec& c : exact) {
       if (c.end - c.begin >= kParserLimitBytes) {
-        return MakeUnexpected(MakeError(
+        return MakeUnexpected(MakeLoadError(
             LoadErrorCode::kTooLarge, path, c.begin,
             "a single event of " + std::to_string(c.end - c.begin) + " bytes exceeds the 4 GB JSON parser limit"));
       }
@@ -312,7 +303,7 @@ Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::st
     if (outcome.failed_chunk != SIZE_MAX) {
       // The exact scan accepted what simdjson rejects: report simdjson's view.
       return MakeUnexpected(
-          MakeError(LoadErrorCode::kJsonSyntax, path, outcome.failure.failure_offset, outcome.failure.failure));
+          MakeLoadError(LoadErrorCode::kJsonSyntax, path, outcome.failure.failure_offset, outcome.failure.failure));
     }
     if (scan.stopped_at == ScanReport::kNone) {
       report = scan;

@@ -9,15 +9,6 @@
 namespace stepline::loaders {
 namespace {
 
-LoadError MakeError(LoadErrorCode code, const std::string& path, uint64_t offset, std::string message) {
-  LoadError e;
-  e.code = code;
-  e.path = path;
-  e.byte_offset = offset;
-  e.message = std::move(message);
-  return e;
-}
-
 // `head` is the file's first bytes (at least 100 when it has them), `size` its length.
 // `reopen` opens a second connection to the same database, so the host API
 // tables are read on another thread while the device tables are built (null:
@@ -34,16 +25,16 @@ Result<Trace, LoadError> LoadFromDb(const nsys::SqliteDb& db, std::string_view h
   std::string error;
   if (!reader.ReadSchema(&error)) {
     if (short_file) {
-      return MakeUnexpected(MakeError(LoadErrorCode::kSqliteInvalid, path, size,
+      return MakeUnexpected(MakeLoadError(LoadErrorCode::kSqliteInvalid, path, size,
                                       "the SQLite file ends here, but its header declares " + std::to_string(declared) +
                                           " bytes: the file is truncated (" + error + ")"));
     }
-    return MakeUnexpected(MakeError(LoadErrorCode::kSqliteInvalid, path, 0,
+    return MakeUnexpected(MakeLoadError(LoadErrorCode::kSqliteInvalid, path, 0,
                                     "SQLite cannot read the database schema: " + error +
                                         ". Expected an Nsight Systems export (nsys export --type sqlite)"));
   }
   if (!reader.HasEventTables()) {
-    return MakeUnexpected(MakeError(LoadErrorCode::kUnsupportedFormat, path, 0,
+    return MakeUnexpected(MakeLoadError(LoadErrorCode::kUnsupportedFormat, path, 0,
                                     "an SQLite database without any Nsight Systems event table (expected one of " +
                                         reader.EventTableNames() +
                                         "); export the report with `nsys export --type sqlite`"));
@@ -69,7 +60,7 @@ Result<Trace, LoadError> LoadFromDb(const nsys::SqliteDb& db, std::string_view h
   reader.ReadApiCalls("OSRT_API", "osrt", false);
   reader.ReadNvtx();
   if (reader.cancelled() || (progress && progress->cancel.load())) {
-    return MakeUnexpected(MakeError(LoadErrorCode::kCancelled, path, LoadError::kNoOffset, "load cancelled"));
+    return MakeUnexpected(MakeLoadError(LoadErrorCode::kCancelled, path, LoadError::kNoOffset, "load cancelled"));
   }
   reader.AddNvtxSteps();
   builder.trace().mutable_info().metadata = reader.MetadataArgs();
@@ -82,7 +73,7 @@ Result<Trace, LoadError> LoadFromDb(const nsys::SqliteDb& db, std::string_view h
 Result<Trace, LoadError> LoadFromBytes(std::string_view bytes, const std::string& path, const LoadOptions& options,
                                        LoadProgress* progress) {
   auto db = nsys::SqliteDb::OpenBytes(bytes);
-  if (!db.ok()) return MakeUnexpected(MakeError(LoadErrorCode::kSqliteInvalid, path, 0, db.error()));
+  if (!db.ok()) return MakeUnexpected(MakeLoadError(LoadErrorCode::kSqliteInvalid, path, 0, db.error()));
   return LoadFromDb(*db, bytes.substr(0, 100), bytes.size(), path, options, progress,
                     [bytes] { return nsys::SqliteDb::OpenBytes(bytes); });
 }
@@ -98,7 +89,7 @@ Result<Trace, LoadError> LoadNsysSqlite(const DecodedInput& input, const std::st
 Result<Trace, LoadError> LoadNsysSqliteBytes(std::string_view bytes, const std::string& name,
                                              const LoadOptions& options) {
   if (!bytes.starts_with(nsys::kSqliteMagic)) {
-    return MakeUnexpected(MakeError(LoadErrorCode::kUnknownFormat, name, 0,
+    return MakeUnexpected(MakeLoadError(LoadErrorCode::kUnknownFormat, name, 0,
                                     "not an SQLite database: expected \"SQLite format 3\" followed by a zero byte"));
   }
   return LoadFromBytes(bytes, name, options, nullptr);
@@ -112,11 +103,11 @@ Result<Trace, LoadError> LoadNsysSqliteFile(const std::string& path, const LoadO
   if (!mapped.ok()) return MakeUnexpected(mapped.error());
   const std::string_view bytes = mapped->view();
   if (!bytes.starts_with(nsys::kSqliteMagic)) {
-    return MakeUnexpected(MakeError(LoadErrorCode::kUnknownFormat, path, 0,
+    return MakeUnexpected(MakeLoadError(LoadErrorCode::kUnknownFormat, path, 0,
                                     "not an SQLite database: expected \"SQLite format 3\" followed by a zero byte"));
   }
   auto db = nsys::SqliteDb::OpenFile(path);
-  if (!db.ok()) return MakeUnexpected(MakeError(LoadErrorCode::kSqliteInvalid, path, 0, db.error()));
+  if (!db.ok()) return MakeUnexpected(MakeLoadError(LoadErrorCode::kSqliteInvalid, path, 0, db.error()));
   if (progress) progress->bytes_total.store(bytes.size());
   auto loaded = LoadFromDb(*db, bytes.substr(0, 100), bytes.size(), path, options, progress,
                            [path] { return nsys::SqliteDb::OpenFile(path); });

@@ -10,15 +10,6 @@
 namespace stepline::loaders {
 namespace {
 
-LoadError MakeError(LoadErrorCode code, const std::string& path, uint64_t offset, std::string message) {
-  LoadError e;
-  e.code = code;
-  e.path = path;
-  e.byte_offset = offset;
-  e.message = std::move(message);
-  return e;
-}
-
 // `padded` bytes are readable past the end (simdjson's padding).
 Result<Trace, LoadError> Parse(std::string_view bytes, bool padded, const std::string& path, const LoadOptions& options,
                                LoadProgress* progress) {
@@ -28,14 +19,14 @@ Result<Trace, LoadError> Parse(std::string_view bytes, bool padded, const std::s
                                             : parser.parse(bytes.data(), bytes.size(), true).get(doc);
   if (error == simdjson::CAPACITY || error == simdjson::MEMALLOC) {
     return MakeUnexpected(
-        MakeError(LoadErrorCode::kTooLarge, path, LoadError::kNoOffset,
+        MakeLoadError(LoadErrorCode::kTooLarge, path, LoadError::kNoOffset,
                   std::string("rocprofv3 JSON too large to parse: ") + simdjson::error_message(error)));
   }
   if (error) {
     // A document that stops inside an object, array or string was cut off.
     const bool cut = error == simdjson::INCOMPLETE_ARRAY_OR_OBJECT || error == simdjson::UNCLOSED_STRING ||
                      error == simdjson::TAPE_ERROR;
-    return MakeUnexpected(MakeError(LoadErrorCode::kJsonSyntax, path, cut ? bytes.size() : LoadError::kNoOffset,
+    return MakeUnexpected(MakeLoadError(LoadErrorCode::kJsonSyntax, path, cut ? bytes.size() : LoadError::kNoOffset,
                                     cut ? "the rocprofv3 JSON ends inside an unclosed object, array or string (" +
                                               std::string(simdjson::error_message(error)) +
                                               "); the file is truncated or damaged"
@@ -43,7 +34,7 @@ Result<Trace, LoadError> Parse(std::string_view bytes, bool padded, const std::s
   }
   simdjson::dom::array entries;
   if (doc["rocprofiler-sdk-tool"].get_array().get(entries) != simdjson::SUCCESS) {
-    return MakeUnexpected(MakeError(LoadErrorCode::kJsonSchema, path, 0,
+    return MakeUnexpected(MakeLoadError(LoadErrorCode::kJsonSchema, path, 0,
                                     "expected an object whose \"rocprofiler-sdk-tool\" key holds an array of entries"));
   }
   TraceBuilder builder("rocprof-json");
@@ -61,7 +52,7 @@ Result<Trace, LoadError> Parse(std::string_view bytes, bool padded, const std::s
     auto& ranges = importer.marker_ranges();
     markers.insert(markers.end(), ranges.begin(), ranges.end());
     if (progress && progress->cancel.load()) {
-      return MakeUnexpected(MakeError(LoadErrorCode::kCancelled, path, LoadError::kNoOffset, "load cancelled"));
+      return MakeUnexpected(MakeLoadError(LoadErrorCode::kCancelled, path, LoadError::kNoOffset, "load cancelled"));
     }
   }
   AddStepsFromRanges(&builder, std::move(markers), "roctx");

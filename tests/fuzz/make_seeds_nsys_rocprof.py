@@ -8,19 +8,14 @@ database (a few KB). rocprof: metadata, the GPU agents, the kernel symbols the
 kept dispatches name, and a few records of each kind."""
 import gzip, json, os, sqlite3, sys, tempfile
 
+from make_seeds import write  # same corpus layout
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 TRACES = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "traces")
 NSYS_TABLES = ["StringIds", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
                "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUPTI_ACTIVITY_KIND_RUNTIME", "PROCESSES",
                "ThreadNames", "TARGET_INFO_GPU", "TARGET_INFO_SESSION_START_TIME"]
-
-
-def write(target, name, data):
-    d = os.path.join(HERE, "corpus", target)
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, name), "wb") as f:
-        f.write(data)
 
 
 def nsys_seed(src, rows):
