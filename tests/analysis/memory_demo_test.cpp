@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "loaders/demo/demo_generator.h"
@@ -12,8 +13,11 @@
 namespace stepline::analysis {
 namespace {
 
+// The report's names are views into the trace's string pool, so the run
+// keeps its trace alive (the sanitizer build found a use after free here).
 struct DemoRun {
   loaders::DemoTruth truth;
+  std::shared_ptr<const Trace> trace;
   Report report;
 };
 
@@ -23,7 +27,8 @@ DemoRun Generate(const std::string& scenario, loaders::DemoStyle style) {
   options.style = style;
   auto out = loaders::GenerateDemo(options);
   EXPECT_TRUE(out.ok());
-  DemoRun run{out.value().truth, ComputeReport(out.value().trace)};
+  auto trace = std::make_shared<const Trace>(std::move(out.value().trace));
+  DemoRun run{out.value().truth, trace, ComputeReport(*trace)};
   return run;
 }
 
