@@ -25,6 +25,7 @@
 
 #include "app/gui/safe_write.h"
 #include "app/sqlite_db.h"
+#include "loaders/export/file_publish.h"
 
 namespace stepline::app {
 namespace {
@@ -344,20 +345,10 @@ std::string ExportSqlite(const Trace& trace, const std::string& path, const Sqli
     ::unlink(tmp.c_str());
     return path + ": " + error;
   }
-  if (!options.force) {
-    // link() fails if `path` appeared meanwhile, where rename() would replace it.
-    const bool linked = ::link(tmp.c_str(), path.c_str()) == 0;
-    const int link_errno = errno;
-    if (linked || link_errno == EEXIST) {
-      ::unlink(tmp.c_str());
-      return linked ? "" : path + " already exists (use --force to replace it)";
-    }
-    // No hard links on this file system: the existence check above stands.
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    error = Errno("cannot rename to", path);
+  auto published = loaders::file_publish::Publish(tmp, path, options.force);
+  if (!published.ok()) {
     ::unlink(tmp.c_str());
-    return error;
+    return published.error();
   }
   return "";
 }
