@@ -20,6 +20,7 @@
 #include "app/commands.h"
 #include "app/diagnostics_output.h"
 #include "app/report_output.h"
+#include "loaders/export/file_publish.h"
 #include "loaders/load.h"
 #include "model/analysis/report.h"
 
@@ -130,19 +131,10 @@ std::string PublishFile(const std::string& path, const std::string& bytes, bool 
     ::unlink(tmp.c_str());
     return write_error.empty() ? Errno("cannot write", tmp) : write_error;
   }
-  if (!force) {
-    const bool linked = ::link(tmp.c_str(), path.c_str()) == 0;
-    const int link_errno = errno;
-    if (linked || link_errno == EEXIST) {
-      ::unlink(tmp.c_str());
-      return linked ? "" : path + " already exists (use --force to replace it)";
-    }
-    // No hard links on this file system: the up-front existence check stands.
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string error = Errno("cannot rename to", path);
+  auto published = loaders::file_publish::Publish(tmp, path, force);
+  if (!published.ok()) {
     ::unlink(tmp.c_str());
-    return error;
+    return published.error();
   }
   return "";
 }
