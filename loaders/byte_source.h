@@ -39,6 +39,12 @@ class ByteBuffer {
   void Resize(size_t n);    // heap buffers only; n <= capacity; re-zeroes the padding
   void Reserve(size_t n);   // heap buffers only; grows capacity, keeps content (unchanged on failure)
   std::string_view view() const { return {data_, size_}; }
+  // Drops this process's resident pages of a mapped file from the page
+  // holding `begin` up to the last whole page before `end`, so a loader that reads the input front to back keeps
+  // a window of it resident rather than all of it. The content is unchanged:
+  // a later read faults the pages back in from the file. A no-op for heap
+  // buffers, whose pages are the only copy.
+  void ReleasePages(uint64_t begin, uint64_t end) const;
 
  private:
   char* data_ = nullptr;
