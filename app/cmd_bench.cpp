@@ -37,6 +37,7 @@
 #include "app/trace_tiler.h"
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
+#include "loaders/chrome_json/parse_floor.h"
 #include "loaders/load.h"
 #include "loaders/xspace/xspace_loader.h"
 #include "model/analysis/report.h"
@@ -226,6 +227,8 @@ struct BenchFigures {
   ConfigResult with_args, no_args;
   double mb_per_s = 0, slices_per_s = 0, bytes_per_slice = 0, bytes_per_slice_no_args = 0;
   double analysis_ms = 0;   // median ComputeReport time on the loaded trace
+  double parse_floor_mb_per_s = 0;  // Chrome JSON: simdjson on-demand alone, same bytes and cores (0 = n/a)
+  double parse_floor_cpu_ms = 0;    // its CPU time over all threads (on a busy machine the fairer peer of cpu_ms)
   FrameBenchResult frames;  // viewer frame times at 1920x1080
   std::optional<SqliteBenchResult> sqlite;  // with --sqlite
 };
@@ -294,6 +297,11 @@ void WriteBenchJson(const BenchSettings& settings, const BenchInput& input, cons
   json.Field("format", loaders::FormatName(input.format)).Field("tiled_copies", input.tiled_copies);
   json.Field("repeat", uint64_t(settings.repeat)).Field("threads", uint64_t(settings.threads));
   json.FieldFixed("analysis_ms", f.analysis_ms, 3);
+  if (input.format == loaders::Format::kChromeJson) {
+    json.FieldFixed("parse_floor_mb_per_s", f.parse_floor_mb_per_s, 1);
+    json.FieldFixed("load_vs_parse_floor", f.parse_floor_mb_per_s > 0 ? f.mb_per_s / f.parse_floor_mb_per_s : 0, 3);
+    json.FieldFixed("parse_floor_cpu_ms", f.parse_floor_cpu_ms, 3);
+  }
   WriteFrameTimes(json, "frame_build_ms", f.frames.build_ms);
   if (f.frames.total_ms) WriteFrameTimes(json, "frame_total_ms", *f.frames.total_ms);
   if (f.sqlite) {
@@ -332,6 +340,12 @@ void WriteBenchText(const BenchSettings& settings, const BenchInput& input, cons
       << ", max " << FormatFixed(f.with_args.max_ms, 1) << "): " << FormatFixed(f.mb_per_s, 1) << " MB/s, "
       << FormatCount(static_cast<uint64_t>(f.slices_per_s)) << " slices/s, " << FormatCount(f.with_args.slices)
       << " slices\n";
+  if (f.parse_floor_mb_per_s > 0) {
+    out << "floor    simdjson on-demand parse of the same bytes on the same threads: "
+        << FormatFixed(f.parse_floor_mb_per_s, 1) << " MB/s median; the load runs at "
+        << FormatFixed(f.mb_per_s / f.parse_floor_mb_per_s, 2) << " of it; CPU " << FormatFixed(f.parse_floor_cpu_ms, 1)
+        << " ms, the load's is " << FormatFixed(f.with_args.cpu_ms / f.parse_floor_cpu_ms, 2) << "x that\n";
+  }
   out << "cpu      " << FormatFixed(f.with_args.cpu_ms, 1) << " ms median over all threads ("
       << FormatFixed(f.with_args.load_ms > 0 ? f.with_args.cpu_ms / f.with_args.load_ms : 0, 2)
       << " cores busy on average)\n";
@@ -381,6 +395,21 @@ int RunBench(const Args& args, std::ostream& out, std::ostream& err) {
     return 1;
   }
   BenchFigures figures = Derive(input->decoded.bytes.size(), *with_args, *no_args);
+  if (input->format == loaders::Format::kChromeJson) {
+    // In this process: the threads are joined before any later fork.
+    std::vector<double> floor_ms, floor_cpu_ms;
+    for (int64_t run = 0; run < settings->repeat; ++run) {
+      const double cpu_start = ProcessCpuMs();
+      const auto ms = loaders::MeasureParseFloorMs(input->decoded.bytes.view(), static_cast<int>(settings->threads));
+      if (!ms || *ms <= 0) continue;
+      floor_ms.push_back(*ms);
+      floor_cpu_ms.push_back(ProcessCpuMs() - cpu_start);
+    }
+    if (!floor_ms.empty()) {
+      figures.parse_floor_mb_per_s = static_cast<double>(input->decoded.bytes.size()) / 1e3 / Median(floor_ms);
+      figures.parse_floor_cpu_ms = Median(floor_cpu_ms);
+    }
+  }
   auto after = MeasureAfterLoad(*input, settings->path, static_cast<int>(settings->repeat),
                                 settings->sqlite ? &figures.sqlite : nullptr);
   if (!after) {
