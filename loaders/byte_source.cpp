@@ -138,7 +138,8 @@ ByteBuffer::ByteBuffer(ByteBuffer&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)),
       capacity_(std::exchange(other.capacity_, 0)),
-      mapped_bytes_(std::exchange(other.mapped_bytes_, 0)) {}
+      mapped_bytes_(std::exchange(other.mapped_bytes_, 0)),
+      single_reader_(std::exchange(other.single_reader_, false)) {}
 
 ByteBuffer& ByteBuffer::operator=(ByteBuffer&& other) noexcept {
   if (this != &other) {
@@ -147,6 +148,7 @@ ByteBuffer& ByteBuffer::operator=(ByteBuffer&& other) noexcept {
     size_ = std::exchange(other.size_, 0);
     capacity_ = std::exchange(other.capacity_, 0);
     mapped_bytes_ = std::exchange(other.mapped_bytes_, 0);
+    single_reader_ = std::exchange(other.single_reader_, false);
   }
   return *this;
 }
@@ -196,8 +198,17 @@ void ByteBuffer::Reserve(size_t n) {
 }
 
 void ByteBuffer::ReleasePages(uint64_t begin, uint64_t end) const {
-  if (mapped_bytes_ == 0) return;
   const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  if (mapped_bytes_ == 0) {
+    if (!single_reader_ || data_ == nullptr) return;
+    // Heap memory is not page-aligned: whole pages strictly inside the range
+    // only, never the allocator's header before data_ or the bytes after it.
+    const uintptr_t base = reinterpret_cast<uintptr_t>(data_);
+    const uintptr_t first = (base + begin + page - 1) / page * page;
+    const uintptr_t last = (base + std::min<uint64_t>(end, size_)) / page * page;
+    if (first < last) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+    return;
+  }
   begin = begin / page * page;  // data_ is page-aligned: offsets and addresses agree
   end = std::min<uint64_t>(end, size_) / page * page;
   if (begin >= end) return;

@@ -173,6 +173,33 @@ TEST(ByteBufferTest, ReleasePagesDropsMappedPagesAndKeepsTheContent) {
   EXPECT_EQ(heap.view(), content);
 }
 
+// A decompressed input that one load reads once (MarkSingleReader) gives its
+// pages back behind the reader: whole pages inside the range only, so the
+// bytes around it and the padding are untouched.
+TEST(ByteBufferTest, SingleReaderHeapBufferDiscardsWholePagesInsideTheRange) {
+  const std::string content = MakeText(1 << 20);
+  ByteBuffer heap = ByteBuffer::Allocate(content.size());
+  std::memcpy(heap.mutable_data(), content.data(), content.size());
+  heap.MarkSingleReader();
+  ByteBuffer moved = std::move(heap);  // the mark moves with the buffer
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const uint64_t begin = 1000, end = content.size() - 1000;
+  moved.ReleasePages(begin, end);
+  const auto address = [&](uint64_t offset) { return reinterpret_cast<uintptr_t>(moved.data()) + offset; };
+  size_t zeroed = 0;
+  for (uint64_t i = 0; i < content.size(); ++i) {
+    const bool inside_a_whole_page = address(i) / page * page >= address(begin) &&
+                                     (address(i) / page + 1) * page <= address(end);
+    if (inside_a_whole_page) {
+      zeroed += moved.data()[i] == 0;
+    } else {
+      ASSERT_EQ(moved.data()[i], content[i]) << "byte " << i << " outside the released pages changed";
+    }
+  }
+  EXPECT_GE(zeroed, content.size() - 2000 - 2 * page);
+  ExpectZeroPadding(moved);
+}
+
 // ---------------------------------------------------------------------------
 // Files: plain, empty, missing, directory, FIFO, unmodified input
 

@@ -11,6 +11,7 @@
 
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
+#include "tests/loaders/gzip_for_test.h"
 #include "tests/loaders/mapping_rss.h"
 #include "tests/support/test_traces.h"
 
@@ -194,6 +195,24 @@ TEST(ChromeJsonParallelTest, MappedFileLoadsTheSameAndLeavesLittleOfItResident) 
       ASSERT_EQ(mapped->bytes.view(), input);  // faulted back in, unchanged, for the next round
     }
     std::filesystem::remove(path);
+  }
+}
+
+// LoadBytes owns its decompressed copy and lets the loader discard it behind
+// the import: the trace is the same as from an input nobody discards.
+TEST(ChromeJsonParallelTest, SingleReaderDecompressedInputLoadsTheSame) {
+  const std::string json = MixedTrace(150000);  // ~12 MB: 1 MB chunks on two threads
+  const std::string gz = Gzip(json);
+  for (const std::string& input : {json, json.substr(0, json.size() * 2 / 3)}) {
+    LoadOptions options;
+    options.threads = 2;
+    auto kept = DecodeBytes(input, "p.json", nullptr);
+    ASSERT_TRUE(kept.ok());
+    auto reference = LoadChromeJson(*kept, "p.json", options, nullptr);
+    ASSERT_TRUE(reference.ok()) << reference.error().ToString();
+    auto discarded = LoadBytes(input == json ? gz : input, "p.json", options);
+    ASSERT_TRUE(discarded.ok()) << discarded.error().ToString();
+    EXPECT_EQ(Dump(*discarded), Dump(*reference)) << input.size() << " bytes";
   }
 }
 
