@@ -94,8 +94,9 @@ class ChunkPipeline {
   bool Cancelled() const { return progress_ != nullptr && progress_->cancel.load(std::memory_order_relaxed); }
 
   // Imported chunks' bytes are copied into the model, so the pages behind the
-  // import are dropped (a mapped file only): the input is resident only
-  // within the window being tokenized (issue #22: peak memory).
+  // import are dropped (a mapped file, or a buffer marked single-reader;
+  // ByteBuffer::ReleasePages): the input is resident only within the window
+  // being tokenized (issue #22: peak memory).
   const ByteBuffer* source_;
   uint64_t released_ = 0;  // input released up to here
   std::string_view input_;
