@@ -22,10 +22,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "app/bench_sqlite.h"
 #include "app/cli_args.h"
 #include "app/commands.h"
 #include "app/gui/frame_bench.h"
@@ -35,6 +37,7 @@
 #include "app/trace_tiler.h"
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
+#include "loaders/chrome_json/parse_floor.h"
 #include "loaders/load.h"
 #include "loaders/xspace/xspace_loader.h"
 #include "model/analysis/report.h"
@@ -43,15 +46,17 @@ namespace stepline::app {
 namespace {
 
 constexpr std::string_view kBenchUsage =
-    "usage: stepline bench FILE [--json] [--tile-mb N] [--repeat R] [--threads T]\n"
+    "usage: stepline bench FILE [--json] [--tile-mb N] [--repeat R] [--threads T] [--sqlite]\n"
     "  --tile-mb N   bench a >= N MB (10^6 bytes) tiled copy of a Chrome-JSON trace, built in memory\n"
     "  --repeat R    runs per configuration, median reported (default 5)\n"
-    "  --threads T   parser threads (default 0 = all cores)\n";
+    "  --threads T   parser threads (default 0 = all cores)\n"
+    "  --sqlite      also time R SQLite exports (stepline export) beside SQLite's own insert and index rates\n";
 
 struct BenchSettings {
   bool help = false;
   std::string path;
   bool json = false;
+  bool sqlite = false;
   int64_t tile_mb = 0;
   int64_t repeat = 5;
   int64_t threads = 0;
@@ -162,7 +167,7 @@ Result<ConfigResult, std::string> MeasureConfig(const BenchInput& input, const B
 // [SECTION] Input
 
 Result<BenchSettings, std::string> ParseSettings(const Args& args) {
-  auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--json", "--help"}, {"--tile-mb", "--repeat", "--threads"}});
+  auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--json", "--help", "--sqlite"}, {"--tile-mb", "--repeat", "--threads"}});
   if (!parsed) return MakeUnexpected(parsed.error());
   BenchSettings settings;
   if (parsed->Has("--help")) {
@@ -172,6 +177,7 @@ Result<BenchSettings, std::string> ParseSettings(const Args& args) {
   if (parsed->positionals().size() != 1) return MakeUnexpected(std::string("expected exactly one FILE"));
   settings.path = parsed->positionals().front();
   settings.json = parsed->Has("--json");
+  settings.sqlite = parsed->Has("--sqlite");
   auto tile_mb = parsed->IntValue("--tile-mb", 0, 1, 16384);
   auto repeat = parsed->IntValue("--repeat", 5, 1, 1000);
   auto threads = parsed->IntValue("--threads", 0, 0, 1024);
@@ -221,13 +227,17 @@ struct BenchFigures {
   ConfigResult with_args, no_args;
   double mb_per_s = 0, slices_per_s = 0, bytes_per_slice = 0, bytes_per_slice_no_args = 0;
   double analysis_ms = 0;   // median ComputeReport time on the loaded trace
+  double parse_floor_mb_per_s = 0;  // Chrome JSON: simdjson on-demand alone, same bytes and cores (0 = n/a)
+  double parse_floor_cpu_ms = 0;    // its CPU time over all threads (on a busy machine the fairer peer of cpu_ms)
   FrameBenchResult frames;  // viewer frame times at 1920x1080
+  std::optional<SqliteBenchResult> sqlite;  // with --sqlite
 };
 
 // Loads the trace once more in this process and times what comes after a
-// load: the analysis report and viewer frames.
+// load: the analysis report, viewer frames and (with --sqlite) the export.
 Result<std::pair<double, FrameBenchResult>, std::string> MeasureAfterLoad(const BenchInput& input,
-                                                                         const std::string& name, int repeat) {
+                                                                         const std::string& name, int repeat,
+                                                                         std::optional<SqliteBenchResult>* sqlite) {
   auto loaded = loaders::LoadDecodedInput(input.decoded, name);
   if (!loaded) return MakeUnexpected(loaded.error().ToString());
   auto trace = std::make_shared<const Trace>(std::move(loaded).value());
@@ -237,6 +247,11 @@ Result<std::pair<double, FrameBenchResult>, std::string> MeasureAfterLoad(const 
     const analysis::Report report = analysis::ComputeReport(*trace, analysis::ReportOptions{});
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     (void)report;
+  }
+  if (sqlite) {
+    auto measured = MeasureSqliteExport(*trace, repeat);
+    if (!measured) return MakeUnexpected(measured.error());
+    *sqlite = *measured;
   }
   auto data = std::make_shared<const ui::TimelineData>(trace);
   return std::make_pair(Median(ms), MeasureFrames(data, 1920, 1080, 9));
@@ -282,8 +297,22 @@ void WriteBenchJson(const BenchSettings& settings, const BenchInput& input, cons
   json.Field("format", loaders::FormatName(input.format)).Field("tiled_copies", input.tiled_copies);
   json.Field("repeat", uint64_t(settings.repeat)).Field("threads", uint64_t(settings.threads));
   json.FieldFixed("analysis_ms", f.analysis_ms, 3);
+  if (input.format == loaders::Format::kChromeJson) {
+    json.FieldFixed("parse_floor_mb_per_s", f.parse_floor_mb_per_s, 1);
+    json.FieldFixed("load_vs_parse_floor", f.parse_floor_mb_per_s > 0 ? f.mb_per_s / f.parse_floor_mb_per_s : 0, 3);
+    json.FieldFixed("parse_floor_cpu_ms", f.parse_floor_cpu_ms, 3);
+  }
   WriteFrameTimes(json, "frame_build_ms", f.frames.build_ms);
   if (f.frames.total_ms) WriteFrameTimes(json, "frame_total_ms", *f.frames.total_ms);
+  if (f.sqlite) {
+    const SqliteBenchResult& q = *f.sqlite;
+    const auto per_s = [&](double ms) { return ms > 0 ? static_cast<double>(q.slices) / ms * 1e3 : 0.0; };
+    json.FieldFixed("export_ms", q.wall_ms, 3).FieldFixed("export_cpu_ms", q.cpu_ms, 3);
+    json.FieldFixed("export_slices_per_s", per_s(q.wall_ms), 0);
+    json.FieldFixed("export_slices_per_s_cpu", per_s(q.cpu_ms), 0);
+    json.FieldFixed("sqlite_floor_insert_rows_per_s", q.floor_insert_rows_per_s, 0);
+    json.FieldFixed("sqlite_floor_name_index_rows_per_s", q.floor_name_index_rows_per_s, 0);
+  }
   json.EndObject();
   out << json.text() << "\n";
 }
@@ -311,9 +340,28 @@ void WriteBenchText(const BenchSettings& settings, const BenchInput& input, cons
       << ", max " << FormatFixed(f.with_args.max_ms, 1) << "): " << FormatFixed(f.mb_per_s, 1) << " MB/s, "
       << FormatCount(static_cast<uint64_t>(f.slices_per_s)) << " slices/s, " << FormatCount(f.with_args.slices)
       << " slices\n";
+  if (f.parse_floor_mb_per_s > 0) {
+    out << "floor    simdjson on-demand parse of the same bytes on the same threads: "
+        << FormatFixed(f.parse_floor_mb_per_s, 1) << " MB/s median; the load runs at "
+        << FormatFixed(f.mb_per_s / f.parse_floor_mb_per_s, 2) << " of it; CPU " << FormatFixed(f.parse_floor_cpu_ms, 1)
+        << " ms, the load's is " << FormatFixed(f.with_args.cpu_ms / f.parse_floor_cpu_ms, 2) << "x that\n";
+  }
   out << "cpu      " << FormatFixed(f.with_args.cpu_ms, 1) << " ms median over all threads ("
       << FormatFixed(f.with_args.load_ms > 0 ? f.with_args.cpu_ms / f.with_args.load_ms : 0, 2)
       << " cores busy on average)\n";
+  if (f.sqlite) {
+    const SqliteBenchResult& q = *f.sqlite;
+    const auto per_s = [&](double ms) { return FormatFixed(ms > 0 ? q.slices / ms / 1e3 : 0, 2); };
+    out << "sqlite   export " << FormatFixed(q.wall_ms, 1) << " ms wall, " << FormatFixed(q.cpu_ms, 1)
+        << " ms CPU median: " << per_s(q.wall_ms) << " / " << per_s(q.cpu_ms) << " M slices/s (wall / CPU)\n"
+        << "         CPU by phase (last run): slice table " << FormatFixed(q.phases.slices_cpu_ms, 1)
+        << " ms, other model tables " << FormatFixed(q.phases.other_cpu_ms, 1) << " ms, analysis tables "
+        << FormatFixed(q.phases.analysis_cpu_ms, 1) << " ms, indexes " << FormatFixed(q.phases.indexes_cpu_ms, 1)
+        << " ms\n"
+        << "         SQLite floor (CPU, same run): trivial insert loop "
+        << FormatFixed(q.floor_insert_rows_per_s / 1e6, 2) << " M rows/s; CREATE INDEX on the names "
+        << FormatFixed(q.floor_name_index_rows_per_s / 1e6, 2) << " M rows/s\n";
+  }
   out << "memory   with args:    " << MemoryFigures(f.with_args) << "\n";
   out << "         without args: " << MemoryFigures(f.no_args) << " (load " << FormatFixed(f.no_args.load_ms, 1)
       << " ms)\n";
@@ -347,7 +395,23 @@ int RunBench(const Args& args, std::ostream& out, std::ostream& err) {
     return 1;
   }
   BenchFigures figures = Derive(input->decoded.bytes.size(), *with_args, *no_args);
-  auto after = MeasureAfterLoad(*input, settings->path, static_cast<int>(settings->repeat));
+  if (input->format == loaders::Format::kChromeJson) {
+    // In this process: the threads are joined before any later fork.
+    std::vector<double> floor_ms, floor_cpu_ms;
+    for (int64_t run = 0; run < settings->repeat; ++run) {
+      const double cpu_start = ProcessCpuMs();
+      const auto ms = loaders::MeasureParseFloorMs(input->decoded.bytes.view(), static_cast<int>(settings->threads));
+      if (!ms || *ms <= 0) continue;
+      floor_ms.push_back(*ms);
+      floor_cpu_ms.push_back(ProcessCpuMs() - cpu_start);
+    }
+    if (!floor_ms.empty()) {
+      figures.parse_floor_mb_per_s = static_cast<double>(input->decoded.bytes.size()) / 1e3 / Median(floor_ms);
+      figures.parse_floor_cpu_ms = Median(floor_cpu_ms);
+    }
+  }
+  auto after = MeasureAfterLoad(*input, settings->path, static_cast<int>(settings->repeat),
+                                settings->sqlite ? &figures.sqlite : nullptr);
   if (!after) {
     err << after.error() << "\n";
     return 1;

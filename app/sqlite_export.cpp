@@ -294,7 +294,8 @@ std::string WriteDatabase(const Trace& trace, const std::string& path, SqliteExp
   SqliteDb db;
   if (!db.Open(path)) return db.error();
   // No rollback journal and no fsync: the file is private until renamed.
-  db.Exec("PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384; BEGIN;");
+  db.Exec(SqliteDb::kBulkWritePragmas);
+  db.Exec("BEGIN;");
   db.Exec(kSchema);
   CpuClock clock;
   WriteTracks(trace, &db, counts);

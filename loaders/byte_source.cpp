@@ -138,7 +138,8 @@ ByteBuffer::ByteBuffer(ByteBuffer&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)),
       capacity_(std::exchange(other.capacity_, 0)),
-      mapped_bytes_(std::exchange(other.mapped_bytes_, 0)) {}
+      mapped_bytes_(std::exchange(other.mapped_bytes_, 0)),
+      single_reader_(std::exchange(other.single_reader_, false)) {}
 
 ByteBuffer& ByteBuffer::operator=(ByteBuffer&& other) noexcept {
   if (this != &other) {
@@ -147,6 +148,7 @@ ByteBuffer& ByteBuffer::operator=(ByteBuffer&& other) noexcept {
     size_ = std::exchange(other.size_, 0);
     capacity_ = std::exchange(other.capacity_, 0);
     mapped_bytes_ = std::exchange(other.mapped_bytes_, 0);
+    single_reader_ = std::exchange(other.single_reader_, false);
   }
   return *this;
 }

@@ -39,12 +39,27 @@ class ByteBuffer {
   void Resize(size_t n);    // heap buffers only; n <= capacity; re-zeroes the padding
   void Reserve(size_t n);   // heap buffers only; grows capacity, keeps content (unchanged on failure)
   std::string_view view() const { return {data_, size_}; }
+  // Drops this process's resident pages of [begin, end), so a loader that
+  // reads the input front to back keeps a window of it resident rather than
+  // all of it. A mapped file: from the page holding `begin` to the last whole
+  // page before `end`; the content is unchanged (a later read faults the
+  // pages back in from the file). A heap buffer: only once
+  // MarkSingleReader() was called, and only the whole pages inside
+  // [begin, end), which then read as zero; otherwise a no-op, since its
+  // pages are the only copy.
+  void ReleasePages(uint64_t begin, uint64_t end) const;
+  // The one load that reads this buffer reads it once, front to back, and
+  // nothing reads it after: its heap pages may be discarded behind that load
+  // (LoadFile and LoadBytes own their decoded input; a caller's DecodedInput
+  // may be loaded again and is never marked).
+  void MarkSingleReader() { single_reader_ = true; }
 
  private:
   char* data_ = nullptr;
   size_t size_ = 0;
   size_t capacity_ = 0;
   size_t mapped_bytes_ = 0;  // != 0: data_ is an mmap of this many bytes
+  bool single_reader_ = false;
 };
 
 struct DecodedInput {

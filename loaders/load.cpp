@@ -289,6 +289,7 @@ Result<Trace, LoadError> LoadDecodedInput(const DecodedInput& input, const std::
 Result<Trace, LoadError> LoadFile(const std::string& path, const LoadOptions& options, LoadProgress* progress) {
   auto input = OpenInput(path, progress);
   if (!input) return MakeUnexpected(input.error());
+  input->bytes.MarkSingleReader();  // this load is its only reader: decompressed pages go behind the parser
   return LoadDecoded(*input, path, path, options, progress);
 }
 
@@ -296,6 +297,7 @@ Result<Trace, LoadError> LoadBytes(std::string_view bytes, const std::string& na
                                    LoadProgress* progress) {
   auto input = DecodeBytes(bytes, name, progress);
   if (!input) return MakeUnexpected(input.error());
+  input->bytes.MarkSingleReader();
   return LoadDecoded(*input, name, std::string(), options, progress);
 }
 

@@ -67,9 +67,10 @@ class ChunkPipeline {
     bool cancelled = false;
   };
 
-  ChunkPipeline(std::string_view input, const LoadOptions& options, int threads, LoadProgress* progress,
+  ChunkPipeline(const ByteBuffer& input, const LoadOptions& options, int threads, LoadProgress* progress,
                 EventImporter* importer)
-      : input_(input),
+      : source_(&input),
+        input_(input.view()),
         keep_args_(options.keep_args),
         threads_(threads),
         progress_(progress),
@@ -92,6 +93,12 @@ class ChunkPipeline {
   void WorkerLoop();
   bool Cancelled() const { return progress_ != nullptr && progress_->cancel.load(std::memory_order_relaxed); }
 
+  // Imported chunks' bytes are copied into the model, so the pages behind the
+  // import are dropped (a mapped file, or a buffer marked single-reader;
+  // ByteBuffer::ReleasePages): the input is resident only within the window
+  // being tokenized (issue #22: peak memory).
+  const ByteBuffer* source_;
+  uint64_t released_ = 0;  // input released up to here
   std::string_view input_;
   bool keep_args_;
   int threads_;
@@ -189,6 +196,10 @@ ChunkPipeline::Outcome ChunkPipeline::Run(const std::vector<ChunkSpec>& plan, bo
     }
     importer_->Import(*slot.batch);
     slot.batch->Clear();
+    if (spec.end > released_) {
+      source_->ReleasePages(released_, spec.end);
+      released_ = spec.end;
+    }
     {
       std::lock_guard lock(mu_);
       pool_.push_back(std::move(slot.batch));
@@ -253,7 +264,7 @@ Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::st
   TraceBuilder builder("chrome-json");
   EventImporter importer(&builder, options);
   importer.set_input_bytes(text.size());
-  ChunkPipeline pipeline(text, options, threads, progress, &importer);
+  ChunkPipeline pipeline(input.bytes, options, threads, progress, &importer);
   auto cancelled = [&] {
     return MakeUnexpected(MakeLoadError(LoadErrorCode::kCancelled, path, LoadError::kNoOffset, "load cancelled"));
   };

@@ -40,13 +40,15 @@ TEST(CmdBenchTest, JsonHasTheDocumentedKeys) {
                               "bytes", "slices", "load_ms", "load_mb_per_s", "rss_bytes", "bytes_per_slice",
                               "bytes_per_slice_no_args", "slices_per_s", "load_ms_no_args", "cpu_ms",
                               "rss_bytes_no_args", "rss_bytes_trimmed", "rss_bytes_trimmed_no_args", "model_bytes",
-                              "model_bytes_no_args", "format", "tiled_copies", "repeat", "threads", "analysis_ms", "frame_build_ms"}));
+                              "model_bytes_no_args", "format", "tiled_copies", "repeat", "threads", "analysis_ms", "parse_floor_mb_per_s",
+                              "load_vs_parse_floor", "parse_floor_cpu_ms", "frame_build_ms"}));
   std::ifstream file(path, std::ios::binary | std::ios::ate);
   EXPECT_EQ(Number(*json, "bytes"), static_cast<double>(file.tellg()));
   EXPECT_EQ(Number(*json, "slices"), kSmallTraceSlices);
   EXPECT_GT(Number(*json, "load_ms"), 0.0);
   EXPECT_GT(Number(*json, "load_mb_per_s"), 0.0);
   EXPECT_GT(Number(*json, "model_bytes"), 0.0);
+  EXPECT_GT(Number(*json, "parse_floor_mb_per_s"), 0.0);
   EXPECT_EQ(Number(*json, "tiled_copies"), 0.0);
   EXPECT_EQ(json->Find("format")->text, "chrome-json");
   // RSS moves in whole pages, so a 9-slice trace gives a coarse but finite figure.
@@ -62,6 +64,21 @@ TEST(CmdBenchTest, TileMbBuildsALargerTraceWithProportionalSlices) {
   EXPECT_GE(Number(*json, "bytes"), 1e6);
   EXPECT_GT(copies, 100.0);
   EXPECT_EQ(Number(*json, "slices"), copies * kSmallTraceSlices);
+}
+
+// --sqlite adds the export's speed and SQLite's own floors (issue #23).
+TEST(CmdBenchTest, SqliteAddsTheExportAndItsFloors) {
+  const RunOutput r = Bench({TestDataPath("app_small.json"), "--json", "--repeat", "1", "--sqlite"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto json = ParseJson(r.out);
+  ASSERT_TRUE(json.has_value()) << r.out;
+  for (const char* key : {"export_ms", "export_cpu_ms", "export_slices_per_s", "export_slices_per_s_cpu",
+                          "sqlite_floor_insert_rows_per_s", "sqlite_floor_name_index_rows_per_s"}) {
+    EXPECT_GT(Number(*json, key), 0.0) << key;
+  }
+  EXPECT_NEAR(Number(*json, "export_slices_per_s"), kSmallTraceSlices / Number(*json, "export_ms") * 1e3, 1.0);
+  const RunOutput text = Bench({TestDataPath("app_small.json"), "--repeat", "1", "--sqlite"});
+  EXPECT_NE(text.out.find("SQLite floor"), std::string::npos) << text.out;
 }
 
 TEST(CmdBenchTest, TextFormReportsSpeedAndMemory) {

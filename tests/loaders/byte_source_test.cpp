@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "tests/loaders/gzip_for_test.h"
+#include "tests/loaders/mapping_rss.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::loaders {
@@ -146,6 +147,57 @@ TEST(ByteBufferTest, MapFilePaddingIsZeroAtPageBoundaries) {
     EXPECT_EQ(mapped->view(), content);
     ExpectZeroPadding(*mapped);
   }
+}
+
+// A loader reading a mapped file front to back drops the pages behind it:
+// they leave this process's resident set, and reading them again gives the
+// same bytes. A heap buffer's pages are its only copy: left alone.
+TEST(ByteBufferTest, ReleasePagesDropsMappedPagesAndKeepsTheContent) {
+  TempDir tmp;
+  const std::string content = MakeText(8 << 20);
+  auto mapped = ByteBuffer::MapFile(tmp.Write("big.json", content));
+  ASSERT_TRUE(mapped.ok()) << mapped.error().ToString();
+  ASSERT_EQ(mapped->view(), content);  // every page touched
+  const auto before = ::stepline::testing::MappingRssBytes(mapped->data());
+  ASSERT_TRUE(before.has_value());
+  EXPECT_GE(*before, content.size() * 9 / 10);
+  mapped->ReleasePages(0, content.size() / 2);
+  mapped->ReleasePages(content.size() / 2 - 100, content.size());  // overlapping, unaligned
+  EXPECT_LT(*::stepline::testing::MappingRssBytes(mapped->data()), content.size() / 10);
+  EXPECT_EQ(mapped->view(), content);
+  ExpectZeroPadding(*mapped);
+
+  ByteBuffer heap = ByteBuffer::Allocate(content.size());
+  std::memcpy(heap.mutable_data(), content.data(), content.size());
+  heap.ReleasePages(0, content.size());
+  EXPECT_EQ(heap.view(), content);
+}
+
+// A decompressed input that one load reads once (MarkSingleReader) gives its
+// pages back behind the reader: whole pages inside the range only, so the
+// bytes around it and the padding are untouched.
+TEST(ByteBufferTest, SingleReaderHeapBufferDiscardsWholePagesInsideTheRange) {
+  const std::string content = MakeText(1 << 20);
+  ByteBuffer heap = ByteBuffer::Allocate(content.size());
+  std::memcpy(heap.mutable_data(), content.data(), content.size());
+  heap.MarkSingleReader();
+  ByteBuffer moved = std::move(heap);  // the mark moves with the buffer
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const uint64_t begin = 1000, end = content.size() - 1000;
+  moved.ReleasePages(begin, end);
+  const auto address = [&](uint64_t offset) { return reinterpret_cast<uintptr_t>(moved.data()) + offset; };
+  size_t zeroed = 0;
+  for (uint64_t i = 0; i < content.size(); ++i) {
+    const bool inside_a_whole_page = address(i) / page * page >= address(begin) &&
+                                     (address(i) / page + 1) * page <= address(end);
+    if (inside_a_whole_page) {
+      zeroed += moved.data()[i] == 0;
+    } else {
+      ASSERT_EQ(moved.data()[i], content[i]) << "byte " << i << " outside the released pages changed";
+    }
+  }
+  EXPECT_GE(zeroed, content.size() - 2000 - 2 * page);
+  ExpectZeroPadding(moved);
 }
 
 // ---------------------------------------------------------------------------

@@ -3,12 +3,16 @@
 // nested args (and must be re-planned), and progress/cancel work.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
 
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
+#include "tests/loaders/gzip_for_test.h"
+#include "tests/loaders/mapping_rss.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::loaders {
@@ -161,6 +165,54 @@ TEST(ChromeJsonParallelTest, ArrayFormAndTruncatedInputsAgree) {
     const std::string sequential = LoadAndDump(input, 1, uint64_t{1} << 30);
     EXPECT_EQ(LoadAndDump(input, 2, 1024), sequential);
     EXPECT_EQ(LoadAndDump(input, 1, 1024), sequential);
+  }
+}
+
+// A mapped file (what `stepline FILE` loads) gives the same trace, whole or
+// cut, and the loader drops the pages it has imported: at the end only the
+// last chunks' pages of the file are resident (issue #22: peak memory).
+TEST(ChromeJsonParallelTest, MappedFileLoadsTheSameAndLeavesLittleOfItResident) {
+  const std::string json = MixedTrace(20000);
+  const std::string dir = ::testing::TempDir();
+  for (const std::string& input : {json, json.substr(0, json.size() * 2 / 3)}) {
+    const std::string sequential = LoadAndDump(input, 1, uint64_t{1} << 30);
+    const std::string path = dir + "/stepline_mapped_load.json";
+    std::ofstream(path, std::ios::binary).write(input.data(), static_cast<std::streamsize>(input.size()));
+    auto mapped = OpenInput(path, nullptr);
+    ASSERT_TRUE(mapped.ok()) << mapped.error().ToString();
+    ASSERT_EQ(mapped->bytes.view(), input);  // every page touched before the load
+    for (int threads : {1, 2}) {
+      LoadOptions options;
+      options.threads = threads;
+      ChromeJsonTuning tuning;
+      tuning.chunk_bytes = 16384;
+      auto trace = LoadChromeJson(*mapped, path, options, nullptr, tuning);
+      ASSERT_TRUE(trace.ok()) << trace.error().ToString();
+      EXPECT_EQ(Dump(*trace), sequential) << threads << " threads";
+      const auto resident = ::stepline::testing::MappingRssBytes(mapped->bytes.data());
+      ASSERT_TRUE(resident.has_value());
+      EXPECT_LT(*resident, input.size() / 4) << threads << " threads, " << input.size() << " bytes";
+      ASSERT_EQ(mapped->bytes.view(), input);  // faulted back in, unchanged, for the next round
+    }
+    std::filesystem::remove(path);
+  }
+}
+
+// LoadBytes owns its decompressed copy and lets the loader discard it behind
+// the import: the trace is the same as from an input nobody discards.
+TEST(ChromeJsonParallelTest, SingleReaderDecompressedInputLoadsTheSame) {
+  const std::string json = MixedTrace(150000);  // ~12 MB: 1 MB chunks on two threads
+  const std::string gz = Gzip(json);
+  for (const std::string& input : {json, json.substr(0, json.size() * 2 / 3)}) {
+    LoadOptions options;
+    options.threads = 2;
+    auto kept = DecodeBytes(input, "p.json", nullptr);
+    ASSERT_TRUE(kept.ok());
+    auto reference = LoadChromeJson(*kept, "p.json", options, nullptr);
+    ASSERT_TRUE(reference.ok()) << reference.error().ToString();
+    auto discarded = LoadBytes(input == json ? gz : input, "p.json", options);
+    ASSERT_TRUE(discarded.ok()) << discarded.error().ToString();
+    EXPECT_EQ(Dump(*discarded), Dump(*reference)) << input.size() << " bytes";
   }
 }
 
