@@ -54,8 +54,7 @@ void WriteOutlierText(const analysis::Report& report, std::ostream& out) {
     if (!o.cause.empty()) out << "; grew most: " << o.cause;
     out << "\n";
     for (size_t k = 0; k < o.blamed.size(); ++k) {
-      out << "      runs in it: " << ClipName(o.blamed[k]) << " (+" << FormatDuration(o.blamed_excess_ns[k])
-          << ")\n";
+      out << "      runs in it: " << ClipName(o.blamed[k]) << " (+" << FormatDuration(o.blamed_excess_ns[k]) << ")\n";
     }
   }
 }

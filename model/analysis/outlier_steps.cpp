@@ -4,9 +4,10 @@
 // that name's median time over the typical (non-outlier) steps. Only names
 // seen in an outlier step are tallied, so the cost is one pass over the host
 // slices plus names x steps for those few names. A blamed event's children
-// are usually blamed too (they are absent from typical steps as well); a name
-// whose every interval in the step lies inside a name blamed before it adds
-// nothing and is dropped, so `save` is listed rather than the frames under it.
+// are usually blamed too (they are absent from typical steps as well), and so
+// is the step function around it (much shorter in typical steps): a name
+// inside a kept one, or around one with barely more excess, is dropped, so
+// `save` is listed rather than `_save` under it or `train_step` above it.
 #include "model/analysis/outlier_steps.h"
 
 #include <algorithm>
@@ -30,9 +31,9 @@ DurNs MedianOf(std::vector<DurNs> v) {
 // Index of the first step whose window ends after `t` (windows are disjoint
 // and sorted, so their ends are sorted too).
 size_t FirstStepEndingAfter(const std::vector<Step>& steps, TimeNs t) {
-  return static_cast<size_t>(std::partition_point(steps.begin(), steps.end(),
-                                                  [&](const Step& s) { return s.window_end_ns() <= t; }) -
-                             steps.begin());
+  return static_cast<size_t>(
+      std::partition_point(steps.begin(), steps.end(), [&](const Step& s) { return s.window_end_ns() <= t; }) -
+      steps.begin());
 }
 
 // Calls f(step index, overlap) for every step window the slice overlaps,
@@ -48,8 +49,8 @@ void ForEachStepOverlap(const std::vector<Step>& steps, TimeNs start, TimeNs end
 }
 
 struct NameTally {
-  std::vector<DurNs> per_step;                          // time in each step's window
-  std::vector<std::vector<TimeRange>> outlier_ranges;   // per outlier: its intervals there
+  std::vector<DurNs> per_step;                         // time in each step's window
+  std::vector<std::vector<TimeRange>> outlier_ranges;  // per outlier: its intervals there
 };
 
 bool Contains(const std::vector<TimeRange>& outer, const TimeRange& r) {
@@ -91,8 +92,8 @@ DurNs OutlierThresholdNs(std::vector<DurNs> durations, DurNs* median_ns, DurNs* 
   const DurNs mad = MedianOf(std::move(deviation));
   if (median_ns != nullptr) *median_ns = median;
   if (mad_ns != nullptr) *mad_ns = mad;
-  const double margin = std::max(kOutlierMadFactor * static_cast<double>(mad),
-                                 kOutlierMedianShare * static_cast<double>(median));
+  const double margin =
+      std::max(kOutlierMadFactor * static_cast<double>(mad), kOutlierMedianShare * static_cast<double>(median));
   return median + static_cast<DurNs>(margin);
 }
 
@@ -107,8 +108,8 @@ OutlierSteps ComputeOutlierSteps(const Trace& trace, const StepSet& set, std::sp
   for (size_t k = 0; k < steps.size(); ++k) {
     if (steps[k].dur_ns <= out.threshold_ns) continue;
     outlier_of[k] = static_cast<int32_t>(out.steps.size());
-    out.steps.push_back(OutlierStep{static_cast<uint32_t>(k), steps[k].dur_ns - out.median_ns, false,
-                                    TimeCategory::kIdleOther, {}});
+    out.steps.push_back(
+        OutlierStep{static_cast<uint32_t>(k), steps[k].dur_ns - out.median_ns, false, TimeCategory::kIdleOther, {}});
     out.excess_total_ns += steps[k].dur_ns - out.median_ns;
   }
   if (out.steps.empty()) return out;
@@ -172,8 +173,14 @@ OutlierSteps ComputeOutlierSteps(const Trace& trace, const StepSet& set, std::sp
 
   for (size_t o = 0; o < out.steps.size(); ++o) {
     OutlierStep& step = out.steps[o];
-    const DurNs min_excess = std::max<DurNs>(1, static_cast<DurNs>(kBlameMinShare * static_cast<double>(step.excess_ns)));
-    std::vector<std::pair<OutlierBlame, const NameTally*>> blamed;
+    const DurNs min_excess =
+        std::max<DurNs>(1, static_cast<DurNs>(kBlameMinShare * static_cast<double>(step.excess_ns)));
+    struct Candidate {
+      OutlierBlame blame;
+      DurNs typical_ns;
+      const NameTally* tally;
+    };
+    std::vector<Candidate> candidates;
     for (const auto& [name, tally] : tallies) {
       const DurNs in_outlier = tally.per_step[step.step];
       if (in_outlier == 0) continue;
@@ -183,24 +190,34 @@ OutlierSteps ComputeOutlierSteps(const Trace& trace, const StepSet& set, std::sp
       }
       const DurNs typical_ns = MedianOf(std::move(typical));
       const DurNs excess = in_outlier - typical_ns;
-      if (excess >= min_excess && 2 * typical_ns <= in_outlier) blamed.push_back({{StringId(name), excess}, &tally});
+      if (excess >= min_excess && 2 * typical_ns <= in_outlier)
+        candidates.push_back({{StringId(name), excess}, typical_ns, &tally});
     }
-    std::sort(blamed.begin(), blamed.end(), [](const auto& a, const auto& b) {
-      return a.first.excess_ns != b.first.excess_ns ? a.first.excess_ns > b.first.excess_ns
-                                                    : a.first.name.value < b.first.name.value;
+    // Events absent from typical steps first, then those much shorter there;
+    // each by excess. A candidate inside a kept one adds nothing; one around a
+    // kept one with little more excess (the step function calling `save`) is
+    // explained by it.
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+      if ((a.typical_ns > 0) != (b.typical_ns > 0)) return a.typical_ns == 0;
+      if (a.blame.excess_ns != b.blame.excess_ns) return a.blame.excess_ns > b.blame.excess_ns;
+      return a.blame.name.value < b.blame.name.value;
     });
-    std::vector<const NameTally*> kept;
-    for (const auto& [blame, tally] : blamed) {
-      if (step.blamed.size() == kMaxBlamedEvents) break;
-      const std::vector<TimeRange>& ranges = tally->outlier_ranges[o];
-      const bool nested = std::any_of(kept.begin(), kept.end(), [&](const NameTally* k) {
-        return std::all_of(ranges.begin(), ranges.end(),
-                           [&](const TimeRange& r) { return Contains(k->outlier_ranges[o], r); });
+    auto inside = [&](const NameTally* inner, const NameTally* outer) {
+      const std::vector<TimeRange>& ranges = inner->outlier_ranges[o];
+      return std::all_of(ranges.begin(), ranges.end(),
+                         [&](const TimeRange& r) { return Contains(outer->outlier_ranges[o], r); });
+    };
+    std::vector<const Candidate*> kept;
+    for (const Candidate& c : candidates) {
+      const bool redundant = std::any_of(kept.begin(), kept.end(), [&](const Candidate* k) {
+        return inside(c.tally, k->tally) ||
+               (inside(k->tally, c.tally) && 5 * c.blame.excess_ns <= 6 * k->blame.excess_ns);
       });
-      if (nested) continue;
-      step.blamed.push_back(blame);
-      kept.push_back(tally);
+      if (!redundant) kept.push_back(&c);
     }
+    std::stable_sort(kept.begin(), kept.end(),
+                     [](const Candidate* a, const Candidate* b) { return a->blame.excess_ns > b->blame.excess_ns; });
+    for (size_t i = 0; i < kept.size() && i < kMaxBlamedEvents; ++i) step.blamed.push_back(kept[i]->blame);
   }
   return out;
 }
@@ -213,13 +230,13 @@ std::string ShortEventName(std::string_view name) {
   return func.empty() ? std::string(name) : std::string(func);
 }
 
-std::string OutlierRecommendation(const Trace& trace, const OutlierSteps& outliers, size_t step_count,
-                                  DurNs total_ns) {
+std::string OutlierRecommendation(const Trace& trace, const OutlierSteps& outliers, size_t step_count, DurNs total_ns) {
   if (outliers.steps.empty() || total_ns <= 0) return "";
   if (20 * outliers.excess_total_ns < total_ns) return "";  // under 5% of the time
   const size_t n = outliers.steps.size();
   const DurNs mean_excess = outliers.excess_total_ns / static_cast<DurNs>(n);
-  std::string s = std::to_string(n) + " of " + std::to_string(step_count) + " steps are " + Duration(mean_excess) + " slower";
+  std::string s =
+      std::to_string(n) + " of " + std::to_string(step_count) + " steps are " + Duration(mean_excess) + " slower";
   // The event blamed first in the most outliers (ties: more excess).
   std::unordered_map<uint32_t, std::pair<size_t, DurNs>> first;
   for (const OutlierStep& o : outliers.steps) {
@@ -230,13 +247,14 @@ std::string OutlierRecommendation(const Trace& trace, const OutlierSteps& outlie
   }
   const std::pair<const uint32_t, std::pair<size_t, DurNs>>* top = nullptr;
   for (const auto& entry : first) {
-    if (top == nullptr || entry.second > top->second ||
-        (entry.second == top->second && entry.first < top->first)) {
+    if (top == nullptr || entry.second > top->second || (entry.second == top->second && entry.first < top->first)) {
       top = &entry;
     }
   }
   if (top == nullptr) {
-    return s + " than the median step and no host event explains it; compare an outlier step with a typical one in the timeline";
+    return s +
+           " than the median step and no host event explains it; compare an outlier step with a typical one in the "
+           "timeline.";
   }
   const std::string_view full = trace.str(StringId(top->first));
   const std::string name = ShortEventName(full);
@@ -251,7 +269,7 @@ std::string OutlierRecommendation(const Trace& trace, const OutlierSteps& outlie
   }
   const std::string where =
       top->second.first == n ? "runs in them" : "runs in " + std::to_string(top->second.first) + " of them";
-  return s + ": `" + name + "`" + kind + " " + where + "; " + advice;
+  return s + ": `" + name + "`" + kind + " " + where + "; " + advice + ".";
 }
 
 }  // namespace stepline::analysis

@@ -35,17 +35,17 @@ struct OutlierBlame {
 };
 
 struct OutlierStep {
-  uint32_t step = 0;        // index into StepSet::steps
-  DurNs excess_ns = 0;      // dur_ns - median
-  bool has_cause = false;   // false without a breakdown (no device) or when no category grew
+  uint32_t step = 0;                              // index into StepSet::steps
+  DurNs excess_ns = 0;                            // dur_ns - median
+  bool has_cause = false;                         // false without a breakdown (no device) or when no category grew
   TimeCategory cause = TimeCategory::kIdleOther;  // grew most against the median step
   std::vector<OutlierBlame> blamed;               // largest excess first; nested repeats dropped
 };
 
 struct OutlierSteps {
   DurNs median_ns = 0, mad_ns = 0, threshold_ns = 0;  // threshold 0: too few steps to judge
-  std::vector<OutlierStep> steps;                      // in step order
-  DurNs excess_total_ns = 0;                           // summed excess of the outliers
+  std::vector<OutlierStep> steps;                     // in step order
+  DurNs excess_total_ns = 0;                          // summed excess of the outliers
 };
 
 // The outlier threshold of `durations` (any order): median + max(3 MAD, 20%
@@ -63,7 +63,6 @@ std::string ShortEventName(std::string_view name);
 
 // The recommendation sentence when the outliers cost at least 5% of
 // `total_ns` (the summed step time); "" otherwise.
-std::string OutlierRecommendation(const Trace& trace, const OutlierSteps& outliers, size_t step_count,
-                                  DurNs total_ns);
+std::string OutlierRecommendation(const Trace& trace, const OutlierSteps& outliers, size_t step_count, DurNs total_ns);
 
 }  // namespace stepline::analysis

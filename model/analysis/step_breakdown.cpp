@@ -7,8 +7,9 @@
 // activity-free segment never straddles a gap boundary, because gap
 // boundaries are kernel boundaries). Segments come out in time order and
 // contiguous from the first step's start to the last step's end, so adding
-// each to the steps it overlaps (two pointers; steps are disjoint) makes every
-// step's categories sum to its duration. All arithmetic is int64 ns.
+// each to the step windows it overlaps (two pointers; windows are disjoint)
+// makes every step's categories sum to its window (Step::window_dur_ns: its
+// duration unless the next step overlaps it). All arithmetic is int64 ns.
 #include "model/analysis/step_breakdown.h"
 
 #include <algorithm>
@@ -90,7 +91,8 @@ void AddIdleByCause(const StepSet& steps, const std::vector<IdleGap>& gaps, std:
   for (const IdleGap& g : gaps) {
     while (k < s.size() && s[k].window_end_ns() <= g.start_ns) ++k;
     for (size_t j = k; j < s.size() && s[j].start_ns < g.end_ns; ++j) {
-      At((*out)[j].idle_by_cause, g.cause) += TimeRange{g.start_ns, g.end_ns}.OverlapNs({s[j].start_ns, s[j].window_end_ns()});
+      const TimeRange window{s[j].start_ns, s[j].window_end_ns()};
+      At((*out)[j].idle_by_cause, g.cause) += TimeRange{g.start_ns, g.end_ns}.OverlapNs(window);
     }
   }
 }

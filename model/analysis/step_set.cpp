@@ -79,9 +79,10 @@ std::vector<Step> FromStepsRows(const Trace& trace, int32_t device_id, TrackId* 
   *chosen = best;
   if (best.is_none()) return steps;
   const auto& r = trace.tracks().ranges(best);
+  // Every slice of the row is a step: pipelined steps overlap, so the
+  // builder nests a later step under the one still running (issue #16).
   for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
-    if (trace.slices().depth()[i] == 0)
-      steps.push_back(StepOfSlice(trace, i, std::string(trace.str(trace.slices().name()[i]))));
+    steps.push_back(StepOfSlice(trace, i, std::string(trace.str(trace.slices().name()[i]))));
   }
   return steps;
 }
@@ -229,7 +230,9 @@ std::string StepSourceSentence(const StepSet& set) {
     case StepSource::kNone: s = "no steps: no device activity and no step markers"; break;
     case StepSource::kStepsRow: s = count + " steps from the trace's Steps row"; break;
     case StepSource::kProfilerStep: s = count + " ProfilerStep#N annotations"; break;
-    case StepSource::kStepMarkers: s = count + " step markers (XProf's rule: train/test/TraceContext or step_num)"; break;
+    case StepSource::kStepMarkers:
+      s = count + " step markers (XProf's rule: train/test/TraceContext or step_num)";
+      break;
     case StepSource::kRegex: s = count + " slices matching --steps"; break;
     case StepSource::kGpuActiveSpan: s = "one step `all`: the device-active span (no step markers)"; break;
     case StepSource::kNvtx: s = count + " repeated NVTX ranges"; break;
