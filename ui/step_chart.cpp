@@ -159,7 +159,11 @@ void StepChart::Draw(ViewState& state, float width, float height) {
   ImGui::InvisibleButton("##step_chart", ImVec2(width, height));
   if (state.panels.step_histogram) {
     DrawHistogram(state, Rect{plot.x0, pos.y + 4, pos.x + width - 4 * s, plot.y1}, pos.x);
-    DrawCategoryLegend(report.breakdown_total);
+    ColorSwatch(theme::kCategoryColors[0]);
+    ImGui::TextUnformatted("steps");
+    ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 2);
+    ColorSwatch(theme::kErrorText);
+    ImGui::TextUnformatted("outlier steps (slower than the median + max(3 MAD, 20%))");
     return;
   }
   const bool hovered = ImGui::IsItemHovered();
@@ -341,14 +345,16 @@ void StepChart::DrawHistogram(const ViewState& state, const Rect& plot, float la
   const analysis::StepStats& st = state.data->analysis.step_stats;
   const double span = static_cast<double>(h.bin_ns) * static_cast<double>(h.counts.size());
   const std::pair<const char*, DurNs> lines[] = {{"p50", st.p50_ns}, {"p90", st.p90_ns}, {"p99", st.p99_ns}};
-  float last_label_x = -1e9f;
+  float row_y = plot.y0;  // one label row per line, so close percentiles never overprint
   for (const auto& [name, ns] : lines) {
     const float x = plot.x0 + (plot.x1 - plot.x0) * static_cast<float>(static_cast<double>(ns - h.lo_ns) / span);
     dl->AddLine(ImVec2(x, plot.y0), ImVec2(x, plot.y1), theme::kChartMeanLine);
     const std::string label = std::string(name) + " " + FormatDuration(ns);
-    const float lx = std::max(x + 3, last_label_x);
-    dl->AddText(ImVec2(lx, plot.y0), theme::kCardLabel, label.c_str());
-    last_label_x = lx + ImGui::CalcTextSize(label.c_str()).x + 6;
+    const float w = ImGui::CalcTextSize(label.c_str()).x;
+    const float lx = x + 4 + w <= plot.x1 ? x + 4 : x - 4 - w;  // right of the line, else left of it
+    dl->AddRectFilled(ImVec2(lx - 2, row_y), ImVec2(lx + w + 2, row_y + font), ImGui::GetColorU32(ImGuiCol_WindowBg));
+    dl->AddText(ImVec2(lx, row_y), theme::kCardLabel, label.c_str());
+    row_y += font + 2;
   }
   const std::string lo = FormatDuration(h.lo_ns), hi = FormatDuration(h.lo_ns + static_cast<DurNs>(span));
   dl->AddText(ImVec2(plot.x0, plot.y1 + 1), theme::kCardLabel, lo.c_str());
