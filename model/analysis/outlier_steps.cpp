@@ -48,10 +48,41 @@ void ForEachStepOverlap(const std::vector<Step>& steps, TimeNs start, TimeNs end
   }
 }
 
+// One name's time per step, sparse (memory stays O(slices) on 10,000-step
+// traces): (step, ns) sorted by step after Merge, and its intervals in
+// outlier steps as (outlier index, interval).
 struct NameTally {
-  std::vector<DurNs> per_step;                         // time in each step's window
-  std::vector<std::vector<TimeRange>> outlier_ranges;  // per outlier: its intervals there
+  std::vector<std::pair<uint32_t, DurNs>> per_step;
+  std::vector<std::pair<uint32_t, TimeRange>> outlier_ranges;
+  DurNs typical_ns = 0;  // median time over the typical steps (absent = 0)
+
+  void Merge() {
+    std::sort(per_step.begin(), per_step.end());
+    size_t w = 0;
+    for (size_t r = 0; r < per_step.size(); ++r) {
+      if (w > 0 && per_step[w - 1].first == per_step[r].first) {
+        per_step[w - 1].second += per_step[r].second;
+      } else {
+        per_step[w++] = per_step[r];
+      }
+    }
+    per_step.resize(w);
+    std::sort(outlier_ranges.begin(), outlier_ranges.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
 };
+
+// Median of `typical_count` values of which `nonzero` are the non-zero ones.
+DurNs MedianWithZeros(std::vector<DurNs> nonzero, size_t typical_count) {
+  if (typical_count == 0) return 0;
+  std::sort(nonzero.begin(), nonzero.end());
+  const size_t zeros = typical_count - nonzero.size();
+  auto at = [&](size_t i) { return i < zeros ? DurNs{0} : nonzero[i - zeros]; };
+  const size_t mid = typical_count / 2;
+  if (typical_count % 2 == 1) return at(mid);
+  const DurNs lower = at(mid - 1), upper = at(mid);
+  return lower + (upper - lower) / 2;
+}
 
 bool Contains(const std::vector<TimeRange>& outer, const TimeRange& r) {
   for (const TimeRange& o : outer) {
@@ -161,38 +192,48 @@ OutlierSteps ComputeOutlierSteps(const Trace& trace, const StepSet& set, std::sp
     if (!parent.is_none() && sl.name()[parent.index()] == name) continue;  // recursion: the outer one counts
     const TimeNs start = sl.start_ns()[i], end = start + sl.dur_ns()[i];
     NameTally& tally = tallies[name.value];
-    if (tally.per_step.empty()) {
-      tally.per_step.assign(steps.size(), 0);
-      tally.outlier_ranges.resize(out.steps.size());
-    }
     ForEachStepOverlap(steps, start, end, [&](size_t k, DurNs overlap) {
-      tally.per_step[k] += overlap;
-      if (outlier_of[k] >= 0) tally.outlier_ranges[outlier_of[k]].push_back({start, end});
+      tally.per_step.emplace_back(static_cast<uint32_t>(k), overlap);
+      if (outlier_of[k] >= 0) tally.outlier_ranges.push_back({static_cast<uint32_t>(outlier_of[k]), {start, end}});
     });
+  }
+
+  // Each name's typical time once, then its candidacy in each outlier it
+  // occurs in: work in the number of (name, step) entries, never names x steps.
+  struct Candidate {
+    OutlierBlame blame;
+    DurNs typical_ns;
+    std::vector<TimeRange> ranges;  // its intervals in this outlier step
+  };
+  std::vector<std::vector<Candidate>> candidates_of(out.steps.size());
+  const size_t typical_count = steps.size() - out.steps.size();
+  std::vector<DurNs> typical;
+  for (auto& [name, tally] : tallies) {
+    tally.Merge();
+    typical.clear();
+    for (const auto& [k, ns] : tally.per_step) {
+      if (outlier_of[k] < 0) typical.push_back(ns);
+    }
+    tally.typical_ns = MedianWithZeros(typical, typical_count);
+    for (const auto& [k, in_outlier] : tally.per_step) {
+      if (outlier_of[k] < 0) continue;
+      const uint32_t o = static_cast<uint32_t>(outlier_of[k]);
+      const DurNs min_excess =
+          std::max<DurNs>(1, static_cast<DurNs>(kBlameMinShare * static_cast<double>(out.steps[o].excess_ns)));
+      const DurNs excess = in_outlier - tally.typical_ns;
+      if (excess < min_excess || 2 * tally.typical_ns > in_outlier) continue;
+      Candidate c{{StringId(name), excess}, tally.typical_ns, {}};
+      auto [lo, hi] = std::equal_range(tally.outlier_ranges.begin(), tally.outlier_ranges.end(),
+                                       std::pair<uint32_t, TimeRange>{o, {}},
+                                       [](const auto& x, const auto& y) { return x.first < y.first; });
+      for (auto it = lo; it != hi; ++it) c.ranges.push_back(it->second);
+      candidates_of[o].push_back(std::move(c));
+    }
   }
 
   for (size_t o = 0; o < out.steps.size(); ++o) {
     OutlierStep& step = out.steps[o];
-    const DurNs min_excess =
-        std::max<DurNs>(1, static_cast<DurNs>(kBlameMinShare * static_cast<double>(step.excess_ns)));
-    struct Candidate {
-      OutlierBlame blame;
-      DurNs typical_ns;
-      const NameTally* tally;
-    };
-    std::vector<Candidate> candidates;
-    for (const auto& [name, tally] : tallies) {
-      const DurNs in_outlier = tally.per_step[step.step];
-      if (in_outlier == 0) continue;
-      std::vector<DurNs> typical;
-      for (size_t k = 0; k < steps.size(); ++k) {
-        if (outlier_of[k] < 0) typical.push_back(tally.per_step[k]);
-      }
-      const DurNs typical_ns = MedianOf(std::move(typical));
-      const DurNs excess = in_outlier - typical_ns;
-      if (excess >= min_excess && 2 * typical_ns <= in_outlier)
-        candidates.push_back({{StringId(name), excess}, typical_ns, &tally});
-    }
+    std::vector<Candidate>& candidates = candidates_of[o];
     // Events absent from typical steps first, then those much shorter there;
     // each by excess. A candidate inside a kept one adds nothing; one around a
     // kept one with little more excess (the step function calling `save`) is
@@ -202,16 +243,14 @@ OutlierSteps ComputeOutlierSteps(const Trace& trace, const StepSet& set, std::sp
       if (a.blame.excess_ns != b.blame.excess_ns) return a.blame.excess_ns > b.blame.excess_ns;
       return a.blame.name.value < b.blame.name.value;
     });
-    auto inside = [&](const NameTally* inner, const NameTally* outer) {
-      const std::vector<TimeRange>& ranges = inner->outlier_ranges[o];
-      return std::all_of(ranges.begin(), ranges.end(),
-                         [&](const TimeRange& r) { return Contains(outer->outlier_ranges[o], r); });
+    auto inside = [&](const Candidate& inner, const Candidate& outer) {
+      return std::all_of(inner.ranges.begin(), inner.ranges.end(),
+                         [&](const TimeRange& r) { return Contains(outer.ranges, r); });
     };
     std::vector<const Candidate*> kept;
     for (const Candidate& c : candidates) {
       const bool redundant = std::any_of(kept.begin(), kept.end(), [&](const Candidate* k) {
-        return inside(c.tally, k->tally) ||
-               (inside(k->tally, c.tally) && 5 * c.blame.excess_ns <= 6 * k->blame.excess_ns);
+        return inside(c, *k) || (inside(*k, c) && 5 * c.blame.excess_ns <= 6 * k->blame.excess_ns);
       });
       if (!redundant) kept.push_back(&c);
     }
