@@ -177,7 +177,7 @@ OutlierSteps ComputeOutlierSteps(const Trace& trace, const StepSet& set, std::sp
     const auto& r = trace.tracks().ranges(track);
     for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
       const TimeNs start = sl.start_ns()[i], end = start + sl.dur_ns()[i];
-      if (end <= start || markers.IsMarker(SliceId(i))) continue;
+      if (end <= start || markers.IsMarkerName(SliceId(i))) continue;  // step_num markers wrap their step
       host_slices.push_back(i);
       ForEachStepOverlap(steps, start, end, [&](size_t k, DurNs) {
         if (outlier_of[k] >= 0) candidate[sl.name()[i].index()] = 1;
