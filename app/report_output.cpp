@@ -547,6 +547,7 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
   if (report.primary_device_index < 0) {
     Line(out, "primary device", "none (no GPU kernels in the trace)");
     Line(out, "steps", StepSummary(report, context.step_source));
+    if (!report.step_source_sentence.empty()) Line(out, "step source", report.step_source_sentence);
   } else {
     const size_t devices = report.devices.size();
     Line(out, "primary device",

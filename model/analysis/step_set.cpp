@@ -224,19 +224,21 @@ void FinishSteps(std::vector<Step> steps, StepSet* set) {
 
 std::string StepSourceSentence(const StepSet& set) {
   const size_t n = set.steps.size();
-  const std::string count = std::to_string(n);
+  auto count = [&](std::string_view one, std::string_view many) {
+    return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+  };
   std::string s;
   switch (set.source) {
     case StepSource::kNone: s = "no steps: no device activity and no step markers"; break;
-    case StepSource::kStepsRow: s = count + " steps from the trace's Steps row"; break;
-    case StepSource::kProfilerStep: s = count + " ProfilerStep#N annotations"; break;
+    case StepSource::kStepsRow: s = count("step", "steps") + " from the trace's Steps row"; break;
+    case StepSource::kProfilerStep: s = count("ProfilerStep#N annotation", "ProfilerStep#N annotations"); break;
     case StepSource::kStepMarkers:
-      s = count + " step markers (XProf's rule: train/test/TraceContext or step_num)";
+      s = count("step marker", "step markers") + " (XProf's rule: train/test/TraceContext or step_num)";
       break;
-    case StepSource::kRegex: s = count + " slices matching --steps"; break;
+    case StepSource::kRegex: s = count("slice", "slices") + " matching --steps"; break;
     case StepSource::kGpuActiveSpan: s = "one step `all`: the device-active span (no step markers)"; break;
-    case StepSource::kNvtx: s = count + " repeated NVTX ranges"; break;
-    case StepSource::kRoctx: s = count + " repeated roctx ranges"; break;
+    case StepSource::kNvtx: s = count("repeated NVTX range", "repeated NVTX ranges"); break;
+    case StepSource::kRoctx: s = count("repeated roctx range", "repeated roctx ranges"); break;
   }
   s += " (" + std::string(StepSourceName(set.source)) + ")";
   if (set.overlap_count > 0) {
