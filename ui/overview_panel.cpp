@@ -223,8 +223,9 @@ void OverviewPanel::DrawCards(ViewState& state) {
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("Steps: %s", r.step_source_sentence.c_str());
   if (r.steps.size() > 1) {
-    ImGui::TextDisabled("Step time p50 %s, p90 %s, p99 %s (min %s, max %s)", FormatDuration(a.step_stats.p50_ns).c_str(),
-                        FormatDuration(a.step_stats.p90_ns).c_str(), FormatDuration(a.step_stats.p99_ns).c_str(),
+    ImGui::TextDisabled("Step time p50 %s, p90 %s, p99 %s (min %s, max %s)",
+                        FormatDuration(a.step_stats.p50_ns).c_str(), FormatDuration(a.step_stats.p90_ns).c_str(),
+                        FormatDuration(a.step_stats.p99_ns).c_str(),
                         FormatDuration(a.step_stats.min_ns).c_str(), FormatDuration(a.step_stats.max_ns).c_str());
   }
   ImGui::PopTextWrapPos();

@@ -317,9 +317,11 @@ void StepChart::DrawHistogram(const ViewState& state, const Rect& plot, float la
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float font = ImGui::GetFontSize();
   const StepHistogram h = BuildStepHistogram(report.steps, OutlierMask(report), theme::kHistogramMaxBins);
+  if (h.counts.empty()) return;
   const uint32_t top = std::max<uint32_t>(1, h.max_count());
   dl->AddLine(ImVec2(plot.x0 - 2, plot.y0), ImVec2(plot.x0 - 2, plot.y1), theme::kChartAxis);
-  dl->AddText(ImVec2(label_x, plot.y0), theme::kCardLabel, (std::to_string(top) + (top == 1 ? " step" : " steps")).c_str());
+  const std::string top_label = std::to_string(top) + (top == 1 ? " step" : " steps");
+  dl->AddText(ImVec2(label_x, plot.y0), theme::kCardLabel, top_label.c_str());
   dl->AddText(ImVec2(label_x, plot.y1 - font), theme::kCardLabel, "0");
   const float bin_w = (plot.x1 - plot.x0) / static_cast<float>(std::max<size_t>(1, h.counts.size()));
   const float px_per_step = (plot.y1 - plot.y0) / static_cast<float>(top);

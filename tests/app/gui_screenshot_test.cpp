@@ -148,7 +148,9 @@ TEST_F(GuiScreenshotTest, MemoryViewOnTheLeakDemo) {
 // Pixels of exactly one colour (the outlier colour, theme::kErrorText).
 size_t PixelsOf(const Image& img, uint8_t r, uint8_t g, uint8_t b) {
   size_t n = 0;
-  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4) n += img.rgba[i] == r && img.rgba[i + 1] == g && img.rgba[i + 2] == b;
+  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4) {
+    n += img.rgba[i] == r && img.rgba[i + 1] == g && img.rgba[i + 2] == b;
+  }
   return n;
 }
 
