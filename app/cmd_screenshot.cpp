@@ -25,7 +25,8 @@ namespace stepline::app {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: stepline screenshot FILE [FILE_B] --out OUT.png [--view timeline|overview|ops|kernels|gaps|memory|compare]\n"
+    "usage: stepline screenshot FILE [FILE_B] --out OUT.png\n"
+    "       [--view timeline|overview|step-histogram|ops|kernels|gaps|memory|compare]\n"
     "       [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
     "       [--file-dialog DIR]  (the File > Open dialog up, listing DIR)\n"
     "       (--demo SCENARIO instead of FILE renders a built-in demo; --view compare needs two files;\n"
@@ -54,11 +55,13 @@ bool ParseRangeMs(const std::string& text, double* start_ms, double* end_ms) {
 struct ViewChoice {
   ui::SoloPanel solo = ui::SoloPanel::kNone;
   bool compare = false;
+  bool step_histogram = false;  // the overview with its step chart as a histogram (issue #16)
 };
 
 bool ParseView(const std::string& name, ViewChoice* out) {
   if (name == "timeline") *out = ViewChoice{};
   else if (name == "overview") *out = ViewChoice{ui::SoloPanel::kOverview, false};
+  else if (name == "step-histogram") *out = ViewChoice{ui::SoloPanel::kOverview, false, true};
   else if (name == "ops") *out = ViewChoice{ui::SoloPanel::kOpStats, false};
   else if (name == "kernels") *out = ViewChoice{ui::SoloPanel::kKernels, false};
   else if (name == "gaps") *out = ViewChoice{ui::SoloPanel::kIdleGaps, false};
@@ -138,7 +141,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   ViewChoice view;
   if (!ParseView(view_name, &view)) {
     err << "stepline screenshot: unknown --view '" << view_name
-        << "' (one of: timeline, overview, ops, kernels, gaps, memory, compare)\n";
+        << "' (one of: timeline, overview, step-histogram, ops, kernels, gaps, memory, compare)\n";
     return 1;
   }
   if (view.compare != (files.size() == 2)) {
@@ -237,6 +240,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     session.Show(data[0], titles[0]);
     ui::ViewState& state = session.state();
     state.pictures.solo = view.solo;
+    state.panels.step_histogram = view.step_histogram;
     state.pictures.show_caption = a.Has("--caption");
     if (step_index >= 0) {
       const analysis::ReportStep& s = data[0]->analysis.report.steps[step_index];

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/memory_output.h"
+#include "app/outlier_output.h"
 #include "app/text_format.h"
 #include "loaders/export/json_text.h"
 #include "ui/analysis_tables.h"
@@ -128,12 +129,25 @@ void StepsJson(const Report& r, JsonOut* j) {
     j->Int(s.start_ns);
     j->Lit(",\"dur_ns\":");
     j->Int(s.dur_ns);
+    j->Lit(",\"window_dur_ns\":");
+    j->Int(s.window_dur_ns);
     j->Lit(",\"breakdown\":");
     CategoriesJson(s.breakdown, j);
     j->Lit("}");
     j->MaybeFlush();
   }
   j->Lit("]");
+}
+
+// Issue #16: where the steps came from, their overlap, and the outlier steps.
+void StepSourceJson(const Report& r, JsonOut* j) {
+  j->Lit(",\"step_source\":");
+  j->Str(analysis::StepSourceName(r.step_source));
+  j->Lit(",\"steps_overlap\":{\"count\":");
+  j->Int(r.steps_overlap_count);
+  j->Lit(",\"max_ns\":");
+  j->Int(r.steps_overlap_max_ns);
+  j->Lit("}");
 }
 
 // Escapes each name once: gaps repeat the same few devices, steps and threads.
@@ -336,6 +350,7 @@ void WriteReportJson(const Report& report, std::ostream& out, std::string_view e
   j.Lit("{\"primary_device\":");
   j.StrOrNull(report.primary_device);
   DevicesJson(report, &j);
+  StepSourceJson(report, &j);
   StepsJson(report, &j);
   j.Lit(",\"breakdown_total\":");
   CategoriesJson(report.breakdown_total, &j);
@@ -355,7 +370,15 @@ void WriteReportJson(const Report& report, std::ostream& out, std::string_view e
   j.Int(st.min_ns);
   j.Lit(",\"max_ns\":");
   j.Int(st.max_ns);
-  j.Lit("},\"top_blamed_event\":");
+  j.Lit(",\"p50_ns\":");
+  j.Int(st.p50_ns);
+  j.Lit(",\"p90_ns\":");
+  j.Int(st.p90_ns);
+  j.Lit(",\"p99_ns\":");
+  j.Int(st.p99_ns);
+  j.Lit("}");
+  AppendOutlierStepsJson(report, j.buffer());
+  j.Lit(",\"top_blamed_event\":");
   if (report.top_blamed_event.empty()) {
     j.Lit("null");
   } else {
@@ -434,7 +457,8 @@ std::string StepSummary(const Report& r, std::string_view source) {
   if (n == 0) return s;
   const analysis::StepStats& st = r.step_stats;
   return s + "; mean " + FormatDuration(st.mean_ns) + " \u00b1 " + FormatDuration(st.sample_std_ns) +
-         " sample std (min " + FormatDuration(st.min_ns) + ", max " + FormatDuration(st.max_ns) + ")";
+         " sample std (min " + FormatDuration(st.min_ns) + ", p50 " + FormatDuration(st.p50_ns) + ", p90 " +
+         FormatDuration(st.p90_ns) + ", p99 " + FormatDuration(st.p99_ns) + ", max " + FormatDuration(st.max_ns) + ")";
 }
 
 void BreakdownText(const Report& r, std::ostream& out) {
@@ -523,13 +547,16 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
   if (report.primary_device_index < 0) {
     Line(out, "primary device", "none (no GPU kernels in the trace)");
     Line(out, "steps", StepSummary(report, context.step_source));
+    if (!report.step_source_sentence.empty()) Line(out, "step source", report.step_source_sentence);
   } else {
     const size_t devices = report.devices.size();
     Line(out, "primary device",
          report.primary_device + (devices > 1 ? " (of " + std::to_string(devices) + " devices)" : std::string()));
     Line(out, "steps", StepSummary(report, context.step_source));
+    Line(out, "step source", report.step_source_sentence);
     BreakdownText(report, out);
     IdleText(report, out);
+    WriteOutlierText(report, out);
   }
   OpsText(report, "total time", &analysis::ReportOp::total_ns, out);
   OpsText(report, "self time", &analysis::ReportOp::self_ns, out);

@@ -180,14 +180,17 @@ void OverviewPanel::DrawCards(ViewState& state) {
   const AnalysisData& a = state.data->analysis;
   const analysis::Report& r = a.report;
   CardRow row;
-  row.Card("##steps", std::to_string(r.steps.size()), "steps",
-           "Step source: " + std::string(analysis::StepSourceName(r.step_source)));
+  row.Card("##steps", std::to_string(r.steps.size()), "steps", "Steps: " + r.step_source_sentence);
   // One step has no spread: show the mean alone rather than "± 0 ns".
   const bool has_spread = r.steps.size() > 1;
   row.Card(
       "##step_time",
       FormatDuration(a.step_stats.mean_ns) + (has_spread ? " ± " + FormatDuration(a.step_stats.sample_std_ns) : ""),
-      has_spread ? "mean ± sample std step time" : "step time", "");
+      has_spread ? "mean ± sample std step time" : "step time",
+      has_spread ? "p50 " + FormatDuration(a.step_stats.p50_ns) + ", p90 " + FormatDuration(a.step_stats.p90_ns) +
+                       ", p99 " + FormatDuration(a.step_stats.p99_ns) + "\nmin " +
+                       FormatDuration(a.step_stats.min_ns) + ", max " + FormatDuration(a.step_stats.max_ns)
+                 : "");
   // GPU busy and idle: one definition with `report` and `diff` (GpuBusyPercent).
   const analysis::DeviceReport* dev = r.primary_device_index >= 0 ? &r.devices[r.primary_device_index] : nullptr;
   const bool has_steps = dev && a.step_stats.total_ns > 0;
@@ -216,6 +219,16 @@ void OverviewPanel::DrawCards(ViewState& state) {
            has_blamed ? blamed + "\nblamed for " + FormatDuration(r.top_blamed_ns) + " of idle time inside steps, in " +
                             std::to_string(r.top_blamed_gaps) + " gaps"
                       : "");
+  // Issue #16: where the steps came from, and their spread, always on screen.
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("Steps: %s", r.step_source_sentence.c_str());
+  if (r.steps.size() > 1) {
+    ImGui::TextDisabled("Step time p50 %s, p90 %s, p99 %s (min %s, max %s)",
+                        FormatDuration(a.step_stats.p50_ns).c_str(), FormatDuration(a.step_stats.p90_ns).c_str(),
+                        FormatDuration(a.step_stats.p99_ns).c_str(),
+                        FormatDuration(a.step_stats.min_ns).c_str(), FormatDuration(a.step_stats.max_ns).c_str());
+  }
+  ImGui::PopTextWrapPos();
 }
 
 void OverviewPanel::DrawRecommendations(const ViewState& state) {

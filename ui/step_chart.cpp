@@ -47,13 +47,52 @@ StepBucket MakeBucket(std::span<const ReportStep> steps, uint32_t first, uint32_
 
 }  // namespace
 
-std::vector<StepBucket> BucketSteps(std::span<const ReportStep> steps, float width_px, float min_bar_px) {
+std::vector<uint8_t> OutlierMask(const analysis::Report& report) {
+  std::vector<uint8_t> mask(report.steps.size(), 0);
+  for (const analysis::ReportOutlierStep& o : report.outlier_steps) {
+    if (o.step < mask.size()) mask[o.step] = 1;
+  }
+  return mask;
+}
+
+std::vector<StepBucket> BucketSteps(std::span<const ReportStep> steps, float width_px, float min_bar_px,
+                                    std::span<const uint8_t> outlier_mask) {
   std::vector<StepBucket> out;
   const size_t per = StepsPerBucket(steps.size(), width_px, min_bar_px);
   for (size_t i = 0; i < steps.size(); i += per) {
     out.push_back(MakeBucket(steps, static_cast<uint32_t>(i), static_cast<uint32_t>(std::min(steps.size(), i + per))));
+    for (uint32_t k = out.back().first; k < out.back().end && k < outlier_mask.size(); ++k) {
+      out.back().outliers += outlier_mask[k];
+    }
   }
   return out;
+}
+
+uint32_t StepHistogram::max_count() const {
+  return counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
+}
+
+StepHistogram BuildStepHistogram(std::span<const ReportStep> steps, std::span<const uint8_t> outlier_mask,
+                                 int max_bins) {
+  StepHistogram h;
+  if (steps.empty()) return h;
+  DurNs lo = steps.front().dur_ns, hi = lo;
+  for (const ReportStep& st : steps) {
+    lo = std::min(lo, st.dur_ns);
+    hi = std::max(hi, st.dur_ns);
+  }
+  const auto want = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(steps.size()))));
+  const DurNs bins = std::clamp(want, 1, std::max(1, max_bins));
+  h.lo_ns = lo;
+  h.bin_ns = std::max<DurNs>(1, (hi - lo) / bins + 1);  // + 1: the longest step lands inside the last bin
+  h.counts.assign(static_cast<size_t>(bins), 0);
+  h.outliers.assign(static_cast<size_t>(bins), 0);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const size_t bin = std::min(static_cast<size_t>((steps[i].dur_ns - lo) / h.bin_ns), h.counts.size() - 1);
+    ++h.counts[bin];
+    if (i < outlier_mask.size() && outlier_mask[i]) ++h.outliers[bin];
+  }
+  return h;
 }
 
 StepBucket MeanBucket(std::span<const ReportStep> steps) {
@@ -94,6 +133,15 @@ BarLayout StepBarLayout(size_t bars, float plot_w, float scale) {
 void StepChart::Draw(ViewState& state, float width, float height) {
   const auto& report = state.data->analysis.report;
   const float s = ImGui::GetFontSize() / 13.f;
+  // The view toggle (issue #16): bars per step, or the histogram of their durations.
+  const float toggle_top = ImGui::GetCursorScreenPos().y;
+  ImGui::Checkbox("Histogram of step times", &state.panels.step_histogram);
+  if (!report.outlier_steps.empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kErrorText), "%zu outlier step%s",
+                       report.outlier_steps.size(), report.outlier_steps.size() == 1 ? "" : "s");
+  }
+  height = std::max(height - (ImGui::GetCursorScreenPos().y - toggle_top), 40 * s);
   const ImVec2 pos = ImGui::GetCursorScreenPos();
   const std::span<const ReportStep> steps(report.steps);
   const StepBucket mean = MeanBucket(steps);
@@ -105,12 +153,23 @@ void StepChart::Draw(ViewState& state, float width, float height) {
   const float mean_w = theme::kMeanBarWidth * s;
   const float label_h = ImGui::GetFontSize() + 2;
   const float sep = theme::kMeanBarSeparation * s;
-  Rect plot{pos.x + axis_w, pos.y + 4, pos.x + width - mean_w - sep - 4 * s, pos.y + height - label_h};
+  const std::vector<uint8_t> mask = OutlierMask(report);
+  const float tick_h = report.outlier_steps.empty() ? 0.f : theme::kOutlierTickPx * s + 2;
+  Rect plot{pos.x + axis_w, pos.y + 4 + tick_h, pos.x + width - mean_w - sep - 4 * s, pos.y + height - label_h};
   ImGui::InvisibleButton("##step_chart", ImVec2(width, height));
+  if (state.panels.step_histogram) {
+    DrawHistogram(state, Rect{plot.x0, pos.y + 4, pos.x + width - 4 * s, plot.y1}, pos.x);
+    ColorSwatch(theme::kCategoryColors[0]);
+    ImGui::TextUnformatted("steps");
+    ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 2);
+    ColorSwatch(theme::kErrorText);
+    ImGui::TextUnformatted("outlier steps (slower than the median + max(3 MAD, 20%))");
+    return;
+  }
   const bool hovered = ImGui::IsItemHovered();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  buckets_ = BucketSteps(steps, plot.x1 - plot.x0, theme::kChartMinBarPx * s);
+  buckets_ = BucketSteps(steps, plot.x1 - plot.x0, theme::kChartMinBarPx * s, mask);
   scale_ns = mean.mean_dur_ns;
   for (const StepBucket& b : buckets_) scale_ns = std::max(scale_ns, b.mean_dur_ns);
   if (scale_ns <= 0) return;
@@ -128,6 +187,7 @@ void StepChart::Draw(ViewState& state, float width, float height) {
     const bool focused = state.links.focused_step >= static_cast<int>(buckets_[i].first) &&
                          state.links.focused_step < static_cast<int>(buckets_[i].end);
     DrawBar(buckets_[i], r, scale_ns, over || focused);
+    if (buckets_[i].outliers > 0) DrawOutlierTick(buckets_[i], r, scale_ns);
     if (over) hover_bucket = static_cast<int>(i);
   }
   const Rect mean_r{plot.x1 + sep, plot.y0, plot.x1 + sep + mean_w, plot.y1};
@@ -220,8 +280,90 @@ void StepChart::DrawTooltip(const ViewState& state, const StepBucket& b, int cat
     ImGui::Text("%s: %s (%.1f%%)", CategoryLabel(static_cast<TimeCategory>(category)),
                 FormatDuration(b.mean_ns[category]).c_str(), pct);
   }
+  // Why an outlier step is slow (issue #16): what grew, and what runs in it.
+  const auto& outliers = state.data->analysis.report.outlier_steps;
+  int shown = 0;
+  for (const analysis::ReportOutlierStep& o : outliers) {
+    if (is_mean || o.step < b.first || o.step >= b.end || shown++ == 3) continue;
+    ImGui::Separator();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kErrorText), "Outlier %s: +%s over the median step",
+                       o.name.c_str(), FormatDuration(o.excess_ns).c_str());
+    if (!o.cause.empty()) ImGui::Text("grew most: %.*s", static_cast<int>(o.cause.size()), o.cause.data());
+    for (size_t k = 0; k < o.blamed.size() && k < 3; ++k) {
+      ImGui::Text("runs in it: %s (+%s)", analysis::ShortEventName(o.blamed[k]).c_str(),
+                  FormatDuration(o.blamed_excess_ns[k]).c_str());
+    }
+  }
   if (!is_mean) ImGui::TextDisabled("Click to show on the timeline");
   ImGui::EndTooltip();
+}
+
+// A downward triangle just above the bar: this bar holds an outlier step.
+void StepChart::DrawOutlierTick(const StepBucket& b, const Rect& r, DurNs scale_ns) {
+  const float s = ImGui::GetFontSize() / 13.f;
+  const float top = r.y1 - (r.y1 - r.y0) * static_cast<float>(static_cast<double>(b.max_dur_ns) /
+                                                              static_cast<double>(std::max<DurNs>(1, scale_ns)));
+  const float cx = (r.x0 + r.x1) / 2, h = theme::kOutlierTickPx * s;
+  const float half = std::min(h * 0.6f, std::max(2.f, (r.x1 - r.x0) / 2));
+  ImGui::GetWindowDrawList()->AddTriangleFilled(ImVec2(cx - half, top - h - 1), ImVec2(cx + half, top - h - 1),
+                                                ImVec2(cx, top - 1), theme::kErrorText);
+}
+
+// The histogram of step durations: bars of step counts per duration bin
+// (outlier steps stacked on top in the outlier colour) and the p50/p90/p99
+// lines, so a tail of slow steps (inference latency) reads at a glance.
+void StepChart::DrawHistogram(const ViewState& state, const Rect& plot, float label_x) {
+  const auto& report = state.data->analysis.report;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float font = ImGui::GetFontSize();
+  const StepHistogram h = BuildStepHistogram(report.steps, OutlierMask(report), theme::kHistogramMaxBins);
+  if (h.counts.empty()) return;
+  const uint32_t top = std::max<uint32_t>(1, h.max_count());
+  dl->AddLine(ImVec2(plot.x0 - 2, plot.y0), ImVec2(plot.x0 - 2, plot.y1), theme::kChartAxis);
+  const std::string top_label = std::to_string(top) + (top == 1 ? " step" : " steps");
+  dl->AddText(ImVec2(label_x, plot.y0), theme::kCardLabel, top_label.c_str());
+  dl->AddText(ImVec2(label_x, plot.y1 - font), theme::kCardLabel, "0");
+  const float bin_w = (plot.x1 - plot.x0) / static_cast<float>(std::max<size_t>(1, h.counts.size()));
+  const float px_per_step = (plot.y1 - plot.y0) / static_cast<float>(top);
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const bool hovered = ImGui::IsItemHovered();
+  for (size_t i = 0; i < h.counts.size(); ++i) {
+    const float x0 = plot.x0 + bin_w * static_cast<float>(i), x1 = x0 + bin_w - std::min(2.f, bin_w / 4);
+    const float y_typical = plot.y1 - px_per_step * static_cast<float>(h.counts[i] - h.outliers[i]);
+    const float y_top = plot.y1 - px_per_step * static_cast<float>(h.counts[i]);
+    dl->AddRectFilled(ImVec2(x0, y_typical), ImVec2(x1, plot.y1), theme::kCategoryColors[0]);
+    if (h.outliers[i] > 0) dl->AddRectFilled(ImVec2(x0, y_top), ImVec2(x1, y_typical), theme::kErrorText);
+    if (hovered && mouse.x >= x0 && mouse.x < x0 + bin_w && mouse.y >= plot.y0 && mouse.y <= plot.y1) {
+      dl->AddRectFilled(ImVec2(x0, plot.y0), ImVec2(x1, plot.y1), theme::kChartHover);
+      const DurNs a = h.lo_ns + static_cast<DurNs>(i) * h.bin_ns;
+      ImGui::BeginTooltip();
+      ImGui::Text("%u step%s of %s .. %s", h.counts[i], h.counts[i] == 1 ? "" : "s", FormatDuration(a).c_str(),
+                  FormatDuration(a + h.bin_ns).c_str());
+      if (h.outliers[i] > 0) ImGui::Text("%u outlier step%s", h.outliers[i], h.outliers[i] == 1 ? "" : "s");
+      ImGui::EndTooltip();
+    }
+  }
+  // Percentile lines, labelled at the top.
+  const analysis::StepStats& st = state.data->analysis.step_stats;
+  const double span = static_cast<double>(h.bin_ns) * static_cast<double>(h.counts.size());
+  const std::pair<const char*, DurNs> lines[] = {{"p50", st.p50_ns}, {"p90", st.p90_ns}, {"p99", st.p99_ns}};
+  float row_y = plot.y0;  // one label row per line, so close percentiles never overprint
+  for (const auto& [name, ns] : lines) {
+    const float x = plot.x0 + (plot.x1 - plot.x0) * static_cast<float>(static_cast<double>(ns - h.lo_ns) / span);
+    dl->AddLine(ImVec2(x, plot.y0), ImVec2(x, plot.y1), theme::kChartMeanLine);
+    const std::string label = std::string(name) + " " + FormatDuration(ns);
+    const float w = ImGui::CalcTextSize(label.c_str()).x;
+    const float lx = x + 4 + w <= plot.x1 ? x + 4 : x - 4 - w;  // right of the line, else left of it
+    dl->AddRectFilled(ImVec2(lx - 2, row_y), ImVec2(lx + w + 2, row_y + font), ImGui::GetColorU32(ImGuiCol_WindowBg));
+    dl->AddText(ImVec2(lx, row_y), theme::kCardLabel, label.c_str());
+    row_y += font + 2;
+  }
+  const std::string lo = FormatDuration(h.lo_ns), hi = FormatDuration(h.lo_ns + static_cast<DurNs>(span));
+  dl->AddText(ImVec2(plot.x0, plot.y1 + 1), theme::kCardLabel, lo.c_str());
+  dl->AddText(ImVec2(plot.x1 - ImGui::CalcTextSize(hi.c_str()).x, plot.y1 + 1), theme::kCardLabel, hi.c_str());
+  const std::string title = std::to_string(report.steps.size()) + " steps by duration";
+  dl->AddText(ImVec2((plot.x0 + plot.x1 - ImGui::CalcTextSize(title.c_str()).x) / 2, plot.y1 + 1), theme::kCardLabel,
+              title.c_str());
 }
 
 void DrawCategoryLegend(const CategoryNs& a, const CategoryNs* b) {

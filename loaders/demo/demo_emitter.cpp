@@ -115,6 +115,7 @@ int8_t DemoEmitter::CauseFor(HostTag tag) const {
     case HostTag::kLaunch:
     case HostTag::kCopyLaunch: return static_cast<int8_t>(DemoIdleCause::kLaunch);
     case HostTag::kCallback: return static_cast<int8_t>(DemoIdleCause::kHostCompute);
+    case HostTag::kCheckpoint: return static_cast<int8_t>(DemoIdleCause::kHostCompute);
     case HostTag::kNone: break;
   }
   // No pattern matches: the nearest matching ancestor decides (step markers

@@ -26,6 +26,7 @@ enum class HostTag : uint8_t {
   kLaunch,       // a kernel launch call; tallied
   kCopyLaunch,   // an async memcpy call; cause launch, not tallied
   kCallback,     // on_train_batch_end: cause host_compute; tallied
+  kCheckpoint,   // the checkpoint save (issue #16): cause host_compute; tallied
 };
 
 enum class DemoThread : uint8_t { kMain = 0, kReader, kWorker0 };  // map worker i = kWorker0 + i

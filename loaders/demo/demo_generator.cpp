@@ -112,7 +112,7 @@ class DemoSimulation {
   };
   struct Names {
     StringId input, input_inner, launch, copy_call, h2d, d2h, sync, scalar, scalar_inner, to, to_copy, copy_, callback,
-        optimizer, read, map, assemble;
+        optimizer, read, map, assemble, save, save_inner;
   };
 
   void InternNames();
@@ -182,6 +182,8 @@ void DemoSimulation::InternNames() {
   n_.copy_ = e_.Intern("aten::copy_");
   n_.callback = s("on_train_batch_end", "[Callback]SegmentationLogger.on_train_batch_end");
   n_.optimizer = e_.Intern("Optimizer.step#Adam.step");
+  n_.save = s("tensorflow/python/checkpoint/checkpoint_management.py(813): save", "torch/serialization.py(628): save");
+  n_.save_inner = s("checkpoint/functional_saver.py(402): save", "torch/serialization.py(853): _save");
   n_.read = s("Iterator::Model::Prefetch::ParallelMapV2::Filter::TFRecord", "SegmentationDataset.read_record");
   n_.map = s("Iterator::Model::Prefetch::ParallelMapV2", "SegmentationDataset.__getitem__");
   n_.assemble = s("Iterator::Model::Prefetch::BatchV2", "default_collate");
@@ -263,6 +265,12 @@ void DemoSimulation::RunStep(int g, int marked) {
   const TimeNs cb_end = host_ + rng_.Jitter(p_.callback_us, 0.05);
   e_.MainLeaf(host_, cb_end, n_.callback, e_.cats().user_annotation, HostTag::kCallback);
   host_ = cb_end;
+  if (is_marked && p_.checkpoint_every > 0 && step_num % p_.checkpoint_every == 0) {
+    const TimeNs end = host_ + rng_.Jitter(p_.checkpoint_us, 0.05);
+    e_.Open(host_, n_.save, e_.cats().user_annotation, HostTag::kCheckpoint);
+    e_.MainLeaf(host_ + 20'000, end - 20'000, n_.save_inner, e_.cats().user_annotation, HostTag::kNone);
+    e_.Close(host_ = end);
+  }
   if (is_marked) {
     e_.Close(host_);
     e_.StepsRow(step_start, host_, step_num);
@@ -549,15 +557,6 @@ DemoIdleCause DemoTruth::DominantGapCause() const {
     if (gap_ns_by_cause[i] > gap_ns_by_cause[best]) best = i;
   }
   return static_cast<DemoIdleCause>(best);
-}
-
-std::string DemoScenarioNameList() {
-  std::string out;
-  for (const DemoScenarioInfo& s : DemoScenarios()) {
-    if (!out.empty()) out += ", ";
-    out += s.name;
-  }
-  return out;
 }
 
 Result<DemoOutput, std::string> GenerateDemo(const DemoOptions& options) {

@@ -68,6 +68,7 @@ struct DemoStepTruth {
   DurNs launch_call_ns = 0;  // in kernel launch calls
   DurNs sync_call_ns = 0;    // in blocking syncs / blocking copies
   DurNs callback_ns = 0;     // in on_train_batch_end
+  DurNs checkpoint_ns = 0;   // in the checkpoint save (scenario `checkpoint`); > 0 marks a planted outlier step
 };
 
 struct DemoTruth {

@@ -37,6 +37,8 @@ struct DemoScenarioParams {
   bool item_after_every_op = false;   // a blocking .item() / .numpy() after every op
   bool output_conv_11x11 = false;     // an 11x11 conv (64 -> 64 channels) on the output
   double leak_mb_per_step = 0;        // bytes (MB, 1e6) each step keeps alive for good (the loss list)
+  int checkpoint_every = 0;           // every Nth marked step (step_num % N == 0) saves a checkpoint; 0 never
+  double checkpoint_us = 0;           // the save, on the main thread at the step's end (GPU idle meanwhile)
 };
 
 struct DemoScenarioInfo {

@@ -119,6 +119,7 @@ DurNs* Tally(DemoStepTruth& s, HostTag tag) {
     case HostTag::kLaunch: return &s.launch_call_ns;
     case HostTag::kSync: return &s.sync_call_ns;
     case HostTag::kCallback: return &s.callback_ns;
+    case HostTag::kCheckpoint: return &s.checkpoint_ns;
     default: return nullptr;
   }
 }

@@ -321,7 +321,7 @@ std::vector<IdleGap> IdleIntervals(const DeviceActivity& d, const StepSet& steps
   const auto& busy = d.kernel_busy;
   const bool has_steps = !steps.steps.empty();
   const TimeNs steps_start = has_steps ? steps.steps.front().start_ns : 0;
-  const TimeNs steps_end = has_steps ? steps.steps.back().end_ns() : 0;
+  const TimeNs steps_end = has_steps ? steps.steps.back().window_end_ns() : 0;
   if (busy.empty()) {
     if (has_steps) gaps.push_back(MakeGap(steps_start, steps_end, false, SliceId::None()));
     return gaps;
@@ -343,10 +343,10 @@ void AssignSteps(const StepSet& steps, std::vector<IdleGap>* gaps) {
   const auto& s = steps.steps;
   size_t k = 0;
   for (IdleGap& g : *gaps) {
-    while (k < s.size() && s[k].end_ns() <= g.start_ns) ++k;
+    while (k < s.size() && s[k].window_end_ns() <= g.start_ns) ++k;
     DurNs best = 0;
     for (size_t j = k; j < s.size() && s[j].start_ns < g.end_ns; ++j) {
-      const DurNs overlap = TimeRange{g.start_ns, g.end_ns}.OverlapNs({s[j].start_ns, s[j].end_ns()});
+      const DurNs overlap = TimeRange{g.start_ns, g.end_ns}.OverlapNs({s[j].start_ns, s[j].window_end_ns()});
       if (overlap > best) {
         best = overlap;
         g.step = static_cast<int32_t>(j);

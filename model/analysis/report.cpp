@@ -119,6 +119,9 @@ Report ResolveReport(const Trace& trace, const TraceAnalysis& a) {
   const int primary = a.primary_device;
   report.step_source = a.steps.source;
   report.step_error = a.steps.error;
+  report.step_source_sentence = StepSourceSentence(a.steps);
+  report.steps_overlap_count = a.steps.overlap_count;
+  report.steps_overlap_max_ns = a.steps.max_overlap_ns;
   GapRowBuilder gap_rows(trace, &report);
   const std::span<const IdleGap> gaps(a.gaps);
   for (size_t i = 0; i < a.devices.size(); ++i) {
@@ -133,7 +136,7 @@ Report ResolveReport(const Trace& trace, const TraceAnalysis& a) {
   }
   for (size_t k = 0; k < a.steps.steps.size(); ++k) {
     const Step& st = a.steps.steps[k];
-    ReportStep row{st.name, st.start_ns, st.dur_ns};
+    ReportStep row{st.name, st.start_ns, st.dur_ns, st.window_dur_ns};
     if (primary >= 0) {
       row.breakdown = a.devices[primary].steps[k].category_ns;
       row.idle_by_cause = a.devices[primary].steps[k].idle_by_cause;
@@ -154,6 +157,20 @@ Report ResolveReport(const Trace& trace, const TraceAnalysis& a) {
     report.top_blamed_event = trace.str(a.top_blamed.name);
     report.top_blamed_ns = a.top_blamed.blamed_ns;
     report.top_blamed_gaps = a.top_blamed.gaps;
+  }
+  report.outlier_threshold_ns = a.outliers.threshold_ns;
+  for (const OutlierStep& o : a.outliers.steps) {
+    ReportOutlierStep row;
+    row.step = o.step;
+    row.name = a.steps.steps[o.step].name;
+    row.dur_ns = a.steps.steps[o.step].dur_ns;
+    row.excess_ns = o.excess_ns;
+    if (o.has_cause) row.cause = TimeCategoryName(o.cause);
+    for (const OutlierBlame& b : o.blamed) {
+      row.blamed.push_back(trace.str(b.name));
+      row.blamed_excess_ns.push_back(b.excess_ns);
+    }
+    report.outlier_steps.push_back(std::move(row));
   }
   AddMemoryReport(trace, a.steps.steps, &report);
   return report;

@@ -46,8 +46,9 @@ struct DeviceReport {
 struct ReportStep {
   std::string name;
   TimeNs start_ns = 0;
-  DurNs dur_ns = 0;
-  CategoryNs breakdown{};   // primary device; sums to dur_ns
+  DurNs dur_ns = 0;         // as recorded by its marker
+  DurNs window_dur_ns = 0;  // its window (Step::window_dur_ns): dur_ns unless the next step overlaps it
+  CategoryNs breakdown{};   // primary device; sums to window_dur_ns
   CauseNs idle_by_cause{};  // primary device
 };
 
@@ -88,8 +89,23 @@ struct ReportKernel {
   DurNs total_ns = 0, avg_ns = 0, min_ns = 0, max_ns = 0;
 };
 
+// An outlier step (OutlierSteps), resolved.
+struct ReportOutlierStep {
+  uint32_t step = 0;  // index into Report::steps
+  std::string name;
+  DurNs dur_ns = 0, excess_ns = 0;
+  std::string_view cause;                // TimeCategoryName of the category that grew most; "" none
+  std::vector<std::string_view> blamed;  // host event names, largest excess first
+  std::vector<DurNs> blamed_excess_ns;   // per blamed name
+};
+
 struct Report {
   StepSource step_source = StepSource::kNone;
+  std::string step_source_sentence;  // StepSourceSentence: where the steps came from, one line
+  uint32_t steps_overlap_count = 0;  // StepSet's steps_overlap diagnostic
+  DurNs steps_overlap_max_ns = 0;
+  std::vector<ReportOutlierStep> outlier_steps;  // issue #16
+  DurNs outlier_threshold_ns = 0;                // 0: too few steps to judge
   std::string step_error;         // e.g. an invalid --steps regex
   std::string primary_device;     // name; "" without GPU activity
   int primary_device_index = -1;  // into `devices`

@@ -7,8 +7,9 @@
 // activity-free segment never straddles a gap boundary, because gap
 // boundaries are kernel boundaries). Segments come out in time order and
 // contiguous from the first step's start to the last step's end, so adding
-// each to the steps it overlaps (two pointers; steps are disjoint) makes every
-// step's categories sum to its duration. All arithmetic is int64 ns.
+// each to the step windows it overlaps (two pointers; windows are disjoint)
+// makes every step's categories sum to its window (Step::window_dur_ns: its
+// duration unless the next step overlaps it). All arithmetic is int64 ns.
 #include "model/analysis/step_breakdown.h"
 
 #include <algorithm>
@@ -31,7 +32,7 @@ class SegmentSink {
 
   void Emit(TimeNs a, TimeNs b, const std::array<int32_t, kActivityCategories>& running) {
     if (b <= a) return;
-    while (step_ < steps_.size() && steps_[step_].end_ns() <= a) ++step_;
+    while (step_ < steps_.size() && steps_[step_].window_end_ns() <= a) ++step_;
     if (step_ == steps_.size() || steps_[step_].start_ns >= b) return;
     TimeCategory category = TimeCategory::kIdleOther;
     int c = 0;
@@ -43,7 +44,7 @@ class SegmentSink {
       if (gap_ < gaps_.size() && gaps_[gap_].start_ns <= a) category = IdleCategory(gaps_[gap_].cause);
     }
     for (size_t k = step_; k < steps_.size() && steps_[k].start_ns < b; ++k) {
-      const TimeRange step{steps_[k].start_ns, steps_[k].end_ns()};
+      const TimeRange step{steps_[k].start_ns, steps_[k].window_end_ns()};
       At((*out_)[k].category_ns, category) += step.OverlapNs({a, b});
     }
   }
@@ -67,7 +68,7 @@ void SweepCategories(const DeviceActivity& device, const StepSet& steps, const s
     ends.push_back({op.end_ns, c});
   }
   std::sort(ends.begin(), ends.end(), [](const Boundary& a, const Boundary& b) { return a.t < b.t; });
-  const TimeNs steps_end = steps.steps.back().end_ns();
+  const TimeNs steps_end = steps.steps.back().window_end_ns();
   TimeNs cursor = steps.steps.front().start_ns;
   if (!starts.empty()) cursor = std::min(cursor, starts.front().t);
   std::array<int32_t, kActivityCategories> running{};
@@ -88,9 +89,10 @@ void AddIdleByCause(const StepSet& steps, const std::vector<IdleGap>& gaps, std:
   const auto& s = steps.steps;
   size_t k = 0;
   for (const IdleGap& g : gaps) {
-    while (k < s.size() && s[k].end_ns() <= g.start_ns) ++k;
+    while (k < s.size() && s[k].window_end_ns() <= g.start_ns) ++k;
     for (size_t j = k; j < s.size() && s[j].start_ns < g.end_ns; ++j) {
-      At((*out)[j].idle_by_cause, g.cause) += TimeRange{g.start_ns, g.end_ns}.OverlapNs({s[j].start_ns, s[j].end_ns()});
+      const TimeRange window{s[j].start_ns, s[j].window_end_ns()};
+      At((*out)[j].idle_by_cause, g.cause) += TimeRange{g.start_ns, g.end_ns}.OverlapNs(window);
     }
   }
 }

@@ -14,7 +14,7 @@
 namespace stepline::analysis {
 
 struct StepBreakdown {
-  CategoryNs category_ns{};  // sums to the step's dur_ns
+  CategoryNs category_ns{};  // sums to the step's window_dur_ns (its dur_ns unless the next step overlaps it)
   // The step's time with no kernel running, by the cause of the gap it falls
   // in (copy time inside a copy-caused gap counts here too). Sums to
   // dur_ns - (compute + collective).

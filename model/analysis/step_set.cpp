@@ -4,8 +4,12 @@
 // "ProfilerStep#12"), but a trace may also hold one-off slices that happen to
 // match the rule ("train_loop" wrapping everything, "test_setup"). So marker
 // candidates are grouped by (thread, name without its trailing number) and the
-// largest group wins; within it, a marker starting before the previous kept
-// one ended is dropped, so steps never overlap.
+// largest group wins. Every marker of the winner is a step (issue #16): rounded
+// timestamps make consecutive steps overlap by a nanosecond, and TF pipelines
+// steps, so overlap is resolved in the windows (FinishSteps), never by
+// dropping a step. A winning group of one marker in a trace of repeated
+// kernels is a wrapper of the whole run ("train_single_gpu.py(62): <module>"
+// was one before Python frames were excluded), not a step.
 #include "model/analysis/step_set.h"
 
 #include <algorithm>
@@ -33,19 +37,10 @@ std::string_view WithoutNumber(std::string_view name) {
   return name;
 }
 
-// Sorted by (start, longer first); drops any step starting before the
-// previous kept one ends.
-std::vector<Step> NonOverlapping(std::vector<Step> steps) {
-  std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
-    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.dur_ns > b.dur_ns;
-  });
-  std::vector<Step> kept;
-  for (Step& s : steps) {
-    if (s.dur_ns <= 0) continue;
-    if (!kept.empty() && s.start_ns < kept.back().end_ns()) continue;
-    kept.push_back(std::move(s));
-  }
-  return kept;
+StepSet Finished(std::vector<Step> steps) {
+  StepSet set;
+  FinishSteps(std::move(steps), &set);
+  return set;
 }
 
 // Loaders that derive a Steps row from annotation ranges name the source in
@@ -84,11 +79,12 @@ std::vector<Step> FromStepsRows(const Trace& trace, int32_t device_id, TrackId* 
   *chosen = best;
   if (best.is_none()) return steps;
   const auto& r = trace.tracks().ranges(best);
+  // Every slice of the row is a step: pipelined steps overlap, so the
+  // builder nests a later step under the one still running (issue #16).
   for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
-    if (trace.slices().depth()[i] == 0)
-      steps.push_back(StepOfSlice(trace, i, std::string(trace.str(trace.slices().name()[i]))));
+    steps.push_back(StepOfSlice(trace, i, std::string(trace.str(trace.slices().name()[i]))));
   }
-  return NonOverlapping(std::move(steps));
+  return steps;
 }
 
 // Largest group of host slices passing `is_candidate`, keyed by (track, name
@@ -116,7 +112,7 @@ std::vector<Step> LargestMarkerGroup(const Trace& trace, IsCandidate is_candidat
   std::vector<Step> steps;
   if (best == nullptr) return steps;
   for (uint32_t i : *best) steps.push_back(StepOfSlice(trace, i, name_of(i)));
-  return NonOverlapping(std::move(steps));
+  return steps;
 }
 
 std::string MarkerName(const Trace& trace, uint32_t i, StringId step_num_key) {
@@ -155,7 +151,21 @@ std::vector<Step> FromRegex(const Trace& trace, const std::string& pattern, std:
       if (m == 1) steps.push_back(StepOfSlice(trace, i, std::string(trace.str(s.name()[i]))));
     }
   }
-  return NonOverlapping(std::move(steps));
+  return steps;
+}
+
+// True when some kernel name occurs at least twice: the trace holds repeated
+// work, so a single marker around it is a wrapper, not a step.
+bool HasRepeatedKernels(const Trace& trace) {
+  const SliceTable& s = trace.slices();
+  std::vector<uint8_t> seen(trace.strings().size(), 0);
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (!IsKernelLike(s.gpu_kind()[i])) continue;
+    uint8_t& n = seen[s.name()[i].index()];
+    if (n == 1) return true;
+    n = 1;
+  }
+  return false;
 }
 
 TimeRange GpuActiveSpan(const Trace& trace) {
@@ -188,15 +198,74 @@ std::string_view StepSourceName(StepSource s) {
 bool IsStepMarkerName(std::string_view name) {
   if (StartsWith(name, "ProfilerStep#")) return true;
   if (!StartsWith(name, "train") && !StartsWith(name, "test") && !StartsWith(name, "TraceContext")) return false;
-  return name.find('/') == std::string_view::npos;
+  return name.find_first_of("/():.") == std::string_view::npos;
+}
+
+void FinishSteps(std::vector<Step> steps, StepSet* set) {
+  std::erase_if(steps, [](const Step& s) { return s.dur_ns <= 0; });
+  std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.dur_ns > b.dur_ns;
+  });
+  set->overlap_count = 0;
+  set->max_overlap_ns = 0;
+  TimeNs reach = INT64_MIN;  // the latest end of the steps so far
+  for (size_t i = 0; i < steps.size(); ++i) {
+    reach = std::max(reach, steps[i].end_ns());
+    TimeNs window_end = reach;
+    if (i + 1 < steps.size() && steps[i + 1].start_ns < reach) {
+      window_end = steps[i + 1].start_ns;
+      ++set->overlap_count;
+      set->max_overlap_ns = std::max(set->max_overlap_ns, reach - steps[i + 1].start_ns);
+    }
+    steps[i].window_dur_ns = window_end - steps[i].start_ns;
+  }
+  set->steps = std::move(steps);
+}
+
+std::string StepSourceSentence(const StepSet& set) {
+  const size_t n = set.steps.size();
+  auto count = [&](std::string_view one, std::string_view many) {
+    return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+  };
+  std::string s;
+  switch (set.source) {
+    case StepSource::kNone: s = "no steps: no device activity and no step markers"; break;
+    case StepSource::kStepsRow: s = count("step", "steps") + " from the trace's Steps row"; break;
+    case StepSource::kProfilerStep: s = count("ProfilerStep#N annotation", "ProfilerStep#N annotations"); break;
+    case StepSource::kStepMarkers:
+      s = count("step marker", "step markers") + " (XProf's rule: train/test/TraceContext or step_num)";
+      break;
+    case StepSource::kRegex: s = count("slice", "slices") + " matching --steps"; break;
+    case StepSource::kGpuActiveSpan: s = "one step `all`: the device-active span (no step markers)"; break;
+    case StepSource::kNvtx: s = count("repeated NVTX range", "repeated NVTX ranges"); break;
+    case StepSource::kRoctx: s = count("repeated roctx range", "repeated roctx ranges"); break;
+  }
+  s += " (" + std::string(StepSourceName(set.source)) + ")";
+  if (set.overlap_count > 0) {
+    s += "; " + std::to_string(set.overlap_count) + " overlap the next (up to " + std::to_string(set.max_overlap_ns) +
+         " ns), split where the next begins";
+  }
+  if (!set.note.empty()) s += "; " + set.note;
+  return s;
+}
+
+bool IsPythonFrameName(std::string_view name) {
+  const size_t paren = name.find(".py(");
+  if (paren == std::string_view::npos) return false;
+  const size_t close = name.find("):", paren);
+  return close != std::string_view::npos;
 }
 
 StepSet ComputeSteps(const Trace& trace, const StepOptions& options) {
   StepSet set;
   auto take = [&](StepSource source, std::vector<Step> steps) {
     if (steps.empty()) return false;
+    std::string note = std::move(set.note);
+    std::string error = std::move(set.error);
+    set = Finished(std::move(steps));
     set.source = source;
-    set.steps = std::move(steps);
+    set.note = std::move(note);
+    set.error = std::move(error);
     return true;
   };
   TrackId steps_row = TrackId::None();
@@ -209,10 +278,18 @@ StepSet ComputeSteps(const Trace& trace, const StepOptions& options) {
   const StringId step_num_key = trace.strings().Find("step_num");
   auto is_marker = [&](uint32_t i) { return matcher.IsMarker(SliceId(i)); };
   auto marker_name = [&](uint32_t i) { return MarkerName(trace, i, step_num_key); };
-  if (take(StepSource::kStepMarkers, LargestMarkerGroup(trace, is_marker, marker_name))) return set;
+  std::vector<Step> markers = LargestMarkerGroup(trace, is_marker, marker_name);
+  if (markers.size() == 1 && HasRepeatedKernels(trace)) {
+    set.note = "the only step marker, `" + markers.front().name +
+               "`, occurs once while kernels repeat, so it is not taken as a step";
+    markers.clear();
+  }
+  if (take(StepSource::kStepMarkers, std::move(markers))) return set;
   if (!options.steps_regex.empty() && take(StepSource::kRegex, FromRegex(trace, options.steps_regex, &set.error))) {
     return set;
   }
+  // Issue #16 item 2: one step per execution of the XLA module with the most
+  // device time goes here, before the device-active span.
   const TimeRange span = GpuActiveSpan(trace);
   if (!span.empty())
     take(StepSource::kGpuActiveSpan, {Step{"all", span.start_ns, span.duration_ns(), SliceId::None()}});
@@ -232,7 +309,9 @@ bool StepMarkerMatcher::IsMarkerName(SliceId slice) {
 bool StepMarkerMatcher::IsMarker(SliceId slice) {
   if (IsMarkerName(slice)) return true;
   ArgValue v;
-  return !step_num_key_.is_none() && trace_.args().Find(trace_.slices().arg_set()[slice.index()], step_num_key_, &v);
+  if (step_num_key_.is_none() || !trace_.args().Find(trace_.slices().arg_set()[slice.index()], step_num_key_, &v))
+    return false;
+  return !IsPythonFrameName(trace_.str(trace_.slices().name()[slice.index()]));  // never a Python frame
 }
 
 }  // namespace stepline::analysis

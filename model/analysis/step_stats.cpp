@@ -24,7 +24,24 @@ StepStats ComputeStepStats(const StepSet& steps) {
     for (const Step& st : steps.steps) sq += std::pow(static_cast<double>(st.dur_ns) - mean, 2);
     s.sample_std_ns = std::llround(std::sqrt(sq / static_cast<double>(s.count - 1)));
   }
+  std::vector<DurNs> sorted;
+  sorted.reserve(steps.steps.size());
+  for (const Step& st : steps.steps) {
+    sorted.push_back(st.dur_ns);
+    s.window_total_ns += st.window_dur_ns;
+  }
+  std::sort(sorted.begin(), sorted.end());
+  s.p50_ns = NearestRankPercentile(sorted, 50);
+  s.p90_ns = NearestRankPercentile(sorted, 90);
+  s.p99_ns = NearestRankPercentile(sorted, 99);
   return s;
+}
+
+DurNs NearestRankPercentile(const std::vector<DurNs>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  const double rank = std::ceil(p / 100.0 * static_cast<double>(sorted.size()));
+  const size_t index = static_cast<size_t>(std::clamp(rank, 1.0, static_cast<double>(sorted.size()))) - 1;
+  return sorted[index];
 }
 
 double GpuBusyPercent(const CategoryNs& breakdown_total) {

@@ -109,9 +109,9 @@ void BusiestInputThread(const Trace& trace, const StepSet& steps, const IdleCaus
       if (known < 0) known = table.Classify(trace.str(trace.slices().name()[i])) == HostCategory::kInput ? 1 : 0;
       if (known == 0) continue;
       const TimeRange slice{trace.slices().start_ns()[i], trace.slices().start_ns()[i] + trace.slices().dur_ns()[i]};
-      while (k < steps.steps.size() && steps.steps[k].end_ns() <= slice.start_ns) ++k;
+      while (k < steps.steps.size() && steps.steps[k].window_end_ns() <= slice.start_ns) ++k;
       for (size_t j = k; j < steps.steps.size() && steps.steps[j].start_ns < slice.end_ns; ++j) {
-        input_ns += slice.OverlapNs({steps.steps[j].start_ns, steps.steps[j].end_ns()});
+        input_ns += slice.OverlapNs({steps.steps[j].start_ns, steps.steps[j].window_end_ns()});
       }
     }
     if (input_ns > best) {
@@ -129,7 +129,7 @@ void FillRecommendationInput(const Trace& trace, const TraceAnalysis& a, const I
   RecommendationInput& in = *out;
   const DeviceAnalysis* d = a.primary();
   if (d == nullptr) return;
-  in.step_ns = a.step_stats.total_ns;
+  in.step_ns = a.step_stats.window_total_ns;  // what the breakdown sums to (overlaps split)
   in.breakdown = d->breakdown_total;
   in.idle_by_cause = d->step_idle_by_cause;
   for (const OpStat& o : a.ops.ops) {
@@ -228,6 +228,12 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
   a.kernels = ComputeKernelStats(trace, launches, table);
   FillRecommendationInput(trace, a, table, &recommendation_input);
   a.recommendations = ComputeRecommendations(recommendation_input);
+  const DeviceAnalysis* primary = a.primary();
+  a.outliers = ComputeOutlierSteps(trace, a.steps,
+                                   primary != nullptr ? std::span<const StepBreakdown>(primary->steps)
+                                                      : std::span<const StepBreakdown>());
+  std::string outlier_sentence = OutlierRecommendation(trace, a.outliers, a.steps.steps.size(), a.step_stats.total_ns);
+  if (!outlier_sentence.empty()) a.recommendations.push_back(std::move(outlier_sentence));
   return a;
 }
 

@@ -17,6 +17,7 @@
 #include "model/analysis/idle_gap.h"
 #include "model/analysis/kernel_stats.h"
 #include "model/analysis/op_stats.h"
+#include "model/analysis/outlier_steps.h"
 #include "model/analysis/step_breakdown.h"
 #include "model/analysis/step_set.h"
 #include "model/analysis/step_stats.h"
@@ -68,6 +69,7 @@ struct TraceAnalysis {
   OpStats ops;                          // keyed by StringId
   std::vector<KernelStat> kernels;      // keyed by StringId
   StepStats step_stats;                 // over `steps`
+  OutlierSteps outliers;                // issue #16: slow steps vs the median, by the primary device's breakdown
   TopBlamedEvent top_blamed;
   std::vector<std::string> recommendations;  // sentences, most significant first
   BusyBins busy_bins;                   // the overview strip: kernel busy share over the trace span

@@ -75,6 +75,7 @@ TEST_P(DemoDiagnosisTest, MatchesPlantedTruthAndExpectedDiagnosis) {
     DurNs sum = 0;
     for (DurNs v : s.breakdown) sum += v;
     EXPECT_EQ(sum, s.dur_ns) << "step " << k;
+    EXPECT_EQ(s.window_dur_ns, s.dur_ns) << "step " << k;  // demo steps never overlap
   }
 
   // The diagnosis the issue expects.

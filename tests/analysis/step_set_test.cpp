@@ -135,6 +135,50 @@ TEST(StepSetTest, MarkerNameRule) {
   EXPECT_FALSE(IsStepMarkerName("train/dense/MatMul"));
   EXPECT_FALSE(IsStepMarkerName("Train"));
   EXPECT_FALSE(IsStepMarkerName("pretrain"));
+  // Issue #16: Python frames and call signatures are never markers.
+  EXPECT_FALSE(IsStepMarkerName("train_single_gpu.py(62): <module>"));
+  EXPECT_FALSE(IsStepMarkerName("train.py(12): train_step"));
+  EXPECT_FALSE(IsStepMarkerName("test_model(x)"));
+  EXPECT_TRUE(IsPythonFrameName("train_single_gpu.py(62): <module>"));
+  EXPECT_FALSE(IsPythonFrameName("train 5"));
+}
+
+// Issue #16 item 4: a Python frame wrapping the whole run is not a step, even
+// with a step_num arg; the device-active span is, and the source says so.
+TEST(StepSetTest, PythonFrameWrappingTheRunIsNotAStep) {
+  SyntheticTrace b;
+  b.Thread("main").Slice("train_single_gpu.py(62): <module>", Us(0), Us(1000));
+  b.Slice("train_single_gpu.py(40): train", Us(10), Us(900)).Arg("step_num", 1);
+  for (int i = 0; i < 4; ++i) b.Kernel(7, Us(100 + 100 * i), Us(50), "gemm");
+  Trace t = b.Build();
+  StepSet s = ComputeSteps(t);
+  EXPECT_EQ(s.source, StepSource::kGpuActiveSpan);
+  ASSERT_EQ(s.steps.size(), 1u);
+  EXPECT_EQ(s.steps[0].name, "all");
+  EXPECT_NE(StepSourceSentence(s).find("device-active span"), std::string::npos) << StepSourceSentence(s);
+}
+
+TEST(StepSetTest, OneOffMarkerIsNotAStepWhenKernelsRepeat) {
+  SyntheticTrace b;
+  b.Thread("main").Slice("train", Us(0), Us(1000));
+  for (int i = 0; i < 3; ++i) b.Kernel(7, Us(100 + 100 * i), Us(50), "gemm");
+  Trace t = b.Build();
+  StepSet s = ComputeSteps(t);
+  EXPECT_EQ(s.source, StepSource::kGpuActiveSpan);
+  ASSERT_EQ(s.steps.size(), 1u);
+  EXPECT_EQ(s.steps[0].start_ns, Us(100));
+  EXPECT_NE(s.note.find("`train`"), std::string::npos) << s.note;
+  EXPECT_NE(StepSourceSentence(s).find(s.note), std::string::npos);
+
+  // Without repeated kernels (one kernel of each name) the single marker stands.
+  Trace single = SyntheticTrace().Thread("main").Slice("train", Us(0), Us(1000)).Kernel(7, Us(10), Us(5), "a").Build();
+  EXPECT_EQ(ComputeSteps(single).source, StepSource::kStepMarkers);
+  // Two markers are steps whatever the kernels do.
+  SyntheticTrace two;
+  two.Thread("main").Slice("train", Us(0), Us(500)).Slice("train", Us(500), Us(500));
+  for (int i = 0; i < 3; ++i) two.Kernel(7, Us(100 + 100 * i), Us(50), "gemm");
+  Trace two_trace = two.Build();
+  EXPECT_EQ(ComputeSteps(two_trace).steps.size(), 2u);
 }
 
 }  // namespace

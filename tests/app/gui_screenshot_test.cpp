@@ -145,6 +145,44 @@ TEST_F(GuiScreenshotTest, MemoryViewOnTheLeakDemo) {
   EXPECT_EQ(a.rgba, b.rgba) << "same inputs gave different pixels";
 }
 
+// Pixels of exactly one colour (the outlier colour, theme::kErrorText).
+size_t PixelsOf(const Image& img, uint8_t r, uint8_t g, uint8_t b) {
+  size_t n = 0;
+  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4) {
+    n += img.rgba[i] == r && img.rgba[i + 1] == g && img.rgba[i + 2] == b;
+  }
+  return n;
+}
+
+// Issue #16: the checkpoint demo's overview marks its outlier steps with ticks
+// above their bars, and the step-histogram view stacks them in the outlier
+// colour; the baseline demo, with no outliers, has neither.
+TEST_F(GuiScreenshotTest, StepChartOutlierTicksAndHistogram) {
+  const std::vector<std::string> commands = {
+      "screenshot --demo checkpoint --view overview --size 1280x720 --out '" + (dir_ / "ticks.png").string() + "'",
+      "screenshot --demo checkpoint --view step-histogram --size 1280x720 --out '" + (dir_ / "hist.png").string() +
+          "'",
+      "screenshot --demo baseline --view overview --size 1280x720 --out '" + (dir_ / "plain.png").string() + "'"};
+  const std::vector<int> codes = RunBatch(commands, dir_);
+  for (size_t i = 0; i < commands.size(); ++i) EXPECT_EQ(codes[i], 0) << commands[i];
+  const Image ticks = ReadPng((dir_ / "ticks.png").string()), hist = ReadPng((dir_ / "hist.png").string());
+  const Image plain = ReadPng((dir_ / "plain.png").string());
+  ASSERT_EQ(ticks.w, 1280);
+  ASSERT_EQ(hist.h, 720);
+  EXPECT_GT(DistinctColors(ticks), 40u);
+  EXPECT_GT(DistinctColors(hist), 40u);
+  EXPECT_NE(ticks.rgba, hist.rgba) << "the histogram view looks like the bar view";
+  EXPECT_GT(PixelsOf(ticks, 255, 120, 110), 40u) << "no outlier ticks";
+  EXPECT_GT(PixelsOf(hist, 255, 120, 110), 400u) << "no outlier bin";
+  EXPECT_LT(PixelsOf(plain, 255, 120, 110), 5u) << "outlier colour without outliers";
+  if (const char* keep = std::getenv("STEPLINE_KEEP_SCREENSHOTS")) {
+    std::filesystem::copy_file(dir_ / "ticks.png", std::filesystem::path(keep) / "step-chart-outliers.png",
+                               std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(dir_ / "hist.png", std::filesystem::path(keep) / "step-chart-histogram.png",
+                               std::filesystem::copy_options::overwrite_existing);
+  }
+}
+
 TEST_F(GuiScreenshotTest, EveryViewOnARealTrace) {
   STEPLINE_REQUIRE_SHARED_TRACES();
   CheckEveryView("'" + testing::SharedTracePath("hta/nccl_parser_config_nccl_data.json.gz") + "'", dir_, 40);

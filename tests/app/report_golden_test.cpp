@@ -25,11 +25,15 @@ using ::stepline::testing::ParseJson;
 // Issue #17: the load's diagnostics, so a cut file is never analysed
 // silently (the demos have none: `diagnostics` is an empty array).
 // Issue #19: `memory`, the memory pools the demos now record.
-constexpr std::array<std::string_view, 7> kAddedKeys{"gpu_busy_percent", "step_stats", "top_blamed_event", "partial",
-                                                     "data_loss",        "diagnostics", "memory"};
+// Issue #16: where the steps came from, their overlap, each step's window,
+// the outlier steps (step_stats, already added, gained percentiles).
+constexpr std::array<std::string_view, 11> kAddedKeys{
+    "gpu_busy_percent", "step_stats", "top_blamed_event", "partial",       "data_loss",    "diagnostics",
+    "memory",           "step_source", "steps_overlap",   "window_dur_ns", "outlier_steps"};
 // Scenarios added after the goldens were made have no "before" to compare
 // with; memory_demo_test holds memory-leak's report to its planted truth.
-constexpr std::array<std::string_view, 1> kScenariosAfterGoldens{"memory-leak"};
+// outlier_demo_test holds checkpoint's outliers to theirs.
+constexpr std::array<std::string_view, 2> kScenariosAfterGoldens{"memory-leak", "checkpoint"};
 
 bool IsAddedKey(std::string_view key) {
   return std::find(kAddedKeys.begin(), kAddedKeys.end(), key) != kAddedKeys.end();

@@ -158,6 +158,34 @@ std::vector<Strings> Csv(const analysis::Report& r, ReportTable table) {
   return ParseCsv(text);
 }
 
+// Issue #16: the checkpoint demo's outlier steps in JSON and text.
+TEST(ReportOutputTest, OutlierStepsInJsonAndText) {
+  loaders::DemoOptions demo;
+  demo.scenario = "checkpoint";
+  demo.style = loaders::DemoStyle::kPyTorch;
+  demo.steps = 8;
+  auto trace = loaders::GenerateDemoTrace(demo);
+  ASSERT_TRUE(trace.ok()) << trace.error();
+  const analysis::Report r = analysis::ComputeReport(*trace);
+  const auto json = ParseJson(Json(r));
+  ASSERT_TRUE(json.has_value());
+  EXPECT_EQ(Member(*json, "step_source").text, "profiler_step");
+  const auto& outliers = Member(*json, "outlier_steps").items;
+  ASSERT_EQ(outliers.size(), 2u);
+  EXPECT_EQ(outliers[0].Keys(), (Strings{"name", "dur_ns", "excess_ns", "cause", "blamed"}));
+  EXPECT_EQ(Member(outliers[0], "name").text, "ProfilerStep#4");
+  EXPECT_EQ(Member(outliers[0], "cause").text, "idle_host_compute");
+  ASSERT_FALSE(Member(outliers[0], "blamed").items.empty());
+  EXPECT_EQ(Member(outliers[0], "blamed").items[0].text, "torch/serialization.py(628): save");
+  ReportTextContext context;
+  context.path = "checkpoint.json";
+  std::ostringstream out;
+  WriteReportText(r, context, out);
+  EXPECT_NE(out.str().find("Outlier steps (slower than"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("ProfilerStep#8: "), std::string::npos);
+  EXPECT_NE(out.str().find("step source      8 ProfilerStep#N annotations (profiler_step)"), std::string::npos);
+}
+
 TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   loaders::DemoOptions demo;
   demo.scenario = "input-bound";
@@ -168,8 +196,12 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   const auto json = ParseJson(text);
   ASSERT_TRUE(json.has_value()) << "not exactly one JSON value";
   EXPECT_EQ(json->Keys(),
-            (Strings{"primary_device", "devices", "steps", "breakdown_total", "idle_by_cause", "gpu_busy_percent",
-                     "step_stats", "top_blamed_event", "gaps", "ops", "kernels", "memory", "recommendations"}));
+            (Strings{"primary_device", "devices", "step_source", "steps_overlap", "steps", "breakdown_total",
+                     "idle_by_cause", "gpu_busy_percent", "step_stats", "outlier_steps", "top_blamed_event", "gaps",
+                     "ops", "kernels", "memory", "recommendations"}));
+  EXPECT_EQ(Member(*json, "steps_overlap").Keys(), (Strings{"count", "max_ns"}));
+  EXPECT_EQ(Member(*json, "step_stats").Keys(), (Strings{"count", "mean_ns", "sample_std_ns", "min_ns", "max_ns",
+                                                         "p50_ns", "p90_ns", "p99_ns"}));
   EXPECT_EQ(Member(*json, "breakdown_total").Keys(), CategoryNames());
   EXPECT_EQ(Member(*json, "idle_by_cause").Keys(), CauseNames());
   const auto& devices = Member(*json, "devices").items;
@@ -182,7 +214,7 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   const auto& steps = Member(*json, "steps").items;
   ASSERT_FALSE(steps.empty());
   for (const JsonValue& s : steps) {
-    EXPECT_EQ(s.Keys(), (Strings{"name", "start_ns", "dur_ns", "breakdown"}));
+    EXPECT_EQ(s.Keys(), (Strings{"name", "start_ns", "dur_ns", "window_dur_ns", "breakdown"}));
     EXPECT_EQ(Member(s, "breakdown").Keys(), CategoryNames());
   }
   const auto& gaps = Member(*json, "gaps").items;

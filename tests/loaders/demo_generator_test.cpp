@@ -168,7 +168,7 @@ TEST_P(DemoScenarioTest, DominantIdleCauseIsTheScenarios) {
 INSTANTIATE_TEST_SUITE_P(AllScenarios, DemoScenarioTest,
                          ::testing::Combine(::testing::Values("baseline", "small-batch", "input-bound", "preprocessing",
                                                               "h2d-copy", "inefficient-op", "post-processing", "sync",
-                                                              "memory-leak"),
+                                                              "memory-leak", "checkpoint"),
                                             ::testing::Values(DemoStyle::kTensorFlow, DemoStyle::kPyTorch)),
                          [](const auto& info) {
                            std::string name(std::get<0>(info.param));
@@ -176,8 +176,8 @@ INSTANTIATE_TEST_SUITE_P(AllScenarios, DemoScenarioTest,
                            return name + "_" + std::string(DemoStyleName(std::get<1>(info.param)));
                          });
 
-TEST(DemoScenarios, TableListsNineScenariosWithExplanations) {
-  ASSERT_EQ(DemoScenarios().size(), 9u);
+TEST(DemoScenarios, TableListsTenScenariosWithExplanations) {
+  ASSERT_EQ(DemoScenarios().size(), 10u);
   for (const DemoScenarioInfo& s : DemoScenarios()) {
     EXPECT_FALSE(s.summary.empty()) << s.name;
     EXPECT_FALSE(s.expected_diagnosis.empty()) << s.name;

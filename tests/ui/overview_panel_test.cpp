@@ -97,6 +97,39 @@ TEST_F(AnalysisPanelsTest, ClickingAStepBarFramesThatStep) {
   EXPECT_LT(state_.requests.fit->duration_ns(), step.dur_ns * 11 / 10);
 }
 
+// Issue #16: the checkpoint demo's step chart with its outlier ticks (and the
+// hover tooltip saying why), then as a histogram; both draw.
+TEST_F(AnalysisPanelsTest, StepChartMarksOutliersAndHasAHistogramMode) {
+  state_.data = DemoData("checkpoint", 8);
+  ASSERT_EQ(state_.data->analysis.report.outlier_steps.size(), 2u);
+  StepChart chart;
+  auto draw = [&] {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(700, 400));
+    ImGui::Begin("chart", nullptr, ImGuiWindowFlags_NoDecoration);
+    chart.Draw(state_, 600, 200);
+    ImGui::End();
+    ImGui::Render();
+    return ImGui::GetDrawData()->TotalVtxCount;
+  };
+  draw();
+  const int bars = draw();
+  // Over step 4 of 8 (an outlier): the tooltip adds its own window.
+  const float pad = ImGui::GetStyle().WindowPadding.x;
+  const float x0 = pad + 56.f, x1 = pad + 600.f - 34.f - 18.f - 4.f;
+  ImGui::GetIO().MousePos = ImVec2(x0 + (x1 - x0) * 3.5f / 8.f, 120.f);
+  draw();
+  const int with_tooltip = draw();
+  EXPECT_GT(with_tooltip, bars);
+  ImGui::GetIO().MousePos = ImVec2(-1, -1);
+  state_.panels.step_histogram = true;
+  draw();
+  const int histogram = draw();
+  EXPECT_GT(histogram, 0);
+  EXPECT_NE(histogram, bars);
+}
+
 TEST(OverviewPanelTest, TopCauseIsTheLargest) {
   analysis::CauseNs c{};
   EXPECT_EQ(TopCause(c), analysis::IdleCause::kOther);

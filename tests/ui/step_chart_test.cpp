@@ -102,5 +102,51 @@ TEST(StepChartTest, AFewBarsFillTheWidthButOneIsNoSlab) {
   EXPECT_EQ(StepBarLayout(0, w, 1.f).width, 0.f);
 }
 
+// Issue #16: outlier steps are counted per bar, and the histogram puts every
+// step in exactly one bin, the longest in the last, outliers counted apart.
+TEST(StepChartTest, BucketsCountTheirOutlierSteps) {
+  analysis::Report r;
+  r.steps = MakeSteps(10);
+  r.outlier_steps.push_back({3, "3", 500, 400, "idle_other", {}, {}});
+  r.outlier_steps.push_back({7, "7", 500, 400, "idle_other", {}, {}});
+  const std::vector<uint8_t> mask = OutlierMask(r);
+  ASSERT_EQ(mask.size(), 10u);
+  EXPECT_EQ(mask[3], 1);
+  EXPECT_EQ(mask[4], 0);
+  auto buckets = BucketSteps(r.steps, 600.f, 3.f, mask);
+  ASSERT_EQ(buckets.size(), 10u);
+  EXPECT_EQ(buckets[3].outliers, 1u);
+  EXPECT_EQ(buckets[2].outliers, 0u);
+  buckets = BucketSteps(r.steps, 12.f, 3.f, mask);  // 3 steps per bar: [0,3) [3,6) [6,9) [9,10)
+  ASSERT_EQ(buckets.size(), 4u);
+  EXPECT_EQ(buckets[0].outliers, 0u);
+  EXPECT_EQ(buckets[1].outliers, 1u);
+  EXPECT_EQ(buckets[2].outliers, 1u);
+}
+
+TEST(StepChartTest, HistogramBinsEveryStepOnce) {
+  std::vector<ReportStep> steps = MakeSteps(16);  // durations 100..160 by 10
+  steps[5].dur_ns = 1000;                         // a slow one
+  std::vector<uint8_t> mask(16, 0);
+  mask[5] = 1;
+  const StepHistogram h = BuildStepHistogram(steps, mask, 40);
+  ASSERT_EQ(h.counts.size(), 4u);  // ceil(sqrt(16))
+  EXPECT_EQ(h.lo_ns, 100);
+  uint32_t total = 0;
+  for (uint32_t c : h.counts) total += c;
+  EXPECT_EQ(total, 16u);
+  EXPECT_EQ(h.counts.back(), 1u);  // only the slow step is that far out
+  EXPECT_EQ(h.outliers.back(), 1u);
+  EXPECT_EQ(h.counts.front(), 15u);
+  EXPECT_EQ(h.max_count(), 15u);
+  EXPECT_GT(h.lo_ns + h.bin_ns * 4, 1000);  // the longest lies inside the last bin
+  // Bins are capped, and one step (or equal steps) makes one bin.
+  EXPECT_EQ(BuildStepHistogram(MakeSteps(10000), {}, 40).counts.size(), 40u);
+  const StepHistogram one = BuildStepHistogram(MakeSteps(1), {}, 40);
+  ASSERT_EQ(one.counts.size(), 1u);
+  EXPECT_EQ(one.counts[0], 1u);
+  EXPECT_TRUE(BuildStepHistogram({}, {}, 40).counts.empty());
+}
+
 }  // namespace
 }  // namespace stepline::ui
