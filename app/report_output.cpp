@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/memory_output.h"
+#include "app/xla_output.h"
 #include "app/text_format.h"
 #include "loaders/export/json_text.h"
 #include "ui/analysis_tables.h"
@@ -105,7 +106,9 @@ void DevicesJson(const Report& r, JsonOut* j) {
     const analysis::DeviceReport& d = r.devices[i];
     j->Lit(i == 0 ? "{\"name\":" : ",{\"name\":");
     j->Str(d.name);
-    j->Lit(",\"busy_ns\":");
+    j->Lit(",\"kind\":\"");
+    j->Lit(analysis::DeviceKindName(d.kind));
+    j->Lit("\",\"busy_ns\":");
     j->Int(d.busy_ns);
     j->Lit(",\"idle_ns\":");
     j->Int(d.idle_ns);
@@ -371,6 +374,7 @@ void WriteReportJson(const Report& report, std::ostream& out, std::string_view e
   OpsJson(report, &j);
   KernelsJson(report, &j);
   AppendMemoryJson(report, j.buffer());
+  AppendXlaJson(report, j.buffer());
   j.Lit(",\"recommendations\":[");
   for (size_t i = 0; i < report.recommendations.size(); ++i) {
     if (i > 0) j.Lit(",");
@@ -534,6 +538,7 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
   OpsText(report, "total time", &analysis::ReportOp::total_ns, out);
   OpsText(report, "self time", &analysis::ReportOp::self_ns, out);
   if (report.primary_device_index >= 0) GapsText(report, context, out);
+  WriteXlaText(report, out);
   WriteMemoryText(report, context.origin_ns, out);
   out << "\nRecommendations\n";
   if (report.recommendations.empty()) out << "  none: no steps with GPU activity to judge\n";

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "model/analysis/profiler_spans.h"
 #include "model/analysis/self_time.h"
 
 namespace stepline::analysis {
@@ -26,6 +27,7 @@ bool KindOf(const Trace& trace, uint32_t i, OpKind* kind) {
     case GpuKind::kNone: break;
   }
   if (trace.tracks().kind(trace.slices().track()[i]) != TrackKind::kHostThread) return false;
+  if (IsProfilerSpan(trace, i)) return false;  // the profiler's own span wraps everything
   *kind = OpKind::kHostOp;
   return true;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "model/analysis/profiler_spans.h"
 #include "model/analysis/self_time.h"
 
 namespace stepline::analysis {
@@ -23,6 +24,7 @@ std::vector<RangeAggregateRow> AggregateSlicesInRange(const Trace& trace, TimeRa
       const DurNs in = range.OverlapNs({st, st + s.dur_ns()[i]});
       const bool instant_inside = s.dur_ns()[i] == 0 && range.Contains(st);
       if (in <= 0 && !instant_inside) continue;
+      if (IsProfilerSpan(trace, i)) continue;  // not an op (profiler_spans.h)
       clipped[i] = in;
       auto [it, inserted] = index_of_name.try_emplace(s.name()[i].value, rows.size());
       if (inserted) rows.push_back({s.name()[i], 0, 0, 0});

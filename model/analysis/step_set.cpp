@@ -8,6 +8,8 @@
 // one ended is dropped, so steps never overlap.
 #include "model/analysis/step_set.h"
 
+#include "model/analysis/xla_module_steps.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -181,6 +183,7 @@ std::string_view StepSourceName(StepSource s) {
     case StepSource::kGpuActiveSpan: return "gpu_active_span";
     case StepSource::kNvtx: return "nvtx";
     case StepSource::kRoctx: return "roctx";
+    case StepSource::kXlaModule: return "xla_module";
   }
   return "?";
 }
@@ -213,6 +216,7 @@ StepSet ComputeSteps(const Trace& trace, const StepOptions& options) {
   if (!options.steps_regex.empty() && take(StepSource::kRegex, FromRegex(trace, options.steps_regex, &set.error))) {
     return set;
   }
+  if (take(StepSource::kXlaModule, ComputeXlaModuleSteps(trace, options.device_id))) return set;
   const TimeRange span = GpuActiveSpan(trace);
   if (!span.empty())
     take(StepSource::kGpuActiveSpan, {Step{"all", span.start_ns, span.duration_ns(), SliceId::None()}});

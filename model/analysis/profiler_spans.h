@@ -1,0 +1,20 @@
+// Trace-wide profiler spans: the profiler's own slices that wrap the capture
+// (Kineto's "PyTorch Profiler (0)" and "__cupti_profiler__ (-1)" on the
+// "Spans" process with category "Trace", "[pytorch|profiler|execution_trace|
+// ...]" records, and anything on a "Traces" row). They are not ops: op stats,
+// range aggregates and the ops diff skip them, and idle gaps never blame them.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "model/trace.h"
+
+namespace stepline::analysis {
+
+bool IsProfilerSpanName(std::string_view name);
+// By name, by the slice's category "Trace", or by its track or process being
+// named "Traces" / "Spans".
+bool IsProfilerSpan(const Trace& trace, uint32_t slice);
+
+}  // namespace stepline::analysis
