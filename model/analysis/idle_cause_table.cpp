@@ -48,7 +48,8 @@ sync	*outfeed*	TPU/XLA outfeed dequeue: the host waits for results the device se
 sync	*TransferFromDevice*	XLA/PjRt device-to-host transfers: the host waits for the copy back
 sync	*TransferFromOutfeed*
 sync	Wait for *	PjRt buffer waits: Wait for donation holds, Wait for usage holds, Wait for event
-sync	*BlockHostUntilReady*	JAX block_until_ready
+sync	*BlockHostUntilReady*	XLA's wait for a buffer (behind JAX block_until_ready)
+sync	*block_until_ready*	JAX: $api.py:3154 block_until_ready waits for the device
 sync	pthread_cond_*wait	a thread blocked on a condition variable
 sync	sem_*wait	a thread blocked on a semaphore (sem_wait, sem_timedwait)
 # --- runtime launch calls ---

@@ -21,7 +21,7 @@
 //      thread ended within sync_proximity_ns before the gap, else other.
 //      A launch call explains only the time it covers: when the launching
 //      thread idled for longer than it launched, the process's other threads
-//      are weighed the same way (rule 3b): input / host_compute / sync work of
+//      are weighed the same way (rule 3b): input / host_compute work of
 //      one thread covering most of the gap is the cause, else other.
 //   4. Anything else is other.
 //
@@ -284,8 +284,8 @@ void KeepLargest(std::vector<BlamedEvent>* events, size_t max_events) {
 }
 
 // Rule 3b: the other host threads of the launching thread's process, weighed
-// over the gap like the launching thread. The one category (input,
-// host_compute or sync) of one thread that covers most of the gap is the
+// over the gap like the launching thread. The one category (input or
+// host_compute) of one thread that covers most of the gap is the
 // cause, its events blamed; else the gap is `other` and nothing is blamed.
 void BlameOtherThreads(GapContext* ctx, IdleGap* gap, TrackId launch_thread, const Step* step) {
   const TimeRange range{gap->start_ns, gap->end_ns};
@@ -296,7 +296,8 @@ void BlameOtherThreads(GapContext* ctx, IdleGap* gap, TrackId launch_thread, con
     if (t == launch_thread) continue;
     WindowSweep(ctx, range, step).Run(t);
     const WindowWeights& w = ctx->weights;
-    for (HostCategory c : {HostCategory::kInput, HostCategory::kHostCompute, HostCategory::kSync}) {
+    // Work only: a thread blocked in a sync call waits like the device does.
+    for (HostCategory c : {HostCategory::kInput, HostCategory::kHostCompute}) {
       if (w.by_category[static_cast<size_t>(c)] <= best_ns) continue;
       best = c;
       best_ns = w.by_category[static_cast<size_t>(c)];
