@@ -454,7 +454,10 @@ void BreakdownText(const Report& r, std::ostream& out) {
 
 void IdleText(const Report& r, std::ostream& out) {
   const analysis::DeviceReport& d = r.devices[size_t(r.primary_device_index)];
-  out << "\nGPU idle by cause, primary device: " << FormatDuration(d.idle_ns) << " idle in a "
+  const char* device_word = d.kind == analysis::DeviceKind::kTpu     ? "TPU"
+                            : d.kind == analysis::DeviceKind::kOther ? "Device"
+                                                                     : "GPU";
+  out << "\n" << device_word << " idle by cause, primary device: " << FormatDuration(d.idle_ns) << " idle in a "
       << FormatDuration(d.active_span.duration_ns()) << " active span ("
       << Percent(d.idle_ns, d.active_span.duration_ns()) << ")\n";
   out << "  " << PadCell("cause", 20, false) << PadCell("ns", 18, true) << PadCell("% of idle", 11, true) << "\n";

@@ -89,8 +89,8 @@ void WriteXlaText(const analysis::Report& report, std::ostream& out) {
   for (size_t i = 0; i < n; ++i) {
     const analysis::XlaOpStat& o = x.ops[i];
     out << "  " << PadCell(FormatDuration(o.total_ns), 10, true) << PadCell(FormatCount(o.count), 9, true) << "  "
-        << PadCell(std::string(o.category), 20, false) << PadCell(ClipName(o.module), 28, false) << "  " << ClipName(o.name)
-        << "\n";
+        << PadCell(std::string(o.category), 20, false) << PadCell(ClipName(o.module), 28, false) << "  "
+        << ClipName(o.name) << "\n";
   }
 }
 

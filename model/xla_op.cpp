@@ -40,10 +40,10 @@ bool IContains(std::string_view s, std::string_view needle) {
 // Collective opcodes; "send" / "recv" only as whole words or with a suffix
 // ("send-done", "recv.3"), so "sendfoo" fusions are not collectives.
 bool IsCollectiveOp(std::string_view op) {
-  static constexpr std::string_view kPrefixes[] = {"all-reduce",         "all-gather",  "reduce-scatter",
-                                                   "collective-permute", "all-to-all",  "ragged-all-to-all",
-                                                   "collective-broadcast", "async-collective", "allreduce",
-                                                   "allgather", "reducescatter", "alltoall"};
+  static constexpr std::string_view kPrefixes[] = {
+      "all-reduce", "all-gather",        "reduce-scatter",       "collective-permute",
+      "all-to-all", "ragged-all-to-all", "collective-broadcast", "async-collective",
+      "allreduce",  "allgather",         "reducescatter",        "alltoall"};
   for (std::string_view p : kPrefixes) {
     if (IStartsWith(op, p)) return true;
   }

@@ -190,7 +190,8 @@ void MainView::DrawBottomTabs(ViewState& state) {
   for (const Tab& t : kTabs) {
     const bool force = state.requests.bottom_tab && state.panels.bottom_tab == t.tab;
     // "Device ops" on a TPU; the ### id keeps the tab the same across traces.
-    const std::string device_ops = std::string(state.data ? DeviceOpsTitle(state.data->analysis.report) : "GPU kernels") + "###kernels";
+    const char* kernels_title = state.data ? DeviceOpsTitle(state.data->analysis.report) : "GPU kernels";
+    const std::string device_ops = std::string(kernels_title) + "###kernels";
     const char* label = t.tab == BottomTab::kKernels ? device_ops.c_str() : t.label;
     if (!ImGui::BeginTabItem(label, nullptr, force ? ImGuiTabItemFlags_SetSelected : 0)) continue;
     if (!state.requests.bottom_tab) state.panels.bottom_tab = t.tab;
@@ -298,8 +299,8 @@ void MainView::DrawSearchBar(ViewState& state, bool keys) {
 // with every column at full width instead of a quarter of the screen.
 void MainView::DrawSolo(ViewState& state, const AppStatus& status) {
   static constexpr const char* kTitles[] = {"", "Overview", "Op stats", "GPU kernels", "Idle gaps", "Memory"};
-  const char* title = state.pictures.solo == SoloPanel::kKernels && state.data ? DeviceOpsTitle(state.data->analysis.report)
-                                                                 : kTitles[static_cast<int>(state.pictures.solo)];
+  const char* title = kTitles[static_cast<int>(state.pictures.solo)];
+  if (state.pictures.solo == SoloPanel::kKernels && state.data) title = DeviceOpsTitle(state.data->analysis.report);
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kCardValue), "%s", title);
   if (!status.title.empty()) {
     ImGui::SameLine();

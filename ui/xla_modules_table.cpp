@@ -1,4 +1,4 @@
-// DrawXlaModulesTable and DeviceOpsTitle (see xla_modules_table.h).
+// DrawXlaModulesTable, DeviceOpsTitle and DeviceWord (see xla_modules_table.h).
 #include "ui/xla_modules_table.h"
 
 #include <imgui.h>
@@ -16,6 +16,16 @@ const char* DeviceOpsTitle(const analysis::Report& report) {
   return gpu ? "GPU kernels" : "Device ops";
 }
 
+std::string DeviceWord(const analysis::Report& report) {
+  const int p = report.primary_device_index;
+  if (p < 0) return "GPU";
+  switch (report.devices[static_cast<size_t>(p)].kind) {
+    case analysis::DeviceKind::kTpu: return "TPU";
+    case analysis::DeviceKind::kOther: return "Device";
+    default: return "GPU";
+  }
+}
+
 void DrawXlaModulesTable(const analysis::Report& report) {
   const auto& modules = report.xla.modules;
   if (modules.empty()) return;
@@ -23,8 +33,8 @@ void DrawXlaModulesTable(const analysis::Report& report) {
   if (!ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
   const float rows = static_cast<float>(std::min<size_t>(modules.size(), 6) + 1);
   const ImVec2 size(0, rows * ImGui::GetTextLineHeightWithSpacing() + 8);
-  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                     ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable;
+  constexpr ImGuiTableFlags kFlags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable;
   if (!ImGui::BeginTable("##xla_modules", 5, kFlags, size)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("Module", ImGuiTableColumnFlags_WidthStretch);

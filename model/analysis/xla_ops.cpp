@@ -34,8 +34,8 @@ struct Executions {
   // The execution enclosing `t` (start <= t < end), or UINT32_MAX.
   uint32_t At(TimeNs t) const {
     const SliceTable& s = trace->slices();
-    auto it = std::upper_bound(slices.begin(), slices.end(), t,
-                               [&](TimeNs v, uint32_t i) { return v < s.start_ns()[i]; });
+    auto it =
+        std::upper_bound(slices.begin(), slices.end(), t, [&](TimeNs v, uint32_t i) { return v < s.start_ns()[i]; });
     if (it == slices.begin()) return UINT32_MAX;
     const uint32_t i = *(it - 1);
     return t < s.start_ns()[i] + s.dur_ns()[i] ? i : UINT32_MAX;
@@ -64,7 +64,8 @@ XlaStats ComputeXlaStats(const Trace& trace, const std::vector<DeviceActivity>& 
     }
   }
   for (auto& [id, e] : executions) {
-    std::sort(e.slices.begin(), e.slices.end(), [&](uint32_t a, uint32_t b) { return s.start_ns()[a] < s.start_ns()[b]; });
+    std::sort(e.slices.begin(), e.slices.end(),
+              [&](uint32_t a, uint32_t b) { return s.start_ns()[a] < s.start_ns()[b]; });
   }
   std::map<std::tuple<std::string_view, std::string_view>, XlaOpStat> ops;  // (module, name)
   for (const DeviceActivity& d : devices) {

@@ -25,8 +25,11 @@ using ::stepline::testing::ParseJson;
 // Issue #17: the load's diagnostics, so a cut file is never analysed
 // silently (the demos have none: `diagnostics` is an empty array).
 // Issue #19: `memory`, the memory pools the demos now record.
-constexpr std::array<std::string_view, 7> kAddedKeys{"gpu_busy_percent", "step_stats", "top_blamed_event", "partial",
-                                                     "data_loss",        "diagnostics", "memory"};
+// Issue #16: devices[].kind ("gpu", "tpu", "other") and the XLA module and op
+// tables (empty arrays for the demo scenarios, which are not XLA traces).
+constexpr std::array<std::string_view, 10> kAddedKeys{
+    "gpu_busy_percent", "step_stats", "top_blamed_event", "partial", "data_loss", "diagnostics", "memory",
+    "kind",             "xla_modules", "xla_ops"};
 // Scenarios added after the goldens were made have no "before" to compare
 // with; memory_demo_test holds memory-leak's report to its planted truth.
 constexpr std::array<std::string_view, 1> kScenariosAfterGoldens{"memory-leak"};

@@ -65,12 +65,12 @@ const Op kOps[] = {
     {"%fusion.12 = f32[8,128]{1,0} fusion(f32[8,128]{1,0} %p0), kind=kLoop", "", 0, 300},
     {"%fusion.12 = f32[8,128]{1,0} fusion(f32[8,128]{1,0} %p0), kind=kLoop", "", 1000, 250},
     {"%fusion.12 = f32[8,128]{1,0} fusion(f32[8,128]{1,0} %p0), kind=kLoop", "", 2000, 280},
-    {"fusion.3", "loop fusion", 200, 400},         // overlaps fusion.12
-    {"all-reduce.1", "all-reduce", 1300, 500},     // collective
-    {"convolution.7", "convolution", 1350, 100},   // nested in the all-reduce's time
-    {"copy.2", "", 2500, 100},                     // touches nothing
-    {"outfeed.1", "outfeed", 2700, 50},            // device-to-host transfer
-    {"fusion.1", "", 5000, 4000},                  // inside jit_init
+    {"fusion.3", "loop fusion", 200, 400},        // overlaps fusion.12
+    {"all-reduce.1", "all-reduce", 1300, 500},    // collective
+    {"convolution.7", "convolution", 1350, 100},  // nested in the all-reduce's time
+    {"copy.2", "", 2500, 100},                    // touches nothing
+    {"outfeed.1", "outfeed", 2700, 50},           // device-to-host transfer
+    {"fusion.1", "", 5000, 4000},                 // inside jit_init
 };
 
 TEST(XSpaceXla, TpuPlaneIsAnalysedLikeAGpu) {
@@ -189,8 +189,8 @@ TEST(XSpaceXla, RealTpuInferenceTrace) {
   struct Core {
     DurNs busy_ns, span_ns;
   };
-  const Core kCores[] = {{78784927638, 92477083033}, {78789509333, 90429589580},
-                         {78781986867, 90422145898}, {78766281696, 90406370267}};
+  const Core kCores[] = {
+      {78784927638, 92477083033}, {78789509333, 90429589580}, {78781986867, 90422145898}, {78766281696, 90406370267}};
   ASSERT_EQ(r.devices.size(), 4u);
   for (size_t d = 0; d < 4; ++d) {
     const analysis::DeviceReport& dev = r.devices[d];
@@ -279,7 +279,8 @@ TEST(XSpaceXla, Jax08BlameIsWhatTheEvidenceSupports) {
   DurNs by_gaps = 0, by_breakdown = 0;
   const auto [begin, end] = a.DeviceGaps(static_cast<uint32_t>(a.primary_device));
   for (uint32_t i = begin; i < end; ++i) {
-    for (const auto& st : a.steps.steps) by_gaps += TimeRange{a.gaps[i].start_ns, a.gaps[i].end_ns}.OverlapNs({st.start_ns, st.end_ns()});
+    for (const auto& st : a.steps.steps)
+      by_gaps += TimeRange{a.gaps[i].start_ns, a.gaps[i].end_ns}.OverlapNs({st.start_ns, st.end_ns()});
   }
   for (int c = 0; c < analysis::kIdleCauseCount; ++c) by_breakdown += primary.step_idle_by_cause[c];
   EXPECT_LE(by_gaps, by_breakdown);  // edge idle (before the first kernel) is in steps but not a gap
