@@ -71,6 +71,7 @@ struct GapContext {
         launches(l),
         options(o),
         markers(t),
+        profiler_span(t),
         category_of_name(t.strings().size(), kUnknown),
         finger(t.tracks().size(), 0),
         h2d(d.h2d_busy),
@@ -103,6 +104,7 @@ struct GapContext {
   const LaunchIndex& launches;
   const IdleGapOptions& options;
   StepMarkerMatcher markers;
+  ProfilerSpanFilter profiler_span;
   std::vector<uint8_t> category_of_name;  // per StringId; kUnknown until classified
   std::vector<DeviceOp> copies;           // the device's H2D and D2H copies, by start
   std::vector<TimeNs> copies_max_end;     // running max of copies[..i].end_ns
@@ -178,7 +180,7 @@ class WindowSweep {
     // Markers by name; a marker named otherwise (a step_num arg only) is the
     // step itself or wraps it, and the whole-step test below catches it.
     if (category == HostCategory::kIgnore || ctx_->markers.IsMarkerName(SliceId(i))) return true;
-    if (IsProfilerSpan(ctx_->trace, i)) return true;  // the profiler's own trace-wide span
+    if (ctx_->profiler_span(i)) return true;  // the profiler's own trace-wide span
     const TimeNs start = ctx_->trace.slices().start_ns()[i];
     return step_ != nullptr && start <= step_->start_ns && EndOf(ctx_->trace, i) >= step_->end_ns();
   }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "model/trace.h"
 
@@ -16,5 +17,19 @@ bool IsProfilerSpanName(std::string_view name);
 // By name, by the slice's category "Trace", or by its track or process being
 // named "Traces" / "Spans".
 bool IsProfilerSpan(const Trace& trace, uint32_t slice);
+
+// IsProfilerSpan for many slices: the name and track tests are cached per
+// StringId and per TrackId, so a pass over a million slices stays cheap.
+class ProfilerSpanFilter {
+ public:
+  explicit ProfilerSpanFilter(const Trace& trace);
+  bool operator()(uint32_t slice);
+
+ private:
+  const Trace& trace_;
+  StringId trace_category_;       // "Trace"; None when the trace has no such string
+  std::vector<int8_t> by_name_;   // per StringId: -1 unknown, 0 no, 1 yes
+  std::vector<int8_t> by_track_;  // per TrackId: -1 unknown, 0 no, 1 yes
+};
 
 }  // namespace stepline::analysis

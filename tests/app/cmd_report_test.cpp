@@ -82,8 +82,8 @@ TEST_F(CmdReportTest, JsonDiagnosesTheInputBoundDemo) {
   ASSERT_TRUE(json.has_value());
   EXPECT_EQ(json->Keys(),
             (Strings{"primary_device", "devices", "steps", "breakdown_total", "idle_by_cause", "gpu_busy_percent",
-                     "step_stats", "top_blamed_event", "gaps", "ops", "kernels", "memory", "recommendations",
-                     "partial", "data_loss", "diagnostics"}));
+                     "step_stats", "top_blamed_event", "gaps", "ops", "kernels", "memory", "xla_modules", "xla_ops",
+                     "recommendations", "partial", "data_loss", "diagnostics"}));
   EXPECT_EQ(Member(*json, "primary_device").text, "GPU 0");
   EXPECT_EQ(LargestCause(Member(*json, "idle_by_cause")), "input");
   const auto& recommendations = Member(*json, "recommendations").items;

@@ -31,7 +31,7 @@ Trace TwoDevices() {
   b.Thread("main").Slice("ProfilerStep#1", 0, Us(1000)).Slice("IteratorGetNext", Us(420), Us(450));
   b.Device(1);
   b.Kernel(7, 0, Us(300), "K1").LaunchedFrom("main", 0, Us(2));
-  b.Kernel(7, Us(305), Us(95), "K2").LaunchedFrom("main", Us(303), Us(1));
+  b.Kernel(7, Us(305), Us(95), "K2").LaunchedFrom("main", Us(301), Us(3));  // covers most of [300,305)
   b.Kernel(7, Us(900), Us(100), "K3").LaunchedFrom("main", Us(880), Us(10));
   b.Device(0).Kernel(1, 0, Us(100), "small");
   return b.Build();
@@ -169,13 +169,15 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   ASSERT_TRUE(json.has_value()) << "not exactly one JSON value";
   EXPECT_EQ(json->Keys(),
             (Strings{"primary_device", "devices", "steps", "breakdown_total", "idle_by_cause", "gpu_busy_percent",
-                     "step_stats", "top_blamed_event", "gaps", "ops", "kernels", "memory", "recommendations"}));
+                     "step_stats", "top_blamed_event", "gaps", "ops", "kernels", "memory", "xla_modules", "xla_ops",
+                     "recommendations"}));
   EXPECT_EQ(Member(*json, "breakdown_total").Keys(), CategoryNames());
   EXPECT_EQ(Member(*json, "idle_by_cause").Keys(), CauseNames());
   const auto& devices = Member(*json, "devices").items;
   ASSERT_FALSE(devices.empty());
   for (const JsonValue& d : devices) {
-    EXPECT_EQ(d.Keys(), (Strings{"name", "busy_ns", "idle_ns", "breakdown_total", "idle_by_cause"}));
+    EXPECT_EQ(d.Keys(), (Strings{"name", "kind", "busy_ns", "idle_ns", "breakdown_total", "idle_by_cause"}));
+    EXPECT_EQ(Member(d, "kind").text, "gpu");
     EXPECT_EQ(Member(d, "breakdown_total").Keys(), CategoryNames());
     EXPECT_EQ(Member(d, "idle_by_cause").Keys(), CauseNames());
   }
