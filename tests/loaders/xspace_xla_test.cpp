@@ -286,5 +286,17 @@ TEST(XSpaceXla, Jax08BlameIsWhatTheEvidenceSupports) {
   EXPECT_LE(by_gaps, by_breakdown);  // edge idle (before the first kernel) is in steps but not a gap
 }
 
+// Vendor-correct advice on a real ROCm PyTorch capture: launch-bound, and
+// the fix named is a HIP graph, not a CUDA one.
+TEST(XSpaceXla, RocmTraceGetsHipAdvice) {
+  STEPLINE_REQUIRE_SHARED_TRACES();
+  const Trace t = LoadShared("hta/amd_trace_mi250_minitoy_train_ROCm6_2_kineto.json.gz");
+  const analysis::Report r = analysis::ComputeReport(t);
+  ASSERT_FALSE(r.recommendations.empty());
+  EXPECT_NE(r.recommendations[0].find("kernel-launch-bound"), std::string::npos) << r.recommendations[0];
+  EXPECT_NE(r.recommendations[0].find("hipGraphLaunch"), std::string::npos) << r.recommendations[0];
+  for (const std::string& s : r.recommendations) EXPECT_EQ(s.find("CUDA"), std::string::npos) << s;
+}
+
 }  // namespace
 }  // namespace stepline::testing
