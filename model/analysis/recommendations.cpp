@@ -105,7 +105,7 @@ std::vector<std::string> ComputeRecommendations(const RecommendationInput& in) {
     if (p < kModeratelyBoundPercent) continue;
     std::string s = std::string(BoundAdverb(p)) + t.bound + ": " + WithDevice(t.waits, in.device_word) + " " +
                     Percent(p) + " of the step" + EventList(in.top_events[static_cast<size_t>(t.cause)]) + "; " +
-                    StackAdvice(t.cause, in.stack, t.advice) + ".";
+                    WithDevice(StackAdvice(t.cause, in.stack, t.advice), in.device_word) + ".";
     if (t.cause == IdleCause::kInput && in.busiest_input_thread_percent >= 90.0) {
       s += " The host input threads are saturated (" + in.busiest_input_thread + " is busy " +
            Percent(in.busiest_input_thread_percent) + " of the step): parallelize or cache the preprocessing.";

@@ -298,5 +298,19 @@ TEST(XSpaceXla, RocmTraceGetsHipAdvice) {
   for (const std::string& s : r.recommendations) EXPECT_EQ(s.find("CUDA"), std::string::npos) << s;
 }
 
+// Other accelerators (issue #16): the MTIA device of the HTA capture is
+// analysed with its kind; its advice speaks of "the device".
+TEST(XSpaceXla, MtiaDeviceIsAnalysedWithItsKind) {
+  STEPLINE_REQUIRE_SHARED_TRACES();
+  const Trace t = LoadShared("hta/mtia_inference_trace_mtia_inference_rank_0.json.gz");
+  const analysis::Report r = analysis::ComputeReport(t);
+  ASSERT_EQ(r.devices.size(), 1u);
+  EXPECT_EQ(r.devices[0].kind, DeviceKind::kOther);
+  EXPECT_EQ(r.devices[0].name, "MTIA 17");
+  EXPECT_EQ(r.devices[0].kernel_ns, 414085123);  // count_facts.py: 97 kernels
+  EXPECT_FALSE(r.steps.empty());
+  for (const std::string& s : r.recommendations) EXPECT_EQ(s.find("GPU"), std::string::npos) << s;
+}
+
 }  // namespace
 }  // namespace stepline::testing
