@@ -15,6 +15,7 @@
 
 #include "app/memory_output.h"
 #include "app/outlier_output.h"
+#include "app/xla_output.h"
 #include "app/text_format.h"
 #include "loaders/export/json_text.h"
 #include "ui/analysis_tables.h"
@@ -106,7 +107,9 @@ void DevicesJson(const Report& r, JsonOut* j) {
     const analysis::DeviceReport& d = r.devices[i];
     j->Lit(i == 0 ? "{\"name\":" : ",{\"name\":");
     j->Str(d.name);
-    j->Lit(",\"busy_ns\":");
+    j->Lit(",\"kind\":\"");
+    j->Lit(analysis::DeviceKindName(d.kind));
+    j->Lit("\",\"busy_ns\":");
     j->Int(d.busy_ns);
     j->Lit(",\"idle_ns\":");
     j->Int(d.idle_ns);
@@ -394,6 +397,7 @@ void WriteReportJson(const Report& report, std::ostream& out, std::string_view e
   OpsJson(report, &j);
   KernelsJson(report, &j);
   AppendMemoryJson(report, j.buffer());
+  AppendXlaJson(report, j.buffer());
   j.Lit(",\"recommendations\":[");
   for (size_t i = 0; i < report.recommendations.size(); ++i) {
     if (i > 0) j.Lit(",");
@@ -474,7 +478,10 @@ void BreakdownText(const Report& r, std::ostream& out) {
 
 void IdleText(const Report& r, std::ostream& out) {
   const analysis::DeviceReport& d = r.devices[size_t(r.primary_device_index)];
-  out << "\nGPU idle by cause, primary device: " << FormatDuration(d.idle_ns) << " idle in a "
+  const char* device_word = d.kind == analysis::DeviceKind::kTpu     ? "TPU"
+                            : d.kind == analysis::DeviceKind::kOther ? "Device"
+                                                                     : "GPU";
+  out << "\n" << device_word << " idle by cause, primary device: " << FormatDuration(d.idle_ns) << " idle in a "
       << FormatDuration(d.active_span.duration_ns()) << " active span ("
       << Percent(d.idle_ns, d.active_span.duration_ns()) << ")\n";
   out << "  " << PadCell("cause", 20, false) << PadCell("ns", 18, true) << PadCell("% of idle", 11, true) << "\n";
@@ -561,6 +568,7 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
   OpsText(report, "total time", &analysis::ReportOp::total_ns, out);
   OpsText(report, "self time", &analysis::ReportOp::self_ns, out);
   if (report.primary_device_index >= 0) GapsText(report, context, out);
+  WriteXlaText(report, out);
   WriteMemoryText(report, context.origin_ns, out);
   out << "\nRecommendations\n";
   if (report.recommendations.empty()) out << "  none: no steps with GPU activity to judge\n";

@@ -21,11 +21,15 @@ enum class KinetoCategory : uint8_t {
   kCpuOp,          // cpu_op / Operator
   kPython,         // python_function
   kUserAnnotation, // user_annotation
+  // Another accelerator's device activity (issue #16): Kineto's MTIA queue
+  // events (mtia_ccp_events, mtia_insight) and Gaudi's hpu_op. What each
+  // event does comes from its name (AcceleratorActivityKind).
+  kAcceleratorActivity,
 };
 KinetoCategory ClassifyKinetoCategory(std::string_view category);
 inline bool IsDeviceCategory(KinetoCategory c) {
   return c == KinetoCategory::kKernel || c == KinetoCategory::kMemcpy || c == KinetoCategory::kMemset ||
-         c == KinetoCategory::kGpuAnnotation;
+         c == KinetoCategory::kGpuAnnotation || c == KinetoCategory::kAcceleratorActivity;
 }
 
 // Direction of a copy from its name: Kineto "Memcpy HtoD (Pageable -> Device)",

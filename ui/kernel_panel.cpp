@@ -12,6 +12,7 @@
 #include "ui/sortable_table.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/xla_modules_table.h"
 
 namespace stepline::ui {
 
@@ -127,6 +128,7 @@ void KernelPanel::MenuItems(const ViewState& state, std::vector<ExportRequest>* 
 
 void KernelPanel::Draw(ViewState& state) {
   const analysis::Report& report = state.data->analysis.report;
+  DrawXlaModulesTable(report);
   if (report.kernels.empty()) {
     ImGui::TextDisabled("No GPU kernels in this trace.");
     return;

@@ -15,6 +15,7 @@
 
 #include "ui/analysis_format.h"
 #include "ui/analysis_tables.h"
+#include "ui/xla_modules_table.h"
 #include "ui/body_layout.h"
 #include "ui/caption.h"
 #include "ui/notice_strips.h"
@@ -183,12 +184,16 @@ void MainView::DrawBottomTabs(ViewState& state) {
   };
   static constexpr Tab kTabs[] = {{"Idle gaps", BottomTab::kIdleGaps},
                                   {"Op stats", BottomTab::kOpStats},
-                                  {"GPU kernels", BottomTab::kKernels},
+                                  {"GPU kernels###kernels", BottomTab::kKernels},
                                   {"Memory", BottomTab::kMemory},
                                   {"Selection", BottomTab::kSelection}};
   for (const Tab& t : kTabs) {
     const bool force = state.requests.bottom_tab && state.panels.bottom_tab == t.tab;
-    if (!ImGui::BeginTabItem(t.label, nullptr, force ? ImGuiTabItemFlags_SetSelected : 0)) continue;
+    // "Device ops" on a TPU; the ### id keeps the tab the same across traces.
+    const char* kernels_title = state.data ? DeviceOpsTitle(state.data->analysis.report) : "GPU kernels";
+    const std::string device_ops = std::string(kernels_title) + "###kernels";
+    const char* label = t.tab == BottomTab::kKernels ? device_ops.c_str() : t.label;
+    if (!ImGui::BeginTabItem(label, nullptr, force ? ImGuiTabItemFlags_SetSelected : 0)) continue;
     if (!state.requests.bottom_tab) state.panels.bottom_tab = t.tab;
     // A fresh table per trace: ImGui sizes fixed columns to their content on
     // first use, and widths fitted to the last trace would cut this one's.
@@ -295,6 +300,7 @@ void MainView::DrawSearchBar(ViewState& state, bool keys) {
 void MainView::DrawSolo(ViewState& state, const AppStatus& status) {
   static constexpr const char* kTitles[] = {"", "Overview", "Op stats", "GPU kernels", "Idle gaps", "Memory"};
   const char* title = kTitles[static_cast<int>(state.pictures.solo)];
+  if (state.pictures.solo == SoloPanel::kKernels && state.data) title = DeviceOpsTitle(state.data->analysis.report);
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kCardValue), "%s", title);
   if (!status.title.empty()) {
     ImGui::SameLine();

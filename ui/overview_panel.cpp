@@ -13,6 +13,7 @@
 #include "ui/step_chart_svg.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/xla_modules_table.h"
 
 namespace stepline::ui {
 
@@ -162,8 +163,8 @@ IdleByCause ChartIdleByCause(const analysis::Report& r) {
     At(out.ns, IdleCause::kOther) =
         At(b, TimeCategory::kIdleOther) + At(b, TimeCategory::kMemcpyOther) + At(b, TimeCategory::kMemset);
   }
-  out.title = std::string(out.in_steps ? "GPU no-kernel time inside steps: idle by cause, and copies"
-                                       : "GPU idle time by cause, first to last kernel") +
+  out.title = DeviceWord(r) + std::string(out.in_steps ? " no-kernel time inside steps: idle by cause, and copies"
+                                                      : " idle time by cause, first to last kernel") +
               " (" + r.primary_device + ")";
   return out;
 }
@@ -194,9 +195,11 @@ void OverviewPanel::DrawCards(ViewState& state) {
   // GPU busy and idle: one definition with `report` and `diff` (GpuBusyPercent).
   const analysis::DeviceReport* dev = r.primary_device_index >= 0 ? &r.devices[r.primary_device_index] : nullptr;
   const bool has_steps = dev && a.step_stats.total_ns > 0;
-  row.Card("##busy", has_steps ? Percent(r.gpu_busy_percent, 100.0) : "-", "GPU busy",
+  // "TPU busy" on a TPU: the device's own word (xla_modules_table.h).
+  const std::string busy_label = DeviceWord(r) + " busy", idle_label = DeviceWord(r) + " no-kernel time";
+  row.Card("##busy", has_steps ? Percent(r.gpu_busy_percent, 100.0) : "-", busy_label.c_str(),
            has_steps ? dev->name + ": share of the step time with a kernel running" : "no GPU steps");
-  row.Card("##idle", has_steps ? Percent(100.0 - r.gpu_busy_percent, 100.0) : "-", "GPU no-kernel time",
+  row.Card("##idle", has_steps ? Percent(100.0 - r.gpu_busy_percent, 100.0) : "-", idle_label.c_str(),
            has_steps ? "share of the step time with no kernel running (copies included); idle " +
                            FormatDuration(dev->idle_ns) + " in gaps between kernels over the active span"
                      : "no GPU steps");

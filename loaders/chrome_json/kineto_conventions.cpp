@@ -38,10 +38,28 @@ constexpr ExtraCategory kExtraCategories[] = {
     {"operator", KinetoCategory::kCpuOp},
     {"python_function", KinetoCategory::kPython},
     {"user_annotation", KinetoCategory::kUserAnnotation},
+    {"mtia_ccp_events", KinetoCategory::kAcceleratorActivity},
+    {"mtia_insight", KinetoCategory::kAcceleratorActivity},
+    {"hpu_op", KinetoCategory::kAcceleratorActivity},
 };
 
-// Device rows without GpuKind activity: CUDA sync/event rows, MTIA queues.
-constexpr std::string_view kOtherDeviceCategories[] = {"cuda_sync", "cuda_event", "mtia_ccp_events"};
+// Device rows without GpuKind activity: CUDA sync/event rows.
+constexpr std::string_view kOtherDeviceCategories[] = {"cuda_sync", "cuda_event"};
+
+bool LowerContains(std::string_view name, std::string_view needle) { return Lower(name).find(needle) != std::string::npos; }
+
+// An accelerator queue event by its name (MTIA: pe_exe, merge, remote run;
+// dma_request copies; event_record / event_wait order the queues).
+GpuKind AcceleratorActivityKind(std::string_view name) {
+  for (std::string_view w : {"wait", "record", "sync", "signal"}) {
+    if (LowerContains(name, w)) return GpuKind::kNone;
+  }
+  if (LowerContains(name, "memset")) return GpuKind::kMemset;
+  for (std::string_view w : {"dma", "memcpy", "copy"}) {
+    if (LowerContains(name, w)) return ClassifyMemcpyName(name);
+  }
+  return ClassifyKernelName(name);
+}
 
 constexpr std::string_view kDerivedRows[] = {
     "Steps",       "TensorFlow Ops",        "Framework Ops",        "XLA Ops",
@@ -82,6 +100,7 @@ GpuKind KinetoGpuKind(KinetoCategory kind, std::string_view name) {
     case KinetoCategory::kKernel: return ClassifyKernelName(name);
     case KinetoCategory::kMemcpy: return ClassifyMemcpyName(name);
     case KinetoCategory::kMemset: return GpuKind::kMemset;
+    case KinetoCategory::kAcceleratorActivity: return AcceleratorActivityKind(name);
     default: return GpuKind::kNone;
   }
 }

@@ -88,6 +88,8 @@ bool IsDerivedLineName(std::string_view name) {
 
 bool IsStepsLineName(std::string_view name) { return StripFromStream(name) == "Steps"; }
 
+bool IsXlaOpsLineName(std::string_view name) { return StripFromStream(name) == "XLA Ops"; }
+
 LineKind ClassifyLine(PlaneKind plane, std::string_view line_name, int64_t line_id) {
   if (line_name == "_counters_") return LineKind::kCounters;
   switch (plane) {

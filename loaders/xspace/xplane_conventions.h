@@ -39,6 +39,9 @@ LineKind ClassifyLine(PlaneKind plane, std::string_view line_name, int64_t line_
 bool IsDerivedLineName(std::string_view name);
 // True when the name, minus any " - from #N" suffix, is exactly "Steps".
 bool IsStepsLineName(std::string_view name);
+// True when the name, minus any " - from #N" suffix, is exactly "XLA Ops": the
+// device activity of a TPU (or of a GPU plane that has only XLA lines).
+bool IsXlaOpsLineName(std::string_view name);
 
 // The `kind_src:` / `kind_dst:` words of a memcpy_details string
 // ("kind_src:host kind_dst:device size:4 dest:0 async:1"); empty when absent.

@@ -263,6 +263,7 @@ void PlaneMetadata::ApplyStat(const RawStat& stat, std::vector<Arg>* args, StatF
     case StatRole::kMemcpyDetails: facts->has_memcpy_details = true, facts->memcpy_details = text; break;
     case StatRole::kMemsetDetails: facts->has_memset_details = true; break;
     case StatRole::kMemoryDetails: facts->has_memory_details = true; break;
+    case StatRole::kHloCategory: facts->hlo_category = text; break;
   }
 }
 

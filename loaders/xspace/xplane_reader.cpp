@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "model/sl_assert.h"
+#include "model/xla_op.h"
 
 namespace stepline::loaders::xspace {
 namespace {
@@ -59,6 +60,9 @@ bool PlaneReader::Read(LoadError* error) {
     if (!ReadLine(i, error)) return false;
   }
   AssignLineSortOrder();
+  if (class_.kind == PlaneKind::kGpu && !stream_activity_) {
+    for (const auto& [slice, kind] : xla_ops_) builder_.trace().mutable_slices().set_gpu_kind(slice, kind);
+  }
   return true;
 }
 
@@ -167,6 +171,7 @@ bool PlaneReader::ReadLine(size_t line_index, LoadError* error) {
     if (first) {
       line.header = chunk->header;
       line.kind = ClassifyLine(class_.kind, line.header.name, line.header.id);
+      line.is_xla_ops = line.kind == LineKind::kDerived && IsXlaOpsLineName(line.header.name);
       if (line.kind == LineKind::kDerived && IsStepsLineName(line.header.name)) state_->saw_steps_line = true;
       if (line.header.event_count > 0) {  // an empty line is no track (XProf hides them too)
         state_->min_line_timestamp_ns = std::min(state_->min_line_timestamp_ns, line.header.timestamp_ns);
@@ -270,8 +275,15 @@ void PlaneReader::AppendEvent(const LineInfo& line, const DecodedEvent& event, s
   row.dur_ns = end_ns - start_ns;
   row.name = name;
   row.arg_set = arg_set;
-  if (line.kind == LineKind::kStream) row.gpu_kind = ClassifyStreamEvent(line, md_index, name, facts);
+  if (line.kind == LineKind::kStream) {
+    row.gpu_kind = ClassifyStreamEvent(line, md_index, name, facts);
+    stream_activity_ = stream_activity_ || row.gpu_kind != GpuKind::kNone;
+  }
+  const bool xla_op = line.kind == LineKind::kDerived && line.is_xla_ops && row.dur_ns > 0;
+  const GpuKind xla_kind = xla_op ? ClassifyXlaOp(builder_.trace().str(name), facts.hlo_category) : GpuKind::kNone;
+  if (xla_op && class_.kind == PlaneKind::kTpu) row.gpu_kind = xla_kind;
   const SliceId slice = builder_.AddSlice(row);
+  if (xla_op && class_.kind == PlaneKind::kGpu) xla_ops_.emplace_back(slice, xla_kind);
   if (facts.has_correlation_id) {
     if (line.kind == LineKind::kHost && class_.kind == PlaneKind::kHostCpu) builder_.NoteLaunch(facts.correlation_id, slice);
     if (line.kind == LineKind::kStream) builder_.NoteDeviceActivity(facts.correlation_id, slice);

@@ -70,6 +70,7 @@ class PlaneReader {
     LineHeader header;
     LineKind kind = LineKind::kHost;
     TrackId track;
+    bool is_xla_ops = false;  // IsXlaOpsLineName
   };
 
   bool WalkPlaneFields(LoadError* error);
@@ -109,6 +110,12 @@ class PlaneReader {
     TrackId track;
   };
   std::vector<SortKey> sort_keys_;
+  // XLA device activity: events of the "XLA Ops" lines with their GpuKind
+  // (model/xla_op.h). A TPU plane's are device ops as read; a GPU plane's
+  // become device ops only when none of its streams has activity (a GPU
+  // trace with only XLA lines), else the kernels already are the activity.
+  std::vector<std::pair<SliceId, GpuKind>> xla_ops_;
+  bool stream_activity_ = false;  // a stream event of this plane has a GpuKind
 };
 
 }  // namespace stepline::loaders::xspace

@@ -62,6 +62,7 @@ StatRole ClassifyStatName(std::string_view name) {
   if (name == "iter_num") return StatRole::kIterNum;
   if (name == "graph_type") return StatRole::kGraphType;
   if (name == "memcpy_details") return StatRole::kMemcpyDetails;
+  if (name == "hlo_category") return StatRole::kHloCategory;
   if (name == "Memset_details" || name == "memset_details") return StatRole::kMemsetDetails;
   if (name == "memalloc_details" || name == "MemFree_details" || name == "MemoryResidency_details") {
     return StatRole::kMemoryDetails;

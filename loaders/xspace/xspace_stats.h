@@ -56,6 +56,7 @@ enum class StatRole : uint8_t {
   kMemcpyDetails,   // memcpy_details: "kind_src:... kind_dst:... size:..."
   kMemsetDetails,   // Memset_details
   kMemoryDetails,   // memalloc_details, MemFree_details, MemoryResidency_details
+  kHloCategory,     // hlo_category: what an XLA op does ("fusion", "all-reduce", ...)
 };
 StatRole ClassifyStatName(std::string_view name);
 
@@ -75,6 +76,7 @@ struct StatFacts {
   std::string_view memcpy_details;
   bool has_memset_details = false;
   bool has_memory_details = false;
+  std::string_view hlo_category;  // XLA Ops events
   bool has_number = false;  // first numeric stat, for counter samples
   double number = 0;
 };

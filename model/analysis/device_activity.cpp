@@ -2,6 +2,7 @@
 #include "model/analysis/device_activity.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 namespace stepline::analysis {
@@ -13,12 +14,27 @@ int32_t DeviceOfTrack(const Trace& trace, TrackId track) {
   return trace.processes().device_id(trace.tracks().process(track));
 }
 
-std::string DeviceName(const Trace& trace, int32_t device_id, TrackId any_stream) {
-  if (device_id < 0) {
-    const StringId process_name = trace.processes().name(trace.tracks().process(any_stream));
-    return process_name.is_none() ? std::string("GPU ?") : std::string(trace.str(process_name));
+bool ContainsWord(std::string_view name, std::string_view word) {
+  for (size_t at = name.find(word); at != std::string_view::npos; at = name.find(word, at + 1)) {
+    const bool left = at == 0 || !std::isalpha(static_cast<unsigned char>(name[at - 1]));
+    const size_t end = at + word.size();
+    const bool right = end == name.size() || !std::isalpha(static_cast<unsigned char>(name[end]));
+    if (left && right) return true;
   }
-  return "GPU " + std::to_string(device_id);
+  return false;
+}
+
+void SetIdentity(const Trace& trace, int32_t device_id, TrackId any_stream, DeviceActivity* d) {
+  const StringId process_name = trace.processes().name(trace.tracks().process(any_stream));
+  const std::string_view name = process_name.is_none() ? std::string_view() : trace.str(process_name);
+  d->device_id = device_id;
+  if (device_id < 0) {
+    d->kind = DeviceKind::kUnknown;
+    d->name = name.empty() ? std::string("GPU ?") : std::string(name);
+    return;
+  }
+  d->kind = DeviceKindOfProcessName(name);
+  d->name = DeviceLabel(d->kind, device_id, name);
 }
 
 // Fills kernel_busy, busy_first_kernel, the copy unions and the totals from ops.
@@ -65,6 +81,36 @@ void MergeRuns(std::vector<DeviceOp>* ops, std::vector<size_t> begins) {
 
 }  // namespace
 
+std::string_view DeviceKindName(DeviceKind kind) {
+  switch (kind) {
+    case DeviceKind::kGpu: return "gpu";
+    case DeviceKind::kUnknown: return "unknown";
+    case DeviceKind::kTpu: return "tpu";
+    case DeviceKind::kOther: return "other";
+  }
+  return "?";
+}
+
+DeviceKind DeviceKindOfProcessName(std::string_view name) {
+  if (name.find("/device:TPU:") != std::string_view::npos || ContainsWord(name, "TPU")) return DeviceKind::kTpu;
+  if (name.find("/device:GPU:") != std::string_view::npos || ContainsWord(name, "GPU")) return DeviceKind::kGpu;
+  for (std::string_view word : {"MTIA", "XPU", "HPU", "NPU", "IPU"}) {
+    if (ContainsWord(name, word)) return DeviceKind::kOther;
+  }
+  if (name.starts_with("/device:")) return DeviceKind::kOther;  // /device:CUSTOM:0, /device:XLA_...:0
+  return DeviceKind::kGpu;
+}
+
+std::string DeviceLabel(DeviceKind kind, int32_t device_id, std::string_view process_name) {
+  const std::string n = std::to_string(device_id);
+  if (kind == DeviceKind::kTpu) return "TPU " + n;
+  if (kind != DeviceKind::kOther) return "GPU " + n;
+  // "MTIA 17": a word and the ordinal, as Kineto names accelerator processes.
+  const size_t space = process_name.find(' ');
+  if (space != std::string_view::npos && process_name.substr(space + 1) == n) return std::string(process_name);
+  return "Device " + n;
+}
+
 std::vector<DeviceActivity> ComputeDeviceActivity(const Trace& trace) {
   const SliceTable& s = trace.slices();
   std::map<int32_t, DeviceActivity> by_device;
@@ -79,10 +125,7 @@ std::vector<DeviceActivity> ComputeDeviceActivity(const Trace& trace) {
       if (device == nullptr) {
         const int32_t id = DeviceOfTrack(trace, track);
         device = &by_device[id];
-        if (device->streams.empty()) {
-          device->device_id = id;
-          device->name = DeviceName(trace, id, track);
-        }
+        if (device->streams.empty()) SetIdentity(trace, id, track, device);
         device->streams.push_back(track);
         run_begins[id].push_back(device->ops.size());
       }

@@ -12,6 +12,18 @@
 
 namespace stepline::analysis {
 
+// What kind of device a DeviceActivity is: a GPU, a TPU, another accelerator
+// (MTIA, XPU, HPU, custom XLA devices), or GPU-side slices on tracks of no
+// known device (device id -1).
+enum class DeviceKind : uint8_t { kGpu = 0, kUnknown, kTpu, kOther };
+std::string_view DeviceKindName(DeviceKind kind);  // "gpu", "unknown", "tpu", "other"
+// The kind a device process's name says ("/device:TPU:0", "TPU 0" -> tpu;
+// "MTIA 17", "XPU 0", "HPU 0", "/device:CUSTOM:0" -> other); gpu otherwise.
+DeviceKind DeviceKindOfProcessName(std::string_view process_name);
+// A device's display name: "GPU 0", "TPU 3", and for other accelerators the
+// process's own "<word> <n>" ("MTIA 17"), else "Device <n>".
+std::string DeviceLabel(DeviceKind kind, int32_t device_id, std::string_view process_name);
+
 struct Interval {
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
@@ -28,7 +40,8 @@ struct DeviceOp {
 
 struct DeviceActivity {
   int32_t device_id = -1;        // -1: GPU slices on tracks of no known device
-  std::string name;              // "GPU 0", or the device process's name
+  DeviceKind kind = DeviceKind::kGpu;
+  std::string name;              // DeviceLabel ("GPU 0", "TPU 0"), or the device process's name
   std::vector<TrackId> streams;  // tracks holding this device's GPU slices
   // Every GPU-side slice, sorted by start (ties: stream order). Zero-length slices are kept
   // (they count in op stats) but occupy no time.

@@ -26,6 +26,11 @@ input	*Dataset*__getitem__*	PyTorch dataset reads (DataLoader workers)
 input	*collate*	PyTorch batch assembly (default_collate)
 input	*infeed*	TPU/XLA infeed enqueue and dequeue
 input	*prefetch*wait*	prefetch waits
+input	*TransferToDevice*	XLA/PjRt host-to-device transfers (tpu::System::TransferToDevice, TransferToDevice=>IssueEvent)
+input	*TransferToInfeed*	XLA infeed transfers
+input	*BufferFromPyval*	JAX device_put: a host array copied to the device
+input	read	a blocking file or pipe read (syscall traces)
+input	recv*	socket reads: recv, recvfrom, recvmsg
 # --- blocking synchronization ---
 sync	cu*Synchronize*	cudaStreamSynchronize, cudaDeviceSynchronize, cudaEventSynchronize, cuStreamSynchronize, cuCtxSynchronize
 sync	hip*Synchronize*	ROCm equivalents
@@ -39,6 +44,14 @@ sync	hipMemcpyHtoD*
 sync	aten::item	PyTorch .item(): copies a scalar to the host and waits
 sync	aten::_local_scalar_dense
 sync	*cuda*synchronize*	Python frames such as torch/cuda/__init__.py(975): synchronize
+sync	*outfeed*	TPU/XLA outfeed dequeue: the host waits for results the device sends
+sync	*TransferFromDevice*	XLA/PjRt device-to-host transfers: the host waits for the copy back
+sync	*TransferFromOutfeed*
+sync	Wait for *	PjRt buffer waits: Wait for donation holds, Wait for usage holds, Wait for event
+sync	*BlockHostUntilReady*	XLA's wait for a buffer (behind JAX block_until_ready)
+sync	*block_until_ready*	JAX: $api.py:3154 block_until_ready waits for the device
+sync	pthread_cond_*wait	a thread blocked on a condition variable
+sync	sem_*wait	a thread blocked on a semaphore (sem_wait, sem_timedwait)
 # --- runtime launch calls ---
 launch	cudaLaunchKernel*
 launch	cudaLaunchCooperativeKernel*

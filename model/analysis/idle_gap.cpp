@@ -19,6 +19,10 @@
 //      step and "ignore" rows are transparent. The category with the largest
 //      weight wins. With nothing in the window: sync if a sync call on that
 //      thread ended within sync_proximity_ns before the gap, else other.
+//      A launch call explains only the time it covers: when the launching
+//      thread idled for longer than it launched, the process's other threads
+//      are weighed the same way (rule 3b): input / host_compute work of
+//      one thread covering most of the gap is the cause, else other.
 //   4. Anything else is other.
 //
 // The window is weighed with one stack sweep over the thread's slices that
@@ -29,6 +33,8 @@
 
 #include <algorithm>
 #include <array>
+
+#include "model/analysis/profiler_spans.h"
 
 namespace stepline::analysis {
 namespace {
@@ -65,10 +71,24 @@ struct GapContext {
         launches(l),
         options(o),
         markers(t),
+        profiler_span(t),
         category_of_name(t.strings().size(), kUnknown),
         finger(t.tracks().size(), 0),
         h2d(d.h2d_busy),
         d2h(d.d2h_busy) {}
+
+  // The host threads of `process`, made on first use (rule 3b only).
+  const std::vector<TrackId>& ThreadsOf(ProcessId process) {
+    if (threads_of_process.empty()) {
+      threads_of_process.resize(trace.processes().size());
+      for (size_t t = 0; t < trace.tracks().size(); ++t) {
+        const TrackId track = TrackId::FromIndex(t);
+        if (trace.tracks().kind(track) != TrackKind::kHostThread) continue;
+        threads_of_process[trace.tracks().process(track).index()].push_back(track);
+      }
+    }
+    return threads_of_process[process.index()];
+  }
 
   HostCategory Classify(StringId name) {
     uint8_t& c = category_of_name[name.index()];
@@ -84,6 +104,7 @@ struct GapContext {
   const LaunchIndex& launches;
   const IdleGapOptions& options;
   StepMarkerMatcher markers;
+  ProfilerSpanFilter profiler_span;
   std::vector<uint8_t> category_of_name;  // per StringId; kUnknown until classified
   std::vector<DeviceOp> copies;           // the device's H2D and D2H copies, by start
   std::vector<TimeNs> copies_max_end;     // running max of copies[..i].end_ns
@@ -92,6 +113,7 @@ struct GapContext {
   CoverageCursor h2d, d2h;                // copy coverage; gaps are classified in time order
   std::vector<OpenEvent> stack_scratch;   // reused by every WindowSweep
   WindowWeights weights;                  // the last window's weights
+  std::vector<std::vector<TrackId>> threads_of_process;  // per ProcessId; empty until ThreadsOf
 };
 
 // The first row of `track` starting at or after t. Gaps are visited in time
@@ -158,6 +180,7 @@ class WindowSweep {
     // Markers by name; a marker named otherwise (a step_num arg only) is the
     // step itself or wraps it, and the whole-step test below catches it.
     if (category == HostCategory::kIgnore || ctx_->markers.IsMarkerName(SliceId(i))) return true;
+    if (ctx_->profiler_span(i)) return true;  // the profiler's own trace-wide span
     const TimeNs start = ctx_->trace.slices().start_ns()[i];
     return step_ != nullptr && start <= step_->start_ns && EndOf(ctx_->trace, i) >= step_->end_ns();
   }
@@ -262,6 +285,37 @@ void KeepLargest(std::vector<BlamedEvent>* events, size_t max_events) {
   if (events->size() > max_events) events->resize(max_events);
 }
 
+// Rule 3b: the other host threads of the launching thread's process, weighed
+// over the gap like the launching thread. The one category (input or
+// host_compute) of one thread that covers most of the gap is the
+// cause, its events blamed; else the gap is `other` and nothing is blamed.
+void BlameOtherThreads(GapContext* ctx, IdleGap* gap, TrackId launch_thread, const Step* step) {
+  const TimeRange range{gap->start_ns, gap->end_ns};
+  HostCategory best = HostCategory::kNone;
+  DurNs best_ns = 0;
+  std::vector<BlamedEvent> best_events;
+  for (TrackId t : ctx->ThreadsOf(ctx->trace.tracks().process(launch_thread))) {
+    if (t == launch_thread) continue;
+    WindowSweep(ctx, range, step).Run(t);
+    const WindowWeights& w = ctx->weights;
+    // Work only: a thread blocked in a sync call waits like the device does.
+    for (HostCategory c : {HostCategory::kInput, HostCategory::kHostCompute}) {
+      if (w.by_category[static_cast<size_t>(c)] <= best_ns) continue;
+      best = c;
+      best_ns = w.by_category[static_cast<size_t>(c)];
+      best_events.clear();
+      for (const BlamedEvent& e : w.deciders) {
+        if (e.category == c) best_events.push_back(e);
+      }
+    }
+  }
+  gap->cause = IdleCause::kOther;
+  if (2 * best_ns <= range.duration_ns()) return;
+  gap->cause = HostCategoryCause(best);
+  gap->cause_events = std::move(best_events);
+  KeepLargest(&gap->cause_events, ctx->options.max_cause_events);
+}
+
 void ClassifyGap(GapContext* ctx, IdleGap* gap) {
   const Trace& trace = ctx->trace;
   const TimeRange range{gap->start_ns, gap->end_ns};
@@ -293,6 +347,14 @@ void ClassifyGap(GapContext* ctx, IdleGap* gap) {
   HostCategory best = HostCategory::kInput;
   for (HostCategory c : {HostCategory::kSync, HostCategory::kLaunch, HostCategory::kHostCompute}) {
     if (w.by_category[static_cast<size_t>(c)] > w.by_category[static_cast<size_t>(best)]) best = c;
+  }
+  // Rule 3b: a launch call explains only the time it covers. When the
+  // launching thread idled for longer than it launched, what held the host
+  // up happened elsewhere: ask the process's other threads.
+  const DurNs launch_ns = w.by_category[static_cast<size_t>(HostCategory::kLaunch)];
+  if (best == HostCategory::kLaunch && range.duration_ns() - w.covered_ns > launch_ns) {
+    BlameOtherThreads(ctx, gap, thread, step);
+    return;
   }
   gap->cause = HostCategoryCause(best);
   for (const BlamedEvent& e : w.deciders) {

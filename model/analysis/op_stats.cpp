@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "model/analysis/profiler_spans.h"
 #include "model/analysis/self_time.h"
 
 namespace stepline::analysis {
@@ -14,7 +15,7 @@ constexpr uint32_t kNoEntry = UINT32_MAX;
 
 // The op kind of a slice, or false for slices that are not ops (async rows,
 // derived rows, GPU annotations, counters).
-bool KindOf(const Trace& trace, uint32_t i, OpKind* kind) {
+bool KindOf(const Trace& trace, uint32_t i, ProfilerSpanFilter& profiler_span, OpKind* kind) {
   switch (trace.slices().gpu_kind()[i]) {
     case GpuKind::kKernel:
     case GpuKind::kCollective: *kind = OpKind::kKernel; return true;
@@ -26,6 +27,7 @@ bool KindOf(const Trace& trace, uint32_t i, OpKind* kind) {
     case GpuKind::kNone: break;
   }
   if (trace.tracks().kind(trace.slices().track()[i]) != TrackKind::kHostThread) return false;
+  if (profiler_span(i)) return false;  // the profiler's own span wraps everything
   *kind = OpKind::kHostOp;
   return true;
 }
@@ -62,9 +64,10 @@ OpStats ComputeOpStats(const Trace& trace) {
   const std::vector<DurNs> self = SelfTimes(trace);
   std::vector<uint32_t> first_entry(trace.strings().size(), kNoEntry);  // per name
   std::vector<uint32_t> next_entry;                                     // same name, other kind
+  ProfilerSpanFilter profiler_span(trace);
   for (size_t i = 0; i < s.size(); ++i) {
     OpKind kind;
-    if (!KindOf(trace, static_cast<uint32_t>(i), &kind)) continue;
+    if (!KindOf(trace, static_cast<uint32_t>(i), profiler_span, &kind)) continue;
     const StringId name = s.name()[i];
     uint32_t e = first_entry[name.index()];
     while (e != kNoEntry && stats.ops[e].kind != kind) e = next_entry[e];

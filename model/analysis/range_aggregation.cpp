@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "model/analysis/profiler_spans.h"
 #include "model/analysis/self_time.h"
 
 namespace stepline::analysis {
@@ -15,6 +16,7 @@ std::vector<RangeAggregateRow> AggregateSlicesInRange(const Trace& trace, TimeRa
   const SliceTable& s = trace.slices();
   std::unordered_map<uint32_t, size_t> index_of_name;
   std::vector<DurNs> clipped(s.size(), -1);  // per slice inside a visited track
+  ProfilerSpanFilter profiler_span(trace);
   auto visit_track = [&](TrackId t) {
     const auto& r = trace.tracks().ranges(t);
     for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
@@ -23,6 +25,7 @@ std::vector<RangeAggregateRow> AggregateSlicesInRange(const Trace& trace, TimeRa
       const DurNs in = range.OverlapNs({st, st + s.dur_ns()[i]});
       const bool instant_inside = s.dur_ns()[i] == 0 && range.Contains(st);
       if (in <= 0 && !instant_inside) continue;
+      if (profiler_span(i)) continue;  // not an op (profiler_spans.h)
       clipped[i] = in;
       auto [it, inserted] = index_of_name.try_emplace(s.name()[i].value, rows.size());
       if (inserted) rows.push_back({s.name()[i], 0, 0, 0});

@@ -50,6 +50,43 @@ constexpr CauseText kCauseTexts[] = {
      "look at the longest gaps: launched work waiting on other streams or events, or untraced host activity"},
 };
 
+// The stack-specific remedies; the table's CUDA text otherwise.
+const char* StackAdvice(IdleCause cause, AdviceStack stack, const char* cuda_advice) {
+  if (stack == AdviceStack::kRocm && cause == IdleCause::kLaunch) {
+    return "do more work per kernel (a larger batch), fuse ops (torch.compile, XLA) or capture the step in a HIP "
+           "graph (hipGraphInstantiate / hipGraphLaunch)";
+  }
+  if (stack == AdviceStack::kRocm && cause == IdleCause::kSync) {
+    return "avoid .item(), .cpu(), hipDeviceSynchronize and printing device tensors inside the step, or synchronize "
+           "once every few steps";
+  }
+  if (stack != AdviceStack::kXla) return cuda_advice;
+  switch (cause) {
+    case IdleCause::kLaunch:
+      return "run more work per XLA program: jit the whole step (one program instead of many small ones), a larger "
+             "batch, or loop on the device with lax.scan / fori_loop";
+    case IdleCause::kSync:
+      return "avoid block_until_ready, jax.device_get and printing device arrays inside the step, or fetch results "
+             "once every few steps";
+    case IdleCause::kInput:
+      return "prefetch batches to the device (e.g. flax prefetch_to_device, tf.data prefetch) and add input threads";
+    case IdleCause::kMemcpyH2D:
+      return "keep data on the device between steps, prefetch the next batch while the step runs, or send less data";
+    case IdleCause::kHostCompute:
+      return "move that work off the step's critical path or into the jitted program";
+    default: return cuda_advice;
+  }
+}
+
+// "the GPU waits ..." with the device's own word.
+std::string WithDevice(std::string text, const std::string& word) {
+  if (word == "GPU") return text;
+  for (size_t at = text.find("GPU"); at != std::string::npos; at = text.find("GPU", at + word.size())) {
+    text.replace(at, 3, word);
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string_view BoundAdverb(double percent) {
@@ -66,8 +103,9 @@ std::vector<std::string> ComputeRecommendations(const RecommendationInput& in) {
   for (const CauseText& t : kCauseTexts) {
     const double p = share(At(in.idle_by_cause, t.cause));
     if (p < kModeratelyBoundPercent) continue;
-    std::string s = std::string(BoundAdverb(p)) + t.bound + ": " + t.waits + " " + Percent(p) + " of the step" +
-                    EventList(in.top_events[static_cast<size_t>(t.cause)]) + "; " + t.advice + ".";
+    std::string s = std::string(BoundAdverb(p)) + t.bound + ": " + WithDevice(t.waits, in.device_word) + " " +
+                    Percent(p) + " of the step" + EventList(in.top_events[static_cast<size_t>(t.cause)]) + "; " +
+                    WithDevice(StackAdvice(t.cause, in.stack, t.advice), in.device_word) + ".";
     if (t.cause == IdleCause::kInput && in.busiest_input_thread_percent >= 90.0) {
       s += " The host input threads are saturated (" + in.busiest_input_thread + " is busy " +
            Percent(in.busiest_input_thread_percent) + " of the step): parallelize or cache the preprocessing.";
@@ -85,7 +123,7 @@ std::vector<std::string> ComputeRecommendations(const RecommendationInput& in) {
   for (auto& f : findings) out.push_back(std::move(f.second));
   if (out.empty()) {
     const double compute = share(At(in.breakdown, TimeCategory::kCompute));
-    std::string s = "Compute-bound: the GPU computes " + Percent(compute) + " of the step";
+    std::string s = "Compute-bound: the " + in.device_word + " computes " + Percent(compute) + " of the step";
     if (!in.top_device_op.empty()) {
       s += "; the costliest device op is " + in.top_device_op + " (" + Percent(in.top_device_op_percent) +
            " of device time), optimize it first (mixed precision, a better algorithm or layout)";

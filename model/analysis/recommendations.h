@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,13 @@ namespace stepline::analysis {
 inline constexpr double kHighlyBoundPercent = 20.0;
 inline constexpr double kModeratelyBoundPercent = 5.0;
 
+// Whose software stack the advice names: CUDA (graphs, .item()), ROCm (HIP
+// graphs, hipGraphLaunch) or XLA on a TPU (jit, block_until_ready).
+enum class AdviceStack : uint8_t { kCuda = 0, kRocm, kXla };
+
 struct RecommendationInput {
+  AdviceStack stack = AdviceStack::kCuda;
+  std::string device_word = "GPU";  // "GPU", "TPU", "device": the subject of the sentences
   DurNs step_ns = 0;        // summed step time of the primary device
   CategoryNs breakdown{};   // summed over its steps
   CauseNs idle_by_cause{};  // no-kernel time in its steps, by gap cause

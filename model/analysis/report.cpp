@@ -151,6 +151,7 @@ Report ResolveReport(const Trace& trace, const TraceAnalysis& a) {
   }
   report.ops = OpRows(trace, a.ops);
   report.kernels = KernelRows(trace, a.kernels);
+  report.xla = a.xla;
   report.recommendations = a.recommendations;
   report.step_stats = a.step_stats;
   if (!a.top_blamed.name.is_none()) {

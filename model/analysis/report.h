@@ -118,6 +118,7 @@ struct Report {
   std::vector<std::string> threads;     // display names of the tracks events refer to
   std::vector<ReportOp> ops;            // sorted by total_ns descending
   std::vector<ReportKernel> kernels;    // sorted by total_ns descending
+  XlaStats xla;                         // XLA ops and modules (views into the trace)
   std::vector<std::string> recommendations;
   std::vector<ReportMemory> memory;          // per memory pool (issue #19)
   std::vector<ReportAllocation> allocations;  // every pool's allocation table, pool by pool

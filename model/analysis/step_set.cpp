@@ -12,6 +12,8 @@
 // was one before Python frames were excluded), not a step.
 #include "model/analysis/step_set.h"
 
+#include "model/analysis/xla_module_steps.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -191,6 +193,7 @@ std::string_view StepSourceName(StepSource s) {
     case StepSource::kGpuActiveSpan: return "gpu_active_span";
     case StepSource::kNvtx: return "nvtx";
     case StepSource::kRoctx: return "roctx";
+    case StepSource::kXlaModule: return "xla_module";
   }
   return "?";
 }
@@ -239,6 +242,9 @@ std::string StepSourceSentence(const StepSet& set) {
     case StepSource::kGpuActiveSpan: s = "one step `all`: the device-active span (no step markers)"; break;
     case StepSource::kNvtx: s = count("repeated NVTX range", "repeated NVTX ranges"); break;
     case StepSource::kRoctx: s = count("repeated roctx range", "repeated roctx ranges"); break;
+    case StepSource::kXlaModule:
+      s = count("execution", "executions") + " of the XLA module with the most device time (no step markers)";
+      break;
   }
   s += " (" + std::string(StepSourceName(set.source)) + ")";
   if (set.overlap_count > 0) {
@@ -288,8 +294,7 @@ StepSet ComputeSteps(const Trace& trace, const StepOptions& options) {
   if (!options.steps_regex.empty() && take(StepSource::kRegex, FromRegex(trace, options.steps_regex, &set.error))) {
     return set;
   }
-  // Issue #16 item 2: one step per execution of the XLA module with the most
-  // device time goes here, before the device-active span.
+  if (take(StepSource::kXlaModule, ComputeXlaModuleSteps(trace, options.device_id))) return set;
   const TimeRange span = GpuActiveSpan(trace);
   if (!span.empty())
     take(StepSource::kGpuActiveSpan, {Step{"all", span.start_ns, span.duration_ns(), SliceId::None()}});

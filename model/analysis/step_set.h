@@ -25,8 +25,7 @@ enum class StepSource : uint8_t {
   kGpuActiveSpan,  // first kernel start .. last kernel end, one step
   kNvtx,           // a Steps row the Nsight loader made from NVTX ranges (category "nvtx")
   kRoctx,          // a Steps row the rocprof loader made from roctx ranges (category "roctx")
-  // New sources go here (issue #16 item 2 adds the XLA module executions) and
-  // in StepSourceName / StepSourceSentence.
+  kXlaModule,      // executions of the device's top XLA module (xla_module_steps.h)
 };
 std::string_view StepSourceName(StepSource s);  // "steps_row", "profiler_step", ...
 

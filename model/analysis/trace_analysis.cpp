@@ -15,8 +15,6 @@
 
 namespace stepline::analysis {
 
-std::string_view DeviceKindName(DeviceKind kind) { return kind == DeviceKind::kGpu ? "gpu" : "unknown"; }
-
 std::pair<uint32_t, uint32_t> TraceAnalysis::GapsInRange(uint32_t d, TimeRange range) const {
   if (d >= devices.size()) return {0, 0};
   const auto first = gaps.begin() + devices[d].gaps_begin, last = gaps.begin() + devices[d].gaps_end;
@@ -42,7 +40,7 @@ namespace {
 // Sums one device's gaps and step breakdowns; keeps the gaps of its active span.
 void AddDevice(DeviceActivity activity, const StepSet& steps, std::vector<IdleGap> gaps, TraceAnalysis* a) {
   DeviceAnalysis d;
-  d.kind = activity.device_id < 0 ? DeviceKind::kUnknown : DeviceKind::kGpu;
+  d.kind = activity.kind;
   d.steps = ComputeStepBreakdowns(activity, steps, gaps);
   for (const StepBreakdown& b : d.steps) {
     for (int c = 0; c < kTimeCategoryCount; ++c) d.breakdown_total[c] += b.category_ns[c];
@@ -123,12 +121,33 @@ void BusiestInputThread(const Trace& trace, const StepSet& steps, const IdleCaus
     in->busiest_input_thread_percent = 100.0 * static_cast<double>(best) / static_cast<double>(in->step_ns);
 }
 
+// A ROCm trace names HIP runtime calls (hipLaunchKernel, hipModuleLaunchKernel,
+// hipMemcpyAsync, hipDeviceSynchronize, ...); one pass over the distinct names.
+bool UsesHip(const Trace& trace) {
+  for (size_t i = 1; i < trace.strings().size(); ++i) {
+    const std::string_view name = trace.str(StringId(static_cast<uint32_t>(i)));
+    if (name.starts_with("hip") &&
+        (name.find("Launch") != std::string_view::npos || name.find("Memcpy") != std::string_view::npos ||
+         name.find("Synchronize") != std::string_view::npos))
+      return true;
+  }
+  return false;
+}
+
 // `in` already holds TopBlamedEvents of the primary device's gaps.
 void FillRecommendationInput(const Trace& trace, const TraceAnalysis& a, const IdleCauseTable& table,
                              RecommendationInput* out) {
   RecommendationInput& in = *out;
   const DeviceAnalysis* d = a.primary();
   if (d == nullptr) return;
+  if (d->kind == DeviceKind::kTpu) {
+    in.stack = AdviceStack::kXla;
+    in.device_word = "TPU";
+  } else if (d->kind == DeviceKind::kOther) {
+    in.device_word = "device";
+  } else if (UsesHip(trace)) {
+    in.stack = AdviceStack::kRocm;
+  }
   in.step_ns = a.step_stats.window_total_ns;  // what the breakdown sums to (overlaps split)
   in.breakdown = d->breakdown_total;
   in.idle_by_cause = d->step_idle_by_cause;
@@ -210,6 +229,7 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
   const LaunchIndex launches = BuildLaunchIndex(trace);
   a.device_of_track.assign(trace.tracks().size(), -1);
   std::vector<Interval> kernels;
+  a.xla = ComputeXlaStats(trace, devices);
   RecommendationInput recommendation_input;
   for (size_t i = 0; i < devices.size(); ++i) {
     std::vector<IdleGap> gaps = ComputeIdleGaps(trace, devices[i], a.steps, table, launches, options.gap_options);

@@ -22,6 +22,7 @@
 #include "model/analysis/step_set.h"
 #include "model/analysis/step_stats.h"
 #include "model/analysis/time_category.h"
+#include "model/analysis/xla_ops.h"
 
 namespace stepline::analysis {
 
@@ -32,14 +33,9 @@ struct AnalysisOptions {
   IdleGapOptions gap_options;
 };
 
-// What kind of device a DeviceActivity is: a numbered GPU, or GPU-side slices
-// on tracks of no known device (device id -1).
-enum class DeviceKind : uint8_t { kGpu = 0, kUnknown };
-std::string_view DeviceKindName(DeviceKind kind);  // "gpu", "unknown"
-
 struct DeviceAnalysis {
   DeviceActivity activity;            // ops, kernel union, active span, streams
-  DeviceKind kind = DeviceKind::kGpu;
+  DeviceKind kind = DeviceKind::kGpu;  // activity.kind
   DurNs idle_ns = 0;                  // active span - busy: the sum of its gaps
   CauseNs idle_by_cause{};            // its gaps (the active span), by cause; sums to idle_ns
   CauseNs step_idle_by_cause{};       // no-kernel time inside the steps, by cause
@@ -68,6 +64,7 @@ struct TraceAnalysis {
   std::vector<int32_t> device_of_track; // per TrackId: index into devices, -1 none
   OpStats ops;                          // keyed by StringId
   std::vector<KernelStat> kernels;      // keyed by StringId
+  XlaStats xla;                         // XLA ops and modules; empty for non-XLA traces
   StepStats step_stats;                 // over `steps`
   OutlierSteps outliers;                // issue #16: slow steps vs the median, by the primary device's breakdown
   TopBlamedEvent top_blamed;

@@ -51,12 +51,14 @@ TEST(IdleGapTest, InputWithEdgesLaunchDelayAndStep) {
   b.Thread("main").Slice("IteratorGetNext", Us(150), Us(140));
   b.Kernel(7, Us(300), Us(100), "K2").LaunchedFrom("main", Us(290), Us(4));
   Analyzed a = Analyze(b);
-  // Leading edge [0, 10): only K1's launch call [2, 4) -> launch.
+  // Leading edge [0, 10): K1's launch call [2, 4) covers 2 us, the thread
+  // idles 8 us and has no other thread to ask -> other (rule 3b).
   // Middle [100, 300): IteratorGetNext 140 us (input) vs the launch 4 us.
   // Trailing edge [400, 1000): no kernel ends it -> other.
   ASSERT_EQ(a.gaps.size(), 3u);
   EXPECT_FALSE(a.gaps[0].in_active_span);
-  EXPECT_EQ(a.gaps[0].cause, IdleCause::kLaunch);
+  EXPECT_EQ(a.gaps[0].cause, IdleCause::kOther);
+  EXPECT_TRUE(a.gaps[0].cause_events.empty());
   EXPECT_EQ(a.gaps[0].end_ns, Us(10));
   const IdleGap& g = a.gaps[1];
   EXPECT_TRUE(g.in_active_span);
@@ -219,6 +221,47 @@ TEST(IdleGapTest, GapsAcrossStreamsAndDegenerateInputs) {
   ASSERT_EQ(d2.size(), 1u);
   EXPECT_TRUE(
       ComputeIdleGaps(copies_only, d2[0], StepSet{}, IdleCauseTable::Default(), BuildLaunchIndex(copies_only)).empty());
+}
+
+// Rule 3b (issue #16): a launch call explains only the time it covers. In
+// [100, 300) main idles but for K2's launch [296, 300); what the process's
+// other threads did decides: work covering most of the gap is named, less
+// is `other`; the launch is never blamed.
+TEST(IdleGapTest, IdleLaunchingThreadAsksTheOtherThreads) {
+  struct Case {
+    const char* name;
+    DurNs other_ns;
+    IdleCause want;
+  };
+  const Case kCases[] = {{"jit_compile", Us(150), IdleCause::kHostCompute},
+                         {"enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", Us(120), IdleCause::kInput},
+                         {"jit_compile", Us(60), IdleCause::kOther},
+                         {"cudaStreamSynchronize", Us(190), IdleCause::kOther}};  // waiting is not work
+  for (const Case& c : kCases) {
+    SyntheticTrace b = Base();
+    b.Thread("compiler").Slice(c.name, Us(120), c.other_ns);
+    b.Kernel(7, Us(300), Us(10), "K2").LaunchedFrom("main", Us(296), Us(4), "hipModuleLaunchKernel");
+    Analyzed a = Analyze(b);
+    const IdleGap& g = MiddleGap(a);
+    EXPECT_EQ(g.cause, c.want) << c.name << " " << c.other_ns;
+    for (const BlamedEvent& e : g.cause_events) EXPECT_EQ(Name(a, e.slice), c.name);
+    EXPECT_EQ(g.cause_events.empty(), c.want == IdleCause::kOther) << c.name;
+  }
+  // A launch covering most of the window is still the cause.
+  SyntheticTrace b = Base();
+  b.Thread("compiler").Slice("jit_compile", Us(100), Us(200));
+  b.Kernel(7, Us(300), Us(10), "K2").LaunchedFrom("main", Us(180), Us(120));
+  Analyzed a = Analyze(b);
+  EXPECT_EQ(MiddleGap(a).cause, IdleCause::kLaunch);
+}
+
+// The profiler's own trace-wide span is never blamed (issue #16 item 3).
+TEST(IdleGapTest, ProfilerSpansAreNeverBlamed) {
+  SyntheticTrace b = Base();
+  b.Thread("main").Slice("PyTorch Profiler (0)", Us(50), Us(900));
+  b.Kernel(7, Us(300), Us(10), "K2").LaunchedFrom("main", Us(290), Us(4));
+  Analyzed a = Analyze(b);
+  for (const BlamedEvent& e : MiddleGap(a).cause_events) EXPECT_NE(Name(a, e.slice), "PyTorch Profiler (0)");
 }
 
 }  // namespace

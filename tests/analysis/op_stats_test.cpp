@@ -67,5 +67,19 @@ TEST(OpStatsTest, SameNameDifferentKindsAreSeparateRows) {
   EXPECT_TRUE(ComputeOpStats(SyntheticTrace().Build()).ops.empty());
 }
 
+// The profiler's trace-wide span is not an op (issue #16 item 3).
+TEST(OpStatsTest, ProfilerSpansAreNotOps) {
+  Trace t = SyntheticTrace()
+                .Thread("PyTorch Profiler")
+                .Slice("PyTorch Profiler (0)", 0, Us(1000))
+                .Thread("main")
+                .Slice("[pytorch|profiler|execution_trace|thread]", 0, Us(900))
+                .Slice("aten::mm", Us(10), Us(20))
+                .Build();
+  const OpStats s = ComputeOpStats(t);
+  ASSERT_EQ(s.ops.size(), 1u);
+  EXPECT_EQ(t.str(s.ops[0].name), "aten::mm");
+}
+
 }  // namespace
 }  // namespace stepline::analysis

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace stepline::analysis {
 namespace {
 
@@ -47,6 +49,26 @@ TEST(RecommendationsTest, NamesEventsAndOrdersByShare) {
   EXPECT_NE(r[0].find("input threads are saturated (tf_data_worker is busy 96% of the step)"), std::string::npos);
   EXPECT_EQ(r[1].rfind("Moderately synchronization-bound: ", 0), 0u);
   EXPECT_TRUE(ComputeRecommendations(RecommendationInput{}).empty());
+}
+
+// Issue #16: the fix named in the trace's own stack.
+TEST(RecommendationsTest, AdviceNamesTheTracesStack) {
+  RecommendationInput in = Input(IdleCause::kLaunch, 400);
+  const std::string cuda = ComputeRecommendations(in).at(0);
+  EXPECT_NE(cuda.find("CUDA graph"), std::string::npos) << cuda;
+  in.stack = AdviceStack::kRocm;
+  const std::string rocm = ComputeRecommendations(in).at(0);
+  EXPECT_EQ(rocm.find("CUDA"), std::string::npos) << rocm;
+  EXPECT_NE(rocm.find("hipGraphLaunch"), std::string::npos) << rocm;
+  in.stack = AdviceStack::kXla;
+  in.device_word = "TPU";
+  const std::string xla = ComputeRecommendations(in).at(0);
+  EXPECT_EQ(xla.rfind("Highly kernel-launch-bound: the TPU waits for kernel launches 40% of the step", 0), 0u) << xla;
+  EXPECT_NE(xla.find("jit the whole step"), std::string::npos) << xla;
+  EXPECT_EQ(xla.find("CUDA"), std::string::npos) << xla;
+  RecommendationInput compute = Input(IdleCause::kLaunch, 0);
+  compute.device_word = "TPU";
+  EXPECT_EQ(ComputeRecommendations(compute).at(0).rfind("Compute-bound: the TPU computes 100%", 0), 0u);
 }
 
 }  // namespace

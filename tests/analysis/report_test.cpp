@@ -21,7 +21,7 @@ Trace TwoDevices() {
   b.Thread("main").Slice("ProfilerStep#1", 0, Us(1000)).Slice("IteratorGetNext", Us(420), Us(450));
   b.Device(1);
   b.Kernel(7, 0, Us(300), "K1").LaunchedFrom("main", 0, Us(2));
-  b.Kernel(7, Us(305), Us(95), "K2").LaunchedFrom("main", Us(303), Us(1));
+  b.Kernel(7, Us(305), Us(95), "K2").LaunchedFrom("main", Us(301), Us(3));  // covers most of [300,305)
   b.Kernel(7, Us(900), Us(100), "K3").LaunchedFrom("main", Us(880), Us(10));
   b.Device(0).Kernel(1, 0, Us(100), "small");
   return b.Build();

@@ -24,6 +24,26 @@ SliceId FindSlice(const Trace& t, std::string_view name) {
 
 // The resnet50 case: zero_grad is blamed by many short gaps, the DataLoader by
 // a few long ones. The top event is the one that cost the most idle time.
+// Issue #16: a device's kind and name come from its process's name.
+TEST(DeviceKindTest, FromTheProcessName) {
+  EXPECT_EQ(DeviceKindOfProcessName("/device:TPU:3"), DeviceKind::kTpu);
+  EXPECT_EQ(DeviceKindOfProcessName("/device:TPU:3 SparseCore 0"), DeviceKind::kTpu);
+  EXPECT_EQ(DeviceKindOfProcessName("TPU 0"), DeviceKind::kTpu);
+  EXPECT_EQ(DeviceKindOfProcessName("/device:GPU:0"), DeviceKind::kGpu);
+  EXPECT_EQ(DeviceKindOfProcessName("python3 1234"), DeviceKind::kGpu);  // Kineto's numbered GPU processes
+  EXPECT_EQ(DeviceKindOfProcessName(""), DeviceKind::kGpu);
+  EXPECT_EQ(DeviceKindOfProcessName("MTIA 17"), DeviceKind::kOther);
+  EXPECT_EQ(DeviceKindOfProcessName("XPU 1"), DeviceKind::kOther);
+  EXPECT_EQ(DeviceKindOfProcessName("/device:CUSTOM:0"), DeviceKind::kOther);
+  EXPECT_EQ(DeviceKindOfProcessName("TPUEmbedding host"), DeviceKind::kGpu);  // a word, not a prefix
+  EXPECT_EQ(DeviceLabel(DeviceKind::kTpu, 2, "/device:TPU:2"), "TPU 2");
+  EXPECT_EQ(DeviceLabel(DeviceKind::kGpu, 0, "/device:GPU:0"), "GPU 0");
+  EXPECT_EQ(DeviceLabel(DeviceKind::kOther, 17, "MTIA 17"), "MTIA 17");
+  EXPECT_EQ(DeviceLabel(DeviceKind::kOther, 0, "/device:CUSTOM:0"), "Device 0");
+  EXPECT_EQ(DeviceKindName(DeviceKind::kTpu), "tpu");
+  EXPECT_EQ(DeviceKindName(DeviceKind::kOther), "other");
+}
+
 TEST(TopBlamedEventTest, RanksByBlamedTimeNotByGapCount) {
   SyntheticTrace b;
   b.Thread("main").Slice("zero_grad", Us(0), Us(10)).Slice("DataLoader", Us(20), Us(500));

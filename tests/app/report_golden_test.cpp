@@ -26,10 +26,13 @@ using ::stepline::testing::ParseJson;
 // silently (the demos have none: `diagnostics` is an empty array).
 // Issue #19: `memory`, the memory pools the demos now record.
 // Issue #16: where the steps came from, their overlap, each step's window,
-// the outlier steps (step_stats, already added, gained percentiles).
-constexpr std::array<std::string_view, 11> kAddedKeys{
-    "gpu_busy_percent", "step_stats", "top_blamed_event", "partial",       "data_loss",    "diagnostics",
-    "memory",           "step_source", "steps_overlap",   "window_dur_ns", "outlier_steps"};
+// the outlier steps (step_stats, already added, gained percentiles);
+// devices[].kind ("gpu", "tpu", "other") and the XLA module and op tables
+// (empty arrays for the demo scenarios, which are not XLA traces).
+constexpr std::array<std::string_view, 14> kAddedKeys{
+    "gpu_busy_percent", "step_stats",    "top_blamed_event", "partial",       "data_loss",
+    "diagnostics",      "memory",        "step_source",      "steps_overlap", "window_dur_ns",
+    "outlier_steps",    "kind",          "xla_modules",      "xla_ops"};
 // Scenarios added after the goldens were made have no "before" to compare
 // with; memory_demo_test holds memory-leak's report to its planted truth.
 // outlier_demo_test holds checkpoint's outliers to theirs.

@@ -31,7 +31,7 @@ Trace TwoDevices() {
   b.Thread("main").Slice("ProfilerStep#1", 0, Us(1000)).Slice("IteratorGetNext", Us(420), Us(450));
   b.Device(1);
   b.Kernel(7, 0, Us(300), "K1").LaunchedFrom("main", 0, Us(2));
-  b.Kernel(7, Us(305), Us(95), "K2").LaunchedFrom("main", Us(303), Us(1));
+  b.Kernel(7, Us(305), Us(95), "K2").LaunchedFrom("main", Us(301), Us(3));  // covers most of [300,305)
   b.Kernel(7, Us(900), Us(100), "K3").LaunchedFrom("main", Us(880), Us(10));
   b.Device(0).Kernel(1, 0, Us(100), "small");
   return b.Build();
@@ -198,7 +198,7 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   EXPECT_EQ(json->Keys(),
             (Strings{"primary_device", "devices", "step_source", "steps_overlap", "steps", "breakdown_total",
                      "idle_by_cause", "gpu_busy_percent", "step_stats", "outlier_steps", "top_blamed_event", "gaps",
-                     "ops", "kernels", "memory", "recommendations"}));
+                     "ops", "kernels", "memory", "xla_modules", "xla_ops", "recommendations"}));
   EXPECT_EQ(Member(*json, "steps_overlap").Keys(), (Strings{"count", "max_ns"}));
   EXPECT_EQ(Member(*json, "step_stats").Keys(), (Strings{"count", "mean_ns", "sample_std_ns", "min_ns", "max_ns",
                                                          "p50_ns", "p90_ns", "p99_ns"}));
@@ -207,7 +207,8 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   const auto& devices = Member(*json, "devices").items;
   ASSERT_FALSE(devices.empty());
   for (const JsonValue& d : devices) {
-    EXPECT_EQ(d.Keys(), (Strings{"name", "busy_ns", "idle_ns", "breakdown_total", "idle_by_cause"}));
+    EXPECT_EQ(d.Keys(), (Strings{"name", "kind", "busy_ns", "idle_ns", "breakdown_total", "idle_by_cause"}));
+    EXPECT_EQ(Member(d, "kind").text, "gpu");
     EXPECT_EQ(Member(d, "breakdown_total").Keys(), CategoryNames());
     EXPECT_EQ(Member(d, "idle_by_cause").Keys(), CauseNames());
   }

@@ -70,10 +70,21 @@ TEST(NsysReportTest, NvtxStepsGetBreakdownsAndGapsBlameOsCalls) {
   }
   // Every gap of at least 10 us is blamed on what the thread was doing.
   std::set<std::string_view> blamed;
+  // The pattern table classifies the OS calls (issue #16): read is input,
+  // pthread_cond_wait sync; other host work is host_compute.
   int host_gaps = 0;
   for (const analysis::ReportGap& g : r.gaps) {
-    for (const analysis::ReportEvent& e : r.CauseEvents(g)) blamed.insert(e.name);
-    host_gaps += g.cause == analysis::IdleCause::kHostCompute;
+    for (const analysis::ReportEvent& e : r.CauseEvents(g)) {
+      blamed.insert(e.name);
+      if (e.name == "read") {
+        EXPECT_EQ(g.cause, analysis::IdleCause::kInput);
+      }
+      if (e.name == "pthread_cond_wait") {
+        EXPECT_EQ(g.cause, analysis::IdleCause::kSync);
+      }
+    }
+    host_gaps += g.cause == analysis::IdleCause::kHostCompute || g.cause == analysis::IdleCause::kInput ||
+                 g.cause == analysis::IdleCause::kSync;
   }
   EXPECT_TRUE(blamed.count("read")) << "the input read before each step's first launch";
   EXPECT_TRUE(blamed.count("pthread_cond_wait")) << "the condition wait before the last launch";

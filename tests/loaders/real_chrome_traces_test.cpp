@@ -16,6 +16,8 @@
 //   the "Device 0" row (tid -1) holding only device-wide cuda_sync events counts;
 //   so do MTIA's device queues (mtia_ccp_events on process "MTIA 17", rows
 //   "Stream 101".. with args.stream). gpu_streams: those holding kernels/copies/memsets.
+//   Since issue #16 the MTIA queue events are device activity by name (pe_exe, merge,
+//   remote: kernels; dma_request: copies; event_record / event_wait: not activity).
 // * Steps: ProfilerStep#N on host rows. Newer Kineto copies each step onto the GPU
 //   row as a gpu_user_annotation; that copy is the same step seen from the device,
 //   so analysis::TraceSummary::steps must not count it (the name-prefix count over
@@ -122,7 +124,7 @@ constexpr RealTraceFacts kFacts[] = {
     {"hta/execution_trace_benchmark_simple_add_trace.json.gz",
      56, 4, 16000, "0=4/16000", 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 4, 4, 0, 0, 0},
     {"hta/mtia_inference_trace_mtia_inference_rank_0.json.gz",  // 991 queue links + 175 ac2g to queue calls
-     14179, 0, 0, "", 0, 0, 0, 0, 0, 12, 0, 0, 0, 0, 1166, 0, 0, 0, 0},
+     14179, 97, 414085123, "17=97/414085123", 0, 0, 0, 877, 0, 12, 12, 1, 0, 0, 1166, 730, 0, 0, 0},
     {"hta/nccl_parser_config_nccl_data.json.gz",
      26933, 2700, 162532340, "0=2700/162532340", 0, 0, 960, 0, 114, 2, 2, 1, 3, 0, 3774, 3774, 543, 0, 0},
     {"hta/ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",

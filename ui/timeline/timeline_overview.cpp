@@ -9,6 +9,7 @@
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/timeline/timeline_panel.h"
+#include "ui/xla_modules_table.h"
 
 namespace stepline::ui {
 
@@ -18,8 +19,10 @@ void TimelinePanel::DrawOverview(ViewState& state, ImDrawList* dl, const Rect& r
   const float header_w = theme::kHeaderWidth * Scale();
   const Rect strip{r.x0 + header_w, r.y0 + 2, r.x1, r.y1 - 2};
   dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), theme::kRulerBackground);
+  // "TPU busy" on a TPU trace: the primary device's word (xla_modules_table.h).
+  const std::string busy_label = DeviceWord(data.analysis.report) + " busy (whole trace)";
   dl->AddText(ImVec2(r.x0 + 6, r.y0 + (r.h() - ImGui::GetFontSize()) / 2), theme::kTrackSubText,
-              data.has_gpu ? "GPU busy (whole trace)" : "Whole trace");
+              data.has_gpu ? busy_label.c_str() : "Whole trace");
   const TimeRange span = trace.span();
   if (span.empty()) return;
   // One bar per pixel column: the mean busy fraction of the bins under it.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "model/analysis/device_activity.h"
+
 namespace stepline::ui {
 namespace {
 
@@ -34,7 +36,8 @@ std::string ProcessLabel(const Trace& trace, ProcessId p) {
   const std::string_view name = trace.str(trace.processes().name(p));
   const int32_t device = trace.processes().device_id(p);
   std::string label;
-  if (device >= 0) label = "GPU " + std::to_string(device);
+  // "GPU 0", "TPU 0", "MTIA 17": the analysis's device names.
+  if (device >= 0) label = analysis::DeviceLabel(analysis::DeviceKindOfProcessName(name), device, name);
   if (!name.empty() && name != label) {
     if (!label.empty()) label += "  ";
     label += name;

@@ -15,7 +15,8 @@
 #   converts each event sums up). inexact_ns counts ts/dur values with more
 #   than 3 decimals (only fuchsia has them, and it has no GPU activity).
 # * GPU activity = ph "X" with cat (any case) kernel | gpu_memcpy | memcpy |
-#   gpu_memset | memset. gpu_user_annotation is NOT a kernel (it is a
+#   gpu_memset | memset, and other accelerators' cats mtia_ccp_events |
+#   mtia_insight | hpu_op classified by name (ACCELERATOR_CATS below). gpu_user_annotation is NOT a kernel (it is a
 #   device-side annotation row). NCCL/RCCL kernels ARE kernels (cat "kernel");
 #   nccl_kernels only says how many of them have nccl/rccl in the name.
 # * Copy direction from the name: "HtoD" / "DtoH" / "DtoD", anything else is
@@ -89,7 +90,26 @@ MEMSET_CATS = {"gpu_memset", "memset"}
 ACTIVITY_CATS = KERNEL_CATS | MEMCPY_CATS | MEMSET_CATS
 # Device-side rows without GpuKind activity too: cuda_sync / cuda_event (trace-formats
 # 2.6), and MTIA queue events (pid "MTIA 17", rows "Stream 101".., args.stream).
-GPU_SIDE_CATS = ACTIVITY_CATS | {"gpu_user_annotation", "cuda_sync", "cuda_event", "mtia_ccp_events"}
+GPU_SIDE_CATS = ACTIVITY_CATS | {"gpu_user_annotation", "cuda_sync", "cuda_event", "mtia_ccp_events", "mtia_insight",
+                                  "hpu_op"}
+# Other accelerators' activity (issue #16): MTIA queue events and Gaudi ops are
+# device activity by name: *wait* / *record* / *sync* / *signal* order queues (not
+# activity), *memset* is a memset, *dma* / *memcpy* / *copy* a copy (direction by
+# name, so MTIA's dma_request is "other"), anything else a kernel.
+ACCELERATOR_CATS = {"mtia_ccp_events", "mtia_insight", "hpu_op"}
+
+
+def accelerator_cat(cat, name):
+    n = name.lower()
+    if any(w in n for w in ("wait", "record", "sync", "signal")):
+        return cat
+    if "memset" in n:
+        return "gpu_memset"
+    if any(w in n for w in ("dma", "memcpy", "copy")):
+        return "gpu_memcpy"
+    return "kernel"
+
+
 LAUNCH_FLOW_CATS = {"ac2g", "async_cpu_to_gpu", "async_gpu", "async"}
 RUNTIME_CATS = {"cuda_runtime", "runtime", "cuda_driver", "hip_runtime", "hip_driver", "mtia_runtime",
                 "privateuse1_runtime", "xpu_runtime"}
@@ -296,6 +316,7 @@ def facts(path, rel):
         ph = e.get("ph")
         cat = cats_of(e)
         name = e.get("name") if isinstance(e.get("name"), str) else ""
+        act_cat = accelerator_cat(cat, name) if cat in ACCELERATOR_CATS else cat
         thread = (key(e.get("pid")), key(e.get("tid")))
         if isinstance(e.get("ts"), str) or isinstance(e.get("dur"), str):
             row["string_times"] += 1
@@ -321,18 +342,18 @@ def facts(path, rel):
                 device_idx.add(i)
                 if "correlation" in args:
                     device_by_corr[args["correlation"]].append(i)
-            if cat in ACTIVITY_CATS:
+            if act_cat in ACTIVITY_CATS:
                 activity_idx.add(i)
                 streams.add(thread)
                 devices.add(thread[0])
-                if cat in KERNEL_CATS:
+                if act_cat in KERNEL_CATS:
                     row["kernels"] += 1
                     row["kernel_ns"] += dur_ns
                     per_dev[thread[0]][0] += 1
                     per_dev[thread[0]][1] += dur_ns
                     if "nccl" in name.lower() or "rccl" in name.lower():
                         row["nccl_kernels"] += 1
-                elif cat in MEMCPY_CATS:
+                elif act_cat in MEMCPY_CATS:
                     d = "memcpy_h2d" if "HtoD" in name else "memcpy_d2h" if "DtoH" in name else \
                         "memcpy_d2d" if "DtoD" in name else "memcpy_other"
                     row[d] += 1

@@ -1,0 +1,101 @@
+// HLO name parsing and XLA op classification (see xla_op.h). Op and category
+// names follow XLA's HloOpcode spellings and XProf's hlo_category values.
+#include "model/xla_op.h"
+
+namespace stepline {
+namespace {
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
+  return s;
+}
+
+bool IsDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool IStartsWith(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i) {
+    if (Lower(s[i]) != prefix[i]) return false;
+  }
+  return true;
+}
+
+bool IContains(std::string_view s, std::string_view needle) {
+  if (needle.size() > s.size()) return false;
+  for (size_t i = 0; i + needle.size() <= s.size(); ++i) {
+    if (IStartsWith(s.substr(i), needle)) return true;
+  }
+  return false;
+}
+
+// Collective opcodes; "send" / "recv" only as whole words or with a suffix
+// ("send-done", "recv.3"), so "sendfoo" fusions are not collectives.
+bool IsCollectiveOp(std::string_view op) {
+  static constexpr std::string_view kPrefixes[] = {
+      "all-reduce", "all-gather",        "reduce-scatter",       "collective-permute",
+      "all-to-all", "ragged-all-to-all", "collective-broadcast", "async-collective",
+      "allreduce",  "allgather",         "reducescatter",        "alltoall"};
+  for (std::string_view p : kPrefixes) {
+    if (IStartsWith(op, p)) return true;
+  }
+  for (std::string_view p : {std::string_view("send"), std::string_view("recv")}) {
+    if (IStartsWith(op, p) && (op.size() == p.size() || op[p.size()] == '-' || op[p.size()] == '.')) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string_view HloInstructionName(std::string_view text) {
+  std::string_view s = Trim(text);
+  const size_t eq = s.find(" = ");
+  if (eq != std::string_view::npos) s = Trim(s.substr(0, eq));
+  if (!s.empty() && s.front() == '%') s.remove_prefix(1);
+  return s;
+}
+
+std::string_view HloOpGroup(std::string_view name) {
+  std::string_view s = name;
+  for (;;) {
+    const size_t dot = s.rfind('.');
+    if (dot == std::string_view::npos || dot == 0 || !IsDigits(s.substr(dot + 1))) break;
+    s = s.substr(0, dot);
+  }
+  return s.empty() ? name : s;
+}
+
+std::string_view HloOpcode(std::string_view text) {
+  const size_t eq = text.find(" = ");
+  if (eq == std::string_view::npos) return {};
+  std::string_view rhs = text.substr(eq + 3);
+  const size_t paren = rhs.find('(');
+  if (paren == std::string_view::npos) return {};
+  std::string_view head = Trim(rhs.substr(0, paren));
+  const size_t space = head.rfind(' ');
+  return space == std::string_view::npos ? head : head.substr(space + 1);
+}
+
+GpuKind ClassifyXlaOp(std::string_view name, std::string_view hlo_category) {
+  std::string_view op = HloOpcode(name);
+  if (op.empty()) op = HloOpGroup(HloInstructionName(name));
+  for (std::string_view s : {hlo_category, op}) {
+    if (s.empty()) continue;
+    if (IStartsWith(s, "infeed") || IContains(s, "recv-from-host") || IContains(s, "host-to-device"))
+      return GpuKind::kMemcpyH2D;
+    if (IStartsWith(s, "outfeed") || IContains(s, "send-to-host") || IContains(s, "device-to-host"))
+      return GpuKind::kMemcpyD2H;
+    if (IsCollectiveOp(s)) return GpuKind::kCollective;
+  }
+  return GpuKind::kKernel;
+}
+
+}  // namespace stepline
