@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <ostream>
@@ -18,6 +19,7 @@
 #include "app/ranks_output.h"
 #include "loaders/export/file_publish.h"
 #include "loaders/load.h"
+#include "model/analysis/ranks_summary_json.h"
 
 namespace stepline::app {
 namespace fs = std::filesystem;
@@ -25,11 +27,14 @@ namespace {
 
 constexpr std::string_view kRanksUsage =
     "usage: stepline ranks PATH... [--json] [--csv DIR [--force]] [--threads T]\n"
+    "       stepline ranks --from-reports DIR [--json] [--csv DIR [--force]]\n"
     "  PATH    rank trace files, or directories searched recursively for them (*.json[.gz|.zst],\n"
     "          *.xplane.pb; under plugins/profile/ the newest run)\n"
     "  --json  print one JSON object (see README: stepline ranks)\n"
     "  --csv   write DIR/ranks.csv, one row per rank\n"
     "  --threads T  ranks loaded at once (default: every core)\n"
+    "  --from-reports DIR  merge the `stepline report RANK_TRACE --json` outputs (*.json) under DIR\n"
+    "          instead of loading traces: each carries its rank's summary (rank_summary)\n"
     "A rank's number comes from the trace's distributedInfo.rank, else its file name (rank-3, rank3,\n"
     "rank_3, worker3, -TP-0-DP-1-...), else the order of the files.\n";
 
@@ -115,6 +120,51 @@ void LoadRanks(const std::vector<std::string>& files, int threads, RanksRun* run
   }
 }
 
+// Reads the rank summaries of `report --json` files under `dir`, `threads` at a time.
+std::string ReadReports(const std::string& dir, int threads, RanksRun* run) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return dir + ": not a directory";
+  for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+       !ec && it != end; it.increment(ec)) {
+    if (it->is_regular_file(ec) && it->path().extension() == ".json") files.push_back(it->path().string());
+  }
+  if (ec) return "cannot read " + dir + ": " + ec.message();
+  if (files.empty()) return dir + ": no *.json report files";
+  std::sort(files.begin(), files.end());
+  std::vector<std::optional<analysis::RankSummary>> summaries(files.size());
+  std::vector<std::string> errors(files.size());
+  std::atomic<size_t> next{0};
+  const auto work = [&] {
+    for (size_t i = next++; i < files.size(); i = next++) {
+      std::ifstream in(files[i], std::ios::binary);
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (!in && !in.eof()) {
+        errors[i] = "cannot read " + files[i];
+        continue;
+      }
+      auto s = analysis::RankSummaryFromJson(text, files[i]);
+      if (s) {
+        summaries[i] = std::move(s.value());
+      } else {
+        errors[i] = s.error();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::clamp(threads, 1, static_cast<int>(files.size())); ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (summaries[i]) {
+      run->ranks.push_back(std::move(*summaries[i]));
+    } else {
+      run->failed.push_back({files[i], errors[i]});
+    }
+  }
+  return "";
+}
+
 // Numbers the ranks without distributedInfo: file name, else parallel
 // coordinates, else the order. Fails when two files claim one rank.
 std::string AssignRanks(std::vector<analysis::RankSummary>* ranks) {
@@ -185,7 +235,7 @@ std::string WriteCsv(const RanksRun& run, const std::string& dir, bool force, st
 }  // namespace
 
 int RunRanks(const Args& args, std::ostream& out, std::ostream& err) {
-  auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--json", "--force", "--help"}, {"--csv", "--threads"}});
+  auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--json", "--force", "--help"}, {"--csv", "--threads", "--from-reports"}});
   if (!parsed) {
     err << "stepline ranks: " << parsed.error() << '\n' << kRanksUsage;
     return 2;
@@ -194,8 +244,9 @@ int RunRanks(const Args& args, std::ostream& out, std::ostream& err) {
     out << kRanksUsage;
     return 0;
   }
-  if (parsed->positionals().empty()) {
-    err << "stepline ranks: expected at least one PATH\n" << kRanksUsage;
+  const std::optional<std::string> reports = parsed->Value("--from-reports");
+  if (parsed->positionals().empty() == !reports) {
+    err << "stepline ranks: expected PATH... or --from-reports DIR\n" << kRanksUsage;
     return 2;
   }
   const auto threads = parsed->IntValue("--threads", static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency())), 1, 1024);
@@ -203,14 +254,21 @@ int RunRanks(const Args& args, std::ostream& out, std::ostream& err) {
     err << "stepline ranks: " << threads.error() << '\n';
     return 2;
   }
-  std::vector<std::string> files;
-  if (std::string e = CollectFiles(parsed->positionals(), &files, err); !e.empty()) {
-    err << "stepline ranks: " << e << '\n';
-    return 1;
-  }
   RanksRun run;
   const auto t0 = std::chrono::steady_clock::now();
-  LoadRanks(files, static_cast<int>(*threads), &run);
+  if (reports) {
+    if (std::string e = ReadReports(*reports, static_cast<int>(*threads), &run); !e.empty()) {
+      err << "stepline ranks: " << e << '\n';
+      return 1;
+    }
+  } else {
+    std::vector<std::string> files;
+    if (std::string e = CollectFiles(parsed->positionals(), &files, err); !e.empty()) {
+      err << "stepline ranks: " << e << '\n';
+      return 1;
+    }
+    LoadRanks(files, static_cast<int>(*threads), &run);
+  }
   run.load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   for (const RankFailure& f : run.failed) err << "stepline ranks: " << f.path << " failed to load: " << f.error << '\n';
   if (run.ranks.empty()) {

@@ -9,6 +9,7 @@
 #include "loaders/demo/demo_ddp.h"
 #include "loaders/load.h"
 #include "model/analysis/ranks_analysis.h"
+#include "model/analysis/ranks_summary_json.h"
 
 namespace stepline::analysis {
 namespace {
@@ -198,6 +199,70 @@ TEST(RanksAnalysisTest, RefusesMixedWorldSizesAndNamesMissingRanks) {
   const RanksAnalysis s = AnalyzeRanks(some);
   EXPECT_EQ(s.error, "");
   EXPECT_EQ(s.missing_ranks, (std::vector<int32_t>{1, 3}));
+}
+
+}  // namespace
+}  // namespace stepline::analysis
+
+namespace stepline::analysis {
+namespace {
+
+TEST(RankSummaryJsonTest, RoundTripsEveryField) {
+  loaders::DdpDemoOptions o;
+  o.ranks = 2;
+  o.steps = 3;
+  o.kernels_per_step = 4;
+  const std::vector<RankSummary> in = Summaries(loaders::DdpDemo(o), 2);
+  ASSERT_EQ(in.size(), 2u);
+  RankSummary s = in[1];
+  s.path = "dir/\"quoted\"\\rank\n1";
+  s.collectives.front().compute = {{1, 2}, {5, 9}};
+  s.collectives.front().seq = 77;
+  s.collectives.front().group = "0";
+  const std::string json = RankSummaryToJson(s);
+  auto back = RankSummaryFromJson("{\"steps\": [], \"rank_summary\": " + json + "}", "r.json");
+  ASSERT_TRUE(static_cast<bool>(back)) << back.error();
+  const RankSummary& b = back.value();
+  EXPECT_EQ(b.path, s.path);
+  EXPECT_EQ(b.host, s.host);
+  EXPECT_EQ(b.rank, 1);
+  EXPECT_EQ(b.world_size, 2);
+  EXPECT_EQ(b.backend, "nccl");
+  EXPECT_EQ(b.steps, s.steps);
+  EXPECT_EQ(b.step_total_ns, s.step_total_ns);
+  EXPECT_EQ(b.breakdown_total, s.breakdown_total);
+  EXPECT_EQ(b.idle_by_cause_total, s.idle_by_cause_total);
+  EXPECT_EQ(b.span.start_ns, s.span.start_ns);
+  EXPECT_EQ(b.names, s.names);
+  EXPECT_EQ(b.top_kernels, s.top_kernels);
+  ASSERT_EQ(b.collectives.size(), s.collectives.size());
+  for (size_t i = 0; i < s.collectives.size(); ++i) {
+    const CollectiveArrival &x = s.collectives[i], &y = b.collectives[i];
+    EXPECT_EQ(x.group, y.group);
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.seq, y.seq);
+    EXPECT_EQ(x.ordinal, y.ordinal);
+    EXPECT_EQ(x.start_ns, y.start_ns);
+    EXPECT_EQ(x.end_ns, y.end_ns);
+    EXPECT_EQ(x.step, y.step);
+    ASSERT_EQ(x.compute.size(), y.compute.size());
+    for (size_t k = 0; k < x.compute.size(); ++k) EXPECT_EQ(x.compute[k].end_ns, y.compute[k].end_ns);
+    ASSERT_EQ(x.blamed.size(), y.blamed.size());
+    for (size_t k = 0; k < x.blamed.size(); ++k) EXPECT_EQ(x.blamed[k].ns, y.blamed[k].ns);
+    EXPECT_EQ(x.idle_before, y.idle_before);
+  }
+}
+
+TEST(RankSummaryJsonTest, ErrorsNameTheFileAndOffset) {
+  auto bad = RankSummaryFromJson("{\"rank_summary\": {\"version\": 1,", "r7.json");
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_EQ(bad.error().rfind("r7.json: byte ", 0), 0u) << bad.error();
+  auto none = RankSummaryFromJson("{\"steps\": []}", "plain.json");
+  ASSERT_FALSE(static_cast<bool>(none));
+  EXPECT_NE(none.error().find("no \"rank_summary\""), std::string::npos);
+  auto wrong = RankSummaryFromJson("{\"rank_summary\": {\"version\": 1, \"rank\": \"x\"}}", "w.json");
+  ASSERT_FALSE(static_cast<bool>(wrong));
+  EXPECT_NE(wrong.error().find("w.json: rank_summary: expected"), std::string::npos) << wrong.error();
 }
 
 }  // namespace

@@ -164,3 +164,34 @@ TEST(CmdRanksTest, BadArguments) {
 
 }  // namespace
 }  // namespace stepline::app
+
+namespace stepline::app {
+namespace {
+
+TEST(CmdRanksTest, FromReportsMergesReportJsonLikeTheTraces) {
+  const fs::path dir = WriteDemo("ranks-reports", 4, 3000);
+  const fs::path reports = MakeScratchDirRemovedAtExit("ranks-reports-json");
+  for (int r = 0; r < 4; ++r) {
+    const RunOutput rep = RunCommand(RunReport, {(dir / ("rank-" + std::to_string(r) + ".pt.trace.json")).string(), "--json"});
+    ASSERT_EQ(rep.code, 0) << rep.err;
+    ASSERT_NE(rep.out.find("\"rank_summary\""), std::string::npos);
+    WriteText(reports / ("r" + std::to_string(r) + ".json"), rep.out);
+  }
+  const RunOutput merged = RunCommand(RunRanks, {"--from-reports", reports.string(), "--json"});
+  const RunOutput direct = RunCommand(RunRanks, {dir.string(), "--json"});
+  ASSERT_EQ(merged.code, 0) << merged.err;
+  EXPECT_EQ(merged.out, direct.out);
+  WriteText(reports / "r9.json", "{\"not\": \"a report\"}");
+  const RunOutput one_bad = RunCommand(RunRanks, {"--from-reports", reports.string()});
+  EXPECT_EQ(one_bad.code, 0);
+  EXPECT_NE(one_bad.err.find("r9.json failed to load: " + (reports / "r9.json").string() + ": no \"rank_summary\""),
+            std::string::npos)
+      << one_bad.err;
+  // A report of a trace with no rank carries no summary.
+  const fs::path plain = MakeScratchDirRemovedAtExit("ranks-plain");
+  WriteDemoJson("input-bound", loaders::DemoStyle::kPyTorch, (plain / "t.json").string());
+  EXPECT_EQ(RunCommand(RunReport, {(plain / "t.json").string(), "--json"}).out.find("rank_summary"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace stepline::app
