@@ -24,6 +24,7 @@ constexpr std::string_view kUsage =
     "                                 compare two runs: step time, breakdown, idle causes, op deltas\n"
     "  view [FILE [FILE_B]] [--demo SCENARIO]\n"
     "                                 open the viewer window (two files: compare them)\n"
+    "  view --ranks PATH...           the ranks view: every rank of a distributed run side by side\n"
     "  screenshot FILE [FILE_B] --out PNG [--view timeline|overview|ops|kernels|gaps|compare|ranks]\n"
     "             [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
     "                                 render a view headless into a PNG\n"

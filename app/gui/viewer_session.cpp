@@ -7,6 +7,8 @@
 // [SECTION] Frame
 #include "app/gui/viewer_session.h"
 
+#include <imgui.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -142,6 +144,7 @@ void ViewerSession::CloseCompare() {
 
 void ViewerSession::Show(std::shared_ptr<const ui::TimelineData> data, const std::string& title) {
   comparing_ = false;
+  ranks_.reset();
   ui::ViewState fresh;
   fresh.KeepPreferencesOf(state_);  // the layout and options outlive the trace
   state_ = std::move(fresh);
@@ -154,6 +157,12 @@ void ViewerSession::ShowCompare(std::shared_ptr<const ui::TimelineData> a, const
                                 std::shared_ptr<const ui::TimelineData> b, const std::string& title_b) {
   compare_.SetRuns(std::move(a), title_a, std::move(b), title_b);
   comparing_ = true;
+  ranks_.reset();
+}
+
+void ViewerSession::ShowRanks(std::shared_ptr<const RanksRun> run, const std::string& title) {
+  ranks_ = std::move(run);
+  ranks_title_ = title;
 }
 
 //-----------------------------------------------------------------------------
@@ -261,6 +270,7 @@ void ViewerSession::FillStatus() {
 
 std::string ViewerSession::WindowTitle() const {
   constexpr const char* kApp = "Stepline";
+  if (ranks_) return ranks_title_ + " (ranks) \u2014 " + kApp;
   if (comparing_) return compare_.title(0) + " vs " + compare_.title(1) + " \u2014 " + kApp;
   if (state_.data && !status_.title.empty()) return status_.title + " \u2014 " + kApp;
   return kApp;
@@ -357,7 +367,24 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
   // field behind it sees what is typed into it.
   status_.modal_open = browser_.is_open() || drop_.question != ui::DropQuestion::kNone;
   FillStatus();
-  if (comparing_) {
+  if (ranks_) {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(vp->Pos);
+    ImGui::SetNextWindowSize(vp->Size);
+    ImGui::Begin("Ranks", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoBringToFrontOnFocus);
+    ui::RanksViewInput input;
+    input.ranks = ranks_->ranks;
+    input.analysis = &ranks_->analysis;
+    input.title = ranks_title_;
+    const std::optional<std::string> open = ranks_view_.Draw(input);
+    ImGui::End();
+    if (open) {
+      ranks_.reset();  // the single view shows the rank's load progress
+      OpenFile(*open);
+    }
+  } else if (comparing_) {
     ui::CompareRequests req = compare_.Draw(MakeCompareStatus(), renderer);
     ApplyCompareRequests(req);
     result.quit = req.quit;

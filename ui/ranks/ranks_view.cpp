@@ -168,7 +168,7 @@ void Hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, uint32_t color, float spacing) {
 
 }  // namespace
 
-void RanksView::DrawTable(std::vector<RanksTableRow>& rows, float height) {
+void RanksView::DrawTable(std::vector<RanksTableRow>& rows, float height, std::optional<std::string>* open) {
   if (!ImGui::BeginChild("##ranks_table", ImVec2(0, height))) {
     ImGui::EndChild();
     return;
@@ -182,7 +182,13 @@ void RanksView::DrawTable(std::vector<RanksTableRow>& rows, float height) {
     for (const RanksTableRow& r : rows) {
       ImGui::TableNextRow();
       if (r.straggler) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, theme::Rgba(120, 40, 40, 160));
-      Cell(std::to_string(r.rank) + (r.straggler ? " *" : ""));
+      ImGui::TableNextColumn();
+      const std::string label = std::to_string(r.rank) + (r.straggler ? " *" : "");
+      ImGui::Selectable(label.c_str(), false, ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick);
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%s\ndouble-click: open this rank alone", r.path.c_str());
+        if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) *open = r.path;
+      }
       Cell(r.host.empty() ? "-" : r.host);
       Cell(std::to_string(r.steps));
       for (DurNs v : {r.step_mean_ns, r.compute_ns, r.wait_ns, r.transfer_ns, r.idle_ns}) Cell(text::FormatDuration(v));
@@ -193,7 +199,6 @@ void RanksView::DrawTable(std::vector<RanksTableRow>& rows, float height) {
                : "-");
       Cell(text::FormatDuration(r.late_ns));
       Cell(text::FormatDuration(r.clock_offset_ns));
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.path.c_str());
     }
     ImGui::EndTable();
   }
@@ -238,7 +243,8 @@ void RanksView::DrawBars(const std::vector<RanksTableRow>& rows, float width, fl
   ImGui::Dummy(ImVec2(width, row_h * static_cast<float>(rows.size())));
 }
 
-void RanksView::Draw(const RanksViewInput& input) {
+std::optional<std::string> RanksView::Draw(const RanksViewInput& input) {
+  std::optional<std::string> open;
   std::vector<RanksTableRow> rows = RanksTableRows(input);
   const analysis::RanksAnalysis* a = input.analysis;
   ImGui::Text("%s: %zu ranks", input.title.c_str(), rows.size());
@@ -261,7 +267,7 @@ void RanksView::Draw(const RanksViewInput& input) {
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float table_h = std::min(avail.y * 0.5f, (static_cast<float>(rows.size()) + 1.5f) * ImGui::GetFrameHeightWithSpacing());
-  DrawTable(rows, table_h);
+  DrawTable(rows, table_h, &open);
   ImGui::Spacing();
   ImGui::TextDisabled("Per-step time by rank (collective wait hatched)");
   analysis::CategoryNs mean{};
@@ -271,6 +277,7 @@ void RanksView::Draw(const RanksViewInput& input) {
   DrawCategoryLegend(mean);
   const ImVec2 rest = ImGui::GetContentRegionAvail();
   DrawBars(rows, rest.x, rest.y);
+  return open;
 }
 
 }  // namespace stepline::ui

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -58,11 +59,12 @@ std::vector<RankBarSegment> RankBarSegments(const RanksTableRow& row);  // sums 
 
 class RanksView {
  public:
-  // Draws into the current ImGui window's remaining space.
-  void Draw(const RanksViewInput& input);
+  // Draws into the current ImGui window's remaining space. Returns the path
+  // of a rank the user double-clicked (to open it alone), else nothing.
+  std::optional<std::string> Draw(const RanksViewInput& input);
 
  private:
-  void DrawTable(std::vector<RanksTableRow>& rows, float height);
+  void DrawTable(std::vector<RanksTableRow>& rows, float height, std::optional<std::string>* open);
   void DrawBars(const std::vector<RanksTableRow>& rows, float width, float height);
   RanksColumn sort_column_ = RanksColumn::kRank;
   bool sort_ascending_ = true;
