@@ -187,6 +187,12 @@ RanksAnalysis AnalyzeRanks(std::span<const RankSummary> ranks) {
   // [SECTION] Per rank
   //---------------------------------------------------------------------------
   std::vector<DurNs> wait_in_steps(n, 0), late_sum(n, 0), transfer_ns(n, 0), transfer_overlap(n, 0);
+  std::vector<std::vector<DurNs>> step_late(n), step_count(n);
+  for (size_t r = 0; r < n; ++r) {
+    const size_t steps = static_cast<size_t>(std::max<int64_t>(0, ranks[r].steps));
+    step_late[r].assign(steps, 0);
+    step_count[r].assign(steps, 0);
+  }
   for (const InstanceTiming& t : instances) {
     for (size_t r = 0; r < n; ++r) {
       const CollectiveArrival& c = ranks[r].collectives[t.index[r]];
@@ -194,6 +200,10 @@ RanksAnalysis AnalyzeRanks(std::span<const RankSummary> ranks) {
       const DurNs wait = std::clamp<DurNs>(t.last_arrival - t.arrival[r], 0, dur);
       if (c.step >= 0) wait_in_steps[r] += wait - Covered(c.compute, c.start_ns, c.start_ns + wait);
       late_sum[r] += t.arrival[r] - t.median_arrival;
+      if (c.step >= 0 && static_cast<size_t>(c.step) < step_late[r].size()) {
+        step_late[r][static_cast<size_t>(c.step)] += t.arrival[r] - t.median_arrival;
+        ++step_count[r][static_cast<size_t>(c.step)];
+      }
       transfer_ns[r] += dur - wait;
       transfer_overlap[r] += Covered(c.compute, c.start_ns + wait, c.end_ns);
     }
@@ -215,6 +225,10 @@ RanksAnalysis AnalyzeRanks(std::span<const RankSummary> ranks) {
       row.collective_transfer_ns_per_step = (collective - wait) / s.steps;
     }
     if (!instances.empty()) row.late_ns = late_sum[r] / static_cast<DurNs>(instances.size());
+    row.late_by_step.resize(step_late[r].size());
+    for (size_t k = 0; k < step_late[r].size(); ++k) {
+      row.late_by_step[k] = step_count[r][k] > 0 ? step_late[r][k] / step_count[r][k] : 0;
+    }
     if (transfer_ns[r] > 0) row.overlap_percent = 100.0 * static_cast<double>(transfer_overlap[r]) / static_cast<double>(transfer_ns[r]);
   }
 

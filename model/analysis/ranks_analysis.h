@@ -28,6 +28,9 @@ struct RankRow {
   DurNs late_ns = 0;          // mean over matched instances of arrival - median arrival
   double overlap_percent = 0;  // share of collective transfer time with a compute kernel running
   uint64_t matched = 0;       // its collective kernels in matched instances
+  // Per step of this rank (its own step order): mean lateness of the matched
+  // instances starting in that step; 0 for a step with none. The heat map.
+  std::vector<DurNs> late_by_step;
 };
 
 struct Straggler {

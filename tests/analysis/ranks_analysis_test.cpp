@@ -75,6 +75,10 @@ TEST_P(RanksDemoTest, FindsThePlantedStragglerWaitsAndOffsets) {
     ExpectNear5(row.clock_offset_ns, t.clock_offset_ns, "offset of rank " + std::to_string(row.rank));
     ExpectNear5(row.step_mean_ns, truth.step_mean_ns, "step mean of rank " + std::to_string(row.rank));
     EXPECT_EQ(row.overlap_percent, 0.0);  // the demo's all-reduce never overlaps compute
+    ASSERT_EQ(row.late_by_step.size(), static_cast<size_t>(o.steps));
+    DurNs step_sum = 0;
+    for (DurNs v : row.late_by_step) step_sum += v;
+    EXPECT_NEAR(static_cast<double>(step_sum / o.steps), static_cast<double>(row.late_ns), 1.0);  // one per step
     EXPECT_NEAR(row.collective_wait_ns_per_step + row.collective_transfer_ns_per_step,
                 At(row.breakdown_per_step, TimeCategory::kCollective), 1)
         << "wait + transfer = collective, rank " << row.rank;

@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include "tests/support/headless_imgui.h"
+#include "ui/theme.h"
 
 namespace stepline::ui {
 namespace {
@@ -123,6 +124,20 @@ TEST(RanksViewTest, DrawsAFrameHeadless) {
   const ImDrawData* data = ImGui::GetDrawData();
   ASSERT_NE(data, nullptr);
   EXPECT_GT(data->TotalVtxCount, 500);
+}
+
+}  // namespace
+}  // namespace stepline::ui
+
+namespace stepline::ui {
+namespace {
+
+TEST(RanksViewTest, LatenessColorIsRedWhenLateBlueWhenEarly) {
+  EXPECT_EQ(LatenessColor(0, 10), theme::Rgba(48, 52, 60));
+  EXPECT_EQ(LatenessColor(10, 10), theme::Rgba(239, 83, 80));
+  EXPECT_EQ(LatenessColor(50, 10), theme::Rgba(239, 83, 80));  // clamped
+  EXPECT_EQ(LatenessColor(-10, 10), theme::Rgba(66, 165, 245));
+  EXPECT_EQ(LatenessColor(5, 0), theme::Rgba(48, 52, 60));  // no scale: neutral
 }
 
 }  // namespace

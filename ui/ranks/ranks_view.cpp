@@ -55,6 +55,7 @@ std::vector<RanksTableRow> RanksTableRows(const RanksViewInput& input) {
     row.clock_offset_ns = r.clock_offset_ns;
     row.straggler = a.straggler && a.straggler->row == i;
     row.breakdown = r.breakdown_per_step;
+    row.late_by_step = r.late_by_step;
     rows.push_back(std::move(row));
   }
   return rows;
@@ -131,6 +132,14 @@ std::vector<RankBarSegment> RankBarSegments(const RanksTableRow& row) {
     }
   }
   return out;
+}
+
+uint32_t LatenessColor(DurNs late, DurNs scale) {
+  const double f = scale > 0 ? std::clamp(static_cast<double>(late) / static_cast<double>(scale), -1.0, 1.0) : 0.0;
+  const auto mix = [](double a, double b, double t) { return static_cast<uint8_t>(std::lround(a + (b - a) * t)); };
+  // Background (48, 52, 60); late -> (239, 83, 80); early -> (66, 165, 245).
+  if (f >= 0) return theme::Rgba(mix(48, 239, f), mix(52, 83, f), mix(60, 80, f));
+  return theme::Rgba(mix(48, 66, -f), mix(52, 165, -f), mix(60, 245, -f));
 }
 
 //-----------------------------------------------------------------------------
@@ -243,6 +252,44 @@ void RanksView::DrawBars(const std::vector<RanksTableRow>& rows, float width, fl
   ImGui::Dummy(ImVec2(width, row_h * static_cast<float>(rows.size())));
 }
 
+void RanksView::DrawHeatMap(const std::vector<RanksTableRow>& rows, float width, float height) {
+  size_t steps = 0;
+  DurNs scale = 1;
+  for (const RanksTableRow& r : rows) {
+    steps = std::max(steps, r.late_by_step.size());
+    for (DurNs v : r.late_by_step) scale = std::max(scale, v < 0 ? -v : v);
+  }
+  if (rows.empty() || steps == 0 || width < 20 || height < 10) return;
+  const float s = ImGui::GetFontSize() / 13.f;
+  const float row_h = std::clamp(height / static_cast<float>(rows.size()), 2.f, 22.f * s);
+  const size_t per = std::max<size_t>(1, static_cast<size_t>(std::ceil(static_cast<float>(steps) / (width / 2.f))));
+  const size_t cols = (steps + per - 1) / per;
+  const float cell_w = width / static_cast<float>(cols);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const RanksTableRow& r = rows[i];
+    const float y0 = p.y + row_h * static_cast<float>(i), y1 = y0 + row_h - (row_h > 6 ? 2.f : 0.f);
+    for (size_t c = 0; c < cols; ++c) {
+      DurNs sum = 0;
+      size_t n = 0;
+      for (size_t k = c * per; k < std::min(steps, (c + 1) * per); ++k) {
+        if (k < r.late_by_step.size()) sum += r.late_by_step[k], ++n;
+      }
+      const DurNs late = n ? sum / static_cast<DurNs>(n) : 0;
+      const ImVec2 a(p.x + cell_w * static_cast<float>(c), y0), b(a.x + std::max(1.f, cell_w - 1.f), y1);
+      dl->AddRectFilled(a, b, LatenessColor(late, scale));
+      if (ImGui::IsMouseHoveringRect(a, b)) {
+        const size_t last = std::min(steps, (c + 1) * per) - 1;
+        ImGui::SetTooltip("rank %d, step %zu%s: %s late", r.rank, c * per,
+                          last > c * per ? (" to " + std::to_string(last)).c_str() : "",
+                          text::FormatDuration(late).c_str());
+      }
+    }
+  }
+  ImGui::Dummy(ImVec2(width, row_h * static_cast<float>(rows.size())));
+}
+
 std::optional<std::string> RanksView::Draw(const RanksViewInput& input) {
   std::optional<std::string> open;
   std::vector<RanksTableRow> rows = RanksTableRows(input);
@@ -269,14 +316,25 @@ std::optional<std::string> RanksView::Draw(const RanksViewInput& input) {
   const float table_h = std::min(avail.y * 0.5f, (static_cast<float>(rows.size()) + 1.5f) * ImGui::GetFrameHeightWithSpacing());
   DrawTable(rows, table_h, &open);
   ImGui::Spacing();
+  const float full_w = ImGui::GetContentRegionAvail().x;
+  const float bars_w = std::floor(full_w * 0.58f), gap = 12.f * ImGui::GetFontSize() / 13.f;
+  const ImVec2 top = ImGui::GetCursorScreenPos();
   ImGui::TextDisabled("Per-step time by rank (collective wait hatched)");
   analysis::CategoryNs mean{};
   for (const RanksTableRow& r : rows) {
     for (size_t c = 0; c < mean.size(); ++c) mean[c] += r.breakdown[c];
   }
+  ImGui::PushTextWrapPos(top.x + bars_w);
   DrawCategoryLegend(mean);
+  ImGui::PopTextWrapPos();
+  const float bars_top = ImGui::GetCursorScreenPos().y;
   const ImVec2 rest = ImGui::GetContentRegionAvail();
-  DrawBars(rows, rest.x, rest.y);
+  DrawBars(rows, bars_w, rest.y);
+  // The heat map beside the bars, its rows level with theirs.
+  ImGui::SetCursorScreenPos(ImVec2(top.x + bars_w + gap, top.y));
+  ImGui::TextDisabled("Lateness by step (red: after the median arrival, blue: before)");
+  ImGui::SetCursorScreenPos(ImVec2(top.x + bars_w + gap, bars_top));
+  DrawHeatMap(rows, full_w - bars_w - gap, rest.y);
   return open;
 }
 

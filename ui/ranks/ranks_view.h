@@ -1,8 +1,9 @@
 // RanksView: every rank of a distributed run side by side (issue #20): the
 // straggler sentence, a sortable table (rank, host, steps, step mean,
 // compute, collective wait, collective transfer, idle by cause, late, clock
-// offset; copied as CSV) and one stacked bar per rank in the step chart's
-// colours with the collective wait hatched. Rows, sorting, CSV and bar
+// offset; copied as CSV), one stacked bar per rank in the step chart's
+// colours with the collective wait hatched, and a ranks x steps heat map of
+// lateness. Rows, sorting, CSV and bar
 // segments are pure functions, tested without a window.
 #pragma once
 
@@ -32,6 +33,7 @@ struct RanksTableRow {
   DurNs late_ns = 0, clock_offset_ns = 0;
   bool straggler = false;
   analysis::CategoryNs breakdown{};  // per step, for the bar
+  std::vector<DurNs> late_by_step;   // for the heat map
 };
 
 enum class RanksColumn : uint8_t {
@@ -57,6 +59,10 @@ struct RankBarSegment {
 };
 std::vector<RankBarSegment> RankBarSegments(const RanksTableRow& row);  // sums to the row's breakdown total
 
+// The heat map's colour of a lateness: the background at 0, towards red as
+// `late` reaches +scale (arrives after the median), towards blue at -scale.
+uint32_t LatenessColor(DurNs late, DurNs scale);
+
 class RanksView {
  public:
   // Draws into the current ImGui window's remaining space. Returns the path
@@ -66,6 +72,8 @@ class RanksView {
  private:
   void DrawTable(std::vector<RanksTableRow>& rows, float height, std::optional<std::string>* open);
   void DrawBars(const std::vector<RanksTableRow>& rows, float width, float height);
+  // Ranks (rows, in table order) x steps (columns, bucketed to >= 2 px).
+  void DrawHeatMap(const std::vector<RanksTableRow>& rows, float width, float height);
   RanksColumn sort_column_ = RanksColumn::kRank;
   bool sort_ascending_ = true;
 };
