@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "model/text_format.h"
+#include "ui/analysis_format.h"
 #include "ui/sortable_table.h"
 #include "ui/step_chart.h"
 #include "ui/theme.h"
@@ -324,9 +325,25 @@ std::optional<std::string> RanksView::Draw(const RanksViewInput& input) {
   for (const RanksTableRow& r : rows) {
     for (size_t c = 0; c < mean.size(); ++c) mean[c] += r.breakdown[c];
   }
-  ImGui::PushTextWrapPos(top.x + bars_w);
+  // The legend wraps at its region's width: a child as wide as the bars, as
+  // tall as the lines it needs (the same wrapping rule as DrawCategoryLegend).
+  int lines = 1;
+  float used = -1;
+  for (int c = 0; c < analysis::kTimeCategoryCount; ++c) {
+    if (mean[static_cast<size_t>(c)] <= 0) continue;
+    const float w = ImGui::GetFontSize() + ImGui::CalcTextSize(CategoryLabel(static_cast<TimeCategory>(c))).x +
+                    ImGui::GetStyle().ItemSpacing.x * 3;
+    if (used >= 0 && used + w < bars_w) {
+      used += w;
+    } else {
+      lines += used >= 0 ? 1 : 0;
+      used = w;
+    }
+  }
+  ImGui::BeginChild("##ranks_legend", ImVec2(bars_w, static_cast<float>(lines) * ImGui::GetTextLineHeightWithSpacing()),
+                    false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoBackground);
   DrawCategoryLegend(mean);
-  ImGui::PopTextWrapPos();
+  ImGui::EndChild();
   const float bars_top = ImGui::GetCursorScreenPos().y;
   const ImVec2 rest = ImGui::GetContentRegionAvail();
   DrawBars(rows, bars_w, rest.y);
