@@ -110,11 +110,14 @@ void ParseDistributedInfo(std::string_view json, int32_t* rank, int32_t* world_s
   *rank = -1;
   *world_size = -1;
   backend->clear();
+  // Beyond kMaxRanks a number is not a rank (and would size tables by it).
   if (size_t p = json.find("\"rank\""); p != std::string_view::npos) {
-    *rank = static_cast<int32_t>(IntAfter(json, p + 6));
+    const int64_t v = IntAfter(json, p + 6);
+    *rank = v <= kMaxRanks ? static_cast<int32_t>(v) : -1;
   }
   if (size_t p = json.find("\"world_size\""); p != std::string_view::npos) {
-    *world_size = static_cast<int32_t>(IntAfter(json, p + 12));
+    const int64_t v = IntAfter(json, p + 12);
+    *world_size = v <= kMaxRanks ? static_cast<int32_t>(v) : -1;
   }
   if (size_t p = json.find("\"backend\""); p != std::string_view::npos) {
     size_t q = json.find('"', json.find(':', p + 9) + 1);
@@ -133,7 +136,8 @@ int32_t RankFromFileName(std::string_view file_name) {
       size_t q = p + word.size();
       if (q < name.size() && (name[q] == '-' || name[q] == '_' || name[q] == '.')) ++q;
       if (q < name.size() && std::isdigit(static_cast<unsigned char>(name[q]))) {
-        found = static_cast<int32_t>(IntAfter(name, q));
+        const int64_t v = IntAfter(name, q);
+        if (v <= kMaxRanks) found = static_cast<int32_t>(v);
       }
     }
   }
@@ -149,7 +153,7 @@ std::vector<int32_t> ParallelCoordinates(std::string_view file_name) {
     while (j < file_name.size() && std::isupper(static_cast<unsigned char>(file_name[j]))) ++j;
     if (j - i < 2 || j - i > 3 || j + 1 >= file_name.size() || file_name[j] != '-') continue;
     const int64_t v = IntAfter(file_name, j + 1);
-    if (v < 0 || !std::isdigit(static_cast<unsigned char>(file_name[j + 1]))) continue;
+    if (v < 0 || v > kMaxRanks || !std::isdigit(static_cast<unsigned char>(file_name[j + 1]))) continue;
     coords.push_back(static_cast<int32_t>(v));
     i = j;
   }

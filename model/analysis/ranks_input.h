@@ -15,6 +15,10 @@
 
 namespace stepline::analysis {
 
+// The largest rank or world size taken from a trace or a file name (a
+// million ranks); larger numbers are read as unknown.
+inline constexpr int64_t kMaxRanks = 1'000'000;
+
 // A host event blamed for idle time before one collective (see
 // CollectiveArrival::blamed): an index into RankSummary::names, and its time.
 struct BlamedTime {

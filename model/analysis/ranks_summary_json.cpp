@@ -7,6 +7,7 @@
 // [SECTION] Reader: the summary
 #include "model/analysis/ranks_summary_json.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -313,8 +314,12 @@ Result<RankSummary, std::string> RankSummaryFromJson(std::string_view text, cons
   }
   s.path = r.Text(v->Find("path"), "path");
   s.host = r.Text(v->Find("host"), "host");
-  s.rank = static_cast<int32_t>(r.Int(v->Find("rank"), "rank"));
-  s.world_size = static_cast<int32_t>(r.Int(v->Find("world_size"), "world_size"));
+  const int64_t rank = r.Int(v->Find("rank"), "rank"), world = r.Int(v->Find("world_size"), "world_size");
+  s.rank = static_cast<int32_t>(std::clamp<int64_t>(rank, -2, kMaxRanks + 1));
+  s.world_size = static_cast<int32_t>(std::clamp<int64_t>(world, -2, kMaxRanks + 1));
+  if ((s.rank > kMaxRanks || s.world_size > kMaxRanks || s.rank < -1 || s.world_size < -1) && r.error.empty()) {
+    r.error = "rank and world_size must be -1..1000000";
+  }
   s.backend = r.Text(v->Find("backend"), "backend");
   s.rank_source = r.Text(v->Find("rank_source"), "rank_source");
   s.device = r.Text(v->Find("device"), "device");

@@ -137,6 +137,9 @@ TEST(RanksInputTest, ParsesDistributedInfo) {
   EXPECT_EQ(backend, "gloo");
   ParseDistributedInfo("{}", &rank, &world, &backend);
   EXPECT_EQ(rank, -1);
+  ParseDistributedInfo(R"({"rank": 99999999999, "world_size": 4000000000})", &rank, &world, &backend);
+  EXPECT_EQ(rank, -1);  // not a rank: never sizes a table
+  EXPECT_EQ(world, -1);
 }
 
 TEST(RanksInputTest, RankFromFileName) {
@@ -147,6 +150,7 @@ TEST(RanksInputTest, RankFromFileName) {
   EXPECT_EQ(RankFromFileName("Worker_2.json"), 2);
   EXPECT_EQ(RankFromFileName("trace.json"), -1);
   EXPECT_EQ(RankFromFileName("ranked.json"), -1);
+  EXPECT_EQ(RankFromFileName("rank99999999999.json"), -1);
   EXPECT_EQ(ParallelCoordinates("iter-5-TP-0-DP-1-PP-2.json"), (std::vector<int32_t>{0, 1, 2}));
   EXPECT_TRUE(ParallelCoordinates("host-1.json").empty());
 }
