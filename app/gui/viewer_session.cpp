@@ -10,9 +10,13 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <sstream>
+#include <thread>
 
 #include "app/profile_runs.h"
+#include "app/rank_set.h"
 #include "loaders/demo/demo_generator.h"
 
 namespace stepline::app {
@@ -205,6 +209,31 @@ void ViewerSession::TakeOutcome(int job) {
 
 void ViewerSession::PollLoads() {
   for (int j = 0; j < 2; ++j) TakeOutcome(j);
+  if (ranks_job_.valid() && ranks_job_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    RanksOutcome outcome = ranks_job_.get();
+    if (outcome.error.empty()) {
+      const std::vector<RankFailure>& failed = outcome.run->failed;
+      status_.notice = failed.empty() ? std::string()
+                                      : std::to_string(failed.size()) + " rank file(s) failed to load; first: " +
+                                            failed.front().path + ": " + failed.front().error;
+      ShowRanks(std::move(outcome.run), ranks_job_title_);
+    } else {
+      status_.error = ranks_job_title_ + ": " + outcome.error;
+    }
+  }
+}
+
+void ViewerSession::OpenRanks(const std::vector<std::string>& paths, const std::string& title) {
+  ranks_job_title_ = title;
+  status_.notice = "Loading the ranks of " + title + "...";
+  ranks_job_ = std::async(std::launch::async, [paths] {
+    auto run = std::make_shared<RanksRun>();
+    std::ostringstream log;  // other runs of a TensorBoard tree: not shown in the window
+    RanksOutcome out;
+    out.error = LoadRankSet(paths, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), run.get(), log);
+    out.run = std::move(run);
+    return out;
+  });
 }
 
 //-----------------------------------------------------------------------------
@@ -213,6 +242,15 @@ void ViewerSession::PollLoads() {
 
 void ViewerSession::HandleDrops(const std::vector<std::string>& dropped_files) {
   if (dropped_files.empty()) return;
+  // A dropped directory holding a run of several ranks (or hosts): all of them side by side.
+  std::error_code ec;
+  if (dropped_files.size() == 1 && std::filesystem::is_directory(dropped_files.front(), ec)) {
+    auto runs = FindProfileRuns(dropped_files.front());
+    if (runs && runs->front().traces.size() >= 2) {
+      OpenRanks({dropped_files.front()}, dropped_files.front());
+      return;
+    }
+  }
   if (dropped_files.size() >= 2) {
     OpenCompare(dropped_files[0], dropped_files[1]);
     if (dropped_files.size() > 2) {

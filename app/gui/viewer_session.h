@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,6 +54,10 @@ class ViewerSession {
   // a double-clicked rank opens alone.
   void ShowRanks(std::shared_ptr<const RanksRun> run, const std::string& title);
   bool showing_ranks() const { return ranks_ != nullptr; }
+  // Loads the rank set of `paths` (app/rank_set.h) on a worker thread, then
+  // shows it; a dropped directory holding a run of several ranks comes here.
+  void OpenRanks(const std::vector<std::string>& paths, const std::string& title);
+  bool loading_ranks() const { return ranks_job_.valid(); }
 
   bool loading() const { return jobs_[0].running() || jobs_[1].running(); }
   bool comparing() const { return comparing_; }
@@ -142,6 +147,12 @@ class ViewerSession {
   std::shared_ptr<const RanksRun> ranks_;  // the ranks view is on screen while set
   std::string ranks_title_;
   ui::RanksView ranks_view_;
+  struct RanksOutcome {
+    std::shared_ptr<const RanksRun> run;
+    std::string error;
+  };
+  std::future<RanksOutcome> ranks_job_;
+  std::string ranks_job_title_;
 };
 
 }  // namespace stepline::app

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <chrono>
 #include <memory>
+#include <thread>
 
 #include "app/commands.h"
 #include "app/gui/viewer_session.h"
@@ -54,6 +56,24 @@ TEST(RanksSessionTest, ShowsTheRanksAndOpensADoubleClickedRankAlone) {
   }
   EXPECT_TRUE(opened) << "no row double-click opened a rank";
   EXPECT_TRUE(session.loading() || !session.showing_ranks());
+}
+
+TEST(RanksSessionTest, ADroppedRankDirectoryOpensTheRanksView) {
+  ::stepline::testing::HeadlessImGui imgui(ImVec2(1000, 700));
+  const std::filesystem::path dir = MakeScratchDirRemovedAtExit("ranks-drop");
+  ASSERT_EQ(RunCommand(RunDemo, {"ddp-straggler", "--ranks", "2", "--steps", "2", "--kernels", "2", "--out",
+                                 dir.string()})
+                .code,
+            0);
+  ViewerSession session{RecentFiles("/dev/null/never")};
+  session.HandleDrops({dir.string()});
+  EXPECT_TRUE(session.loading_ranks());
+  for (int i = 0; i < 1000 && !session.showing_ranks(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    session.PollLoads();
+  }
+  ASSERT_TRUE(session.showing_ranks()) << session.error();
+  EXPECT_EQ(session.WindowTitle(), dir.string() + " (ranks) \u2014 Stepline");
 }
 
 }  // namespace
