@@ -61,10 +61,13 @@ struct Value {
   enum class Type { kNull, kBool, kNumber, kString, kArray, kObject } type = Type::kNull;
   std::string text;  // string value, or the number's literal
   std::vector<Value> items;
-  std::vector<std::pair<std::string, Value>> members;
+  // Object members as two parallel lists: a std::pair of the still
+  // incomplete Value would not compile with every standard library.
+  std::vector<std::string> keys;
+  std::vector<Value> values;
   const Value* Find(std::string_view key) const {
-    for (const auto& [k, v] : members) {
-      if (k == key) return &v;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (keys[i] == key) return &values[i];
     }
     return nullptr;
   }
@@ -154,8 +157,9 @@ class Parser {
         Skip();
         if (pos_ >= s_.size() || s_[pos_] != ':') return Fail("':'");
         ++pos_;
-        v->members.emplace_back(std::move(key), Value{});
-        if (!ParseValue(&v->members.back().second, depth + 1)) return false;
+        v->keys.push_back(std::move(key));
+        v->values.emplace_back();
+        if (!ParseValue(&v->values.back(), depth + 1)) return false;
         Skip();
         if (pos_ < s_.size() && s_[pos_] == ',') { ++pos_; continue; }
         if (pos_ < s_.size() && s_[pos_] == '}') return ++pos_, true;
