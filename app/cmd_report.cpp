@@ -22,6 +22,7 @@
 #include "app/report_output.h"
 #include "loaders/export/file_publish.h"
 #include "loaders/load.h"
+#include "model/analysis/ranks_summary_json.h"
 #include "model/analysis/report.h"
 
 namespace stepline::app {
@@ -188,7 +189,8 @@ int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
   }
   const Trace& trace = loaded.value();
   const auto analysis_start = std::chrono::steady_clock::now();
-  const analysis::Report report = analysis::ComputeReport(trace, settings.options);
+  const analysis::TraceAnalysis trace_analysis = analysis::ComputeAnalysis(trace, settings.options);
+  const analysis::Report report = analysis::ResolveReport(trace, trace_analysis);
   const double analysis_ms = MsSince(analysis_start);
   WarnAboutSteps(report, settings.options.steps_regex, "stepline report: ", err);
   const std::string_view step_source = analysis::StepSourceName(report.step_source);
@@ -203,7 +205,13 @@ int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
     }
   }
   if (settings.json) {
-    WriteReportJson(report, out, DiagnosticsJsonMembers(trace));
+    // A rank of a distributed run carries what `stepline ranks --from-reports` merges.
+    std::string members = DiagnosticsJsonMembers(trace);
+    analysis::RankSummary rank = analysis::SummarizeRank(trace, trace_analysis, settings.path);
+    if (rank.rank >= 0 || !rank.collectives.empty()) {
+      members += std::string(members.empty() ? "" : ",\n") + "  \"rank_summary\": " + analysis::RankSummaryToJson(rank);
+    }
+    WriteReportJson(report, out, members);
   } else if (settings.csv_dir.empty()) {
     ReportTextContext context;
     context.path = settings.path;

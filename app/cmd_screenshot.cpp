@@ -18,6 +18,7 @@
 #include "app/gui/headless_frame.h"
 #include "app/gui/offscreen.h"
 #include "app/gui/viewer_session.h"
+#include "app/screenshot_ranks.h"
 #include "loaders/demo/demo_generator.h"
 #include "loaders/load.h"
 
@@ -29,6 +30,7 @@ constexpr const char* kUsage =
     "       [--view timeline|overview|step-histogram|ops|kernels|gaps|memory|compare]\n"
     "       [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
     "       [--file-dialog DIR]  (the File > Open dialog up, listing DIR)\n"
+    "       stepline screenshot PATH... --view ranks --out OUT.png  (rank traces, or directories of them)\n"
     "       (--demo SCENARIO instead of FILE renders a built-in demo; --view compare needs two files;\n"
     "       a FILE that is a TensorBoard/XProf log directory stands for its newest profile run)\n";
 
@@ -126,12 +128,13 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     return 1;
   }
   const ParsedArgs& a = *parsed;
+  const bool ranks_view = a.Value("--view") == "ranks";
   const auto out_path = a.Value("--out");
   std::vector<std::string> files = a.positionals();
   const char* problem = !out_path                              ? "--out OUT.png is required"
                         : files.empty() && !a.Value("--demo")  ? "no trace given (a FILE, or --demo SCENARIO)"
                         : !files.empty() && a.Value("--demo")  ? "give a FILE or --demo SCENARIO, not both"
-                        : files.size() > 2                     ? "at most two trace files (A and B)"
+                        : files.size() > 2 && !ranks_view      ? "at most two trace files (A and B)"
                                                                : nullptr;
   if (problem) {
     err << "stepline screenshot: " << problem << "\n" << kUsage;
@@ -139,12 +142,12 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   }
   const std::string view_name = a.Value("--view").value_or("timeline");
   ViewChoice view;
-  if (!ParseView(view_name, &view)) {
+  if (!ranks_view && !ParseView(view_name, &view)) {
     err << "stepline screenshot: unknown --view '" << view_name
-        << "' (one of: timeline, overview, step-histogram, ops, kernels, gaps, memory, compare)\n";
+        << "' (one of: timeline, overview, step-histogram, ops, kernels, gaps, memory, compare, ranks)\n";
     return 1;
   }
-  if (view.compare != (files.size() == 2)) {
+  if (!ranks_view && view.compare != (files.size() == 2)) {
     err << "stepline screenshot: "
         << (view.compare ? "--view compare needs two trace files (A then B)"
                          : "two files are compared: pass --view compare, or one file")
@@ -165,6 +168,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
       return 1;
     }
   }
+  if (ranks_view) return ScreenshotRanks(files, *out_path, size.w, size.h, scale, a.Has("--force"), out, err);
   double start_ms = 0, end_ms = 0;
   const auto range = a.Value("--range");
   if (range && !ParseRangeMs(*range, &start_ms, &end_ms)) {

@@ -14,11 +14,16 @@
 #include "app/gui/viewer_frame.h"
 #include "app/gui/viewer_session.h"
 #include "app/gui/viewer_settings.h"
+#include "app/rank_set.h"
+
+#include <algorithm>
+#include <memory>
+#include <thread>
 
 namespace stepline::app {
 
 int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
-  auto parsed = ParsedArgs::Parse(args, ArgSpec{{}, {"--demo"}});
+  auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--ranks"}, {"--demo"}});
   if (!parsed.ok()) {
     err << "stepline: " << parsed.error() << "\n";
     return 2;
@@ -26,6 +31,20 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
   // A log directory stands for its newest run's trace: say which, or fail here
   // on the terminal rather than in an empty window.
   std::vector<std::string> files = parsed->positionals();
+  // `stepline view --ranks PATH...`: every rank side by side (loaded here,
+  // before the window, each rank's model freed after its summary).
+  std::shared_ptr<RanksRun> ranks;
+  if (parsed->Has("--ranks")) {
+    ranks = std::make_shared<RanksRun>();
+    const std::string e =
+        LoadRankSet(files, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), ranks.get(), err);
+    for (const RankFailure& f : ranks->failed) err << "stepline: " << f.path << " failed to load: " << f.error << "\n";
+    if (!e.empty()) {
+      err << "stepline: " << e << "\n";
+      return 1;
+    }
+    files.clear();
+  }
   for (std::string& file : files) {
     if (!ChooseTraceArg(&file, "stepline", err)) return 1;
   }
@@ -51,7 +70,9 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
     renderer = &fallback;
   }
   ViewerSession session{RecentFiles()};
-  if (files.size() >= 2) {
+  if (ranks) {
+    session.ShowRanks(ranks, parsed->positionals().size() == 1 ? parsed->positionals().front() : "ranks");
+  } else if (files.size() >= 2) {
     session.OpenCompare(files[0], files[1]);  // `stepline A B`
   } else if (!files.empty()) {
     session.OpenFile(files.front());

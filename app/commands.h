@@ -18,6 +18,7 @@ int RunReport(const Args& args, std::ostream& out, std::ostream& err);  // stepl
 int RunDiff(const Args& args, std::ostream& out, std::ostream& err);    // stepline diff A B [--json] ...
 int RunViewer(const Args& args, std::ostream& out, std::ostream& err);  // stepline [FILE...] [--demo SCENARIO]
 int RunExport(const Args& args, std::ostream& out, std::ostream& err);  // stepline export FILE --sqlite OUT.db [--force]
+int RunRanks(const Args& args, std::ostream& out, std::ostream& err);    // stepline ranks PATH... [--json] [--csv DIR]
 int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err);  // stepline screenshot FILE --out PNG ...
 
 }  // namespace stepline::app

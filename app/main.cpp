@@ -24,9 +24,12 @@ constexpr std::string_view kUsage =
     "                                 compare two runs: step time, breakdown, idle causes, op deltas\n"
     "  view [FILE [FILE_B]] [--demo SCENARIO]\n"
     "                                 open the viewer window (two files: compare them)\n"
-    "  screenshot FILE [FILE_B] --out PNG [--view timeline|overview|ops|kernels|gaps|compare]\n"
+    "  view --ranks PATH...           the ranks view: every rank of a distributed run side by side\n"
+    "  screenshot FILE [FILE_B] --out PNG [--view timeline|overview|step-histogram|ops|kernels|gaps|memory|compare|ranks]\n"
     "             [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
     "                                 render a view headless into a PNG\n"
+    "  ranks PATH... [--json] [--csv DIR]\n"
+    "                                 every rank of a distributed run: straggler, waits, clock offsets\n"
     "  info FILE [--json]             load a trace and summarize it\n"
     "  export FILE --sqlite OUT.db [--force]\n"
     "                                 write the trace and its analysis as an SQLite database\n"
@@ -66,6 +69,7 @@ int main(int argc, char** argv) {
   if (command == "diff") return stepline::app::RunDiff(args, std::cout, std::cerr);
   if (command == "view") return stepline::app::RunViewer(args, std::cout, std::cerr);
   if (command == "export") return stepline::app::RunExport(args, std::cout, std::cerr);
+  if (command == "ranks") return stepline::app::RunRanks(args, std::cout, std::cerr);
   if (command == "screenshot") return stepline::app::RunScreenshot(args, std::cout, std::cerr);
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsage;

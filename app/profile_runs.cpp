@@ -128,7 +128,7 @@ Result<ChosenTrace, std::string> ChooseTrace(const std::string& path) {
   note += runs->size() == 1 ? ", the only run" : ", newest of " + Plural(runs->size(), "run", "runs");
   if (run.traces.size() > 1) {
     note += "; host " + trace.host + ", first of " + Plural(run.traces.size(), "host", "hosts") +
-            ": the others open one at a time until the ranks view exists";
+            ": all of them side by side with stepline ranks " + path;
   }
   note += ")";
   return ChosenTrace{trace.path, std::move(note)};

@@ -18,7 +18,7 @@ _stepline() {
     words=("${COMP_WORDS[@]}")
     cword=$COMP_CWORD
   }
-  local commands="info bench demo report diff view screenshot export --help --version"
+  local commands="info bench demo report diff ranks view screenshot export --help --version"
   if ((cword == 1)); then
     COMPREPLY=($(compgen -W "$commands" -- "$cur"))
     [[ "$cur" != -* ]] && _stepline_traces
@@ -27,7 +27,7 @@ _stepline() {
   local command="${words[1]}"
   case "$prev" in
     --view)
-      COMPREPLY=($(compgen -W "timeline overview ops kernels gaps compare" -- "$cur"))
+      COMPREPLY=($(compgen -W "timeline overview step-histogram ops kernels gaps memory compare ranks" -- "$cur"))
       return ;;
     --demo)
       COMPREPLY=($(compgen -W "$(stepline demo --list 2>/dev/null | awk '/^  /{print $1}')" -- "$cur"))
@@ -36,7 +36,7 @@ _stepline() {
       compopt -o filenames 2>/dev/null
       COMPREPLY=($(compgen -f -- "$cur"))
       return ;;
-    --csv)
+    --csv|--from-reports)
       compopt -o filenames 2>/dev/null
       COMPREPLY=($(compgen -d -- "$cur"))
       return ;;
@@ -54,7 +54,8 @@ _stepline() {
       fi ;;
     report) options="--json --csv --force --steps --min-gap-us --patterns --help" ;;
     diff) options="--json --steps --no-normalize --top --help" ;;
-    view) options="--demo" ;;
+    ranks) options="--json --csv --force --threads --from-reports --help" ;;
+    view) options="--demo --ranks" ;;
     screenshot) options="--out --view --size --range --step --scale --caption --force --demo --help" ;;
     export) options="--sqlite --force --help" ;;
   esac

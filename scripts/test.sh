@@ -22,7 +22,7 @@ fuzz_dir="${STEPLINE_FUZZ_BUILD_DIR:-$build_dir-fuzz}"
 configs="${STEPLINE_TEST_CONFIGS:-normal sanitize fuzz}"
 jobs="$(nproc)"
 # The tests that start the viewer under Xvfb (see the sanitize configuration).
-gui_tests='GuiScreenshotTest|CompareScreenshotTest|ComparePicturesTest|CompareDropPromptTest|PictureSaverWindowTest|WindowNoticesScreenshotTest'
+gui_tests='GuiScreenshotTest|RanksScreenshotTest|CompareScreenshotTest|ComparePicturesTest|CompareDropPromptTest|PictureSaverWindowTest|WindowNoticesScreenshotTest'
 # Packaging (cmake --install, cpack) runs no code of ours under the sanitizers
 # and packing the sanitized binary takes minutes: the normal tree tests it.
 packaging_tests='^packaging_'

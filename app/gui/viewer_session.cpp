@@ -7,10 +7,16 @@
 // [SECTION] Frame
 #include "app/gui/viewer_session.h"
 
+#include <imgui.h>
+
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <sstream>
+#include <thread>
 
 #include "app/profile_runs.h"
+#include "app/rank_set.h"
 #include "loaders/demo/demo_generator.h"
 
 namespace stepline::app {
@@ -142,6 +148,7 @@ void ViewerSession::CloseCompare() {
 
 void ViewerSession::Show(std::shared_ptr<const ui::TimelineData> data, const std::string& title) {
   comparing_ = false;
+  ranks_.reset();
   ui::ViewState fresh;
   fresh.KeepPreferencesOf(state_);  // the layout and options outlive the trace
   state_ = std::move(fresh);
@@ -154,6 +161,12 @@ void ViewerSession::ShowCompare(std::shared_ptr<const ui::TimelineData> a, const
                                 std::shared_ptr<const ui::TimelineData> b, const std::string& title_b) {
   compare_.SetRuns(std::move(a), title_a, std::move(b), title_b);
   comparing_ = true;
+  ranks_.reset();
+}
+
+void ViewerSession::ShowRanks(std::shared_ptr<const RanksRun> run, const std::string& title) {
+  ranks_ = std::move(run);
+  ranks_title_ = title;
 }
 
 //-----------------------------------------------------------------------------
@@ -196,6 +209,31 @@ void ViewerSession::TakeOutcome(int job) {
 
 void ViewerSession::PollLoads() {
   for (int j = 0; j < 2; ++j) TakeOutcome(j);
+  if (ranks_job_.valid() && ranks_job_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    RanksOutcome outcome = ranks_job_.get();
+    if (outcome.error.empty()) {
+      const std::vector<RankFailure>& failed = outcome.run->failed;
+      status_.notice = failed.empty() ? std::string()
+                                      : std::to_string(failed.size()) + " rank file(s) failed to load; first: " +
+                                            failed.front().path + ": " + failed.front().error;
+      ShowRanks(std::move(outcome.run), ranks_job_title_);
+    } else {
+      status_.error = ranks_job_title_ + ": " + outcome.error;
+    }
+  }
+}
+
+void ViewerSession::OpenRanks(const std::vector<std::string>& paths, const std::string& title) {
+  ranks_job_title_ = title;
+  status_.notice = "Loading the ranks of " + title + "...";
+  ranks_job_ = std::async(std::launch::async, [paths] {
+    auto run = std::make_shared<RanksRun>();
+    std::ostringstream log;  // other runs of a TensorBoard tree: not shown in the window
+    RanksOutcome out;
+    out.error = LoadRankSet(paths, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), run.get(), log);
+    out.run = std::move(run);
+    return out;
+  });
 }
 
 //-----------------------------------------------------------------------------
@@ -204,6 +242,15 @@ void ViewerSession::PollLoads() {
 
 void ViewerSession::HandleDrops(const std::vector<std::string>& dropped_files) {
   if (dropped_files.empty()) return;
+  // A dropped directory holding a run of several ranks (or hosts): all of them side by side.
+  std::error_code ec;
+  if (dropped_files.size() == 1 && std::filesystem::is_directory(dropped_files.front(), ec)) {
+    auto runs = FindProfileRuns(dropped_files.front());
+    if (runs && runs->front().traces.size() >= 2) {
+      OpenRanks({dropped_files.front()}, dropped_files.front());
+      return;
+    }
+  }
   if (dropped_files.size() >= 2) {
     OpenCompare(dropped_files[0], dropped_files[1]);
     if (dropped_files.size() > 2) {
@@ -261,6 +308,7 @@ void ViewerSession::FillStatus() {
 
 std::string ViewerSession::WindowTitle() const {
   constexpr const char* kApp = "Stepline";
+  if (ranks_) return ranks_title_ + " (ranks) \u2014 " + kApp;
   if (comparing_) return compare_.title(0) + " vs " + compare_.title(1) + " \u2014 " + kApp;
   if (state_.data && !status_.title.empty()) return status_.title + " \u2014 " + kApp;
   return kApp;
@@ -357,7 +405,24 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
   // field behind it sees what is typed into it.
   status_.modal_open = browser_.is_open() || drop_.question != ui::DropQuestion::kNone;
   FillStatus();
-  if (comparing_) {
+  if (ranks_) {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(vp->Pos);
+    ImGui::SetNextWindowSize(vp->Size);
+    ImGui::Begin("Ranks", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoBringToFrontOnFocus);
+    ui::RanksViewInput input;
+    input.ranks = ranks_->ranks;
+    input.analysis = &ranks_->analysis;
+    input.title = ranks_title_;
+    const std::optional<std::string> open = ranks_view_.Draw(input);
+    ImGui::End();
+    if (open) {
+      ranks_.reset();  // the single view shows the rank's load progress
+      OpenFile(*open);
+    }
+  } else if (comparing_) {
     ui::CompareRequests req = compare_.Draw(MakeCompareStatus(), renderer);
     ApplyCompareRequests(req);
     result.quit = req.quit;

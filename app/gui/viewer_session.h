@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,9 +21,11 @@
 #include "app/gui/load_job.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/run_picker.h"
+#include "app/ranks_output.h"
 #include "ui/compare/compare_view.h"
 #include "ui/compare/drop_prompt.h"
 #include "ui/main_view.h"
+#include "ui/ranks/ranks_view.h"
 #include "ui/view_state.h"
 
 namespace stepline::app {
@@ -46,6 +49,15 @@ class ViewerSession {
   // Shows two already loaded runs compared (headless use).
   void ShowCompare(std::shared_ptr<const ui::TimelineData> a, const std::string& title_a,
                    std::shared_ptr<const ui::TimelineData> b, const std::string& title_b);
+
+  // Shows every rank of a distributed run (issue #20) until a trace is shown;
+  // a double-clicked rank opens alone.
+  void ShowRanks(std::shared_ptr<const RanksRun> run, const std::string& title);
+  bool showing_ranks() const { return ranks_ != nullptr; }
+  // Loads the rank set of `paths` (app/rank_set.h) on a worker thread, then
+  // shows it; a dropped directory holding a run of several ranks comes here.
+  void OpenRanks(const std::vector<std::string>& paths, const std::string& title);
+  bool loading_ranks() const { return ranks_job_.valid(); }
 
   bool loading() const { return jobs_[0].running() || jobs_[1].running(); }
   bool comparing() const { return comparing_; }
@@ -132,6 +144,15 @@ class ViewerSession {
   RunPicker run_picker_;
   std::string last_log_dir_;  // the log directory opened last; where Open folder starts
   Pick browser_pick_ = Pick::kOpen;
+  std::shared_ptr<const RanksRun> ranks_;  // the ranks view is on screen while set
+  std::string ranks_title_;
+  ui::RanksView ranks_view_;
+  struct RanksOutcome {
+    std::shared_ptr<const RanksRun> run;
+    std::string error;
+  };
+  std::future<RanksOutcome> ranks_job_;
+  std::string ranks_job_title_;
 };
 
 }  // namespace stepline::app

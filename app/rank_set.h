@@ -1,0 +1,30 @@
+// A set of rank traces (issue #20): finding the files, loading and
+// summarizing them in parallel (each Trace freed after its summary), reading
+// `report --json` summaries instead, and numbering the ranks. Shared by
+// `stepline ranks` and `screenshot --view ranks`.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "app/ranks_output.h"
+
+namespace stepline::app {
+
+// The files of `paths`: files as given, directories walked recursively for
+// *.json[.gz|.zst] and *.xplane.pb (a TensorBoard tree: its newest run, the
+// others named on `err`). Returns an error message, or "".
+std::string CollectRankFiles(const std::vector<std::string>& paths, std::vector<std::string>* files, std::ostream& err);
+// Loads and summarizes every file, `threads` at a time, into run->ranks;
+// files that fail go to run->failed.
+void LoadRanks(const std::vector<std::string>& files, int threads, RanksRun* run);
+// The rank summaries of the `report --json` files (*.json) under `dir`.
+std::string ReadRankReports(const std::string& dir, int threads, RanksRun* run);
+// Numbers the ranks without distributedInfo (file name, parallel
+// coordinates, else order) and sorts them; fails when two claim one rank.
+std::string AssignRanks(std::vector<analysis::RankSummary>* ranks);
+// All of the above and AnalyzeRanks: "" or the error that stops the analysis.
+std::string LoadRankSet(const std::vector<std::string>& paths, int threads, RanksRun* run, std::ostream& err);
+
+}  // namespace stepline::app

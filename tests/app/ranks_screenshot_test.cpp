@@ -1,0 +1,38 @@
+// `stepline screenshot DIR --view ranks` under xvfb-run (issue #20): the
+// ranks view of the ddp-straggler demo is drawn: right size, not blank, the
+// straggler's input-idle red and the collective teal in the bars, the same
+// pixels twice. Skips (with a message) where xvfb-run is not installed.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "app/commands.h"
+#include "tests/app/command_test_helpers.h"
+#include "tests/app/screenshot_test_helpers.h"
+
+namespace stepline::app {
+namespace {
+
+TEST(RanksScreenshotTest, DrawsTheRanksViewOfTheDemo) {
+  if (!::stepline::testing::HaveXvfb()) GTEST_SKIP() << "xvfb-run not installed; window test skipped";
+  const std::filesystem::path dir = MakeScratchDirRemovedAtExit("ranks-shot");
+  const RunOutput demo = RunCommand(RunDemo, {"ddp-straggler", "--ranks", "4", "--steps", "4", "--kernels", "6",
+                                              "--out", (dir / "run").string()});
+  ASSERT_EQ(demo.code, 0) << demo.err;
+  const std::string a = (dir / "a.png").string(), b = (dir / "b.png").string();
+  ASSERT_EQ(::stepline::testing::Screenshot((dir / "run").string() + " --view ranks --size 1000x600 --out " + a), 0);
+  ASSERT_EQ(::stepline::testing::Screenshot((dir / "run").string() + " --view ranks --size 1000x600 --out " + b), 0);
+  const ::stepline::testing::Image img = ::stepline::testing::ReadPng(a);
+  ASSERT_EQ(img.w, 1000);
+  ASSERT_EQ(img.h, 600);
+  const std::set<uint32_t> colors = ::stepline::testing::Colors(img);
+  EXPECT_GT(colors.size(), 50u);
+  EXPECT_TRUE(colors.count(0x5053EFu)) << "no input-idle red (239,83,80) in the bars";
+  EXPECT_TRUE(colors.count(0x7B8900u)) << "no collective teal (0,137,123) in the bars";
+  EXPECT_EQ(::stepline::testing::ReadPng(b).rgba, img.rgba);
+  // A screenshot of a missing directory fails with a message, no window.
+  EXPECT_NE(::stepline::testing::Screenshot((dir / "none").string() + " --view ranks --out " + (dir / "c.png").string()), 0);
+}
+
+}  // namespace
+}  // namespace stepline::app

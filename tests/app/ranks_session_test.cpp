@@ -1,0 +1,80 @@
+// The ranks view in the window's session (issue #20): ShowRanks puts it on
+// screen (title, frames draw), double-clicking a rank's row asks for that
+// rank's file alone, and showing a trace replaces the ranks view.
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include "app/commands.h"
+#include "app/gui/viewer_session.h"
+#include "app/rank_set.h"
+#include "loaders/demo/demo_generator.h"
+#include "tests/app/command_test_helpers.h"
+#include "tests/support/headless_imgui.h"
+
+namespace stepline::app {
+namespace {
+
+TEST(RanksSessionTest, ShowsTheRanksAndOpensADoubleClickedRankAlone) {
+  ::stepline::testing::HeadlessImGui imgui(ImVec2(1200, 800));
+  const std::filesystem::path dir = MakeScratchDirRemovedAtExit("ranks-session");
+  ASSERT_EQ(RunCommand(RunDemo, {"ddp-straggler", "--ranks", "3", "--steps", "3", "--kernels", "4", "--out",
+                                 dir.string()})
+                .code,
+            0);
+  auto run = std::make_shared<RanksRun>();
+  std::ostringstream err;
+  ASSERT_EQ(LoadRankSet({dir.string()}, 2, run.get(), err), "");
+  ViewerSession session{RecentFiles("/dev/null/never")};
+  session.ShowRanks(run, "ddp");
+  EXPECT_TRUE(session.showing_ranks());
+  EXPECT_EQ(session.WindowTitle(), "ddp (ranks) \u2014 Stepline");
+  ui::DrawListQuadRenderer renderer;
+  auto frame = [&] {
+    ImGui::NewFrame();
+    session.Frame({}, &renderer);
+    ImGui::Render();
+  };
+  for (int i = 0; i < 3; ++i) frame();
+  EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 500);
+  // Double-click the first table row (rank 0): the session starts loading it alone.
+  ImGuiIO& io = ImGui::GetIO();
+  const float row_y = ImGui::GetTextLineHeightWithSpacing() * 2 + ImGui::GetFrameHeightWithSpacing() * 1.5f + 8;
+  bool opened = false;
+  for (float y = row_y; y < 200 && !opened; y += 4) {
+    for (int click = 0; click < 2 && session.showing_ranks(); ++click) {
+      io.MousePos = ImVec2(20, y);
+      io.MouseDown[0] = true;
+      frame();
+      io.MouseDown[0] = false;
+      frame();
+    }
+    opened = !session.showing_ranks();
+  }
+  EXPECT_TRUE(opened) << "no row double-click opened a rank";
+  EXPECT_TRUE(session.loading() || !session.showing_ranks());
+}
+
+TEST(RanksSessionTest, ADroppedRankDirectoryOpensTheRanksView) {
+  ::stepline::testing::HeadlessImGui imgui(ImVec2(1000, 700));
+  const std::filesystem::path dir = MakeScratchDirRemovedAtExit("ranks-drop");
+  ASSERT_EQ(RunCommand(RunDemo, {"ddp-straggler", "--ranks", "2", "--steps", "2", "--kernels", "2", "--out",
+                                 dir.string()})
+                .code,
+            0);
+  ViewerSession session{RecentFiles("/dev/null/never")};
+  session.HandleDrops({dir.string()});
+  EXPECT_TRUE(session.loading_ranks());
+  for (int i = 0; i < 1000 && !session.showing_ranks(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    session.PollLoads();
+  }
+  ASSERT_TRUE(session.showing_ranks()) << session.error();
+  EXPECT_EQ(session.WindowTitle(), dir.string() + " (ranks) \u2014 Stepline");
+}
+
+}  // namespace
+}  // namespace stepline::app

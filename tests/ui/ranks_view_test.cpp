@@ -1,0 +1,144 @@
+// The ranks view (issue #20): its rows, sorting, CSV and stacked-bar
+// segments from a small RanksAnalysis, and a headless frame that draws it.
+#include "ui/ranks/ranks_view.h"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include "tests/support/headless_imgui.h"
+#include "ui/theme.h"
+
+namespace stepline::ui {
+namespace {
+
+using analysis::TimeCategory;
+
+struct Fixture {
+  std::vector<analysis::RankSummary> ranks;
+  analysis::RanksAnalysis analysis;
+};
+
+// Three ranks; rank 2 is the straggler (late 30 ms, idle input), the others wait.
+Fixture Make() {
+  Fixture f;
+  for (int r = 0; r < 3; ++r) {
+    analysis::RankSummary s;
+    s.rank = r;
+    s.host = r == 2 ? "b-host" : "a-host";
+    s.path = "rank" + std::to_string(r) + ".json";
+    f.ranks.push_back(s);
+    analysis::RankRow row;
+    row.input = static_cast<size_t>(r);
+    row.rank = r;
+    row.steps = 4;
+    row.step_mean_ns = 100'000'000;
+    At(row.breakdown_per_step, TimeCategory::kCompute) = 50'000'000;
+    At(row.breakdown_per_step, TimeCategory::kCollective) = r == 2 ? 2'000'000 : 32'000'000;
+    At(row.breakdown_per_step, TimeCategory::kIdleInput) = r == 2 ? 48'000'000 : 18'000'000;
+    At(row.idle_by_cause_per_step, analysis::IdleCause::kInput) = At(row.breakdown_per_step, TimeCategory::kIdleInput);
+    row.collective_wait_ns_per_step = r == 2 ? 0 : 30'000'000;
+    row.collective_transfer_ns_per_step = 2'000'000;
+    row.late_ns = r == 2 ? 20'000'000 : -10'000'000;
+    row.clock_offset_ns = r * 7'000'000;
+    f.analysis.ranks.push_back(row);
+  }
+  f.analysis.world_size = 3;
+  f.analysis.matched = 4;
+  f.analysis.straggler = analysis::Straggler{2, 2, 20'000'000, "input", {"DataLoader"}, "AllReduce"};
+  f.analysis.recommendations = {"Rank 2 arrives 20.0 ms late at each all-reduce."};
+  return f;
+}
+
+TEST(RanksViewTest, RowsCarryTheAnalysisPerStep) {
+  const Fixture f = Make();
+  const std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t"});
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[2].rank, 2);
+  EXPECT_TRUE(rows[2].straggler);
+  EXPECT_FALSE(rows[0].straggler);
+  EXPECT_EQ(rows[0].wait_ns, 30'000'000);
+  EXPECT_EQ(rows[0].transfer_ns, 2'000'000);
+  EXPECT_EQ(rows[2].idle_ns, 48'000'000);
+  EXPECT_EQ(rows[1].clock_offset_ns, 7'000'000);
+  EXPECT_EQ(rows[2].host, "b-host");
+}
+
+TEST(RanksViewTest, SortsByAnyColumnTiesByRank) {
+  const Fixture f = Make();
+  std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t"});
+  SortRanksRows(&rows, RanksColumn::kLate, false);
+  EXPECT_EQ(rows[0].rank, 2);
+  EXPECT_EQ(rows[1].rank, 0);  // tie at -10 ms: by rank
+  SortRanksRows(&rows, RanksColumn::kWait, true);
+  EXPECT_EQ(rows[0].rank, 2);
+  SortRanksRows(&rows, RanksColumn::kHost, false);
+  EXPECT_EQ(rows[0].host, "b-host");
+  SortRanksRows(&rows, RanksColumn::kOffset, false);
+  EXPECT_EQ(rows[0].rank, 2);
+  SortRanksRows(&rows, RanksColumn::kRank, true);
+  EXPECT_EQ(rows[0].rank, 0);
+}
+
+TEST(RanksViewTest, CsvHasAHeaderAndOneLinePerRankInTableOrder) {
+  const Fixture f = Make();
+  std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t"});
+  SortRanksRows(&rows, RanksColumn::kLate, false);
+  const std::string csv = RanksTableCsv(rows);
+  EXPECT_EQ(csv.rfind("rank,host,steps,step_mean_ns,compute_ns,collective_wait_ns,collective_transfer_ns,idle_ns,"
+                      "idle_input_ns,",
+                      0),
+            0u)
+      << csv;
+  EXPECT_NE(csv.find("\n2,b-host,4,100000000,50000000,0,2000000,48000000,48000000,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",20000000,14000000,yes,rank2.json\n"), std::string::npos) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);
+}
+
+TEST(RanksViewTest, BarSegmentsSplitCollectiveIntoHatchedWaitAndTransfer) {
+  const Fixture f = Make();
+  const std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t"});
+  const std::vector<RankBarSegment> seg = RankBarSegments(rows[0]);
+  ASSERT_EQ(seg.size(), static_cast<size_t>(analysis::kTimeCategoryCount) + 1);
+  DurNs total = 0;
+  for (const RankBarSegment& s : seg) total += s.ns;
+  EXPECT_EQ(total, 100'000'000);
+  EXPECT_TRUE(seg[1].hatched);
+  EXPECT_EQ(seg[1].ns, 30'000'000);
+  EXPECT_FALSE(seg[2].hatched);
+  EXPECT_EQ(seg[2].ns, 2'000'000);
+}
+
+TEST(RanksViewTest, DrawsAFrameHeadless) {
+  testing::HeadlessImGui imgui(ImVec2(1200, 700));
+  const Fixture f = Make();
+  RanksView view;
+  for (int frame = 0; frame < 2; ++frame) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(1200, 700));
+    ImGui::Begin("ranks");
+    view.Draw({f.ranks, &f.analysis, "demo"});
+    ImGui::End();
+    ImGui::Render();
+  }
+  const ImDrawData* data = ImGui::GetDrawData();
+  ASSERT_NE(data, nullptr);
+  EXPECT_GT(data->TotalVtxCount, 500);
+}
+
+}  // namespace
+}  // namespace stepline::ui
+
+namespace stepline::ui {
+namespace {
+
+TEST(RanksViewTest, LatenessColorIsRedWhenLateBlueWhenEarly) {
+  EXPECT_EQ(LatenessColor(0, 10), theme::Rgba(48, 52, 60));
+  EXPECT_EQ(LatenessColor(10, 10), theme::Rgba(239, 83, 80));
+  EXPECT_EQ(LatenessColor(50, 10), theme::Rgba(239, 83, 80));  // clamped
+  EXPECT_EQ(LatenessColor(-10, 10), theme::Rgba(66, 165, 245));
+  EXPECT_EQ(LatenessColor(5, 0), theme::Rgba(48, 52, 60));  // no scale: neutral
+}
+
+}  // namespace
+}  // namespace stepline::ui
