@@ -18,6 +18,8 @@ int RunReport(const Args& args, std::ostream& out, std::ostream& err);  // stepl
 int RunDiff(const Args& args, std::ostream& out, std::ostream& err);    // stepline diff A B [--json] ...
 int RunViewer(const Args& args, std::ostream& out, std::ostream& err);  // stepline [FILE...] [--demo SCENARIO]
 int RunExport(const Args& args, std::ostream& out, std::ostream& err);  // stepline export FILE --sqlite OUT.db [--force]
+// `--no-cache`: this process neither reads nor writes the column cache.
+void DisableTraceCache();
 int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err);  // stepline screenshot FILE --out PNG ...
 
 }  // namespace stepline::app

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "app/cached_trace_load.h"
 #include "app/profile_runs.h"
 #include "loaders/demo/demo_generator.h"
 
@@ -339,6 +340,10 @@ void ViewerSession::ApplyViewRequests(const ui::ViewRequests& req) {
   if (req.open_dialog) BrowseFor(Pick::kOpen);
   if (req.compare_dialog && state_.data) BrowseFor(Pick::kCompareWith);
   if (req.open_folder_dialog) BrowseFolder();
+  if (req.clear_cache) {
+    const uint64_t freed = column_cache::ClearCache(CacheSettingsForApp());
+    status_.notice = "Cache cleared (" + std::to_string((freed + (1u << 19)) >> 20) + " MB freed)";
+  }
   if (!req.open_path.empty()) OpenFile(req.open_path);
   if (req.cancel_load) {
     jobs_[0].Cancel();
