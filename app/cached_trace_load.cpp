@@ -10,7 +10,7 @@ void DisableTraceCache() { column_cache::DisableForProcess(); }
 
 column_cache::CacheSettings CacheSettingsForApp() { return column_cache::SettingsFromEnvironment(Version()); }
 
-Result<Trace, LoadError>& CachedTraceLoad::Load(const std::string& path, const loaders::LoadOptions& options) {
+Result<Trace, loaders::LoadError>& CachedTraceLoad::Load(const std::string& path, const loaders::LoadOptions& options) {
   Finish();
   settings_ = CacheSettingsForApp();
   result_.emplace(column_cache::LoadThroughCache(path, settings_, options, nullptr, &info_));

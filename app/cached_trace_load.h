@@ -19,13 +19,13 @@ class CachedTraceLoad {
   ~CachedTraceLoad() { Finish(); }
 
   // The result lives in this object; keep it in scope while the trace is used.
-  Result<Trace, LoadError>& Load(const std::string& path, const loaders::LoadOptions& options = {});
+  Result<Trace, loaders::LoadError>& Load(const std::string& path, const loaders::LoadOptions& options = {});
   // Writes the pending cache entry now (the destructor does it otherwise).
   void Finish();
   const column_cache::CachedLoad& info() const { return info_; }
 
  private:
-  std::optional<Result<Trace, LoadError>> result_;
+  std::optional<Result<Trace, loaders::LoadError>> result_;
   column_cache::CachedLoad info_;
   column_cache::CacheSettings settings_;
 };

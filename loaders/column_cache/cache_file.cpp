@@ -340,6 +340,26 @@ bool VerifyChecksums(const char* base, const IndexEntry* index, size_t count) {
   return true;
 }
 
+// The entries tile the data area in offset order, and the alignment gaps
+// between them (which no checksum covers) hold the zeros the writer left: so
+// every byte of the file is checked by something.
+bool PaddingIsClean(const char* base, uint64_t file_bytes, const IndexEntry* index, size_t count) {
+  std::vector<const IndexEntry*> order;
+  for (size_t i = 0; i < count; ++i) order.push_back(&index[i]);
+  std::sort(order.begin(), order.end(), [](const IndexEntry* a, const IndexEntry* b) {
+    return a->offset != b->offset ? a->offset < b->offset : a->bytes < b->bytes;  // empty entries first
+  });
+  auto zeros = [&](uint64_t from, uint64_t to) {
+    return std::all_of(base + from, base + to, [](char c) { return c == 0; });
+  };
+  uint64_t at = kDataStart;
+  for (const IndexEntry* e : order) {
+    if (e->offset < at || e->offset - at >= kAlign || !zeros(at, e->offset)) return false;
+    at = e->offset + e->bytes;
+  }
+  return AlignUp(at) == file_bytes && zeros(at, file_bytes);
+}
+
 }  // namespace
 
 Result<Trace, std::string> ReadCacheFile(const std::string& path, const TraceKey& key,
@@ -385,6 +405,9 @@ Result<Trace, std::string> ReadCacheFile(const std::string& path, const TraceKey
       return MakeUnexpected<std::string>("index entry " + std::to_string(i) + " is out of bounds");
     }
   }
+  if (!PaddingIsClean(base, mapping->bytes, index, header.entry_count)) {
+    return MakeUnexpected<std::string>("entries overlap, or the bytes between them are not the zeros written");
+  }
   if (!VerifyChecksums(base, index, header.entry_count)) return MakeUnexpected<std::string>("column checksum mismatch");
 
   Trace trace;
@@ -394,7 +417,7 @@ Result<Trace, std::string> ReadCacheFile(const std::string& path, const TraceKey
   if (!reader.ok()) return MakeUnexpected<std::string>(reader.error());
   if (!trace.finalized()) return MakeUnexpected<std::string>("the cached trace is not finalized");
   trace.set_backing(std::move(mapping));
-  return std::move(trace);
+  return trace;
 }
 
 }  // namespace stepline::column_cache

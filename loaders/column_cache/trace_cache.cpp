@@ -138,7 +138,7 @@ std::string_view CacheOutcomeName(CacheOutcome outcome) {
   return "?";
 }
 
-Result<Trace, LoadError> LoadThroughCache(const std::string& path, const CacheSettings& settings,
+Result<Trace, loaders::LoadError> LoadThroughCache(const std::string& path, const CacheSettings& settings,
                                           const loaders::LoadOptions& options, loaders::LoadProgress* progress,
                                           CachedLoad* info) {
   *info = CachedLoad{};

@@ -63,7 +63,7 @@ struct CachedLoad {
 // Loads `path` from its cache entry when a valid one exists, else parses it
 // with loaders::LoadFile. A cache is used only with default load options
 // (args kept); `info` says what happened.
-Result<Trace, LoadError> LoadThroughCache(const std::string& path, const CacheSettings& settings,
+Result<Trace, loaders::LoadError> LoadThroughCache(const std::string& path, const CacheSettings& settings,
                                           const loaders::LoadOptions& options, loaders::LoadProgress* progress,
                                           CachedLoad* info);
 
