@@ -127,17 +127,21 @@ void StringPool::VisitStorage(Visitor& v) {
   block_bytes_total_ = bytes.size();
   views_.clear();
   views_.reserve(ends.size());
+  // Read through const references: a borrowed column has no mutable storage.
+  const Column<char>& text = bytes;
+  const Column<uint64_t>& text_ends = ends;
+  const Column<Slot>& slots = slots_;
   uint64_t begin = 0;
-  for (uint64_t end : ends) {
-    if (end < begin || end > bytes.size()) return v.Fail("strings.ends out of order or past strings.bytes");
-    views_.emplace_back(bytes.data() + begin, end - begin);
+  for (uint64_t end : text_ends) {
+    if (end < begin || end > text.size()) return v.Fail("strings.ends out of order or past strings.bytes");
+    views_.emplace_back(text.data() + begin, end - begin);
     begin = end;
   }
   if (views_.empty() || !views_[0].empty()) return v.Fail("strings: id 0 is not the empty string");
-  if (slots_.size() < views_.size() || (slots_.size() & (slots_.size() - 1)) != 0) {
+  if (slots.size() < views_.size() || (slots.size() & (slots.size() - 1)) != 0) {
     return v.Fail("strings.slots is not a power-of-two index over the strings");
   }
-  for (const Slot& slot : slots_) {
+  for (const Slot& slot : slots) {
     if (slot.id_plus_one > views_.size()) return v.Fail("strings.slots names a string past the pool");
   }
 }
