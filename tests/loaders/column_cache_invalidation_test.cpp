@@ -3,6 +3,7 @@
 // another version are each detected, deleted and rebuilt, with the same
 // answers as a parse; and two processes opening one trace at once both
 // succeed while one of them writes the entry.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>

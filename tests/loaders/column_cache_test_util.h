@@ -88,7 +88,9 @@ inline void ExpectSameTrace(const Trace& a, const Trace& b, const std::string& w
   for (size_t i = 0; i < a.strings().size(); ++i) {
     const StringId id = StringId::FromIndex(i);
     ASSERT_EQ(a.str(id), b.str(id)) << "string " << i;
-    if (i > 0) ASSERT_EQ(b.strings().Find(b.str(id)), id) << "string index lookup of " << b.str(id);
+    if (i > 0) {
+      ASSERT_EQ(b.strings().Find(b.str(id)), id) << "string index lookup of " << b.str(id);
+    }
   }
   ASSERT_EQ(a.slices().size(), b.slices().size());
   for (size_t i = 0; i < a.slices().size(); ++i) {
