@@ -54,6 +54,16 @@ struct StorageRecord {
   void Col(const char* name, const Column<T>& c) {
     columns.emplace_back(name, std::string(reinterpret_cast<const char*>(c.data()), c.size() * sizeof(T)));
   }
+  // Field by field: the struct's padding bytes are whatever each load left there.
+  void Col(const char* name, const Column<TrackTable::Ranges>& c) {
+    std::string bytes;
+    for (const TrackTable::Ranges& r : c) {
+      const uint32_t fields[] = {r.slice_begin, r.slice_end, r.instant_begin, r.instant_end,
+                                 r.counter_begin, r.counter_end, r.max_depth};
+      bytes.append(reinterpret_cast<const char*>(fields), sizeof fields);
+    }
+    columns.emplace_back(name, std::move(bytes));
+  }
   template <typename T>
   void Scalar(const char*, const T& v) {
     meta.append(reinterpret_cast<const char*>(&v), sizeof v);
