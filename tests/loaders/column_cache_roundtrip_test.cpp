@@ -54,7 +54,9 @@ TEST(ColumnCacheRoundTrip, EveryDemoScenario) {
 
 // Every shared trace up to kMaxBytes on disk: the larger ones each take
 // seconds to parse in the sanitizer build, and the cache code they would run
-// is the same (their formats are all represented below the limit).
+// is the same (their formats are all represented below the limit). With the
+// limit raised to 4 MB all 57 loadable traces pass, in 5.3 s on the shared
+// 2-core machine: too long for every CI run.
 TEST(ColumnCacheRoundTrip, SharedTraces) {
   STEPLINE_REQUIRE_SHARED_TRACES();
   constexpr uintmax_t kMaxBytes = 1'200'000;
