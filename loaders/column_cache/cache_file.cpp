@@ -116,7 +116,7 @@ uint64_t HashBytes(const void* data, size_t bytes, uint64_t seed) {
     n -= 8;
   }
   uint64_t tail = 0;
-  std::memcpy(&tail, p, n);
+  if (n > 0) std::memcpy(&tail, p, n);  // p may be null for an empty column
   return Mix(out ^ tail ^ bytes, kP0 ^ kP1);
 }
 
