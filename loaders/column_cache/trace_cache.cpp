@@ -143,8 +143,7 @@ Result<Trace, loaders::LoadError> LoadThroughCache(const std::string& path, cons
                                           CachedLoad* info) {
   *info = CachedLoad{};
   TraceKey key;
-  if (!settings.enabled || settings.dir.empty() || !options.keep_args || !ComputeKey(path, &key) ||
-      key.size < settings.min_trace_bytes) {
+  if (!settings.enabled || settings.dir.empty() || !options.keep_args || !ComputeKey(path, &key)) {
     return loaders::LoadFile(path, options, progress);
   }
   const std::string cache_path = CacheFilePath(settings, path);
@@ -169,7 +168,14 @@ Result<Trace, loaders::LoadError> LoadThroughCache(const std::string& path, cons
     info->outcome = CacheOutcome::kMiss;
   }
   auto loaded = loaders::LoadFile(path, options, progress);
-  if (loaded.ok()) info->ticket = StoreTicket{true, cache_path, key};
+  // Small traces load fast anyway. The decompressed size decides, so that a
+  // 3 MB .json.gz of 54 MB of JSON is cached like the JSON would be.
+  const uint64_t bytes = loaded.ok() ? std::max(key.size, loaded->info().input_bytes) : 0;
+  if (loaded.ok() && bytes >= settings.min_trace_bytes) {
+    info->ticket = StoreTicket{true, cache_path, key};
+  } else if (info->outcome == CacheOutcome::kMiss) {
+    info->outcome = CacheOutcome::kDisabled;
+  }
   return loaded;
 }
 

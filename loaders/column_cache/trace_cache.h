@@ -26,7 +26,7 @@ struct CacheSettings {
 
 // Settings from the environment: STEPLINE_CACHE_DIR, else
 // $XDG_CACHE_HOME/stepline, else ~/.cache/stepline; STEPLINE_CACHE_MAX_GB;
-// STEPLINE_CACHE_MIN_MB (the size under which traces skip the cache, e.g. 0
+// STEPLINE_CACHE_MIN_MB (the decompressed size under which traces skip the cache, e.g. 0
 // in tests); STEPLINE_NO_CACHE=1 or DisableForProcess() turn it off.
 CacheSettings SettingsFromEnvironment(std::string_view stepline_version);
 // `--no-cache`: later SettingsFromEnvironment() calls return enabled = false.
@@ -40,7 +40,7 @@ std::string CacheFilePath(const CacheSettings& settings, const std::string& path
 
 // How LoadThroughCache went, for messages, tests and benchmarks.
 enum class CacheOutcome : uint8_t {
-  kDisabled,   // off, no directory, or the trace is under the size threshold
+  kDisabled,   // off, no directory, or the trace (decompressed) is under the size threshold
   kHit,        // mapped from the cache
   kMiss,       // no entry: parsed, and Store() should write one
   kRejected,   // an entry that did not match (changed trace, version, damage): deleted, parsed

@@ -13,6 +13,7 @@
 #include "loaders/export/chrome_json_writer.h"
 #include "loaders/load.h"
 #include "tests/loaders/column_cache_test_util.h"
+#include "tests/loaders/gzip_for_test.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline {
@@ -141,6 +142,31 @@ TEST(ColumnCacheLoadThrough, SkipsSmallTracesDisabledCacheAndArglessLoads) {
   no_args.keep_args = false;
   ASSERT_TRUE(column_cache::LoadThroughCache(trace_path, settings, no_args, nullptr, &info).ok());
   EXPECT_EQ(info.outcome, column_cache::CacheOutcome::kDisabled);
+}
+
+// The threshold is on the JSON, not the bytes on disk: a small .json.gz of a
+// large JSON is cached like the JSON.
+TEST(ColumnCacheLoadThrough, ThresholdCountsDecompressedBytes) {
+  ScratchDir dir;
+  auto settings = TestCacheSettings(dir / "cache");
+  const std::string json_path = WriteDemoJson(dir, "demo.json");
+  std::ifstream in(json_path, std::ios::binary);
+  const std::string json((std::istreambuf_iterator<char>(in)), {});
+  const std::string gz_path = dir / "demo.json.gz";
+  std::ofstream(gz_path, std::ios::binary) << loaders::Gzip(json);
+  ASSERT_LT(std::filesystem::file_size(gz_path) * 2, json.size());
+  settings.min_trace_bytes = json.size();  // the .gz is far smaller, its JSON is not
+  column_cache::CachedLoad info;
+  auto first = column_cache::LoadThroughCache(gz_path, settings, {}, nullptr, &info);
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(info.outcome, column_cache::CacheOutcome::kMiss);
+  ASSERT_TRUE(info.ticket.store);
+  std::string error;
+  ASSERT_TRUE(column_cache::Store(*first, info.ticket, settings, &error)) << error;
+  auto second = column_cache::LoadThroughCache(gz_path, settings, {}, nullptr, &info);
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(info.outcome, column_cache::CacheOutcome::kHit);
+  ExpectSameTrace(*first, *second, "cached .json.gz");
 }
 
 TEST(ColumnCacheSettings, FromEnvironment) {
