@@ -6,6 +6,8 @@
 #include <sstream>
 #include <string>
 
+#include "app/cached_trace_load.h"
+#include "app/cached_trace_load.h"
 #include "app/cli_args.h"
 #include "app/command_options.h"
 #include "app/commands.h"
@@ -61,12 +63,13 @@ int RunDiff(const Args& args, std::ostream& out, std::ostream& err) {
   if (auto code = HandleHelpOrUsageError(parsed, read, "stepline diff", kDiffUsage, out, err)) return *code;
 
   // Both loads before any analysis: a broken B fails fast.
-  auto a = loaders::LoadFile(settings.a_path);
+  CachedTraceLoad load_a, load_b;  // write the column cache entries after the output
+  auto& a = load_a.Load(settings.a_path);
   if (!a) {
     err << "stepline diff: A: " << a.error().ToString() << "\n";
     return 1;
   }
-  auto b = loaders::LoadFile(settings.b_path);
+  auto& b = load_b.Load(settings.b_path);
   if (!b) {
     err << "stepline diff: B: " << b.error().ToString() << "\n";
     return 1;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <ostream>
 
+#include "app/cached_trace_load.h"
 #include "app/cli_args.h"
 #include "app/command_options.h"
 #include "app/commands.h"
@@ -51,7 +52,8 @@ int RunExport(const Args& args, std::ostream& out, std::ostream& err) {
   if (!ChooseTraceArg(&path, "stepline export", err)) return 1;
 
   const auto load_start = std::chrono::steady_clock::now();
-  auto loaded = loaders::LoadFile(path);
+  CachedTraceLoad load;  // writes the column cache entry after the output
+  auto& loaded = load.Load(path);
   const double load_ms = MsSince(load_start);
   if (!loaded) {
     err << loaded.error().ToString() << "\n";

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 
+#include "app/cached_trace_load.h"
 #include "app/cli_args.h"
 #include "app/command_options.h"
 #include "app/commands.h"
@@ -191,7 +192,8 @@ int RunInfo(const Args& args, std::ostream& out, std::ostream& err) {
   std::string path = parsed->positionals().front();
   if (!ChooseTraceArg(&path, "stepline info", err)) return 1;
   const auto start = std::chrono::steady_clock::now();
-  auto loaded = loaders::LoadFile(path);
+  CachedTraceLoad load;  // writes the column cache entry after the output
+  auto& loaded = load.Load(path);
   const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!loaded) {
     err << loaded.error().ToString() << "\n";

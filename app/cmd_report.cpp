@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 
+#include "app/cached_trace_load.h"
 #include "app/cli_args.h"
 #include "app/command_options.h"
 #include "app/commands.h"
@@ -181,7 +182,8 @@ int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
 
   if (!ChooseTraceArg(&settings.path, "stepline report", err)) return 1;
   const auto load_start = std::chrono::steady_clock::now();
-  auto loaded = loaders::LoadFile(settings.path);
+  CachedTraceLoad load;  // writes the column cache entry after the output
+  auto& loaded = load.Load(settings.path);
   const double load_ms = MsSince(load_start);
   if (!loaded) {
     err << loaded.error().ToString() << "\n";

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <ostream>
 
+#include "app/cached_trace_load.h"
 #include "app/cli_args.h"
 #include "app/command_options.h"
 #include "app/commands.h"
@@ -92,12 +93,17 @@ int FindStep(const std::vector<analysis::ReportStep>& steps, long n) {
 
 using LoadedData = std::shared_ptr<const ui::TimelineData>;
 
-// Loads FILE (or builds the demo); null with `error` set on failure.
-LoadedData LoadInput(const std::string& path, const std::string& demo, std::string* title, std::string* error) {
+// Loads FILE through the column cache (or builds the demo); null with
+// `error` set on failure. A parsed FILE's cache entry is written by `store`
+// while the picture renders.
+LoadedData LoadInput(const std::string& path, const std::string& demo, std::string* title, std::string* error,
+                     column_cache::BackgroundStore* store) {
   Result<Trace, std::string> loaded = Unexpected<std::string>{"not loaded"};
+  const column_cache::CacheSettings cache_settings = CacheSettingsForApp();
+  column_cache::CachedLoad cache_info;
   if (!path.empty()) {
     *title = std::filesystem::path(path).filename().string();
-    auto r = loaders::LoadFile(path);
+    auto r = column_cache::LoadThroughCache(path, cache_settings, {}, nullptr, &cache_info);
     loaded = r.ok() ? Result<Trace, std::string>(std::move(r).value())
                     : Result<Trace, std::string>(Unexpected<std::string>{r.error().ToString()});  // names the path
   } else {
@@ -110,7 +116,9 @@ LoadedData LoadInput(const std::string& path, const std::string& demo, std::stri
     *error = loaded.error();
     return nullptr;
   }
-  return std::make_shared<const ui::TimelineData>(std::make_shared<const Trace>(std::move(loaded).value()));
+  auto trace = std::make_shared<const Trace>(std::move(loaded).value());
+  store->Start(trace, cache_info.ticket, cache_settings);
+  return std::make_shared<const ui::TimelineData>(std::move(trace));
 }
 
 }  // namespace
@@ -188,12 +196,14 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   for (std::string& file : files) {
     if (!ChooseTraceArg(&file, "stepline screenshot", err)) return 1;
   }
-  // Load first: a bad file fails fast, before any window exists.
+  // Load first: a bad file fails fast, before any window exists. Cache
+  // entries are written meanwhile; the command waits for them before it returns.
+  column_cache::BackgroundStore cache_store;
   std::string error;
   std::string titles[2];
   LoadedData data[2];
   for (size_t i = 0; i < std::max<size_t>(1, files.size()); ++i) {
-    data[i] = LoadInput(files.empty() ? "" : files[i], a.Value("--demo").value_or(""), &titles[i], &error);
+    data[i] = LoadInput(files.empty() ? "" : files[i], a.Value("--demo").value_or(""), &titles[i], &error, &cache_store);
     if (!data[i]) {
       err << "stepline screenshot: " << error << "\n";
       return 1;

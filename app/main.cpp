@@ -37,6 +37,7 @@ constexpr std::string_view kUsage =
     "                                 measure load speed and resident memory\n"
     "  demo --list                    list the built-in demo scenarios\n"
     "  demo SCENARIO --out FILE       write a demo trace\n"
+    "  --no-cache                     (with any command) neither read nor write the column cache\n"
     "  --help                         this text\n"
     "  --version                      print the version\n"
     "\n"
@@ -59,6 +60,18 @@ int main(int argc, char** argv) {
   // unchanged within noise.
   mallopt(M_ARENA_MAX, 1);
 #endif
+  // `--no-cache` applies to every command: taken out here, before dispatch.
+  int kept = 1;
+  bool options_end = false;  // after "--" every argument is a file name
+  for (int i = 1; i < argc; ++i) {
+    options_end = options_end || std::string_view(argv[i]) == "--";
+    if (!options_end && std::string_view(argv[i]) == "--no-cache") {
+      stepline::app::DisableTraceCache();
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
   if (argc < 2) return stepline::app::RunViewer({}, std::cout, std::cerr);
   const std::string_view command = argv[1];
   const Args args(argv + 2, argv + argc);

@@ -11,6 +11,7 @@
 #include <ostream>
 #include <thread>
 
+#include "app/cached_trace_load.h"
 #include "app/profile_runs.h"
 #include "loaders/load.h"
 #include "model/analysis/ranks_summary_json.h"
@@ -79,7 +80,12 @@ void LoadRanks(const std::vector<std::string>& files, int threads, RanksRun* run
     for (size_t i = next++; i < files.size(); i = next++) {
       loaders::LoadOptions options;
       options.threads = per_file;
-      auto trace = loaders::LoadFile(files[i], options);
+      // Through the column cache like every command; the entry is written as
+      // soon as the rank is summarized (not after the output, as the other
+      // commands do) because keeping every rank's model until then would break
+      // the one-model-per-thread memory bound.
+      CachedTraceLoad load;
+      auto& trace = load.Load(files[i], options);
       if (!trace) {
         errors[i] = trace.error().ToString();
         continue;

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/column.h"
 #include "model/ids.h"
 
 namespace stepline {
@@ -78,11 +79,22 @@ class ArgTable {
   bool Find(ArgSetId set, StringId key, ArgValue* out) const;
   size_t MemoryBytes() const;
 
+  // For the column cache (loaders/column_cache): visits every member that
+  // makes up the finalized table, in a fixed order (`self` is const when
+  // writing, non-const when reading borrowed columns back).
+  template <typename Self, typename Visitor>
+  static void VisitStorage(Self& self, Visitor& v) {
+    v.Col("args.set_begin", self.set_begin_);
+    v.Col("args.key", self.key_);
+    v.Col("args.type", self.type_);
+    v.Col("args.value", self.value_);
+  }
+
  private:
-  std::vector<uint32_t> set_begin_;  // size set_count() + 1
-  std::vector<StringId> key_;
-  std::vector<ArgType> type_;
-  std::vector<uint64_t> value_;
+  Column<uint32_t> set_begin_;  // size set_count() + 1
+  Column<StringId> key_;
+  Column<ArgType> type_;
+  Column<uint64_t> value_;
 };
 
 }  // namespace stepline

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace stepline {
@@ -71,6 +72,27 @@ class Diagnostics {
   // Some of the input did not make it into the model (severity kDataLoss):
   // results describe only what was loaded, and the UI and reports say so.
   bool has_data_loss() const;
+
+  // For the column cache (loaders/column_cache): every entry, in code order
+  // (`self` is const when writing, non-const when reading).
+  template <typename Self, typename Visitor>
+  static void VisitStorage(Self& self, Visitor& v) {
+    for (auto& e : self.entries_) {
+      v.Scalar("diagnostics.code", e.code);
+      v.Scalar("diagnostics.count", e.count);
+      v.Scalar("diagnostics.first_offset", e.first_offset);
+      uint64_t n = e.instances.size();
+      v.Scalar("diagnostics.instances", n);
+      if constexpr (!std::is_const_v<Self>) {
+        if (!v.ok() || n > kMaxDetailsPerCode) return v.Fail("diagnostics: too many instances");
+        e.instances.resize(n);
+      }
+      for (auto& instance : e.instances) {
+        v.Scalar("diagnostics.byte_offset", instance.byte_offset);
+        v.Text("diagnostics.detail", instance.detail);
+      }
+    }
+  }
 
  private:
   std::array<Entry, kDiagCodeCount> entries_{};

@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "model/column.h"
 #include "model/ids.h"
 #include "model/time.h"
 
@@ -36,13 +37,25 @@ class InstantTable {
   std::span<const ArgSetId> arg_set() const { return arg_set_; }
   size_t MemoryBytes() const;
 
+  // For the column cache (loaders/column_cache): visits every member that
+  // makes up the finalized table, in a fixed order (`self` is const when
+  // writing, non-const when reading borrowed columns back).
+  template <typename Self, typename Visitor>
+  static void VisitStorage(Self& self, Visitor& v) {
+    v.Col("instants.track", self.track_);
+    v.Col("instants.ts_ns", self.ts_ns_);
+    v.Col("instants.name", self.name_);
+    v.Col("instants.category", self.category_);
+    v.Col("instants.arg_set", self.arg_set_);
+  }
+
  private:
   friend class Trace;
-  std::vector<TrackId> track_;
-  std::vector<TimeNs> ts_ns_;
-  std::vector<StringId> name_;
-  std::vector<StringId> category_;
-  std::vector<ArgSetId> arg_set_;
+  Column<TrackId> track_;
+  Column<TimeNs> ts_ns_;
+  Column<StringId> name_;
+  Column<StringId> category_;
+  Column<ArgSetId> arg_set_;
 };
 
 // CounterTable: one row per sample of a kCounter track. Columns:
@@ -58,11 +71,21 @@ class CounterTable {
   std::span<const double> value() const { return value_; }
   size_t MemoryBytes() const;
 
+  // For the column cache (loaders/column_cache): visits every member that
+  // makes up the finalized table, in a fixed order (`self` is const when
+  // writing, non-const when reading borrowed columns back).
+  template <typename Self, typename Visitor>
+  static void VisitStorage(Self& self, Visitor& v) {
+    v.Col("counters.track", self.track_);
+    v.Col("counters.ts_ns", self.ts_ns_);
+    v.Col("counters.value", self.value_);
+  }
+
  private:
   friend class Trace;
-  std::vector<TrackId> track_;
-  std::vector<TimeNs> ts_ns_;
-  std::vector<double> value_;
+  Column<TrackId> track_;
+  Column<TimeNs> ts_ns_;
+  Column<double> value_;
 };
 
 enum class FlowKind : uint8_t {
@@ -143,14 +166,27 @@ class FlowTable {
   std::span<const uint64_t> flow_id() const { return flow_id_; }
   size_t MemoryBytes() const;
 
+  // As the other tables' (pending flows and launch links are bound and gone
+  // once the trace is finalized, so they are not stored).
+  template <typename Self, typename Visitor>
+  static void VisitStorage(Self& self, Visitor& v) {
+    if (!self.pending_.empty() || !self.launch_links_.empty()) return v.Fail("flows: unbound flows in a finalized trace");
+    v.Col("flows.from", self.from_);
+    v.Col("flows.to", self.to_);
+    v.Col("flows.kind", self.kind_);
+    v.Col("flows.name", self.name_);
+    v.Col("flows.category", self.category_);
+    v.Col("flows.flow_id", self.flow_id_);
+  }
+
  private:
   friend class Trace;
   std::vector<Pending> pending_;
   std::vector<LaunchLink> launch_links_;
-  std::vector<SliceId> from_, to_;
-  std::vector<FlowKind> kind_;
-  std::vector<StringId> name_, category_;
-  std::vector<uint64_t> flow_id_;
+  Column<SliceId> from_, to_;
+  Column<FlowKind> kind_;
+  Column<StringId> name_, category_;
+  Column<uint64_t> flow_id_;
 };
 
 }  // namespace stepline

@@ -73,7 +73,7 @@ void SliceTable::Reserve(size_t n) {
 
 namespace {
 template <typename T>
-void AddStorage(const std::vector<T>& column, std::vector<std::pair<const void*, size_t>>* out) {
+void AddStorage(const Column<T>& column, std::vector<std::pair<const void*, size_t>>* out) {
   if (column.capacity() > 0) out->emplace_back(column.data(), column.capacity() * sizeof(T));
 }
 }  // namespace

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "model/gpu_kind.h"
+#include "model/column.h"
 #include "model/ids.h"
 #include "model/time.h"
 
@@ -99,17 +100,36 @@ class SliceTable {
 
   size_t MemoryBytes() const;
 
+  // For the column cache (loaders/column_cache): visits every member that
+  // makes up the finalized table, in a fixed order (`self` is const when
+  // writing, non-const when reading borrowed columns back).
+  template <typename Self, typename Visitor>
+  static void VisitStorage(Self& self, Visitor& v) {
+    v.Col("slices.track", self.track_);
+    v.Col("slices.start_ns", self.start_ns_);
+    v.Col("slices.dur_ns", self.dur_ns_);
+    v.Col("slices.name", self.name_);
+    v.Col("slices.category_index", self.category_index_);
+    v.Col("slices.category_table", self.category_table_);
+    v.Col("slices.arg_set", self.arg_set_);
+    v.Col("slices.gpu_kind", self.gpu_kind_);
+    v.Col("slices.depth", self.depth_);
+    v.Col("slices.parent", self.parent_);
+    v.Scalar("slices.last_category", self.last_category_);
+    v.Scalar("slices.categories_overflowed", self.categories_overflowed_);
+  }
+
  private:
   friend class Trace;  // Finalize() permutes the columns and fills depth/parent
-  std::vector<TrackId> track_;
-  std::vector<TimeNs> start_ns_;
-  std::vector<DurNs> dur_ns_;
+  Column<TrackId> track_;
+  Column<TimeNs> start_ns_;
+  Column<DurNs> dur_ns_;
   uint16_t CategoryIndex(StringId category);
 
-  std::vector<StringId> name_;
-  std::vector<uint16_t> category_index_;  // into category_table_
-  std::vector<StringId> category_table_;  // distinct categories, first use order
-  std::vector<ArgSetId> arg_set_;         // empty while every slice has ArgSetId 0
+  Column<StringId> name_;
+  Column<uint16_t> category_index_;  // into category_table_
+  Column<StringId> category_table_;  // distinct categories, first use order
+  Column<ArgSetId> arg_set_;         // empty while every slice has ArgSetId 0
   std::unordered_map<uint32_t, uint16_t> category_lookup_;  // used past 16 categories
   uint16_t last_category_ = 0;
   uint64_t categories_overflowed_ = 0;
@@ -118,9 +138,9 @@ class SliceTable {
   uint64_t categories_overflowed() const { return categories_overflowed_; }
 
  private:
-  std::vector<GpuKind> gpu_kind_;
-  std::vector<uint16_t> depth_;
-  std::vector<SliceId> parent_;
+  Column<GpuKind> gpu_kind_;
+  Column<uint16_t> depth_;
+  Column<SliceId> parent_;
 };
 
 }  // namespace stepline

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/column.h"
 #include "model/ids.h"
 
 namespace stepline {
@@ -53,6 +54,17 @@ class StringPool {
   // Lower limits (tests); both must leave room for kOverflowText.
   void set_limits(size_t max_strings, size_t max_bytes);
 
+  // For the column cache (loaders/column_cache): visits every member that
+  // makes up the pool, in a fixed order, through `v.Col(name, column)`,
+  // `v.Scalar(name, value)` and `v.Text(name, string)`. A const pool is being
+  // written: its strings go out as one byte column plus end offsets. A
+  // non-const pool is being read: it takes borrowed columns and rebuilds its
+  // views over them (strings are then read-only: Intern() must not be called).
+  template <typename Visitor>
+  void VisitStorage(Visitor& v) const;
+  template <typename Visitor>
+  void VisitStorage(Visitor& v);
+
  private:
   struct Slot {
     uint32_t hash = 0;
@@ -67,12 +79,71 @@ class StringPool {
   size_t block_size_ = 0;
   size_t block_bytes_total_ = 0;
   std::vector<std::string_view> views_;
-  std::vector<Slot> slots_;  // size is a power of two
+  Column<Slot> slots_;  // size is a power of two
   size_t max_strings_ = kMaxStrings;
   size_t max_bytes_ = kMaxBytes;
   size_t string_bytes_ = 0;   // bytes of every stored string
   uint64_t overflowed_ = 0;
   StringId overflow_id_;      // kOverflowText once the limit was first hit
 };
+
+template <typename Visitor>
+void StringPool::VisitStorage(Visitor& v) const {
+  std::vector<char> bytes;
+  bytes.reserve(string_bytes_);
+  std::vector<uint64_t> ends;
+  ends.reserve(views_.size());
+  for (std::string_view s : views_) {
+    bytes.insert(bytes.end(), s.begin(), s.end());
+    ends.push_back(bytes.size());
+  }
+  const Column<char> bytes_column(std::move(bytes));
+  const Column<uint64_t> ends_column(std::move(ends));
+  v.Col("strings.bytes", bytes_column);
+  v.Col("strings.ends", ends_column);
+  v.Col("strings.slots", slots_);
+  v.Scalar("strings.max_strings", max_strings_);
+  v.Scalar("strings.max_bytes", max_bytes_);
+  v.Scalar("strings.string_bytes", string_bytes_);
+  v.Scalar("strings.overflowed", overflowed_);
+  v.Scalar("strings.overflow_id", overflow_id_);
+}
+
+template <typename Visitor>
+void StringPool::VisitStorage(Visitor& v) {
+  Column<char> bytes;
+  Column<uint64_t> ends;
+  v.Col("strings.bytes", bytes);
+  v.Col("strings.ends", ends);
+  v.Col("strings.slots", slots_);
+  v.Scalar("strings.max_strings", max_strings_);
+  v.Scalar("strings.max_bytes", max_bytes_);
+  v.Scalar("strings.string_bytes", string_bytes_);
+  v.Scalar("strings.overflowed", overflowed_);
+  v.Scalar("strings.overflow_id", overflow_id_);
+  if (!v.ok()) return;
+  blocks_.clear();
+  block_used_ = block_size_ = 0;
+  block_bytes_total_ = bytes.size();
+  views_.clear();
+  views_.reserve(ends.size());
+  // Read through const references: a borrowed column has no mutable storage.
+  const Column<char>& text = bytes;
+  const Column<uint64_t>& text_ends = ends;
+  const Column<Slot>& slots = slots_;
+  uint64_t begin = 0;
+  for (uint64_t end : text_ends) {
+    if (end < begin || end > text.size()) return v.Fail("strings.ends out of order or past strings.bytes");
+    views_.emplace_back(text.data() + begin, end - begin);
+    begin = end;
+  }
+  if (views_.empty() || !views_[0].empty()) return v.Fail("strings: id 0 is not the empty string");
+  if (slots.size() < views_.size() || (slots.size() & (slots.size() - 1)) != 0) {
+    return v.Fail("strings.slots is not a power-of-two index over the strings");
+  }
+  for (const Slot& slot : slots) {
+    if (slot.id_plus_one > views_.size()) return v.Fail("strings.slots names a string past the pool");
+  }
+}
 
 }  // namespace stepline

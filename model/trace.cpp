@@ -131,7 +131,7 @@ bool InFinalOrder(std::span<const TrackId> track, std::span<const TimeNs> start,
 }
 
 template <typename T>
-void Permute(std::vector<T>* column, const std::vector<uint32_t>& order) {
+void Permute(Column<T>* column, const std::vector<uint32_t>& order) {
   if (column->empty()) return;
   std::vector<T> out(order.size());
   for (size_t i = 0; i < order.size(); ++i) out[i] = (*column)[order[i]];

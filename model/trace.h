@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "model/arg_table.h"
@@ -83,6 +84,15 @@ class Trace {
   size_t MemoryBytes() const;      // resident estimate of every table + strings
   size_t ArgsMemoryBytes() const;  // the part of MemoryBytes() held by the args table
 
+  // For the column cache (loaders/column_cache): visits everything the trace
+  // holds, table by table, in a fixed order (`self` is const when writing;
+  // non-const when reading, with borrowed columns). The memory those columns
+  // view is kept alive by `backing`, which the trace holds until destroyed.
+  template <typename Self, typename Visitor>
+  static void VisitStorage(Self& self, Visitor& v);
+  void set_backing(std::shared_ptr<const void> backing) { backing_ = std::move(backing); }
+  bool has_backing() const { return backing_ != nullptr; }  // columns borrowed from a cache file
+
  private:
   // new_index_of_old: the row each pre-Finalize slice moved to; left empty
   // when no slice moved (the identity).
@@ -94,6 +104,8 @@ class Trace {
   void BindFlows(const std::vector<uint32_t>& new_index_of_old);
   void ComputeSpan();
 
+  // Declared first so that it is destroyed after the columns that view it.
+  std::shared_ptr<const void> backing_;
   StringPool strings_;
   ProcessTable processes_;
   TrackTable tracks_;
@@ -107,5 +119,31 @@ class Trace {
   TimeRange span_;
   bool finalized_ = false;
 };
+
+template <typename Self, typename Visitor>
+void Trace::VisitStorage(Self& self, Visitor& v) {
+  self.strings_.VisitStorage(v);
+  ProcessTable::VisitStorage(self.processes_, v);
+  TrackTable::VisitStorage(self.tracks_, v);
+  SliceTable::VisitStorage(self.slices_, v);
+  InstantTable::VisitStorage(self.instants_, v);
+  CounterTable::VisitStorage(self.counters_, v);
+  FlowTable::VisitStorage(self.flows_, v);
+  ArgTable::VisitStorage(self.args_, v);
+  Diagnostics::VisitStorage(self.diagnostics_, v);
+  auto& info = self.info_;
+  v.Text("info.format", info.format);
+  v.Text("info.source_path", info.source_path);
+  v.Scalar("info.input_bytes", info.input_bytes);
+  v.Scalar("info.file_bytes", info.file_bytes);
+  v.Text("info.compression", info.compression);
+  v.Scalar("info.compressed_cut", info.compressed_cut);
+  v.Scalar("info.compressed_cut_at", info.compressed_cut_at);
+  v.Scalar("info.display_origin_ns", info.display_origin_ns);
+  v.Scalar("info.wall_clock_origin_ns", info.wall_clock_origin_ns);
+  v.Scalar("info.metadata", info.metadata);
+  v.Scalar("trace.span", self.span_);
+  v.Scalar("trace.finalized", self.finalized_);
+}
 
 }  // namespace stepline

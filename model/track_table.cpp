@@ -26,7 +26,7 @@ TrackId TrackTable::Append(const Row& row) {
   sort_index_.push_back(row.sort_index);
   device_id_.push_back(row.device_id);
   category_.push_back(row.category);
-  ranges_.emplace_back();
+  ranges_.push_back(Ranges{});
   return id;
 }
 

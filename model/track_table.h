@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/column.h"
 #include "model/ids.h"
 #include "model/time.h"
 
@@ -44,11 +45,22 @@ class ProcessTable {
   void set_device_id(ProcessId id, int32_t v) { device_id_[id.index()] = v; }
   size_t MemoryBytes() const;
 
+  // For the column cache (loaders/column_cache): visits every member that
+  // makes up the finalized table, in a fixed order (`self` is const when
+  // writing, non-const when reading borrowed columns back).
+  template <typename Self, typename Visitor>
+  static void VisitStorage(Self& self, Visitor& v) {
+    v.Col("processes.pid", self.pid_);
+    v.Col("processes.name", self.name_);
+    v.Col("processes.sort_index", self.sort_index_);
+    v.Col("processes.device_id", self.device_id_);
+  }
+
  private:
-  std::vector<int64_t> pid_;
-  std::vector<StringId> name_;
-  std::vector<int32_t> sort_index_;
-  std::vector<int32_t> device_id_;
+  Column<int64_t> pid_;
+  Column<StringId> name_;
+  Column<int32_t> sort_index_;
+  Column<int32_t> device_id_;
 };
 
 // One row per track. Not sorted; ids are creation order. The per-track row
@@ -91,15 +103,30 @@ class TrackTable {
   Ranges& mutable_ranges(TrackId id) { return ranges_[id.index()]; }
   size_t MemoryBytes() const;
 
+  // For the column cache (loaders/column_cache): visits every member that
+  // makes up the finalized table, in a fixed order (`self` is const when
+  // writing, non-const when reading borrowed columns back).
+  template <typename Self, typename Visitor>
+  static void VisitStorage(Self& self, Visitor& v) {
+    v.Col("tracks.kind", self.kind_);
+    v.Col("tracks.process", self.process_);
+    v.Col("tracks.tid", self.tid_);
+    v.Col("tracks.name", self.name_);
+    v.Col("tracks.sort_index", self.sort_index_);
+    v.Col("tracks.device_id", self.device_id_);
+    v.Col("tracks.category", self.category_);
+    v.Col("tracks.ranges", self.ranges_);
+  }
+
  private:
-  std::vector<TrackKind> kind_;
-  std::vector<ProcessId> process_;
-  std::vector<int64_t> tid_;
-  std::vector<StringId> name_;
-  std::vector<int32_t> sort_index_;
-  std::vector<int32_t> device_id_;
-  std::vector<StringId> category_;
-  std::vector<Ranges> ranges_;
+  Column<TrackKind> kind_;
+  Column<ProcessId> process_;
+  Column<int64_t> tid_;
+  Column<StringId> name_;
+  Column<int32_t> sort_index_;
+  Column<int32_t> device_id_;
+  Column<StringId> category_;
+  Column<Ranges> ranges_;
 };
 
 }  // namespace stepline

@@ -51,6 +51,8 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
     if (ImGui::MenuItem("Compare with...", nullptr, false, state.trace() != nullptr)) req->compare_dialog = true;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pick a second run (B) to compare with the trace on screen (A)");
     ImGui::Separator();
+    if (ImGui::MenuItem("Clear cache")) req->clear_cache = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Delete the column cache that makes large traces reopen instantly");
     if (ImGui::MenuItem("Quit")) req->quit = true;
     ImGui::EndMenu();
   }

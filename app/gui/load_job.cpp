@@ -3,6 +3,8 @@
 
 #include <filesystem>
 
+#include "app/cached_trace_load.h"
+
 namespace stepline::app {
 
 LoadJob::~LoadJob() {
@@ -41,6 +43,9 @@ void LoadJob::StartWith(const std::string& name, std::function<Result<Trace, std
   thread_ = std::thread([this, name, make = std::move(make)] {
     Outcome out;
     out.path = name;
+    std::shared_ptr<const Trace> trace;
+    column_cache::StoreTicket ticket;
+    column_cache::CacheSettings cache_settings;
     if (make) {
       auto r = make();
       if (r.ok()) {
@@ -49,9 +54,14 @@ void LoadJob::StartWith(const std::string& name, std::function<Result<Trace, std
         out.error = r.error();
       }
     } else {
-      auto r = loaders::LoadFile(name, {}, &progress_);
+      const column_cache::CacheSettings settings = CacheSettingsForApp();
+      column_cache::CachedLoad cache_info;
+      auto r = column_cache::LoadThroughCache(name, settings, {}, &progress_, &cache_info);
       if (r.ok()) {
-        out.data = std::make_shared<ui::TimelineData>(std::make_shared<const Trace>(std::move(r).value()));
+        trace = std::make_shared<const Trace>(std::move(r).value());
+        out.data = std::make_shared<ui::TimelineData>(trace);
+        ticket = cache_info.ticket;
+        cache_settings = settings;
       } else {
         out.error = r.error().ToString();
       }
@@ -61,6 +71,7 @@ void LoadJob::StartWith(const std::string& name, std::function<Result<Trace, std
       outcome_ = std::move(out);
     }
     running_ = false;
+    if (trace != nullptr && !progress_.cancel) cache_store_.Start(std::move(trace), ticket, cache_settings);
   });
 }
 

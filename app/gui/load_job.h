@@ -1,6 +1,7 @@
 // LoadJob: loads a trace on a worker thread so the window never freezes; the
 // UI polls progress (bytes read of total) and may cancel. The result is a
-// finalized Trace plus the timeline's indices, built on the same thread.
+// finalized Trace plus the timeline's indices, built on the same thread. Files
+// open through the column cache (loaders/column_cache).
 #pragma once
 
 #include <atomic>
@@ -11,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "loaders/column_cache/trace_cache.h"
 #include "loaders/load.h"
 #include "ui/timeline/timeline_data.h"
 
@@ -43,6 +45,9 @@ class LoadJob {
  private:
   void Join();
 
+  // Column cache entries of parsed files, written after the trace is handed
+  // over (the window is usable meanwhile); the destructor waits for them.
+  column_cache::BackgroundStore cache_store_;
   std::thread thread_;
   std::atomic<bool> running_{false};
   loaders::LoadProgress progress_;

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <thread>
 
+#include "app/cached_trace_load.h"
 #include "app/profile_runs.h"
 #include "app/rank_set.h"
 #include "loaders/demo/demo_generator.h"
@@ -387,6 +388,10 @@ void ViewerSession::ApplyViewRequests(const ui::ViewRequests& req) {
   if (req.open_dialog) BrowseFor(Pick::kOpen);
   if (req.compare_dialog && state_.data) BrowseFor(Pick::kCompareWith);
   if (req.open_folder_dialog) BrowseFolder();
+  if (req.clear_cache) {
+    const uint64_t freed = column_cache::ClearCache(CacheSettingsForApp());
+    status_.notice = "Cache cleared (" + std::to_string((freed + (1u << 19)) >> 20) + " MB freed)";
+  }
   if (!req.open_path.empty()) OpenFile(req.open_path);
   if (req.cancel_load) {
     jobs_[0].Cancel();
