@@ -190,7 +190,7 @@ int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
   const auto analysis_start = std::chrono::steady_clock::now();
   const analysis::Report report = analysis::ComputeReport(trace, settings.options);
   const double analysis_ms = MsSince(analysis_start);
-  WarnAboutSteps(report, settings.options.steps_regex, "stepline report: ", err);
+  WarnAboutSteps(report.step_source, report.step_error, settings.options.steps_regex, "stepline report: ", err);
   const std::string_view step_source = analysis::StepSourceName(report.step_source);
 
   if (!settings.csv_dir.empty()) {

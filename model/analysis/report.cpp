@@ -155,7 +155,7 @@ Report ResolveReport(const Trace& trace, const TraceAnalysis& a) {
     report.top_blamed_ns = a.top_blamed.blamed_ns;
     report.top_blamed_gaps = a.top_blamed.gaps;
   }
-  AddMemoryReport(trace, a.steps.steps, &report);
+  AddMemoryReport(trace, a, &report);
   return report;
 }
 

@@ -228,6 +228,11 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
   a.kernels = ComputeKernelStats(trace, launches, table);
   FillRecommendationInput(trace, a, table, &recommendation_input);
   a.recommendations = ComputeRecommendations(recommendation_input);
+  a.memory_table = BuildMemoryTable(trace);
+  a.memory = ComputeMemoryAnalysis(a.memory_table, a.steps.steps);
+  for (std::string& s : MemoryRecommendations(a.memory_table, a.memory, a.steps.steps.size())) {
+    a.recommendations.push_back(std::move(s));
+  }
   return a;
 }
 

@@ -16,11 +16,13 @@
 #include "model/analysis/idle_cause_table.h"
 #include "model/analysis/idle_gap.h"
 #include "model/analysis/kernel_stats.h"
+#include "model/analysis/memory_analysis.h"
 #include "model/analysis/op_stats.h"
 #include "model/analysis/step_breakdown.h"
 #include "model/analysis/step_set.h"
 #include "model/analysis/step_stats.h"
 #include "model/analysis/time_category.h"
+#include "model/memory_table.h"
 
 namespace stepline::analysis {
 
@@ -69,8 +71,13 @@ struct TraceAnalysis {
   std::vector<KernelStat> kernels;      // keyed by StringId
   StepStats step_stats;                 // over `steps`
   TopBlamedEvent top_blamed;
-  std::vector<std::string> recommendations;  // sentences, most significant first
+  // Sentences, most significant first; the memory sentences (MemoryRecommendations) last.
+  std::vector<std::string> recommendations;
   BusyBins busy_bins;                   // the overview strip: kernel busy share over the trace span
+  // Memory (issue #19): the trace's pools (levels, allocations, OOMs) and,
+  // per pool in the same order, peaks, live at peak and growth over `steps`.
+  MemoryTable memory_table;
+  MemoryAnalysis memory;
   DurNs min_gap_ns = 10'000;            // the options' listing threshold, for ResolveReport
 
   const DeviceAnalysis* primary() const { return primary_device >= 0 ? &devices[primary_device] : nullptr; }
