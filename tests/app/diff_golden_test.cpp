@@ -52,7 +52,9 @@ std::string WriteDemo(const std::filesystem::path& dir, const std::string& name)
   demo.compute_truth = false;
   auto generated = loaders::GenerateDemoTrace(demo);
   EXPECT_TRUE(generated.ok()) << generated.error();
-  if (generated.ok()) EXPECT_TRUE(loaders::WriteChromeJsonFile(*generated, path).ok());
+  if (generated.ok()) {
+    EXPECT_TRUE(loaders::WriteChromeJsonFile(*generated, path).ok());
+  }
   return path;
 }
 
