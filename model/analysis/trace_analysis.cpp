@@ -207,6 +207,7 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
   a.primary_device = PrimaryDeviceIndex(devices);
   a.steps = ComputeTraceSteps(trace, devices, options.steps_regex);
   a.step_stats = ComputeStepStats(a.steps);
+  {  // The launch index and the sweep's temporaries are freed before the memory table is built.
   const LaunchIndex launches = BuildLaunchIndex(trace);
   a.device_of_track.assign(trace.tracks().size(), -1);
   std::vector<Interval> kernels;
@@ -228,6 +229,7 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
   a.kernels = ComputeKernelStats(trace, launches, table);
   FillRecommendationInput(trace, a, table, &recommendation_input);
   a.recommendations = ComputeRecommendations(recommendation_input);
+  }
   a.memory_table = BuildMemoryTable(trace);
   a.memory = ComputeMemoryAnalysis(a.memory_table, a.steps.steps);
   for (std::string& s : MemoryRecommendations(a.memory_table, a.memory, a.steps.steps.size())) {
