@@ -1,5 +1,5 @@
 // `stepline diff A B [--json] [--steps REGEX] [--no-normalize] [--top N]`:
-// loads two traces (any formats), runs analysis::ComputeReport on each and
+// loads two traces (any formats), runs analysis::ComputeAnalysis on each and
 // prints analysis::Compare of the two (diff_output.h).
 #include <limits>
 #include <ostream>
@@ -51,7 +51,7 @@ std::string ReadSettings(const ParsedArgs& a, DiffSettings* s) {
   auto top = a.IntValue("--top", s->json ? kMaxTop : int64_t{kDefaultTextOps}, 0, kMaxTop);
   if (!top) return top.error();
   s->max_ops = static_cast<size_t>(*top);
-  return ReadStepsRegex(a, &s->options.report.steps_regex);
+  return ReadStepsRegex(a, &s->options.analysis.steps_regex);
 }
 
 }  // namespace
@@ -74,13 +74,16 @@ int RunDiff(const Args& args, std::ostream& out, std::ostream& err) {
     err << "stepline diff: B: " << b.error().ToString() << "\n";
     return 1;
   }
-  const analysis::Report report_a = analysis::ComputeReport(a.value(), settings.options.report);
-  const analysis::Report report_b = analysis::ComputeReport(b.value(), settings.options.report);
-  const std::string& steps_regex = settings.options.report.steps_regex;
-  WarnAboutSteps(report_a, steps_regex, "stepline diff: " + settings.a_path + ": ", err);
-  WarnAboutSteps(report_b, steps_regex, "stepline diff: " + settings.b_path + ": ", err);
-  const analysis::Comparison comparison = analysis::Compare(
-      report_a, report_b, settings.options, {settings.a_path, a.value().span()}, {settings.b_path, b.value().span()});
+  const analysis::TraceAnalysis analysis_a = analysis::ComputeAnalysis(a.value(), settings.options.analysis);
+  const analysis::TraceAnalysis analysis_b = analysis::ComputeAnalysis(b.value(), settings.options.analysis);
+  const std::string& steps_regex = settings.options.analysis.steps_regex;
+  WarnAboutSteps(analysis_a.steps.source, analysis_a.steps.error, steps_regex,
+                 "stepline diff: " + settings.a_path + ": ", err);
+  WarnAboutSteps(analysis_b.steps.source, analysis_b.steps.error, steps_regex,
+                 "stepline diff: " + settings.b_path + ": ", err);
+  const analysis::Comparison comparison =
+      analysis::Compare({a.value(), analysis_a, settings.a_path}, {b.value(), analysis_b, settings.b_path},
+                        settings.options);
   if (settings.json) {
     // Which side is partial, spliced into the comparison's object.
     std::ostringstream diff;

@@ -194,7 +194,7 @@ int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
   const analysis::TraceAnalysis trace_analysis = analysis::ComputeAnalysis(trace, settings.options);
   const analysis::Report report = analysis::ResolveReport(trace, trace_analysis);
   const double analysis_ms = MsSince(analysis_start);
-  WarnAboutSteps(report, settings.options.steps_regex, "stepline report: ", err);
+  WarnAboutSteps(report.step_source, report.step_error, settings.options.steps_regex, "stepline report: ", err);
   const std::string_view step_source = analysis::StepSourceName(report.step_source);
 
   if (!settings.csv_dir.empty()) {

@@ -35,15 +35,14 @@ std::string ReadStepsRegex(const ParsedArgs& a, std::string* regex) {
   return "";
 }
 
-void WarnAboutSteps(const analysis::Report& r, const std::string& steps_regex, std::string_view prefix,
-                    std::ostream& err) {
-  if (!r.step_error.empty()) err << prefix << r.step_error << "\n";
-  if (steps_regex.empty() || r.step_source == analysis::StepSource::kRegex) return;
-  const bool fell_through =
-      r.step_source == analysis::StepSource::kGpuActiveSpan || r.step_source == analysis::StepSource::kNone;
+void WarnAboutSteps(analysis::StepSource source, const std::string& step_error, const std::string& steps_regex,
+                    std::string_view prefix, std::ostream& err) {
+  if (!step_error.empty()) err << prefix << step_error << "\n";
+  if (steps_regex.empty() || source == analysis::StepSource::kRegex) return;
+  const bool fell_through = source == analysis::StepSource::kGpuActiveSpan || source == analysis::StepSource::kNone;
   err << prefix << "--steps "
       << (fell_through ? "matched no top-level host slice" : "ignored: the trace's own steps come first")
-      << "; steps from " << analysis::StepSourceName(r.step_source) << "\n";
+      << "; steps from " << analysis::StepSourceName(source) << "\n";
 }
 
 bool ChooseTraceArg(std::string* path, std::string_view command, std::ostream& err) {

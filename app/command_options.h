@@ -28,10 +28,11 @@ std::optional<int> HandleHelpOrUsageError(const Result<ParsedArgs, std::string>&
 // steps of its own; checking here rejects a typo on every trace, before the load.
 std::string ReadStepsRegex(const ParsedArgs& a, std::string* regex);
 
-// Warns on `err`, each line starting with `prefix`, about the report's step
-// error and about a non-empty `steps_regex` that did not decide its steps.
-void WarnAboutSteps(const analysis::Report& r, const std::string& steps_regex, std::string_view prefix,
-                    std::ostream& err);
+// Warns on `err`, each line starting with `prefix`, about the steps' error
+// (StepSet::error) and about a non-empty `steps_regex` that did not decide
+// them (`source` is where they came from).
+void WarnAboutSteps(analysis::StepSource source, const std::string& step_error, const std::string& steps_regex,
+                    std::string_view prefix, std::ostream& err);
 
 // `*path` names a trace file or a TensorBoard/XProf log directory
 // (profile_runs.h). A directory is replaced by the file it opens and `err`

@@ -10,6 +10,7 @@
 #include "app/text_format.h"
 #include "loaders/export/json_text.h"
 #include "model/memory_table.h"
+#include "ui/memory/memory_panel.h"
 #include "ui/table_export.h"
 
 namespace stepline::app {
@@ -75,23 +76,10 @@ void AppendMemoryJson(const analysis::Report& report, std::string* out) {
 }
 
 void AppendMemoryCsv(const analysis::Report& report, std::string* out) {
-  out->append("device,op,addr,bytes,alloc_ns,free_ns,lifetime_ns\n");
-  for (const analysis::ReportAllocation& a : report.allocations) {
-    ui::AppendCsvField(report.memory[a.pool].name, out);
-    out->push_back(',');
-    ui::AppendCsvField(a.op, out);
-    out->push_back(',');
-    Int(out, static_cast<int64_t>(a.addr));
-    out->push_back(',');
-    Int(out, a.bytes);
-    out->push_back(',');
-    if (a.alloc_ns != kAllocBeforeCapture) Int(out, a.alloc_ns);
-    out->push_back(',');
-    if (a.free_ns != kStillOpen) Int(out, a.free_ns);
-    out->push_back(',');
-    if (a.alloc_ns != kAllocBeforeCapture && a.free_ns != kStillOpen) Int(out, a.free_ns - a.alloc_ns);
-    out->push_back('\n');
-  }
+  // The window's allocation table writer, over every row in report order.
+  std::vector<uint32_t> rows(report.allocations.size());
+  for (uint32_t i = 0; i < rows.size(); ++i) rows[i] = i;
+  out->append(ui::ToCsv(ui::AllocationsTable(report, rows)));
 }
 
 void WriteMemoryText(const analysis::Report& report, TimeNs origin_ns, std::ostream& out) {

@@ -51,30 +51,36 @@ int FirstFullStep(std::span<const TimeNs> start_ns, std::span<const DurNs> dur_n
   return 0;
 }
 
-CompareSide MakeCompareSide(const Report& report, const CompareSource& source) {
+CompareSide MakeCompareSide(const CompareRun& run) {
+  const TraceAnalysis& a = run.analysis;
+  const DeviceAnalysis* primary = a.primary();
   CompareSide side;
-  side.path = source.path;
-  side.primary_device = report.primary_device;
-  side.step_source = report.step_source;
-  side.steps = report.steps.size();
+  side.path = std::string(run.path);
+  if (primary != nullptr) side.primary_device = primary->activity.name;
+  side.step_source = a.steps.source;
+  side.steps = a.steps.steps.size();
   DurNs total_ns = 0;
   CategoryNs category_total{};
   CauseNs cause_total{};
-  for (const ReportStep& s : report.steps) {
+  for (size_t k = 0; k < a.steps.steps.size(); ++k) {
+    const Step& s = a.steps.steps[k];
+    // The primary device's breakdown of the step; zeros without GPU activity.
+    const CategoryNs breakdown = primary != nullptr ? primary->steps[k].category_ns : CategoryNs{};
+    const CauseNs idle_by_cause = primary != nullptr ? primary->steps[k].idle_by_cause : CauseNs{};
     side.step_names.push_back(s.name);
     side.step_start_ns.push_back(s.start_ns);
     side.step_dur_ns.push_back(s.dur_ns);
-    side.step_breakdown.push_back(s.breakdown);
-    side.step_idle_by_cause.push_back(s.idle_by_cause);
+    side.step_breakdown.push_back(breakdown);
+    side.step_idle_by_cause.push_back(idle_by_cause);
     total_ns += s.dur_ns;
-    for (size_t c = 0; c < category_total.size(); ++c) category_total[c] += s.breakdown[c];
-    for (size_t c = 0; c < cause_total.size(); ++c) cause_total[c] += s.idle_by_cause[c];
+    for (size_t c = 0; c < category_total.size(); ++c) category_total[c] += breakdown[c];
+    for (size_t c = 0; c < cause_total.size(); ++c) cause_total[c] += idle_by_cause[c];
   }
   side.step_mean_ns = MeanOf(total_ns, side.steps);
   for (size_t c = 0; c < category_total.size(); ++c) side.breakdown_mean[c] = MeanOf(category_total[c], side.steps);
   for (size_t c = 0; c < cause_total.size(); ++c) side.idle_by_cause_mean[c] = MeanOf(cause_total[c], side.steps);
   side.gpu_busy_percent = GpuBusyPercent(category_total);  // one definition with the window and `report`
-  side.first_full_step = FirstFullStep(side.step_start_ns, side.step_dur_ns, source.trace_span);
+  side.first_full_step = FirstFullStep(side.step_start_ns, side.step_dur_ns, run.trace.span());
   return side;
 }
 
@@ -156,25 +162,28 @@ void SortByAbsDelta(std::vector<OpDiffRow>* rows) {
   });
 }
 
-std::vector<OpDiffRow> DiffOps(std::span<const ReportOp> a, size_t a_steps, std::span<const ReportOp> b, size_t b_steps,
+std::vector<OpDiffRow> DiffOps(const StringPool& a_names, std::span<const OpStat> a, size_t a_steps,
+                               const StringPool& b_names, std::span<const OpStat> b, size_t b_steps,
                                bool normalize_names) {
   struct Merged {
     OpDiffRow row;
     bool in_a = false, in_b = false;
-    std::set<std::string_view> raw_names;
+    std::set<std::string_view> raw_names;  // over both runs: the same name in A and B counts once
   };
   std::map<std::pair<std::string, OpKind>, Merged> by_key;
-  auto add = [&](const ReportOp& op, bool is_a) {
-    std::string name = normalize_names ? NormalizeOpName(op.name) : std::string(op.name);
-    Merged& m = by_key[{name, op.kind}];
+  auto add = [&](const StringPool& pool, const OpStat& op, bool is_a) {
+    const std::string_view raw = pool.Get(op.name);
+    std::string name = normalize_names ? NormalizeOpName(raw) : std::string(raw);
+    Merged& m = by_key[{std::move(name), op.kind}];
     m.row.kind = op.kind;
-    m.raw_names.insert(op.name);
+    m.raw_names.insert(raw);
     (is_a ? m.in_a : m.in_b) = true;
+    (is_a ? m.row.a_names : m.row.b_names).push_back(op.name);
     (is_a ? m.row.a_count : m.row.b_count) += op.count;
     (is_a ? m.row.a_total_ns : m.row.b_total_ns) += op.total_ns;
   };
-  for (const ReportOp& op : a) add(op, true);
-  for (const ReportOp& op : b) add(op, false);
+  for (const OpStat& op : a) add(a_names, op, true);
+  for (const OpStat& op : b) add(b_names, op, false);
 
   const double a_divisor = double(std::max<size_t>(a_steps, 1));
   const double b_divisor = double(std::max<size_t>(b_steps, 1));
@@ -197,32 +206,36 @@ namespace {
 
 // Peak allocated (and reserved, when either run records it) per memory pool,
 // pools of A first, then those only B has; a pool a run lacks counts 0 there.
-void AddMemorySummaryRows(const Report& a, const Report& b, std::vector<SummaryRow>* rows) {
+void AddMemorySummaryRows(const TraceAnalysis& a, const TraceAnalysis& b, std::vector<SummaryRow>* rows) {
+  const auto pool_name = [](const TraceAnalysis& r, const MemoryPoolAnalysis& m) -> const std::string& {
+    return r.memory_table.pools[m.pool].name;
+  };
   std::vector<std::string> names;
-  for (const Report* r : {&a, &b}) {
-    for (const ReportMemory& m : r->memory) {
-      if (std::find(names.begin(), names.end(), m.name) == names.end()) names.push_back(m.name);
+  for (const TraceAnalysis* r : {&a, &b}) {
+    for (const MemoryPoolAnalysis& m : r->memory.pools) {
+      const std::string& name = pool_name(*r, m);
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
     }
   }
-  const auto find = [](const Report& r, const std::string& name) -> const ReportMemory* {
-    for (const ReportMemory& m : r.memory) {
-      if (m.name == name) return &m;
+  const auto find = [&](const TraceAnalysis& r, const std::string& name) -> const MemoryPoolAnalysis* {
+    for (const MemoryPoolAnalysis& m : r.memory.pools) {
+      if (pool_name(r, m) == name) return &m;
     }
     return nullptr;
   };
   for (const std::string& name : names) {
-    const ReportMemory* ma = find(a, name);
-    const ReportMemory* mb = find(b, name);
-    const auto value = [](const ReportMemory* m, int64_t ReportMemory::*field) {
+    const MemoryPoolAnalysis* ma = find(a, name);
+    const MemoryPoolAnalysis* mb = find(b, name);
+    const auto value = [](const MemoryPoolAnalysis* m, int64_t MemoryPoolAnalysis::*field) {
       return m == nullptr ? 0.0 : static_cast<double>(std::max<int64_t>(m->*field, 0));
     };
     rows->push_back(MakeRow(SummaryGroup::kMemory, name + " peak allocated", SummaryUnit::kBytes,
-                            Sense::kLowerIsBetter, value(ma, &ReportMemory::peak_allocated_bytes),
-                            value(mb, &ReportMemory::peak_allocated_bytes)));
+                            Sense::kLowerIsBetter, value(ma, &MemoryPoolAnalysis::peak_allocated_bytes),
+                            value(mb, &MemoryPoolAnalysis::peak_allocated_bytes)));
     if ((ma && ma->peak_reserved_bytes >= 0) || (mb && mb->peak_reserved_bytes >= 0)) {
       rows->push_back(MakeRow(SummaryGroup::kMemory, name + " peak reserved", SummaryUnit::kBytes,
-                              Sense::kLowerIsBetter, value(ma, &ReportMemory::peak_reserved_bytes),
-                              value(mb, &ReportMemory::peak_reserved_bytes)));
+                              Sense::kLowerIsBetter, value(ma, &MemoryPoolAnalysis::peak_reserved_bytes),
+                              value(mb, &MemoryPoolAnalysis::peak_reserved_bytes)));
     }
   }
 }
@@ -233,24 +246,23 @@ void AddMemorySummaryRows(const Report& a, const Report& b, std::vector<SummaryR
 // [SECTION] Compare
 //-----------------------------------------------------------------------------
 
-Comparison Compare(const Report& a, const Report& b, const CompareOptions& options, const CompareSource& a_source,
-                   const CompareSource& b_source) {
+Comparison Compare(const CompareRun& a, const CompareRun& b, const CompareOptions& options) {
   Comparison c;
-  c.a = MakeCompareSide(a, a_source);
-  c.b = MakeCompareSide(b, b_source);
+  c.a = MakeCompareSide(a);
+  c.b = MakeCompareSide(b);
   c.summary = BuildSummaryRows(c.a, c.b);
-  AddMemorySummaryRows(a, b, &c.summary);
-  c.ops = DiffOps(a.ops, a.steps.size(), b.ops, b.steps.size(), options.normalize_names);
+  AddMemorySummaryRows(a.analysis, b.analysis, &c.summary);
+  c.ops = DiffOps(a.trace.strings(), a.analysis.ops.ops, c.a.steps, b.trace.strings(), b.analysis.ops.ops, c.b.steps,
+                  options.normalize_names);
   c.names_normalized = options.normalize_names;
   return c;
 }
 
 Comparison Compare(const Trace& a, const Trace& b, const CompareOptions& options, std::string_view a_path,
                    std::string_view b_path) {
-  const Report report_a = ComputeReport(a, options.report);
-  const Report report_b = ComputeReport(b, options.report);
-  return Compare(report_a, report_b, options, CompareSource{std::string(a_path), a.span()},
-                 CompareSource{std::string(b_path), b.span()});
+  const TraceAnalysis analysis_a = ComputeAnalysis(a, options.analysis);
+  const TraceAnalysis analysis_b = ComputeAnalysis(b, options.analysis);
+  return Compare(CompareRun{a, analysis_a, a_path}, CompareRun{b, analysis_b, b_path}, options);
 }
 
 }  // namespace stepline::analysis

@@ -1,7 +1,9 @@
 // Compare: two runs of the same workload side by side (issue #8), "A" the
-// baseline and "B" the candidate. Built from two Reports (the UI already has
-// one per trace), so nothing is analysed twice. Every delta is B - A. The
-// Comparison owns its strings: it outlives both traces.
+// baseline and "B" the candidate. Built from each run's Trace and its
+// TraceAnalysis (the window already has one per trace), so nothing is
+// analysed twice; it works on ids and resolves names only for its rows. Every
+// delta is B - A. The Comparison owns its strings (it outlives both traces);
+// the StringIds an ops-diff row carries index its run's StringPool.
 #pragma once
 
 #include <cstdint>
@@ -11,19 +13,22 @@
 #include <vector>
 
 #include "model/analysis/op_name_normalize.h"
-#include "model/analysis/report.h"
+#include "model/analysis/op_stats.h"
+#include "model/analysis/trace_analysis.h"
 
 namespace stepline::analysis {
 
 struct CompareOptions {
-  ReportOptions report;         // only the Trace overload runs the analysis with these
+  AnalysisOptions analysis;     // only the Trace overload runs the analysis with these
   bool normalize_names = true;  // merge op names that differ only by NormalizeOpName noise
 };
 
-// What a Report does not say about its trace.
-struct CompareSource {
-  std::string path;
-  TimeRange trace_span;  // Trace::span(); empty = unknown (FirstFullStep then uses durations only)
+// One run as Compare reads it: the trace (names, span), its analysis, and the
+// path shown for it.
+struct CompareRun {
+  const Trace& trace;
+  const TraceAnalysis& analysis;
+  std::string_view path;
 };
 
 // One run, reduced to what the compare views show. Per-step means divide by
@@ -96,6 +101,9 @@ struct OpDiffRow {
   double delta_per_step_ns = 0;
   Presence presence = Presence::kBoth;
   uint32_t merged_names = 1;  // distinct raw names (over both runs) folded into this row
+  // The raw op names folded into this row, as ids into A's (B's) StringPool:
+  // the window highlights their slices without matching names again.
+  std::vector<StringId> a_names, b_names;
 };
 
 struct Comparison {
@@ -105,21 +113,21 @@ struct Comparison {
   bool names_normalized = true;
 };
 
-// The comparison of two Reports; `a_source` / `b_source` give the paths and
-// spans the Reports do not carry (they may be left empty).
-Comparison Compare(const Report& a, const Report& b, const CompareOptions& options = {},
-                   const CompareSource& a_source = {}, const CompareSource& b_source = {});
-// Convenience: runs ComputeReport(options.report) on both traces first.
+// The comparison of two analysed runs.
+Comparison Compare(const CompareRun& a, const CompareRun& b, const CompareOptions& options = {});
+// Convenience: runs ComputeAnalysis(options.analysis) on both traces first.
 Comparison Compare(const Trace& a, const Trace& b, const CompareOptions& options = {}, std::string_view a_path = {},
                    std::string_view b_path = {});
 
 // --- Building blocks (used by Compare, exposed for tests and the UI) -------
 
-CompareSide MakeCompareSide(const Report& report, const CompareSource& source = {});
+CompareSide MakeCompareSide(const CompareRun& run);
 std::vector<SummaryRow> BuildSummaryRows(const CompareSide& a, const CompareSide& b);
-// Merges both op tables by (name, kind), optionally normalizing names first;
-// sorted like Comparison::ops.
-std::vector<OpDiffRow> DiffOps(std::span<const ReportOp> a, size_t a_steps, std::span<const ReportOp> b, size_t b_steps,
+// Merges both op tables by (name, kind), names read from each run's pool and
+// optionally normalized first; sorted like Comparison::ops. `a_steps` and
+// `b_steps` are the step counts the per-step deltas divide by.
+std::vector<OpDiffRow> DiffOps(const StringPool& a_names, std::span<const OpStat> a, size_t a_steps,
+                               const StringPool& b_names, std::span<const OpStat> b, size_t b_steps,
                                bool normalize_names);
 // Sorts by |delta_ns| descending, then name, then kind.
 void SortByAbsDelta(std::vector<OpDiffRow>* rows);

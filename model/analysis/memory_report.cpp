@@ -1,17 +1,18 @@
-// AddMemoryReport: the memory table and analysis, resolved for the report.
+// AddMemoryReport: the analysis' memory table and memory analysis, resolved
+// for the report (names of ops become string_views).
 #include "model/analysis/memory_report.h"
 
 #include "model/analysis/memory_analysis.h"
 #include "model/analysis/report.h"
+#include "model/analysis/trace_analysis.h"
 #include "model/memory_table.h"
 #include "model/trace.h"
 
 namespace stepline::analysis {
 
-void AddMemoryReport(const Trace& trace, std::span<const Step> steps, Report* report) {
-  const MemoryTable table = BuildMemoryTable(trace);
-  if (table.pools.empty()) return;
-  const MemoryAnalysis analysis = ComputeMemoryAnalysis(table, steps);
+void AddMemoryReport(const Trace& trace, const TraceAnalysis& trace_analysis, Report* report) {
+  const MemoryTable& table = trace_analysis.memory_table;
+  const MemoryAnalysis& analysis = trace_analysis.memory;
   size_t rows = 0;
   for (const MemoryPool& pool : table.pools) rows += pool.allocations.size();
   report->allocations.reserve(rows);
@@ -38,9 +39,6 @@ void AddMemoryReport(const Trace& trace, std::span<const Step> steps, Report* re
       report->allocations.push_back({index, trace.str(row.op_name), row.addr, row.bytes, row.alloc_ns, row.free_ns});
     }
     report->memory.push_back(std::move(m));
-  }
-  for (std::string& s : MemoryRecommendations(table, analysis, steps.size())) {
-    report->recommendations.push_back(std::move(s));
   }
 }
 

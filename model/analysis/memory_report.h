@@ -4,12 +4,10 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "model/analysis/step_set.h"
 #include "model/time.h"
 
 namespace stepline {
@@ -49,8 +47,9 @@ struct ReportAllocation {
 inline constexpr size_t kTopAtPeak = 10;
 
 struct Report;
-// Fills report->memory, report->allocations and appends the memory sentences
-// to report->recommendations.
-void AddMemoryReport(const Trace& trace, std::span<const Step> steps, Report* report);
+struct TraceAnalysis;
+// Fills report->memory and report->allocations from the analysis' memory
+// table and memory analysis (its sentences are in analysis.recommendations).
+void AddMemoryReport(const Trace& trace, const TraceAnalysis& analysis, Report* report);
 
 }  // namespace stepline::analysis

@@ -173,7 +173,7 @@ Report ResolveReport(const Trace& trace, const TraceAnalysis& a) {
     }
     report.outlier_steps.push_back(std::move(row));
   }
-  AddMemoryReport(trace, a.steps.steps, &report);
+  AddMemoryReport(trace, a, &report);
   return report;
 }
 

@@ -226,34 +226,41 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
   a.primary_device = PrimaryDeviceIndex(devices);
   a.steps = ComputeTraceSteps(trace, devices, options.steps_regex);
   a.step_stats = ComputeStepStats(a.steps);
-  const LaunchIndex launches = BuildLaunchIndex(trace);
-  a.device_of_track.assign(trace.tracks().size(), -1);
-  std::vector<Interval> kernels;
-  a.xla = ComputeXlaStats(trace, devices);
-  RecommendationInput recommendation_input;
-  for (size_t i = 0; i < devices.size(); ++i) {
-    std::vector<IdleGap> gaps = ComputeIdleGaps(trace, devices[i], a.steps, table, launches, options.gap_options);
-    kernels.insert(kernels.end(), devices[i].kernel_busy.begin(), devices[i].kernel_busy.end());
-    if (static_cast<int>(i) == a.primary_device) {
-      // All of the primary device's gaps, those outside its active span too
-      // (idle in a step before its first kernel): the blame rankings count
-      // them, so they are ranked here, before AddDevice keeps only the rest.
-      a.top_blamed = ComputeTopBlamedEvent(trace, gaps);
-      TopBlamedEvents(trace, gaps, &recommendation_input);
+  {  // The launch index and the sweep's temporaries are freed before the memory table is built.
+    const LaunchIndex launches = BuildLaunchIndex(trace);
+    a.device_of_track.assign(trace.tracks().size(), -1);
+    std::vector<Interval> kernels;
+    a.xla = ComputeXlaStats(trace, devices);
+    RecommendationInput recommendation_input;
+    for (size_t i = 0; i < devices.size(); ++i) {
+      std::vector<IdleGap> gaps = ComputeIdleGaps(trace, devices[i], a.steps, table, launches, options.gap_options);
+      kernels.insert(kernels.end(), devices[i].kernel_busy.begin(), devices[i].kernel_busy.end());
+      if (static_cast<int>(i) == a.primary_device) {
+        // All of the primary device's gaps, those outside its active span too
+        // (idle in a step before its first kernel): the blame rankings count
+        // them, so they are ranked here, before AddDevice keeps only the rest.
+        a.top_blamed = ComputeTopBlamedEvent(trace, gaps);
+        TopBlamedEvents(trace, gaps, &recommendation_input);
+      }
+      AddDevice(std::move(devices[i]), a.steps, std::move(gaps), &a);
     }
-    AddDevice(std::move(devices[i]), a.steps, std::move(gaps), &a);
+    a.busy_bins = ComputeBusyBins(std::move(kernels), trace.span(), kBusyBinCount);
+    a.ops = ComputeOpStats(trace);
+    a.kernels = ComputeKernelStats(trace, launches, table);
+    FillRecommendationInput(trace, a, table, &recommendation_input);
+    a.recommendations = ComputeRecommendations(recommendation_input);
   }
-  a.busy_bins = ComputeBusyBins(std::move(kernels), trace.span(), kBusyBinCount);
-  a.ops = ComputeOpStats(trace);
-  a.kernels = ComputeKernelStats(trace, launches, table);
-  FillRecommendationInput(trace, a, table, &recommendation_input);
-  a.recommendations = ComputeRecommendations(recommendation_input);
   const DeviceAnalysis* primary = a.primary();
   a.outliers = ComputeOutlierSteps(trace, a.steps,
                                    primary != nullptr ? std::span<const StepBreakdown>(primary->steps)
                                                       : std::span<const StepBreakdown>());
   std::string outlier_sentence = OutlierRecommendation(trace, a.outliers, a.steps.steps.size(), a.step_stats.total_ns);
   if (!outlier_sentence.empty()) a.recommendations.push_back(std::move(outlier_sentence));
+  a.memory_table = BuildMemoryTable(trace);
+  a.memory = ComputeMemoryAnalysis(a.memory_table, a.steps.steps);
+  for (std::string& s : MemoryRecommendations(a.memory_table, a.memory, a.steps.steps.size())) {
+    a.recommendations.push_back(std::move(s));
+  }
   return a;
 }
 

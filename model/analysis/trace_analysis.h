@@ -16,6 +16,7 @@
 #include "model/analysis/idle_cause_table.h"
 #include "model/analysis/idle_gap.h"
 #include "model/analysis/kernel_stats.h"
+#include "model/analysis/memory_analysis.h"
 #include "model/analysis/op_stats.h"
 #include "model/analysis/outlier_steps.h"
 #include "model/analysis/step_breakdown.h"
@@ -23,6 +24,7 @@
 #include "model/analysis/step_stats.h"
 #include "model/analysis/time_category.h"
 #include "model/analysis/xla_ops.h"
+#include "model/memory_table.h"
 
 namespace stepline::analysis {
 
@@ -68,8 +70,13 @@ struct TraceAnalysis {
   StepStats step_stats;                 // over `steps`
   OutlierSteps outliers;                // issue #16: slow steps vs the median, by the primary device's breakdown
   TopBlamedEvent top_blamed;
-  std::vector<std::string> recommendations;  // sentences, most significant first
+  // Sentences, most significant first; the memory sentences (MemoryRecommendations) last.
+  std::vector<std::string> recommendations;
   BusyBins busy_bins;                   // the overview strip: kernel busy share over the trace span
+  // Memory (issue #19): the trace's pools (levels, allocations, OOMs) and,
+  // per pool in the same order, peaks, live at peak and growth over `steps`.
+  MemoryTable memory_table;
+  MemoryAnalysis memory;
   DurNs min_gap_ns = 10'000;            // the options' listing threshold, for ResolveReport
 
   const DeviceAnalysis* primary() const { return primary_device >= 0 ? &devices[primary_device] : nullptr; }

@@ -1,4 +1,5 @@
-// Compare's building blocks on hand-built Reports with hand-checked numbers:
+// Compare's building blocks on hand-built op tables and TraceAnalyses with
+// hand-checked numbers:
 // op rows merged by (name, kind), only-A / only-B marking, the |delta| sort,
 // per-step deltas, summary rows (delta % when A is 0, improvement sense),
 // per-step means, and the first full step.
@@ -11,13 +12,23 @@
 namespace stepline::analysis {
 namespace {
 
-ReportOp Op(std::string_view name, OpKind kind, uint64_t count, DurNs total_ns) {
-  ReportOp op;
-  op.name = name;
-  op.kind = kind;
-  op.count = count;
-  op.total_ns = total_ns;
-  return op;
+// A run's op table for DiffOps: rows keyed by ids of its own pool.
+struct Ops {
+  StringPool pool;
+  std::vector<OpStat> rows;
+  Ops& Add(std::string_view name, OpKind kind, uint64_t count, DurNs total_ns) {
+    OpStat op;
+    op.name = pool.Intern(name);
+    op.kind = kind;
+    op.count = count;
+    op.total_ns = total_ns;
+    rows.push_back(op);
+    return *this;
+  }
+};
+
+std::vector<OpDiffRow> Diff(const Ops& a, size_t a_steps, const Ops& b, size_t b_steps, bool normalize_names) {
+  return DiffOps(a.pool, a.rows, a_steps, b.pool, b.rows, b_steps, normalize_names);
 }
 
 const OpDiffRow* Find(const std::vector<OpDiffRow>& rows, std::string_view name, OpKind kind) {
@@ -28,11 +39,10 @@ const OpDiffRow* Find(const std::vector<OpDiffRow>& rows, std::string_view name,
 }
 
 TEST(DiffOpsTest, MergesByNameAndKindAndMarksOneSidedRows) {
-  const std::vector<ReportOp> a = {Op("matmul", OpKind::kKernel, 10, 1000), Op("matmul", OpKind::kHostOp, 10, 50),
-                                   Op("old_op", OpKind::kHostOp, 3, 300)};
-  const std::vector<ReportOp> b = {Op("matmul", OpKind::kKernel, 12, 1500), Op("matmul", OpKind::kHostOp, 12, 40),
-                                   Op("new_op", OpKind::kKernel, 2, 20)};
-  const std::vector<OpDiffRow> rows = DiffOps(a, 2, b, 4, /*normalize_names=*/false);
+  Ops a, b;
+  a.Add("matmul", OpKind::kKernel, 10, 1000).Add("matmul", OpKind::kHostOp, 10, 50).Add("old_op", OpKind::kHostOp, 3, 300);
+  b.Add("matmul", OpKind::kKernel, 12, 1500).Add("matmul", OpKind::kHostOp, 12, 40).Add("new_op", OpKind::kKernel, 2, 20);
+  const std::vector<OpDiffRow> rows = Diff(a, 2, b, 4, /*normalize_names=*/false);
   ASSERT_EQ(rows.size(), 4u);
 
   const OpDiffRow* kernel = Find(rows, "matmul", OpKind::kKernel);
@@ -45,6 +55,9 @@ TEST(DiffOpsTest, MergesByNameAndKindAndMarksOneSidedRows) {
   EXPECT_EQ(kernel->delta_ns, 500);
   // 1500 / 4 steps - 1000 / 2 steps = 375 - 500.
   EXPECT_DOUBLE_EQ(kernel->delta_per_step_ns, -125.0);
+  // The row carries each side's name id, in that side's pool.
+  EXPECT_EQ(kernel->a_names, std::vector<StringId>{a.pool.Find("matmul")});
+  EXPECT_EQ(kernel->b_names, std::vector<StringId>{b.pool.Find("matmul")});
 
   const OpDiffRow* host = Find(rows, "matmul", OpKind::kHostOp);
   ASSERT_NE(host, nullptr);
@@ -55,6 +68,8 @@ TEST(DiffOpsTest, MergesByNameAndKindAndMarksOneSidedRows) {
   EXPECT_EQ(old_op->presence, Presence::kOnlyA);
   EXPECT_EQ(old_op->b_count, 0u);
   EXPECT_EQ(old_op->delta_ns, -300);
+  EXPECT_EQ(old_op->a_names, std::vector<StringId>{a.pool.Find("old_op")});
+  EXPECT_TRUE(old_op->b_names.empty());
 
   const OpDiffRow* new_op = Find(rows, "new_op", OpKind::kKernel);
   ASSERT_NE(new_op, nullptr);
@@ -65,12 +80,12 @@ TEST(DiffOpsTest, MergesByNameAndKindAndMarksOneSidedRows) {
 }
 
 TEST(DiffOpsTest, SortsByAbsoluteDeltaDescending) {
-  const std::vector<ReportOp> a = {Op("small", OpKind::kHostOp, 1, 100), Op("drop", OpKind::kHostOp, 1, 900),
-                                   Op("same", OpKind::kHostOp, 1, 5), Op("tie_b", OpKind::kHostOp, 1, 0)};
-  const std::vector<ReportOp> b = {Op("small", OpKind::kHostOp, 1, 150), Op("drop", OpKind::kHostOp, 1, 100),
-                                   Op("same", OpKind::kHostOp, 1, 5), Op("grow", OpKind::kHostOp, 1, 300),
-                                   Op("tie_a", OpKind::kHostOp, 1, 50)};
-  const std::vector<OpDiffRow> rows = DiffOps(a, 1, b, 1, false);
+  Ops a, b;
+  a.Add("small", OpKind::kHostOp, 1, 100).Add("drop", OpKind::kHostOp, 1, 900).Add("same", OpKind::kHostOp, 1, 5);
+  a.Add("tie_b", OpKind::kHostOp, 1, 0);
+  b.Add("small", OpKind::kHostOp, 1, 150).Add("drop", OpKind::kHostOp, 1, 100).Add("same", OpKind::kHostOp, 1, 5);
+  b.Add("grow", OpKind::kHostOp, 1, 300).Add("tie_a", OpKind::kHostOp, 1, 50);
+  const std::vector<OpDiffRow> rows = Diff(a, 1, b, 1, false);
   // |deltas|: drop 800, grow 300, small 50, tie_a 50, same 0, tie_b 0; ties by name.
   const std::vector<std::string> expected = {"drop", "grow", "small", "tie_a", "same", "tie_b"};
   ASSERT_EQ(rows.size(), expected.size());
@@ -79,11 +94,11 @@ TEST(DiffOpsTest, SortsByAbsoluteDeltaDescending) {
 }
 
 TEST(DiffOpsTest, NormalizationMergesTemplateNoise) {
-  const std::vector<ReportOp> a = {Op("gemm<float, 64>(float*)", OpKind::kKernel, 2, 200),
-                                   Op("gemm<float, 128>(float*)", OpKind::kKernel, 1, 300)};
-  const std::vector<ReportOp> b = {Op("gemm<half, 64>(half*)", OpKind::kKernel, 4, 100)};
+  Ops a, b;
+  a.Add("gemm<float, 64>(float*)", OpKind::kKernel, 2, 200).Add("gemm<float, 128>(float*)", OpKind::kKernel, 1, 300);
+  b.Add("gemm<half, 64>(half*)", OpKind::kKernel, 4, 100);
 
-  const std::vector<OpDiffRow> merged = DiffOps(a, 1, b, 1, /*normalize_names=*/true);
+  const std::vector<OpDiffRow> merged = Diff(a, 1, b, 1, /*normalize_names=*/true);
   ASSERT_EQ(merged.size(), 1u);
   EXPECT_EQ(merged[0].name, "gemm");
   EXPECT_EQ(merged[0].presence, Presence::kBoth);
@@ -92,8 +107,12 @@ TEST(DiffOpsTest, NormalizationMergesTemplateNoise) {
   EXPECT_EQ(merged[0].a_total_ns, 500);
   EXPECT_EQ(merged[0].delta_ns, -400);
   EXPECT_EQ(merged[0].merged_names, 3u);
+  // Both raw names of A are carried as ids, so the window highlights both.
+  EXPECT_EQ(merged[0].a_names,
+            (std::vector<StringId>{a.pool.Find("gemm<float, 64>(float*)"), a.pool.Find("gemm<float, 128>(float*)")}));
+  EXPECT_EQ(merged[0].b_names, std::vector<StringId>{b.pool.Find("gemm<half, 64>(half*)")});
 
-  const std::vector<OpDiffRow> raw = DiffOps(a, 1, b, 1, /*normalize_names=*/false);
+  const std::vector<OpDiffRow> raw = Diff(a, 1, b, 1, /*normalize_names=*/false);
   ASSERT_EQ(raw.size(), 3u);
   for (const OpDiffRow& r : raw) EXPECT_EQ(r.merged_names, 1u);
   EXPECT_EQ(Find(raw, "gemm<half, 64>(half*)", OpKind::kKernel)->presence, Presence::kOnlyB);
@@ -122,16 +141,24 @@ TEST(SummaryTest, ChangeFollowsTheRowsSense) {
   EXPECT_EQ(ChangeOf(row), Change::kNone);
 }
 
-ReportStep Step(TimeNs start_ns, DurNs compute_ns, DurNs idle_input_ns) {
-  ReportStep s;
-  s.name = "step";
-  s.start_ns = start_ns;
-  s.dur_ns = compute_ns + idle_input_ns;
-  At(s.breakdown, TimeCategory::kCompute) = compute_ns;
-  At(s.breakdown, TimeCategory::kIdleInput) = idle_input_ns;
-  At(s.idle_by_cause, IdleCause::kInput) = idle_input_ns;
-  return s;
-}
+// A hand-built analysis: one device (primary) whose steps are `steps`, each
+// split into compute and input idle.
+struct HandRun {
+  Trace trace;  // empty: no names needed, span unknown
+  TraceAnalysis analysis;
+  HandRun& Step(TimeNs start_ns, DurNs compute_ns, DurNs idle_input_ns) {
+    analysis.steps.steps.push_back({"step", start_ns, compute_ns + idle_input_ns, SliceId()});
+    if (analysis.devices.empty()) analysis.devices.emplace_back();
+    analysis.primary_device = 0;
+    StepBreakdown b;
+    At(b.category_ns, TimeCategory::kCompute) = compute_ns;
+    At(b.category_ns, TimeCategory::kIdleInput) = idle_input_ns;
+    At(b.idle_by_cause, IdleCause::kInput) = idle_input_ns;
+    analysis.devices[0].steps.push_back(b);
+    return *this;
+  }
+  CompareRun As(std::string_view path) const { return CompareRun{trace, analysis, path}; }
+};
 
 const SummaryRow& Row(const Comparison& c, SummaryGroup group, std::string_view label) {
   for (const SummaryRow& r : c.summary) {
@@ -142,11 +169,15 @@ const SummaryRow& Row(const Comparison& c, SummaryGroup group, std::string_view 
 }
 
 TEST(CompareTest, SummaryRowsArePerStepMeans) {
-  Report a, b;
-  a.steps = {Step(0, 60, 40), Step(100, 60, 41)};                    // mean step 100 (201 / 2, floor)
-  b.steps = {Step(0, 60, 10), Step(70, 60, 10), Step(140, 63, 10)};  // mean step 71
-  a.ops = {Op("only_a", OpKind::kHostOp, 1, 10)};
-  const Comparison c = Compare(a, b, {}, {"a.json", {}}, {"b.json", {}});
+  HandRun a, b;
+  a.Step(0, 60, 40).Step(100, 60, 41);                    // mean step 100 (201 / 2, floor)
+  b.Step(0, 60, 10).Step(70, 60, 10).Step(140, 63, 10);  // mean step 71
+  OpStat only_a;
+  only_a.name = a.trace.mutable_strings().Intern("only_a");
+  only_a.count = 1;
+  only_a.total_ns = 10;
+  a.analysis.ops.ops = {only_a};
+  const Comparison c = Compare(a.As("a.json"), b.As("b.json"));
   EXPECT_EQ(c.a.path, "a.json");
   EXPECT_EQ(c.b.path, "b.json");
   EXPECT_EQ(c.a.steps, 2u);
@@ -181,10 +212,12 @@ TEST(CompareTest, SummaryRowsArePerStepMeans) {
 
   ASSERT_EQ(c.ops.size(), 1u);
   EXPECT_EQ(c.ops[0].presence, Presence::kOnlyA);
+  EXPECT_EQ(c.ops[0].name, "only_a");  // resolved from A's pool
 }
 
-TEST(CompareTest, EmptyReportsCompareToZeros) {
-  const Comparison c = Compare(Report{}, Report{});
+TEST(CompareTest, EmptyAnalysesCompareToZeros) {
+  const HandRun a, b;
+  const Comparison c = Compare(a.As(""), b.As(""));
   EXPECT_EQ(c.a.steps, 0u);
   EXPECT_EQ(c.a.first_full_step, -1);
   EXPECT_EQ(c.summary.size(), 3u + kTimeCategoryCount + kIdleCauseCount);

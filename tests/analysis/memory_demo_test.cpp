@@ -75,7 +75,7 @@ TEST_P(MemoryDemoTest, BaselineRecordsFlatMemory) {
 TEST(MemoryCompareTest, DiffShowsThePeaksOfBothRuns) {
   const DemoRun a = Generate("baseline", loaders::DemoStyle::kPyTorch);
   const DemoRun b = Generate("memory-leak", loaders::DemoStyle::kPyTorch);
-  const Comparison c = Compare(a.report, b.report, CompareOptions{}, CompareSource{}, CompareSource{});
+  const Comparison c = Compare(*a.trace, *b.trace);
   std::vector<const SummaryRow*> rows;
   for (const SummaryRow& row : c.summary) {
     if (row.group == SummaryGroup::kMemory) rows.push_back(&row);

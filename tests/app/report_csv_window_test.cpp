@@ -14,6 +14,7 @@
 #include "tests/app/command_test_helpers.h"
 #include "ui/analysis_data.h"
 #include "ui/analysis_tables.h"
+#include "ui/memory/memory_panel.h"
 
 namespace stepline::app {
 namespace {
@@ -48,7 +49,8 @@ TEST_P(ReportCsvWindowTest, ReportCsvMatchesWindowTables) {
       {"steps.csv", ui::ToCsv(ui::StepsTable(a.report))},
       {"ops.csv", ui::ToCsv(ui::OpsTable(a.report, AllRows(a.report.ops.size())))},
       {"kernels.csv", ui::ToCsv(ui::KernelsTable(a.report, AllRows(a.report.kernels.size())))},
-      {"gaps.csv", ui::ToCsv(ui::GapsTable(trace, a, gaps))}};
+      {"gaps.csv", ui::ToCsv(ui::GapsTable(trace, a, gaps))},
+      {"memory.csv", ui::ToCsv(ui::AllocationsTable(a.report, AllRows(a.report.allocations.size())))}};
   for (const auto& [name, window] : files) {
     const std::string cli = ReadFile((dir / "csv" / name).string());
     EXPECT_GT(std::count(cli.begin(), cli.end(), '\n'), 1) << name;

@@ -137,14 +137,39 @@ size_t CountNamed(const Trace& trace, const std::set<std::string>& names, bool o
   return n;
 }
 
+// The comparison's row for (name, kind); fails the test when there is none.
+const analysis::OpDiffRow& RowOf(const analysis::Comparison& c, std::string_view name, OpKind kind) {
+  for (const analysis::OpDiffRow& r : c.ops) {
+    if (r.name == name && r.kind == kind) return r;
+  }
+  ADD_FAILURE() << "no ops-diff row " << name;
+  static const analysis::OpDiffRow kNone;
+  return kNone;
+}
+
+analysis::Comparison CompareRuns(const TimelineData& a, const TimelineData& b, bool normalize) {
+  analysis::CompareOptions options;
+  options.normalize_names = normalize;
+  return analysis::Compare({*a.trace, a.analysis, "a"}, {*b.trace, b.analysis, "b"}, options);
+}
+
+// The row carries each run's raw name ids (issue #15: the highlight does not
+// normalize names again to find them).
 TEST(CompareOpsDiffTest, NormalizedRowHighlightsEveryRawNameInBothRuns) {
   auto a = RunA(), b = RunB();
   ASSERT_EQ(CountNamed(*a->trace, {"aten::add_1", "aten::add_2"}, false), 3u);
-  const auto names_a = MatchDiffRowNames(a->analysis, "aten::add", OpKind::kHostOp, /*normalized=*/true);
-  EXPECT_EQ(names_a.size(), 2u);
+  const analysis::Comparison c = CompareRuns(*a, *b, /*normalize=*/true);
+  const analysis::OpDiffRow& add = RowOf(c, "aten::add", OpKind::kHostOp);
+  ASSERT_EQ(add.a_names.size(), 2u);
+  std::set<std::string> raw_a;
+  for (StringId id : add.a_names) raw_a.insert(std::string(a->trace->str(id)));
+  EXPECT_EQ(raw_a, (std::set<std::string>{"aten::add_1", "aten::add_2"}));
+  ASSERT_EQ(add.b_names.size(), 1u);
+  EXPECT_EQ(b->trace->str(add.b_names[0]), "aten::add_7");
+  EXPECT_EQ(add.merged_names, 3u);
   ViewState sa;
   sa.data = a;
-  HighlightOpNames(sa, names_a, false);
+  HighlightOpNames(sa, add.a_names, false);
   EXPECT_EQ(sa.links.op_occurrences.size(), 3u);
   EXPECT_TRUE(std::is_sorted(sa.links.op_occurrences.begin(), sa.links.op_occurrences.end()));
   for (uint32_t row : sa.links.op_occurrences) {
@@ -152,20 +177,24 @@ TEST(CompareOpsDiffTest, NormalizedRowHighlightsEveryRawNameInBothRuns) {
   }
   ViewState sb;
   sb.data = b;
-  HighlightOpNames(sb, MatchDiffRowNames(b->analysis, "aten::add", OpKind::kHostOp, true), false);
+  HighlightOpNames(sb, add.b_names, false);
   EXPECT_EQ(sb.links.op_occurrences.size(), 1u);
-  // Without normalizing, the merged name matches nothing; the raw one does.
-  EXPECT_TRUE(MatchDiffRowNames(a->analysis, "aten::add", OpKind::kHostOp, false).empty());
-  EXPECT_EQ(MatchDiffRowNames(a->analysis, "aten::add_2", OpKind::kHostOp, false).size(), 1u);
+  // Without normalizing, each raw name is its own one-sided row.
+  const analysis::Comparison raw = CompareRuns(*a, *b, /*normalize=*/false);
+  const analysis::OpDiffRow& add_2 = RowOf(raw, "aten::add_2", OpKind::kHostOp);
+  ASSERT_EQ(add_2.a_names.size(), 1u);
+  EXPECT_EQ(a->trace->str(add_2.a_names[0]), "aten::add_2");
+  EXPECT_TRUE(add_2.b_names.empty());
 }
 
 TEST(CompareOpsDiffTest, KernelRowHighlightsOnlyDeviceSlices) {
-  auto a = RunA();
+  auto a = RunA(), b = RunB();
+  const analysis::Comparison c = CompareRuns(*a, *b, /*normalize=*/true);
+  const analysis::OpDiffRow& gemm = RowOf(c, "gemm", OpKind::kKernel);
+  ASSERT_EQ(gemm.a_names.size(), 1u);
   ViewState sa;
   sa.data = a;
-  const auto names = MatchDiffRowNames(a->analysis, "gemm", OpKind::kKernel, true);
-  ASSERT_EQ(names.size(), 1u);
-  HighlightOpNames(sa, names, /*on_device=*/true);
+  HighlightOpNames(sa, gemm.a_names, /*on_device=*/true);
   EXPECT_EQ(sa.links.op_occurrences.size(), CountNamed(*a->trace, {"gemm"}, true));
   EXPECT_EQ(sa.links.op_occurrences.size(), 2u);
   HighlightOpNames(sa, {}, false);

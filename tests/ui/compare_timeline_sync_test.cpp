@@ -98,7 +98,7 @@ std::shared_ptr<const TimelineData> MakeRun(int steps, int64_t first_us, int64_t
 }
 
 analysis::Comparison CompareRuns(const TimelineData& a, const TimelineData& b) {
-  return analysis::Compare(a.analysis.report, b.analysis.report, {}, {"a", a.trace->span()}, {"b", b.trace->span()});
+  return analysis::Compare({*a.trace, a.analysis, "a"}, {*b.trace, b.analysis, "b"});
 }
 
 TEST(CompareTimelineSyncTest, SelectStepsAlignsStepStartsAndClamps) {

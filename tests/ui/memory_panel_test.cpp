@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -60,10 +61,11 @@ TEST(MemoryPanelTest, ExportLeavesOpenEndsEmpty) {
   const analysis::Report r = TwoPools();
   const TextTable t = AllocationsTable(r, {1, 3, 0});
   ASSERT_EQ(t.rows.size(), 3u);
-  EXPECT_EQ(t.header, (std::vector<std::string>{"device", "op", "bytes", "alloc_ns", "free_ns", "lifetime_ns"}));
-  EXPECT_EQ(t.rows[0], (std::vector<std::string>{"GPU 0", "aten::add", "100", "", "40", ""}));
-  EXPECT_EQ(t.rows[1], (std::vector<std::string>{"GPU 0", "aten::mm", "200", "20", "", ""}));
-  EXPECT_EQ(t.rows[2], (std::vector<std::string>{"GPU 0", "aten::empty", "300", "10", "50", "40"}));
+  EXPECT_EQ(t.header,
+            (std::vector<std::string>{"device", "op", "addr", "bytes", "alloc_ns", "free_ns", "lifetime_ns"}));
+  EXPECT_EQ(t.rows[0], (std::vector<std::string>{"GPU 0", "aten::add", "2", "100", "", "40", ""}));
+  EXPECT_EQ(t.rows[1], (std::vector<std::string>{"GPU 0", "aten::mm", "4", "200", "20", "", ""}));
+  EXPECT_EQ(t.rows[2], (std::vector<std::string>{"GPU 0", "aten::empty", "1", "300", "10", "50", "40"}));
   EXPECT_EQ(FormatMemory(2'088'508'416), "2.1 GB");
 }
 
@@ -123,6 +125,13 @@ TEST(MemorySeriesTest, DeviceGroupGetsAMemoryRowAfterItsStreams) {
   EXPECT_EQ(data.memory[0].device_id, 0);
   EXPECT_FALSE(data.memory[0].reserved.empty());
   EXPECT_GE(data.memory[0].top, data.memory[0].peak);
+  // One memory analysis (TraceAnalysis::memory): the Memory row marks the
+  // peak the Memory panel and `report` name.
+  const analysis::ReportMemory& reported = data.analysis.report.memory[0];
+  EXPECT_EQ(data.memory[0].peak, static_cast<double>(reported.peak_allocated_bytes));
+  EXPECT_EQ(data.memory[0].peak_ts, reported.peak_ts_ns);
+  EXPECT_EQ(data.memory[0].top,
+            static_cast<double>(std::max(reported.peak_allocated_bytes, reported.peak_reserved_bytes)));
   const std::vector<int32_t> devices = {data.memory[0].device_id};
   const TrackLayout layout =
       ComputeTrackLayout(*data.trace, data.depths, data.copies, {}, LayoutMetrics{}, devices);

@@ -64,9 +64,8 @@ void CompareView::Recompare() {
   }
   analysis::CompareOptions options;
   options.normalize_names = normalize_names_;
-  const analysis::CompareSource sa{titles_[0], states_[0].trace()->span()};
-  const analysis::CompareSource sb{titles_[1], states_[1].trace()->span()};
-  comparison_ = analysis::Compare(states_[0].data->analysis.report, states_[1].data->analysis.report, options, sa, sb);
+  comparison_ = analysis::Compare({*states_[0].trace(), states_[0].data->analysis, titles_[0]},
+                                  {*states_[1].trace(), states_[1].data->analysis, titles_[1]}, options);
 }
 
 void CompareView::HighlightSelectedOp() {
@@ -75,12 +74,10 @@ void CompareView::HighlightSelectedOp() {
     for (ViewState& s : states_) HighlightOpNames(s, {}, false);
     return;
   }
+  // The row carries each run's raw name ids: nothing is matched by name again.
   const analysis::OpDiffRow& row = comparison_.ops[sel];
-  for (ViewState& s : states_) {
-    const std::vector<StringId> names =
-        MatchDiffRowNames(s.data->analysis, row.name, row.kind, comparison_.names_normalized);
-    HighlightOpNames(s, names, analysis::IsDeviceOpKind(row.kind));
-  }
+  HighlightOpNames(states_[0], row.a_names, analysis::IsDeviceOpKind(row.kind));
+  HighlightOpNames(states_[1], row.b_names, analysis::IsDeviceOpKind(row.kind));
   RevealHighlightedOp();
 }
 

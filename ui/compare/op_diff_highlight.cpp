@@ -2,22 +2,9 @@
 #include "ui/compare/op_diff_highlight.h"
 
 #include <algorithm>
-
-#include "model/analysis/op_name_normalize.h"
+#include <vector>
 
 namespace stepline::ui {
-
-std::vector<StringId> MatchDiffRowNames(const AnalysisData& run, std::string_view row_name, analysis::OpKind kind,
-                                        bool normalized) {
-  std::vector<StringId> out;
-  const auto& ops = run.report.ops;
-  for (size_t i = 0; i < ops.size() && i < run.ops.ops.size(); ++i) {
-    if (ops[i].kind != kind) continue;
-    const bool match = normalized ? analysis::NormalizeOpName(ops[i].name) == row_name : ops[i].name == row_name;
-    if (match) out.push_back(run.ops.ops[i].name);
-  }
-  return out;
-}
 
 void HighlightOpNames(ViewState& state, std::span<const StringId> names, bool on_device) {
   state.HighlightOp(names.empty() ? StringId::None() : names.front(), on_device);

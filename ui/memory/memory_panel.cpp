@@ -73,11 +73,12 @@ void SortAllocations(const analysis::Report& report, AllocationColumn column, bo
 
 TextTable AllocationsTable(const analysis::Report& report, const std::vector<uint32_t>& rows) {
   TextTable t;
-  t.header = {"device", "op", "bytes", "alloc_ns", "free_ns", "lifetime_ns"};
+  t.header = {"device", "op", "addr", "bytes", "alloc_ns", "free_ns", "lifetime_ns"};
   for (uint32_t i : rows) {
     const ReportAllocation& a = report.allocations[i];
     const bool alloc_open = a.alloc_ns == kAllocBeforeCapture, free_open = a.free_ns == kStillOpen;
-    t.rows.push_back({report.memory[a.pool].name, std::string(a.op), IntCell(a.bytes),
+    t.rows.push_back({report.memory[a.pool].name, std::string(a.op), IntCell(static_cast<int64_t>(a.addr)),
+                      IntCell(a.bytes),
                       alloc_open ? std::string() : IntCell(a.alloc_ns), free_open ? std::string() : IntCell(a.free_ns),
                       alloc_open || free_open ? std::string() : IntCell(a.free_ns - a.alloc_ns)});
   }
@@ -178,8 +179,9 @@ void MemoryPanel::DrawAllocations(ViewState& state) {
   const analysis::Report& report = state.data->analysis.report;
   ImGui::SetNextItemWidth(220 * ImGui::GetFontSize() / 13.f);
   ImGui::InputTextWithHint("##alloc_filter", "Filter operator names", filter_, sizeof filter_);
-  if (built_for_ != state.data.get() || built_filter_ != filter_ || built_pool_ != pool_) {
-    built_for_ = state.data.get();
+  // Keyed by generation, not address: a new trace can be built where a freed one was.
+  if (built_generation_ != state.data->generation || built_filter_ != filter_ || built_pool_ != pool_) {
+    built_generation_ = state.data->generation;
     built_filter_ = filter_;
     built_pool_ = pool_;
     rows_ = FilterAllocations(report, pool_, built_filter_);

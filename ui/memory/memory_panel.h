@@ -25,7 +25,9 @@ std::vector<uint32_t> FilterAllocations(const analysis::Report& report, uint32_t
 // alloc / the latest free and the longest lifetime. Ties by report order.
 void SortAllocations(const analysis::Report& report, AllocationColumn column, bool ascending,
                      std::vector<uint32_t>* rows);
-// The rows as a table (op, bytes, alloc ns, free ns, lifetime ns; open ends empty).
+// The rows as a table: device, op, addr, bytes, alloc_ns, free_ns, lifetime_ns
+// (open ends empty). The one allocation-table writer: the window's Save as
+// CSV and `stepline report --csv`'s memory.csv (every row) both use it.
 TextTable AllocationsTable(const analysis::Report& report, const std::vector<uint32_t>& rows);
 // "2.09 GB": decimal units, as the report's sentences.
 std::string FormatMemory(int64_t bytes);
@@ -34,6 +36,8 @@ class MemoryPanel {
  public:
   void Draw(ViewState& state);
   void MenuItems(const ViewState& state, std::vector<ExportRequest>* exports) const;
+  // The allocation table's rows (indices into report.allocations), as last drawn.
+  const std::vector<uint32_t>& rows() const { return rows_; }
 
  private:
   void DrawSummary(ViewState& state, const analysis::ReportMemory& m);
@@ -43,7 +47,7 @@ class MemoryPanel {
   uint32_t pool_ = 0;
   char filter_[128] = {};
   std::vector<uint32_t> rows_;
-  const TimelineData* built_for_ = nullptr;
+  uint64_t built_generation_ = 0;  // TimelineData::generation the rows are for; 0 none
   std::string built_filter_;
   uint32_t built_pool_ = UINT32_MAX;
   AllocationColumn sort_column_ = AllocationColumn::kBytes;

@@ -9,10 +9,11 @@
 
 namespace stepline::ui {
 
-std::vector<MemorySeries> BuildMemorySeries(const MemoryTable& table) {
+std::vector<MemorySeries> BuildMemorySeries(const MemoryTable& table, const analysis::MemoryAnalysis& analysis) {
   std::vector<MemorySeries> out;
   out.reserve(table.pools.size());
-  for (const MemoryPool& pool : table.pools) {
+  for (const analysis::MemoryPoolAnalysis& a : analysis.pools) {
+    const MemoryPool& pool = table.pools[a.pool];
     MemorySeries s;
     s.name = pool.name;
     const bool device = pool.kind == MemoryDeviceKind::kGpu || pool.kind == MemoryDeviceKind::kTpu;
@@ -23,19 +24,17 @@ std::vector<MemorySeries> BuildMemorySeries(const MemoryTable& table) {
     for (const MemorySample& m : pool.samples) {
       s.ts.push_back(m.ts_ns);
       s.allocated.push_back(static_cast<double>(m.allocated));
-      if (m.allocated > s.peak || s.ts.size() == 1) {
-        s.peak = static_cast<double>(m.allocated);
-        s.peak_ts = m.ts_ns;
-      }
     }
+    s.peak = static_cast<double>(a.peak_allocated_bytes);
+    s.peak_ts = a.peak_ts_ns;
+    s.top = s.peak;
     if (pool.has_reserved) {
       s.reserved.reserve(pool.samples.size());
       for (const MemorySample& m : pool.samples) s.reserved.push_back(static_cast<double>(std::max<int64_t>(m.reserved, 0)));
+      s.top = std::max(s.top, static_cast<double>(std::max<int64_t>(a.peak_reserved_bytes, 0)));
     }
     s.allocated_max = RangeArgMax<double>(s.allocated);
     s.reserved_max = RangeArgMax<double>(s.reserved);
-    s.top = s.peak;
-    for (double r : s.reserved) s.top = std::max(s.top, r);
     for (const MemoryOom& o : pool.ooms) s.ooms.push_back(o.ts_ns);
     out.push_back(std::move(s));
   }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/analysis/memory_analysis.h"
 #include "model/memory_table.h"
 #include "ui/timeline/range_arg_max.h"
 #include "ui/timeline/viewport.h"
@@ -31,8 +32,10 @@ struct MemorySeries {
 };
 
 // One series per pool of `table`, in its order; only GPU and TPU pools get a
-// device_id (their rows sit in that device's group).
-std::vector<MemorySeries> BuildMemorySeries(const MemoryTable& table);
+// device_id (their rows sit in that device's group). The peaks are the
+// analysis' (TraceAnalysis::memory, one entry per pool of `table`): the window
+// marks the peak the Memory panel and `report` name.
+std::vector<MemorySeries> BuildMemorySeries(const MemoryTable& table, const analysis::MemoryAnalysis& analysis);
 
 // The level in force at `t` (the last sample at or before it); NaN before the first.
 double SeriesValueAt(std::span<const TimeNs> ts, std::span<const double> values, TimeNs t);

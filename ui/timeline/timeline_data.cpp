@@ -23,7 +23,7 @@ TimelineData::TimelineData(std::shared_ptr<const Trace> t)
       counter_max(trace->counters().value()),
       analysis(ComputeAnalysisData(*trace)),
       gap_index(analysis),
-      memory(BuildMemorySeries(BuildMemoryTable(*trace))) {
+      memory(BuildMemorySeries(analysis.memory_table, analysis.memory)) {
   for (const analysis::DeviceAnalysis& d : analysis.devices) has_gpu |= !d.activity.kernel_busy.empty();
   counter_range.assign(trace->tracks().size(), {0.0, 0.0});
   const CounterTable& counters = trace->counters();
