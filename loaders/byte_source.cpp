@@ -1,23 +1,20 @@
-// ByteSource: padded buffers, read-only file mapping, and the gzip/zstd
-// decoders behind OpenInput()/DecodeBytes(). Never opens the input for
+// ByteSource: the gzip/zstd decoders behind OpenInput()/DecodeBytes()
+// (ByteBuffer, the padded buffer and the file mapping: byte_buffer.cpp). Never opens the input for
 // writing, never throws, never prints: every failure is a LoadError value.
 //
 // [SECTION] Helpers
-// [SECTION] ByteBuffer
 // [SECTION] Layer: one wrapper being decoded (growth, limit, progress, truncation)
 // [SECTION] gzip: libdeflate per member, zlib streaming fallback
 // [SECTION] zstd: streaming over frames, skippable frames skipped
 // [SECTION] Entry points
 //
-// Call flow: OpenInput -> ByteBuffer::MapFile -> Unwrap -> DecodeGzip | DecodeZstd
+// Call flow: OpenInput -> ByteBuffer::MapFile (byte_buffer.cpp) -> Unwrap -> DecodeGzip | DecodeZstd
 // (repeated while the content is still wrapped) -> DecodedInput.
 #include "loaders/byte_source.h"
 
 #define ZLIB_CONST  // const next_in: zlib never writes to our (read-only mapped) input
 #include <fcntl.h>
 #include <libdeflate.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 // ZSTD_getFrameHeader (bounding the window a frame asks for) is in the
@@ -64,10 +61,6 @@ LoadError MakeError(LoadErrorCode code, const std::string& path, std::string mes
   return e;
 }
 
-LoadError IoError(const std::string& path, const char* what, int err) {
-  return MakeError(LoadErrorCode::kIoError, path, std::string(what) + ": " + std::strerror(err));
-}
-
 uint32_t ReadLe32(const char* p) {
   const auto* u = reinterpret_cast<const unsigned char*>(p);
   return uint32_t{u[0]} | uint32_t{u[1]} << 8 | uint32_t{u[2]} << 16 | uint32_t{u[3]} << 24;
@@ -83,159 +76,7 @@ std::string HumanBytes(uint64_t n) {
   return std::to_string(n) + " bytes";
 }
 
-// Large output buffers are written once, front to back, right after being
-// allocated, so 4 KiB page faults cost as much as inflating: libdeflate on a
-// 54 MB trace takes 35 ms CPU into fresh small pages, 19 ms with huge pages
-// (zstd: 53 -> 28 ms). Advice only; failure is harmless.
-void AdviseHugePages(char* data, size_t bytes) {
-  constexpr size_t kMinBytes = size_t{4} << 20;
-  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-  if (bytes < kMinBytes) return;
-  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + page - 1) / page * page;
-  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) / page * page;
-  ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
-
-struct FdCloser {
-  int fd;
-  ~FdCloser() { ::close(fd); }
-};
-
-// Reads a pipe to its end (e.g. `stepline <(zcat trace.json.gz)`); the
-// content cannot be mapped. Bounded by the decoded-size limit.
-Result<ByteBuffer, LoadError> ReadPipe(int fd, const std::string& path) {
-  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-  const uint64_t limit = DefaultMaxDecodedBytes();
-  ByteBuffer buf = ByteBuffer::Allocate(0);
-  size_t used = 0;
-  for (;;) {
-    if (used == buf.capacity()) {
-      if (used >= limit) {
-        return MakeUnexpected(MakeError(LoadErrorCode::kTooLarge, path,
-                                        "pipe delivers more than the limit of " + HumanBytes(limit)));
-      }
-      buf.Resize(used);
-      buf.Reserve(std::min<uint64_t>(limit, std::max<uint64_t>(kMinGrowth, uint64_t{used} * 2)));
-      if (buf.capacity() == used) return MakeUnexpected(IoError(path, "read", ENOMEM));
-    }
-    ssize_t n = ::read(fd, buf.mutable_data() + used, buf.capacity() - used);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return MakeUnexpected(IoError(path, "read", errno));
-    if (n == 0) break;
-    used += static_cast<size_t>(n);
-  }
-  buf.Resize(used);
-  return buf;
-}
-
 }  // namespace
-
-// =============================================================================
-// [SECTION] ByteBuffer
-// =============================================================================
-
-ByteBuffer::ByteBuffer(ByteBuffer&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)),
-      size_(std::exchange(other.size_, 0)),
-      capacity_(std::exchange(other.capacity_, 0)),
-      mapped_bytes_(std::exchange(other.mapped_bytes_, 0)),
-      single_reader_(std::exchange(other.single_reader_, false)) {}
-
-ByteBuffer& ByteBuffer::operator=(ByteBuffer&& other) noexcept {
-  if (this != &other) {
-    ByteBuffer old(std::move(*this));  // released when `old` goes out of scope
-    data_ = std::exchange(other.data_, nullptr);
-    size_ = std::exchange(other.size_, 0);
-    capacity_ = std::exchange(other.capacity_, 0);
-    mapped_bytes_ = std::exchange(other.mapped_bytes_, 0);
-    single_reader_ = std::exchange(other.single_reader_, false);
-  }
-  return *this;
-}
-
-ByteBuffer::~ByteBuffer() {
-  if (mapped_bytes_ != 0) {
-    ::munmap(data_, mapped_bytes_);  // the file pages and the padding pages are one range
-  } else {
-    std::free(data_);
-  }
-}
-
-ByteBuffer ByteBuffer::Allocate(size_t capacity) {
-  ByteBuffer b;
-  if (capacity > SIZE_MAX - kPadding) return b;
-  // calloc of a large block is fresh zero pages from the kernel: no pass over memory.
-  b.data_ = static_cast<char*>(std::calloc(capacity + kPadding, 1));
-  if (b.data_ == nullptr) return b;
-  b.size_ = b.capacity_ = capacity;
-  AdviseHugePages(b.data_, capacity);
-  return b;
-}
-
-void ByteBuffer::Resize(size_t n) {
-  SL_ASSERT(mapped_bytes_ == 0 && "a mapped file is read-only");
-  SL_ASSERT(n <= capacity_);
-  size_ = n;
-  if (data_ != nullptr) std::memset(data_ + n, 0, kPadding);
-}
-
-void ByteBuffer::Reserve(size_t n) {
-  SL_ASSERT(mapped_bytes_ == 0 && "a mapped file is read-only");
-  if (data_ != nullptr && n <= capacity_) return;
-  if (n > SIZE_MAX - kPadding) return;
-  void* grown = std::realloc(data_, n + kPadding);
-  if (grown == nullptr) return;
-  const bool fresh = data_ == nullptr;
-  data_ = static_cast<char*>(grown);
-  capacity_ = n;
-  // [size_, size_ + kPadding) was already zero unless the block is new; the
-  // bytes between size_ and capacity_ are scratch and stay uninitialised.
-  if (fresh) std::memset(data_, 0, kPadding);
-  std::memset(data_ + capacity_, 0, kPadding);
-  // Only an empty buffer (a presize): growing a huge-page buffer with content
-  // measured slower (realloc's mremap splits the huge pages).
-  if (size_ == 0) AdviseHugePages(data_, capacity_);
-}
-
-Result<ByteBuffer, LoadError> ByteBuffer::MapFile(const std::string& path) {
-  // O_NONBLOCK so that opening a FIFO with no writer cannot hang.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return MakeUnexpected(IoError(path, "cannot open", errno));
-  FdCloser closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) return MakeUnexpected(IoError(path, "cannot stat", errno));
-  if (S_ISDIR(st.st_mode)) {
-    return MakeUnexpected(MakeError(LoadErrorCode::kIoError, path,
-                                    "is a directory, not a trace file (open a file inside it, e.g. "
-                                    "plugins/profile/<run>/<host>.xplane.pb)"));
-  }
-  if (S_ISFIFO(st.st_mode)) return ReadPipe(fd, path);
-  if (!S_ISREG(st.st_mode)) {
-    return MakeUnexpected(MakeError(LoadErrorCode::kIoError, path, "not a regular file"));
-  }
-  const uint64_t file_size = static_cast<uint64_t>(st.st_size);
-  if (file_size == 0) return Allocate(0);  // mmap of 0 bytes is an error
-  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-  if (file_size > SIZE_MAX - kPadding - page) return MakeUnexpected(IoError(path, "cannot map", EFBIG));
-  const size_t total = static_cast<size_t>((file_size + kPadding + page - 1) / page * page);
-
-  // Reserve file + padding as zero anonymous pages, then map the file over the
-  // start. Bytes past EOF in the file's last page read as zero (POSIX), and the
-  // pages after it are the anonymous zeros: simdjson's padding, without a copy.
-  void* base = ::mmap(nullptr, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (base == MAP_FAILED) return MakeUnexpected(IoError(path, "cannot map", errno));
-  void* mapped = ::mmap(base, static_cast<size_t>(file_size), PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
-  if (mapped == MAP_FAILED) {
-    const int err = errno;
-    ::munmap(base, total);
-    return MakeUnexpected(IoError(path, "cannot map", err));
-  }
-  ByteBuffer b;
-  b.data_ = static_cast<char*>(base);
-  b.size_ = b.capacity_ = static_cast<size_t>(file_size);
-  b.mapped_bytes_ = total;
-  return b;
-}
 
 namespace {
 
