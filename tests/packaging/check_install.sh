@@ -48,7 +48,7 @@ grep -q "^\.TH STEPLINE 1 .*$("$prefix/bin/stepline" --version)" "$prefix/share/
 bash -n "$prefix/share/bash-completion/completions/stepline" || fail "completion script does not parse"
 completed="$(bash -c 'source "$1"; COMP_WORDS=(stepline screenshot t.json --view ""); COMP_CWORD=4; _stepline; echo "${COMPREPLY[*]}"' _ \
   "$prefix/share/bash-completion/completions/stepline")"
-[[ "$completed" == "timeline overview ops kernels gaps compare" ]] || fail "--view completes to '$completed'"
+[[ "$completed" == "timeline overview step-histogram ops kernels gaps memory compare ranks" ]] || fail "--view completes to '$completed'"
 
 "$prefix/bin/stepline" --version | grep -q '^stepline [0-9]' || fail "installed stepline --version"
 echo "check_install: every file installed under $prefix and valid"
