@@ -142,3 +142,44 @@ TEST(RanksViewTest, LatenessColorIsRedWhenLateBlueWhenEarly) {
 
 }  // namespace
 }  // namespace stepline::ui
+
+namespace stepline::ui {
+namespace {
+
+TEST(RanksTimelineTest, LaneAtMapsAHeightToARankRowAndLane) {
+  RanksTimelineLayout l;
+  l.lane_h = 10;
+  l.group_gap = 5;  // groups of 35 px
+  EXPECT_EQ(l.LaneAt(0, 4), (std::pair{size_t{0}, analysis::RankLane::kCompute}));
+  EXPECT_EQ(l.LaneAt(15, 4), (std::pair{size_t{0}, analysis::RankLane::kCollective}));
+  EXPECT_EQ(l.LaneAt(29.9f, 4), (std::pair{size_t{0}, analysis::RankLane::kHost}));
+  EXPECT_FALSE(l.LaneAt(32, 4).has_value());  // the gap between groups
+  EXPECT_EQ(l.LaneAt(35 * 3 + 12, 4), (std::pair{size_t{3}, analysis::RankLane::kCollective}));
+  EXPECT_FALSE(l.LaneAt(35 * 4 + 1, 4).has_value());  // below the last group
+  EXPECT_FALSE(l.LaneAt(-1, 4).has_value());
+}
+
+// Two ranks, rank 1's clock 1 ms ahead; rank 1 has steps, rank 0 none.
+TEST(RanksTimelineTest, StepViewFramesTheAlignedStepElseTheAlignedSpans) {
+  std::vector<analysis::RankSummary> ranks(2);
+  ranks[0].rank = 0;
+  ranks[0].span = {0, 10'000'000};
+  ranks[1].rank = 1;
+  ranks[1].span = {1'000'000, 12'000'000};
+  ranks[1].lanes.steps = {{2'000'000, 4'000'000}, {4'000'000, 6'000'000}};
+  analysis::RanksAnalysis a;
+  a.ranks.resize(2);
+  a.ranks[1].input = 1;
+  a.ranks[1].rank = 1;
+  a.ranks[1].clock_offset_ns = 1'000'000;
+  TimeNs origin = -1;
+  // Step 1 on rank 1 is [3, 5) ms aligned; 3% either side.
+  EXPECT_EQ(RanksStepView(ranks, a, 1, &origin), (TimeRange{3'000'000 - 60'000, 5'000'000 + 60'000}));
+  EXPECT_EQ(origin, 3'000'000);
+  // No rank has step 5: the union of the aligned spans, [0, 11) ms.
+  EXPECT_EQ(RanksStepView(ranks, a, 5, &origin), (TimeRange{-330'000, 11'330'000}));
+  EXPECT_EQ(origin, 0);
+}
+
+}  // namespace
+}  // namespace stepline::ui
