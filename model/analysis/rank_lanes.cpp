@@ -59,8 +59,20 @@ RankLanes SummarizeRankLanes(const Trace& trace, const TraceAnalysis& analysis, 
     }
   }
   // The main thread: the host thread with the most top-level time, which
-  // is the training loop's rather than a DataLoader worker or a helper.
+  // is the training loop's rather than a DataLoader worker or a helper. A
+  // step marker (ProfilerStep#N) would cover the whole lane: its children
+  // count as top-level instead.
   const SliceTable& s = trace.slices();
+  std::vector<bool> is_step(s.size(), false);
+  for (const Step& st : analysis.steps.steps) {
+    if (!st.slice.is_none() && st.slice.index() < s.size()) is_step[st.slice.index()] = true;
+  }
+  const auto top_level = [&](uint32_t i) {
+    if (is_step[i]) return false;
+    if (s.depth()[i] == 0) return true;
+    const SliceId parent = s.parent()[i];
+    return s.depth()[i] == 1 && !parent.is_none() && is_step[parent.index()];
+  };
   DurNs best_ns = 0;
   for (uint32_t t = 0; t < trace.tracks().size(); ++t) {
     const TrackId track(t);
@@ -68,7 +80,7 @@ RankLanes SummarizeRankLanes(const Trace& trace, const TraceAnalysis& analysis, 
     const TrackTable::Ranges& r = trace.tracks().ranges(track);
     std::vector<Interval> top;
     for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
-      if (s.depth()[i] == 0 && s.dur_ns()[i] > 0) top.push_back({s.start_ns()[i], s.start_ns()[i] + s.dur_ns()[i]});
+      if (s.dur_ns()[i] > 0 && top_level(i)) top.push_back({s.start_ns()[i], s.start_ns()[i] + s.dur_ns()[i]});
     }
     DurNs ns = 0;
     for (const Interval& iv : MergeIntervals(top)) ns += iv.dur_ns();

@@ -46,7 +46,8 @@ std::vector<uint8_t> BusyShareBins(std::vector<Interval> intervals, TimeRange ra
 
 // The lanes of one rank: the primary device's kernels split into compute and
 // collective, and the main thread, the host thread with the most time in
-// top-level slices. `bins` equal bins over the trace span.
+// top-level slices (a step marker's children count as top-level, the
+// marker itself not). `bins` equal bins over the trace span.
 RankLanes SummarizeRankLanes(const Trace& trace, const TraceAnalysis& analysis, size_t bins = kRankLaneBins);
 
 }  // namespace stepline::analysis

@@ -19,9 +19,9 @@ namespace stepline::ui {
 
 // Vertical layout of the lane groups (unscaled px times the font scale).
 struct RanksTimelineLayout {
-  float ruler_h = 22.f;
-  float lane_h = 12.f;
-  float group_gap = 6.f;
+  float ruler_h = 20.f;
+  float lane_h = 10.f;
+  float group_gap = 5.f;
   float group_h() const { return 3 * lane_h + group_gap; }
   // The rank row (0-based, in group order) and lane at `y` px below the
   // ruler's bottom; nullopt in a gap or past `groups`.

@@ -317,12 +317,12 @@ std::optional<std::string> RanksView::Draw(const RanksViewInput& input) {
   const float table_h = std::min(avail.y * 0.3f, (static_cast<float>(rows.size()) + 1.5f) * ImGui::GetFrameHeightWithSpacing());
   DrawTable(rows, table_h, &open);
   ImGui::Spacing();
-  // The timeline: as tall as its lane groups need, at most 45% of the rest.
+  // The timeline: as tall as its lane groups need, at most 55% of the rest.
   if (a) {
     const float s = ImGui::GetFontSize() / 13.f;
     const float lanes_h = RanksTimelineLayout{}.group_h() * s * static_cast<float>(rows.size());
     const float need = ImGui::GetFrameHeightWithSpacing() + RanksTimelineLayout{}.ruler_h * s + lanes_h + 2.f;
-    timeline_.Draw(input, ImGui::GetContentRegionAvail().x, std::min(need, ImGui::GetContentRegionAvail().y * 0.45f));
+    timeline_.Draw(input, ImGui::GetContentRegionAvail().x, std::min(need, ImGui::GetContentRegionAvail().y * 0.55f));
     ImGui::Spacing();
   }
   const float full_w = ImGui::GetContentRegionAvail().x;
