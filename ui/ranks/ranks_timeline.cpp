@@ -143,6 +143,8 @@ void RanksTimeline::Draw(const RanksViewInput& input, float width, float height)
   // The lanes: one invisible button takes the wheel, drags and clicks.
   const float lanes_top = p.y + layout.ruler_h;
   const float lanes_h = std::max(1.f, region_h - layout.ruler_h);
+  lanes_left_ = x0;
+  lanes_top_ = lanes_top;
   ImGui::SetCursorScreenPos(ImVec2(p.x, lanes_top));
   ImGui::InvisibleButton("##ranks_lanes", ImVec2(width, lanes_h));
   const ImGuiIO& io = ImGui::GetIO();

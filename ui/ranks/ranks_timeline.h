@@ -39,6 +39,12 @@ class RanksTimeline {
   // Draws into a `width` x `height` region at the cursor.
   void Draw(const RanksViewInput& input, float width, float height);
   const std::optional<uint32_t>& selected() const { return selected_; }
+  const Viewport& viewport() const { return viewport_; }
+  const analysis::AlignedInstances& instances() const { return instances_; }
+  // Where the last frame put the lanes' time 0 px and the first group's top
+  // (screen px), for tests that click.
+  float lanes_left() const { return lanes_left_; }
+  float lanes_top() const { return lanes_top_; }
 
  private:
   void Refresh(const RanksViewInput& input, float width);
@@ -52,6 +58,7 @@ class RanksTimeline {
   int fitted_step_ = -1;
   std::optional<uint32_t> selected_;
   float scroll_y_ = 0;
+  float lanes_left_ = 0, lanes_top_ = 0;
 };
 
 }  // namespace stepline::ui
