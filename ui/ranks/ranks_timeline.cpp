@@ -170,17 +170,30 @@ void RanksTimeline::Draw(const RanksViewInput& input, float width, float height)
     }
   }
   scroll_y_ = std::clamp(scroll_y_, 0.f, std::max(0.f, static_cast<float>(groups) * layout.group_h() - lanes_h));
-  if (ImGui::IsItemHovered() && !ImGui::IsItemActive() && lane && io.MousePos.x >= x0) {
+  if (ImGui::IsItemHovered() && !ImGui::IsItemActive() && lane && io.MousePos.x >= x0 &&
+      input.analysis->ranks[lane->first].input < input.ranks.size()) {
     const analysis::RankRow& row = input.analysis->ranks[lane->first];
     const analysis::RankSummary& r = input.ranks[row.input];
     const TimeNs t = viewport_.XToTime(io.MousePos.x - x0) + row.clock_offset_ns;
     const DurNs px = static_cast<DurNs>(1.0 / viewport_.px_per_ns()) + 1;
     const size_t l = static_cast<size_t>(lane->second);
-    ImGui::SetTooltip("rank %d, %s%s%s: %.0f%% busy here\n%s since the step start", r.rank, kLaneNames[l],
+    std::string instance;
+    if (lane->second == RankLane::kCollective) {
+      const DurNs slop = static_cast<DurNs>(4.0 * s / viewport_.px_per_ns());
+      if (auto k = analysis::InstanceAt(instances_, input.ranks, row.input, t - row.clock_offset_ns, slop)) {
+        const analysis::InstanceTiming& it = instances_.instances[*k];
+        const analysis::InstanceSpan sp = analysis::SpanOnRank(instances_, input.ranks, *k, row.input);
+        instance = "\n" + it.name + " #" + std::to_string(it.key) + ": arrives " +
+                   text::FormatDuration(sp.arrival - it.median_arrival) + " after the median, waits " +
+                   text::FormatDuration(sp.wait_end - sp.arrival) + ", transfers " +
+                   text::FormatDuration(sp.end - sp.wait_end) + "\nclick: outline it on every rank";
+      }
+    }
+    ImGui::SetTooltip("rank %d, %s%s%s: %.0f%% busy here\n%s since the step start%s", r.rank, kLaneNames[l],
                       lane->second == RankLane::kHost && !r.lanes.host_thread.empty() ? " " : "",
                       lane->second == RankLane::kHost ? r.lanes.host_thread.c_str() : "",
                       100.0 * r.lanes.BusyIn(lane->second, t, t + px),
-                      text::FormatDuration(t - row.clock_offset_ns - origin_ns_).c_str());
+                      text::FormatDuration(t - row.clock_offset_ns - origin_ns_).c_str(), instance.c_str());
   }
   dl->PushClipRect(ImVec2(p.x, lanes_top), ImVec2(p.x + width, lanes_top + lanes_h), true);
   DrawGroups(input, p.x, lanes_top - scroll_y_, width, lanes_h + scroll_y_);
@@ -206,6 +219,7 @@ void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float 
     if (gy > y0 + height) break;
     if (gy + layout.group_h() < y0 + scroll_y_) continue;  // above the visible part
     const analysis::RankRow& row = a.ranks[g];
+    if (row.input >= input.ranks.size() || row.input >= instances_.of_collective.size()) continue;
     const analysis::RankSummary& r = input.ranks[row.input];
     const DurNs off = row.clock_offset_ns;
     const bool straggler = a.straggler && a.straggler->row == g;
