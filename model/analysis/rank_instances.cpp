@@ -41,8 +41,8 @@ InstanceSpan SpanOnRank(const AlignedInstances& a, std::span<const RankSummary> 
   return s;
 }
 
-std::optional<uint32_t> InstanceAt(const AlignedInstances& a, std::span<const RankSummary> ranks, size_t rank,
-                                   TimeNs t, DurNs slop_ns) {
+std::optional<uint32_t> InstanceAt(const AlignedInstances& a, std::span<const RankSummary> ranks, size_t rank, TimeNs t,
+                                   DurNs slop_ns) {
   if (rank >= ranks.size() || rank >= a.of_collective.size()) return std::nullopt;
   const std::vector<CollectiveArrival>& cs = ranks[rank].collectives;
   const TimeNs own = t + a.offset[rank];
@@ -75,7 +75,8 @@ std::optional<TimeRange> AlignedStepWindow(std::span<const RankSummary> ranks, c
     if (row.input >= ranks.size()) continue;
     const RankSummary& s = ranks[row.input];
     if (step >= s.lanes.steps.size()) continue;
-    const TimeRange st{s.lanes.steps[step].start_ns - row.clock_offset_ns, s.lanes.steps[step].end_ns - row.clock_offset_ns};
+    const TimeRange st{s.lanes.steps[step].start_ns - row.clock_offset_ns,
+                       s.lanes.steps[step].end_ns - row.clock_offset_ns};
     if (!window) {
       window = st;
     } else {

@@ -39,8 +39,8 @@ InstanceSpan SpanOnRank(const AlignedInstances& a, std::span<const RankSummary> 
 // The matched instance whose collective on input rank `rank` covers aligned
 // time `t`, or, when none does, the nearest one within `slop_ns` (a click on
 // a collective narrower than a pixel); nullopt when none.
-std::optional<uint32_t> InstanceAt(const AlignedInstances& a, std::span<const RankSummary> ranks, size_t rank,
-                                   TimeNs t, DurNs slop_ns);
+std::optional<uint32_t> InstanceAt(const AlignedInstances& a, std::span<const RankSummary> ranks, size_t rank, TimeNs t,
+                                   DurNs slop_ns);
 
 // Step `step` on the aligned clock: the earliest start and latest end of the
 // ranks' step `step` (RankLanes::steps); `origin` gets the reference rank's

@@ -28,7 +28,7 @@ struct RankLanes {
   // the lane's intervals merged first so overlaps count once. Empty lanes
   // (no summary) have no bins.
   std::array<std::vector<uint8_t>, kRankLaneCount> busy;
-  std::string host_thread;   // the main thread's name ("thread 123" when unnamed); "" when none
+  std::string host_thread;      // the main thread's name ("thread 123" when unnamed); "" when none
   std::vector<Interval> steps;  // the rank's steps, own clock
 
   size_t bins() const { return busy[0].size(); }

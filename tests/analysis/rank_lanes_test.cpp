@@ -29,7 +29,8 @@ std::vector<double> BruteForceShares(const std::vector<Interval>& intervals, Tim
   std::vector<double> share(bins, 0.0);
   for (size_t b = 0; b < bins; ++b) {
     const double lo = static_cast<double>(b) * bin_ns, hi = lo + bin_ns;
-    for (TimeNs i = std::max<TimeNs>(0, static_cast<TimeNs>(lo) - 1); i < std::min<TimeNs>(len, static_cast<TimeNs>(hi) + 1); ++i) {
+    for (TimeNs i = std::max<TimeNs>(0, static_cast<TimeNs>(lo) - 1);
+         i < std::min<TimeNs>(len, static_cast<TimeNs>(hi) + 1); ++i) {
       const double overlap = std::min(hi, static_cast<double>(i + 1)) - std::max(lo, static_cast<double>(i));
       if (covered[static_cast<size_t>(i)] && overlap > 0) share[b] += overlap / bin_ns;
     }
@@ -119,7 +120,8 @@ TEST(RankLanesTest, DemoRankLanesHoldItsKernelsHostThreadAndSteps) {
     if (op.kind == GpuKind::kCollective) collective.push_back({op.start_ns, op.end_ns});
   }
   const double bin_ns = static_cast<double>(lanes.range.duration_ns()) / 512.0;
-  for (auto [lane, intervals] : {std::pair{RankLane::kCompute, compute}, std::pair{RankLane::kCollective, collective}}) {
+  for (auto [lane, intervals] :
+       {std::pair{RankLane::kCompute, compute}, std::pair{RankLane::kCollective, collective}}) {
     DurNs truth = 0;
     for (const Interval& iv : MergeIntervals(intervals)) truth += iv.dur_ns();
     double sum = 0;

@@ -111,7 +111,8 @@ void RanksTimeline::Draw(const RanksViewInput& input, float width, float height)
   ImGui::TextDisabled("Timeline per rank, aligned clocks (wait filled orange and hatched). Align on step");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(90.f * s);
-  if (ImGui::InputInt("##ranks_step", &step_)) step_ = static_cast<int>(std::clamp<int64_t>(step_, 0, std::max<int64_t>(0, max_steps - 1)));
+  if (ImGui::InputInt("##ranks_step", &step_))
+    step_ = static_cast<int>(std::clamp<int64_t>(step_, 0, std::max<int64_t>(0, max_steps - 1)));
   ImGui::SameLine();
   if (ImGui::SmallButton("Fit step")) fitted_step_ = -1;
   ImGui::SameLine();
@@ -240,8 +241,8 @@ void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float 
         }
         if (h == run_h) continue;
         if (run_h > 0) {
-          dl->AddRectFilled(ImVec2(x0 + static_cast<float>(run_start), lb - run_h), ImVec2(x0 + static_cast<float>(x), lb),
-                            kLaneColors[l]);
+          dl->AddRectFilled(ImVec2(x0 + static_cast<float>(run_start), lb - run_h),
+                            ImVec2(x0 + static_cast<float>(x), lb), kLaneColors[l]);
         }
         run_start = x;
         run_h = h;
@@ -263,7 +264,7 @@ void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float 
     for (int drawn = 0; it != cs.end() && it->start_ns - off <= vis.end_ns && drawn < 4 * columns; ++it) {
       const size_t ci = static_cast<size_t>(it - cs.begin());
       const uint32_t k = ci < instances_.of_collective[row.input].size() ? instances_.of_collective[row.input][ci]
-                                                                        : analysis::kNoInstance;
+                                                                         : analysis::kNoInstance;
       if (k == analysis::kNoInstance || it->end_ns - off < vis.start_ns) continue;
       const analysis::InstanceSpan sp = analysis::SpanOnRank(instances_, input.ranks, k, row.input);
       if (sp.wait_end <= sp.arrival) continue;

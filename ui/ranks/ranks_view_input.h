@@ -12,7 +12,7 @@ namespace stepline::ui {
 struct RanksViewInput {
   std::span<const analysis::RankSummary> ranks;  // indexed by RankRow::input
   const analysis::RanksAnalysis* analysis = nullptr;
-  std::string title;                             // what was opened, for the header
+  std::string title;  // what was opened, for the header
 };
 
 }  // namespace stepline::ui
