@@ -173,6 +173,7 @@ RankSummary SummarizeRank(const Trace& trace, const TraceAnalysis& analysis, std
   }
   r.host = ArgText(trace, meta, trace.strings().Find("hostname"));
 
+  r.lanes = SummarizeRankLanes(trace, analysis);
   r.steps = static_cast<int64_t>(analysis.steps.steps.size());
   for (const Step& s : analysis.steps.steps) r.step_total_ns += s.dur_ns;
   const DeviceAnalysis* primary = analysis.primary();

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/analysis/rank_lanes.h"
 #include "model/analysis/trace_analysis.h"
 
 namespace stepline::analysis {
@@ -63,6 +64,9 @@ struct RankSummary {
   // The compute kernels with the most summed time (at most 16), for naming a
   // slow kernel when a rank is late without idling.
   std::vector<std::pair<std::string, DurNs>> top_kernels;
+  // The timeline's busy summary of this rank (rank_lanes.h). Not written to
+  // `report --json`: a summary read back from a report has none.
+  RankLanes lanes;
 
   DurNs step_mean_ns() const { return steps > 0 ? step_total_ns / steps : 0; }
 };

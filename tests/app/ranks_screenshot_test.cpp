@@ -1,7 +1,8 @@
 // `stepline screenshot DIR --view ranks` under xvfb-run (issue #20): the
 // ranks view of the ddp-straggler demo is drawn: right size, not blank, the
-// straggler's input-idle red and the collective teal in the bars, the same
-// pixels twice. Skips (with a message) where xvfb-run is not installed.
+// straggler's input-idle red and the collective teal in the bars, the
+// timeline's main-thread lane and collective wait, the same pixels twice.
+// Skips (with a message) where xvfb-run is not installed.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -29,6 +30,9 @@ TEST(RanksScreenshotTest, DrawsTheRanksViewOfTheDemo) {
   EXPECT_GT(colors.size(), 50u);
   EXPECT_TRUE(colors.count(0x5053EFu)) << "no input-idle red (239,83,80) in the bars";
   EXPECT_TRUE(colors.count(0x7B8900u)) << "no collective teal (0,137,123) in the bars";
+  // The timeline's lanes: the main thread's blue and the collective wait's orange fill.
+  EXPECT_TRUE(colors.count(0xF48542u)) << "no main-thread lane blue (66,133,244) in the timeline";
+  EXPECT_TRUE(colors.count(0x658AFFu)) << "no collective-wait orange (255,138,101) in the timeline";
   EXPECT_EQ(::stepline::testing::ReadPng(b).rgba, img.rgba);
   // A screenshot of a missing directory fails with a message, no window.
   EXPECT_NE(::stepline::testing::Screenshot((dir / "none").string() + " --view ranks --out " + (dir / "c.png").string()), 0);

@@ -142,3 +142,128 @@ TEST(RanksViewTest, LatenessColorIsRedWhenLateBlueWhenEarly) {
 
 }  // namespace
 }  // namespace stepline::ui
+
+namespace stepline::ui {
+namespace {
+
+TEST(RanksTimelineTest, LaneAtMapsAHeightToARankRowAndLane) {
+  RanksTimelineLayout l;
+  l.lane_h = 10;
+  l.group_gap = 5;  // groups of 35 px
+  EXPECT_EQ(l.LaneAt(0, 4), (std::pair{size_t{0}, analysis::RankLane::kCompute}));
+  EXPECT_EQ(l.LaneAt(15, 4), (std::pair{size_t{0}, analysis::RankLane::kCollective}));
+  EXPECT_EQ(l.LaneAt(29.9f, 4), (std::pair{size_t{0}, analysis::RankLane::kHost}));
+  EXPECT_FALSE(l.LaneAt(32, 4).has_value());  // the gap between groups
+  EXPECT_EQ(l.LaneAt(35 * 3 + 12, 4), (std::pair{size_t{3}, analysis::RankLane::kCollective}));
+  EXPECT_FALSE(l.LaneAt(35 * 4 + 1, 4).has_value());  // below the last group
+  EXPECT_FALSE(l.LaneAt(-1, 4).has_value());
+}
+
+// Two ranks, rank 1's clock 1 ms ahead; rank 1 has steps, rank 0 none.
+TEST(RanksTimelineTest, StepViewFramesTheAlignedStepElseTheAlignedSpans) {
+  std::vector<analysis::RankSummary> ranks(2);
+  ranks[0].rank = 0;
+  ranks[0].span = {0, 10'000'000};
+  ranks[1].rank = 1;
+  ranks[1].span = {1'000'000, 12'000'000};
+  ranks[1].lanes.steps = {{2'000'000, 4'000'000}, {4'000'000, 6'000'000}};
+  analysis::RanksAnalysis a;
+  a.ranks.resize(2);
+  a.ranks[1].input = 1;
+  a.ranks[1].rank = 1;
+  a.ranks[1].clock_offset_ns = 1'000'000;
+  TimeNs origin = -1;
+  // Step 1 on rank 1 is [3, 5) ms aligned; 3% either side.
+  EXPECT_EQ(RanksStepView(ranks, a, 1, &origin), (TimeRange{3'000'000 - 60'000, 5'000'000 + 60'000}));
+  EXPECT_EQ(origin, 3'000'000);
+  // No rank has step 5: the union of the aligned spans, [0, 11) ms.
+  EXPECT_EQ(RanksStepView(ranks, a, 5, &origin), (TimeRange{-330'000, 11'330'000}));
+  EXPECT_EQ(origin, 0);
+}
+
+}  // namespace
+}  // namespace stepline::ui
+
+#include "loaders/demo/demo_ddp.h"
+#include "loaders/load.h"
+
+namespace stepline::ui {
+namespace {
+
+// The ddp-straggler demo's four ranks, their clocks 1 s apart.
+struct DemoRun {
+  std::vector<analysis::RankSummary> ranks;
+  analysis::RanksAnalysis analysis;
+};
+DemoRun MakeDemoRun() {
+  loaders::DdpDemoOptions o;
+  o.ranks = 4;
+  o.steps = 3;
+  o.kernels_per_step = 4;
+  o.skew_ns = 1'000'000'000;
+  const loaders::DdpDemo demo(o);
+  DemoRun d;
+  for (int r = 0; r < o.ranks; ++r) {
+    auto trace = loaders::LoadBytes(demo.RankJson(r), "rank" + std::to_string(r) + ".json");
+    if (!trace) continue;
+    d.ranks.push_back(analysis::SummarizeRank(trace.value(), analysis::ComputeAnalysis(trace.value())));
+  }
+  d.analysis = analysis::AnalyzeRanks(d.ranks);
+  return d;
+}
+
+// A frame of the timeline alone in a 1000 x 400 window.
+void TimelineFrame(RanksTimeline* t, const RanksViewInput& input) {
+  ImGui::NewFrame();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(1000, 400));
+  ImGui::Begin("timeline", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove);
+  t->Draw(input, ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y);
+  ImGui::End();
+  ImGui::Render();
+  ImGui::GetIO().MouseWheel = 0.f;  // a backend sets it per frame
+}
+
+TEST(RanksTimelineTest, AClickOnACollectiveSelectsItsInstanceAndTheWheelZooms) {
+  testing::HeadlessImGui imgui(ImVec2(1000, 400));
+  const DemoRun d = MakeDemoRun();
+  ASSERT_EQ(d.ranks.size(), 4u);
+  ASSERT_EQ(d.analysis.error, "");
+  const RanksViewInput input{d.ranks, &d.analysis, "demo"};
+  RanksTimeline t;
+  TimelineFrame(&t, input);
+  ASSERT_EQ(t.instances().instances.size(), 3u);
+  // Step 0 is framed: the step's all-reduce on rank 3 (its clock 3 s ahead) is in view.
+  const analysis::InstanceSpan sp = analysis::SpanOnRank(t.instances(), d.ranks, 0, 3);
+  ASSERT_GT(t.viewport().TimeToX(sp.end), 0.0);
+  ASSERT_LT(t.viewport().TimeToX(sp.end), t.viewport().width_px);
+  // Click the last pixel of that kernel on rank 3's collective lane (its 4th group, 2nd lane).
+  const RanksTimelineLayout layout;  // the default font is 13 px: scale 1
+  const float x = t.lanes_left() + static_cast<float>(t.viewport().TimeToX(sp.end)) - 1.f;
+  const float y = t.lanes_top() + 3 * layout.group_h() + 1.5f * layout.lane_h;
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2(x, y);
+  TimelineFrame(&t, input);
+  io.MouseDown[0] = true;
+  TimelineFrame(&t, input);
+  io.MouseDown[0] = false;
+  TimelineFrame(&t, input);
+  EXPECT_EQ(t.selected(), std::optional<uint32_t>(0));
+  // A click on an empty stretch of rank 3's compute lane, far from any collective, clears it.
+  io.MousePos = ImVec2(t.lanes_left() + 2.f, t.lanes_top() + 3 * layout.group_h() + 0.5f * layout.lane_h);
+  TimelineFrame(&t, input);
+  io.MouseDown[0] = true;
+  TimelineFrame(&t, input);
+  io.MouseDown[0] = false;
+  TimelineFrame(&t, input);
+  EXPECT_FALSE(t.selected().has_value());
+  // One wheel notch zooms in by 1.25 around the mouse.
+  const DurNs before = t.viewport().visible.duration_ns();
+  io.MouseWheel = 1.f;
+  TimelineFrame(&t, input);
+  EXPECT_NEAR(static_cast<double>(t.viewport().visible.duration_ns()), static_cast<double>(before) / 1.25,
+              static_cast<double>(before) * 0.01);
+}
+
+}  // namespace
+}  // namespace stepline::ui

@@ -314,9 +314,17 @@ std::optional<std::string> RanksView::Draw(const RanksViewInput& input) {
     if (a->recommendations.empty()) ImGui::TextDisabled("No straggler: no rank arrives later than 5%% of its step.");
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float table_h = std::min(avail.y * 0.5f, (static_cast<float>(rows.size()) + 1.5f) * ImGui::GetFrameHeightWithSpacing());
+  const float table_h = std::min(avail.y * 0.3f, (static_cast<float>(rows.size()) + 1.5f) * ImGui::GetFrameHeightWithSpacing());
   DrawTable(rows, table_h, &open);
   ImGui::Spacing();
+  // The timeline: as tall as its lane groups need, at most 55% of the rest.
+  if (a) {
+    const float s = ImGui::GetFontSize() / 13.f;
+    const float lanes_h = RanksTimelineLayout{}.group_h() * s * static_cast<float>(rows.size());
+    const float need = ImGui::GetFrameHeightWithSpacing() + RanksTimelineLayout{}.ruler_h * s + lanes_h + 2.f;
+    timeline_.Draw(input, ImGui::GetContentRegionAvail().x, std::min(need, ImGui::GetContentRegionAvail().y * 0.55f));
+    ImGui::Spacing();
+  }
   const float full_w = ImGui::GetContentRegionAvail().x;
   const float bars_w = std::floor(full_w * 0.58f), gap = 12.f * ImGui::GetFontSize() / 13.f;
   const ImVec2 top = ImGui::GetCursorScreenPos();

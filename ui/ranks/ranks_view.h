@@ -3,8 +3,8 @@
 // compute, collective wait, collective transfer, idle by cause, late, clock
 // offset; copied as CSV), one stacked bar per rank in the step chart's
 // colours with the collective wait hatched, and a ranks x steps heat map of
-// lateness. Rows, sorting, CSV and bar
-// segments are pure functions, tested without a window.
+// lateness, and the per-rank timeline (ranks_timeline.h). Rows, sorting, CSV
+// and bar segments are pure functions, tested without a window.
 #pragma once
 
 #include <cstdint>
@@ -14,14 +14,10 @@
 #include <vector>
 
 #include "model/analysis/ranks_analysis.h"
+#include "ui/ranks/ranks_timeline.h"
+#include "ui/ranks/ranks_view_input.h"
 
 namespace stepline::ui {
-
-struct RanksViewInput {
-  std::span<const analysis::RankSummary> ranks;  // indexed by RankRow::input
-  const analysis::RanksAnalysis* analysis = nullptr;
-  std::string title;                             // what was opened, for the header
-};
 
 // One table row: per-step figures of one rank.
 struct RanksTableRow {
@@ -74,6 +70,7 @@ class RanksView {
   void DrawBars(const std::vector<RanksTableRow>& rows, float width, float height);
   // Ranks (rows, in table order) x steps (columns, bucketed to >= 2 px).
   void DrawHeatMap(const std::vector<RanksTableRow>& rows, float width, float height);
+  RanksTimeline timeline_;
   RanksColumn sort_column_ = RanksColumn::kRank;
   bool sort_ascending_ = true;
 };

@@ -1,0 +1,53 @@
+// RankLanes: what the ranks view's timeline keeps of one rank after its
+// Trace is freed (issue #20): a fixed-resolution busy summary of its primary
+// device's compute kernels, its collective kernels and its main thread's
+// top-level host events, plus its steps for aligning the ranks on one.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/analysis/device_activity.h"
+
+namespace stepline::analysis {
+
+struct TraceAnalysis;
+
+// Bins of a rank's summary: more than a wide window has pixels, and small
+// enough for thousands of ranks (3 lanes x 4096 bytes each).
+inline constexpr size_t kRankLaneBins = 4096;
+
+enum class RankLane : uint8_t { kCompute = 0, kCollective, kHost };
+inline constexpr int kRankLaneCount = 3;
+
+struct RankLanes {
+  TimeRange range;  // the binned range, the rank's own clock (its trace span)
+  // Per lane, per bin: the busy share of the bin, 0..255 for 0..1 (rounded),
+  // the lane's intervals merged first so overlaps count once. Empty lanes
+  // (no summary) have no bins.
+  std::array<std::vector<uint8_t>, kRankLaneCount> busy;
+  std::string host_thread;      // the main thread's name ("thread 123" when unnamed); "" when none
+  std::vector<Interval> steps;  // the rank's steps, own clock
+
+  size_t bins() const { return busy[0].size(); }
+  bool empty() const { return busy[0].empty(); }
+  // The time range of bin `b`, own clock.
+  TimeRange BinRange(size_t b) const;
+  // Busy share 0..1 of `lane` over own-clock [t0, t1): the bins' mean
+  // (weighted by their overlap), for drawing one pixel column of any width.
+  float BusyIn(RankLane lane, TimeNs t0, TimeNs t1) const;
+};
+
+// The busy share of each of `bins` equal bins of `range` covered by the
+// union of `intervals` (unsorted, overlapping allowed), quantized to 0..255.
+std::vector<uint8_t> BusyShareBins(std::vector<Interval> intervals, TimeRange range, size_t bins);
+
+// The lanes of one rank: the primary device's kernels split into compute and
+// collective, and the main thread, the host thread with the most time in
+// top-level slices (a step marker's children count as top-level, the
+// marker itself not). `bins` equal bins over the trace span.
+RankLanes SummarizeRankLanes(const Trace& trace, const TraceAnalysis& analysis, size_t bins = kRankLaneBins);
+
+}  // namespace stepline::analysis

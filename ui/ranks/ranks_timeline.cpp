@@ -1,0 +1,286 @@
+// RanksTimeline (see ranks_timeline.h).
+//
+// [SECTION] Layout and step windows
+// [SECTION] Drawing
+#include "ui/ranks/ranks_timeline.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/text_format.h"
+#include "ui/theme.h"
+#include "ui/timeline/time_ruler.h"
+
+namespace stepline::ui {
+
+using analysis::RankLane;
+
+//-----------------------------------------------------------------------------
+// [SECTION] Layout and step windows
+//-----------------------------------------------------------------------------
+
+std::optional<std::pair<size_t, RankLane>> RanksTimelineLayout::LaneAt(float y, size_t groups) const {
+  if (y < 0 || lane_h <= 0) return std::nullopt;
+  const size_t g = static_cast<size_t>(y / group_h());
+  if (g >= groups) return std::nullopt;
+  const int lane = static_cast<int>((y - static_cast<float>(g) * group_h()) / lane_h);
+  if (lane >= analysis::kRankLaneCount) return std::nullopt;  // the gap below the group
+  return std::pair{g, static_cast<RankLane>(lane)};
+}
+
+TimeRange RanksStepView(std::span<const analysis::RankSummary> ranks, const analysis::RanksAnalysis& analysis,
+                        size_t step, TimeNs* origin) {
+  std::optional<TimeRange> w = analysis::AlignedStepWindow(ranks, analysis, step, origin);
+  if (!w) {
+    for (const analysis::RankRow& row : analysis.ranks) {
+      if (row.input >= ranks.size()) continue;
+      const TimeRange s{ranks[row.input].span.start_ns - row.clock_offset_ns,
+                        ranks[row.input].span.end_ns - row.clock_offset_ns};
+      w = w ? TimeRange{std::min(w->start_ns, s.start_ns), std::max(w->end_ns, s.end_ns)} : s;
+    }
+    if (!w) return {};
+    *origin = w->start_ns;
+  }
+  const DurNs pad = std::max<DurNs>(1, w->duration_ns() * 3 / 100);
+  return {w->start_ns - pad, w->end_ns + pad};
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Drawing
+//-----------------------------------------------------------------------------
+
+namespace {
+
+constexpr uint32_t kLaneBackground = theme::Rgba(38, 42, 50);
+constexpr uint32_t kLaneColors[analysis::kRankLaneCount] = {theme::kKindKernel, theme::kCategoryCollective,
+                                                            theme::kKindHostOp};
+constexpr const char* kLaneNames[analysis::kRankLaneCount] = {"compute kernels", "collective kernels", "main thread"};
+// The collective wait: a colour of its own (no category or lane uses it), hatched.
+constexpr uint32_t kWaitFill = theme::Rgba(255, 138, 101);
+constexpr uint32_t kWaitHatch = theme::Rgba(120, 40, 20, 200);
+constexpr uint32_t kSelectedOutline = theme::Rgba(255, 255, 255, 230);
+constexpr uint32_t kSelectedFill = theme::Rgba(255, 255, 255, 40);
+constexpr uint32_t kStepEdge = theme::Rgba(200, 205, 215, 70);
+
+void Hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, uint32_t color, float spacing) {
+  dl->PushClipRect(a, b, true);
+  const float h = b.y - a.y;
+  for (float x = a.x - h; x < b.x; x += spacing) dl->AddLine(ImVec2(x, b.y), ImVec2(x + h, a.y), color, 1.f);
+  dl->PopClipRect();
+}
+
+RanksTimelineLayout ScaledLayout() {
+  const float s = ImGui::GetFontSize() / 13.f;
+  RanksTimelineLayout l;
+  l.ruler_h *= s;
+  l.lane_h *= s;
+  l.group_gap *= s;
+  return l;
+}
+
+}  // namespace
+
+void RanksTimeline::Refresh(const RanksViewInput& input, float width) {
+  if (for_ != input.analysis) {
+    instances_ = analysis::AlignInstances(input.ranks, *input.analysis);
+    for_ = input.analysis;
+    selected_.reset();
+    fitted_step_ = -1;
+    scroll_y_ = 0;
+  }
+  viewport_.width_px = std::max(1.f, width);
+  if (fitted_step_ != step_) {
+    viewport_.Fit(RanksStepView(input.ranks, *input.analysis, static_cast<size_t>(step_), &origin_ns_));
+    fitted_step_ = step_;
+  }
+}
+
+void RanksTimeline::Draw(const RanksViewInput& input, float width, float height) {
+  if (!input.analysis || input.analysis->ranks.empty() || height < 40) return;
+  const float s = ImGui::GetFontSize() / 13.f;
+  const float label_w = 74.f * s;
+  Refresh(input, width - label_w);
+  int64_t max_steps = 0;
+  bool summarized = false;
+  for (const analysis::RankSummary& r : input.ranks) {
+    max_steps = std::max<int64_t>(max_steps, static_cast<int64_t>(r.lanes.steps.size()));
+    summarized = summarized || !r.lanes.empty();
+  }
+  ImGui::TextDisabled("Timeline per rank, aligned clocks (wait filled orange and hatched). Align on step");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(90.f * s);
+  if (ImGui::InputInt("##ranks_step", &step_))
+    step_ = static_cast<int>(std::clamp<int64_t>(step_, 0, std::max<int64_t>(0, max_steps - 1)));
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Fit step")) fitted_step_ = -1;
+  ImGui::SameLine();
+  if (selected_ && *selected_ < instances_.instances.size()) {
+    const analysis::InstanceTiming& t = instances_.instances[*selected_];
+    const size_t last = static_cast<size_t>(std::max_element(t.arrival.begin(), t.arrival.end()) - t.arrival.begin());
+    const TimeNs first = *std::min_element(t.arrival.begin(), t.arrival.end());
+    ImGui::Text("%s%s%s #%lld: rank %d arrives last, %s after the first", t.name.c_str(), t.group.empty() ? "" : " ",
+                t.group.c_str(), static_cast<long long>(t.key), input.ranks[last].rank,
+                text::FormatDuration(t.last_arrival - first).c_str());
+  } else {
+    ImGui::TextDisabled(summarized ? "Click a collective to outline it on every rank."
+                                   : "No busy summary: ranks read from reports have none; open the traces.");
+  }
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float region_h = std::max(20.f, height - ImGui::GetFrameHeightWithSpacing());
+  const RanksTimelineLayout layout = ScaledLayout();
+  const float plot_w = width - label_w;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  // The ruler: time since the chosen step's start on the lowest rank.
+  const float x0 = p.x + label_w;
+  dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x0 + plot_w, p.y + layout.ruler_h), theme::Rgba(32, 35, 42));
+  for (const RulerTick& tick : ComputeRulerTicks(viewport_, origin_ns_, 90.0 * s)) {
+    const float x = x0 + static_cast<float>(tick.x_px);
+    dl->AddLine(ImVec2(x, p.y + (tick.major ? 0 : layout.ruler_h * 0.6f)), ImVec2(x, p.y + layout.ruler_h),
+                theme::Rgba(150, 155, 165));
+    if (tick.major) dl->AddText(ImVec2(x + 3 * s, p.y + 2 * s), theme::Rgba(200, 205, 215), tick.label.c_str());
+  }
+  // The lanes: one invisible button takes the wheel, drags and clicks.
+  const float lanes_top = p.y + layout.ruler_h;
+  const float lanes_h = std::max(1.f, region_h - layout.ruler_h);
+  lanes_left_ = x0;
+  lanes_top_ = lanes_top;
+  ImGui::SetCursorScreenPos(ImVec2(p.x, lanes_top));
+  ImGui::InvisibleButton("##ranks_lanes", ImVec2(width, lanes_h));
+  const ImGuiIO& io = ImGui::GetIO();
+  const size_t groups = input.analysis->ranks.size();
+  if (ImGui::IsItemHovered() && io.MouseWheel != 0.f) {
+    if (io.KeyShift) {
+      scroll_y_ -= io.MouseWheel * layout.group_h();
+    } else {
+      viewport_.ZoomAround(std::clamp(io.MousePos.x - x0, 0.f, plot_w), std::pow(1.25, io.MouseWheel));
+    }
+  }
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    viewport_.Pan(io.MouseDelta.x);
+    scroll_y_ -= io.MouseDelta.y;
+  }
+  const auto lane = layout.LaneAt(io.MousePos.y - lanes_top + scroll_y_, groups);
+  if (ImGui::IsItemDeactivated() && io.MouseDragMaxDistanceSqr[0] < 9.f * s * s) {
+    selected_.reset();
+    if (lane && io.MousePos.x >= x0) {
+      const size_t rank = input.analysis->ranks[lane->first].input;
+      const DurNs slop = static_cast<DurNs>(4.0 * s / viewport_.px_per_ns());
+      selected_ = analysis::InstanceAt(instances_, input.ranks, rank, viewport_.XToTime(io.MousePos.x - x0), slop);
+    }
+  }
+  scroll_y_ = std::clamp(scroll_y_, 0.f, std::max(0.f, static_cast<float>(groups) * layout.group_h() - lanes_h));
+  if (ImGui::IsItemHovered() && !ImGui::IsItemActive() && lane && io.MousePos.x >= x0 &&
+      input.analysis->ranks[lane->first].input < input.ranks.size()) {
+    const analysis::RankRow& row = input.analysis->ranks[lane->first];
+    const analysis::RankSummary& r = input.ranks[row.input];
+    const TimeNs t = viewport_.XToTime(io.MousePos.x - x0) + row.clock_offset_ns;
+    const DurNs px = static_cast<DurNs>(1.0 / viewport_.px_per_ns()) + 1;
+    const size_t l = static_cast<size_t>(lane->second);
+    std::string instance;
+    if (lane->second == RankLane::kCollective) {
+      const DurNs slop = static_cast<DurNs>(4.0 * s / viewport_.px_per_ns());
+      if (auto k = analysis::InstanceAt(instances_, input.ranks, row.input, t - row.clock_offset_ns, slop)) {
+        const analysis::InstanceTiming& it = instances_.instances[*k];
+        const analysis::InstanceSpan sp = analysis::SpanOnRank(instances_, input.ranks, *k, row.input);
+        instance = "\n" + it.name + " #" + std::to_string(it.key) + ": arrives " +
+                   text::FormatDuration(sp.arrival - it.median_arrival) + " after the median, waits " +
+                   text::FormatDuration(sp.wait_end - sp.arrival) + ", transfers " +
+                   text::FormatDuration(sp.end - sp.wait_end) + "\nclick: outline it on every rank";
+      }
+    }
+    ImGui::SetTooltip("rank %d, %s%s%s: %.0f%% busy here\n%s since the step start%s", r.rank, kLaneNames[l],
+                      lane->second == RankLane::kHost && !r.lanes.host_thread.empty() ? " " : "",
+                      lane->second == RankLane::kHost ? r.lanes.host_thread.c_str() : "",
+                      100.0 * r.lanes.BusyIn(lane->second, t, t + px),
+                      text::FormatDuration(t - row.clock_offset_ns - origin_ns_).c_str(), instance.c_str());
+  }
+  dl->PushClipRect(ImVec2(p.x, lanes_top), ImVec2(p.x + width, lanes_top + lanes_h), true);
+  DrawGroups(input, p.x, lanes_top - scroll_y_, width, lanes_h + scroll_y_);
+  dl->PopClipRect();
+  ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + region_h));
+  ImGui::Dummy(ImVec2(width, 0));
+}
+
+void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float y0, float width, float height) {
+  const float s = ImGui::GetFontSize() / 13.f;
+  const float label_w = 74.f * s;
+  const RanksTimelineLayout layout = ScaledLayout();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float x0 = x_left + label_w, plot_w = width - label_w;
+  const int columns = static_cast<int>(plot_w);
+  const TimeRange vis = viewport_.visible;
+  const auto x_of = [&](TimeNs t) {
+    return x0 + static_cast<float>(std::clamp(viewport_.TimeToX(t), -4.0, static_cast<double>(plot_w) + 4.0));
+  };
+  const analysis::RanksAnalysis& a = *input.analysis;
+  for (size_t g = 0; g < a.ranks.size(); ++g) {
+    const float gy = y0 + static_cast<float>(g) * layout.group_h();
+    if (gy > y0 + height) break;
+    if (gy + layout.group_h() < y0 + scroll_y_) continue;  // above the visible part
+    const analysis::RankRow& row = a.ranks[g];
+    if (row.input >= input.ranks.size() || row.input >= instances_.of_collective.size()) continue;
+    const analysis::RankSummary& r = input.ranks[row.input];
+    const DurNs off = row.clock_offset_ns;
+    const bool straggler = a.straggler && a.straggler->row == g;
+    const std::string label = "rank " + std::to_string(r.rank) + (straggler ? " *" : "");
+    dl->AddText(ImVec2(x_left, gy + (3 * layout.lane_h - ImGui::GetFontSize()) / 2),
+                straggler ? theme::kCauseInput : theme::Rgba(200, 205, 215), label.c_str());
+    // Busy shares, one pixel column at a time, equal neighbours as one rect.
+    for (int l = 0; l < analysis::kRankLaneCount; ++l) {
+      const float ly = gy + static_cast<float>(l) * layout.lane_h, lb = ly + layout.lane_h - 1.f;
+      dl->AddRectFilled(ImVec2(x0, ly), ImVec2(x0 + plot_w, lb), kLaneBackground);
+      int run_start = 0;
+      float run_h = -1;
+      for (int x = 0; x <= columns; ++x) {
+        float h = -1;
+        if (x < columns) {
+          const TimeNs t0 = viewport_.XToTime(x) + off, t1 = std::max(t0 + 1, viewport_.XToTime(x + 1) + off);
+          h = std::round(r.lanes.BusyIn(static_cast<RankLane>(l), t0, t1) * (layout.lane_h - 1.f) * 2.f) / 2.f;
+        }
+        if (h == run_h) continue;
+        if (run_h > 0) {
+          dl->AddRectFilled(ImVec2(x0 + static_cast<float>(run_start), lb - run_h),
+                            ImVec2(x0 + static_cast<float>(x), lb), kLaneColors[l]);
+        }
+        run_start = x;
+        run_h = h;
+      }
+    }
+    // Step edges of this rank.
+    for (const analysis::Interval& st : r.lanes.steps) {
+      for (TimeNs t : {st.start_ns - off, st.end_ns - off}) {
+        if (t < vis.start_ns || t > vis.end_ns) continue;
+        dl->AddLine(ImVec2(x_of(t), gy), ImVec2(x_of(t), gy + 3 * layout.lane_h), kStepEdge);
+      }
+    }
+    // The wait of each matched collective on this rank, over its collective lane.
+    const auto& cs = r.collectives;
+    auto it = std::lower_bound(cs.begin(), cs.end(), vis.start_ns + off,
+                               [](const analysis::CollectiveArrival& c, TimeNs t) { return c.start_ns < t; });
+    for (int back = 0; back < 64 && it != cs.begin(); ++back) --it;
+    const float cy = gy + layout.lane_h, cb = cy + layout.lane_h - 1.f;
+    for (int drawn = 0; it != cs.end() && it->start_ns - off <= vis.end_ns && drawn < 4 * columns; ++it) {
+      const size_t ci = static_cast<size_t>(it - cs.begin());
+      const uint32_t k = ci < instances_.of_collective[row.input].size() ? instances_.of_collective[row.input][ci]
+                                                                         : analysis::kNoInstance;
+      if (k == analysis::kNoInstance || it->end_ns - off < vis.start_ns) continue;
+      const analysis::InstanceSpan sp = analysis::SpanOnRank(instances_, input.ranks, k, row.input);
+      if (sp.wait_end <= sp.arrival) continue;
+      ++drawn;
+      const ImVec2 wa(x_of(sp.arrival), cy), wb(std::max(x_of(sp.wait_end), x_of(sp.arrival) + 1.f), cb);
+      dl->AddRectFilled(wa, wb, kWaitFill);
+      if (wb.x - wa.x > 6 * s) Hatch(dl, wa, wb, kWaitHatch, 6.f * s);
+    }
+    // The selected instance on this rank: its arrival .. end across the group.
+    if (selected_ && *selected_ < instances_.instances.size()) {
+      const analysis::InstanceSpan sp = analysis::SpanOnRank(instances_, input.ranks, *selected_, row.input);
+      const float xa = x_of(sp.arrival), xb = std::max(x_of(sp.end), xa + 2.f);
+      dl->AddRectFilled(ImVec2(xa, gy - 1), ImVec2(xb, gy + 3 * layout.lane_h), kSelectedFill);
+      dl->AddRect(ImVec2(xa, gy - 1), ImVec2(xb, gy + 3 * layout.lane_h), kSelectedOutline, 0.f, 0, 1.5f * s);
+    }
+  }
+}
+
+}  // namespace stepline::ui
