@@ -56,7 +56,7 @@ Result<ByteBuffer, LoadError> ReadPipe(int fd, const std::string& path) {
     if (used == buf.capacity()) {
       if (used >= limit) {
         return MakeUnexpected(MakeLoadError(LoadErrorCode::kTooLarge, path, LoadError::kNoOffset,
-                                            "pipe delivers more than the limit of " + FormatBytes(limit)));
+                                            "pipe delivers more than the limit of " + text::FormatBytes(limit)));
       }
       buf.Resize(used);
       buf.Reserve(std::min<uint64_t>(limit, std::max<uint64_t>(kMinGrowth, uint64_t{used} * 2)));
