@@ -54,9 +54,15 @@ std::vector<Step> ComputeXlaModuleSteps(const Trace& trace, int32_t device_id) {
   if (const size_t paren = base.find('('); paren != std::string::npos && paren > 0) base.resize(paren);
   std::vector<Step> steps;
   steps.reserve(runs.size());
+  // A step runs from one execution's start to the next one's (XProf's TPU
+  // step time): the device idle between executions, waiting for the host's
+  // next input or dispatch, is the step's idle time and must show in the
+  // breakdown. The last execution has no successor and keeps its own length.
   for (size_t k = 0; k < runs.size(); ++k) {
     const uint32_t i = runs[k];
-    steps.push_back(Step{base + " " + std::to_string(k), s.start_ns()[i], s.dur_ns()[i], SliceId(i)});
+    DurNs dur = s.dur_ns()[i];
+    if (k + 1 < runs.size()) dur = std::max(dur, s.start_ns()[runs[k + 1]] - s.start_ns()[i]);
+    steps.push_back(Step{base + " " + std::to_string(k), s.start_ns()[i], dur, SliceId(i)});
   }
   return steps;
 }

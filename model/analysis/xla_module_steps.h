@@ -21,7 +21,9 @@ bool IsXlaModulesRowName(std::string_view name);
 
 // The executions of the top module of device `device_id`, as steps named
 // "<module> <k>" (k from 0), sorted by start; empty when no module of the
-// device runs twice. Nested slices of a Modules row are not executions.
+// device runs twice. Nested slices of a Modules row are not executions. Each
+// step lasts from its execution's start to the next execution's start (the
+// idle between them belongs to the step); the last lasts its execution.
 std::vector<Step> ComputeXlaModuleSteps(const Trace& trace, int32_t device_id);
 
 }  // namespace stepline::analysis

@@ -101,7 +101,24 @@ TEST(XSpaceXla, TpuPlaneIsAnalysedLikeAGpu) {
   ASSERT_EQ(r.steps.size(), 3u);
   EXPECT_EQ(r.steps[0].name, "jit_train_step 0");
   EXPECT_EQ(r.steps[2].start_ns, 1'000'000 + 2000);
+  // A step runs to the next execution's start (the 100 ns the device waits
+  // between executions are the step's idle); the last one lasts its execution.
+  EXPECT_EQ(r.steps[0].dur_ns, 1000);
+  EXPECT_EQ(r.steps[1].dur_ns, 1000);
   EXPECT_EQ(r.steps[2].dur_ns, 900);
+  // Idle inside the steps, brute force: every ns of [0, 2900) that no op
+  // (the outfeed copy included) covers; 200 ns of it lie between executions.
+  std::set<int64_t> any_op;
+  for (const Op& op : kOps) {
+    for (int64_t ns = op.start_ns; ns < op.start_ns + op.dur_ns; ++ns) any_op.insert(ns);
+  }
+  DurNs uncovered = 0;
+  for (int64_t ns = 0; ns < 2900; ++ns) uncovered += any_op.count(ns) == 0 ? 1 : 0;
+  DurNs idle_in_steps = 0;
+  for (int c = 0; c < analysis::kTimeCategoryCount; ++c) {
+    if (analysis::IsIdle(analysis::TimeCategory(c))) idle_in_steps += r.breakdown_total[size_t(c)];
+  }
+  EXPECT_EQ(idle_in_steps, uncovered);
   // The all-reduce's time without compute under it is collective, the outfeed d2h.
   EXPECT_EQ(r.breakdown_total[size_t(analysis::TimeCategory::kCollective)], 500 - 100);
   EXPECT_EQ(r.breakdown_total[size_t(analysis::TimeCategory::kMemcpyD2H)], 50);
