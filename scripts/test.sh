@@ -72,12 +72,9 @@ for config in $configs; do
   start=$SECONDS
   case "$config" in
     normal)
-      # Without a compiler cache (CI's clean clone), precompiling GoogleTest's
-      # header saves parsing it in every test file; ccache cannot cache PCH
-      # builds, so with a launcher set the tests compile the usual way.
-      pch=ON
-      [[ -n "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]] && pch=OFF
-      if ! "$root/scripts/build.sh" -DSTEPLINE_WERROR=ON "-DSTEPLINE_TEST_PCH=$pch"; then
+      # No precompiled header here: with it, GCC 12 at -O2 inlines std::string
+      # differently and raises a false -Wstringop-overflow in a test (-Werror).
+      if ! "$root/scripts/build.sh" -DSTEPLINE_WERROR=ON -DSTEPLINE_TEST_PCH=OFF; then
         summary[normal]="build failed (warnings are errors here); no tests were run"
         record normal 1
         continue
