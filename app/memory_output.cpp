@@ -2,7 +2,6 @@
 #include "app/memory_output.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -16,17 +15,11 @@
 namespace stepline::app {
 namespace {
 
-void Int(std::string* out, int64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out->append(buf, r.ptr);
-}
-
 void IntOrNull(std::string* out, int64_t v) {
   if (v < 0) {
     out->append("null");
   } else {
-    Int(out, v);
+    loaders::AppendJsonInt(out, v);
   }
 }
 
@@ -39,24 +32,24 @@ void AppendMemoryJson(const analysis::Report& report, std::string* out) {
     if (i > 0) out->push_back(',');
     loaders::AppendJsonString(out, m.name);
     out->append(":{\"peak_allocated_bytes\":");
-    Int(out, m.peak_allocated_bytes);
+    loaders::AppendJsonInt(out, m.peak_allocated_bytes);
     out->append(",\"peak_reserved_bytes\":");
     IntOrNull(out, m.peak_reserved_bytes);
     out->append(",\"peak_ts_ns\":");
-    Int(out, m.peak_ts_ns);
+    loaders::AppendJsonInt(out, m.peak_ts_ns);
     out->append(",\"relative\":").append(m.relative ? "true" : "false");
     out->append(",\"allocations\":");
-    Int(out, static_cast<int64_t>(m.allocations));
+    loaders::AppendJsonInt(out, static_cast<int64_t>(m.allocations));
     out->append(",\"frees\":");
-    Int(out, static_cast<int64_t>(m.frees));
+    loaders::AppendJsonInt(out, static_cast<int64_t>(m.frees));
     out->append(",\"unmatched_frees\":");
-    Int(out, static_cast<int64_t>(m.unmatched_frees));
+    loaders::AppendJsonInt(out, static_cast<int64_t>(m.unmatched_frees));
     out->append(",\"never_freed\":");
-    Int(out, static_cast<int64_t>(m.never_freed));
+    loaders::AppendJsonInt(out, static_cast<int64_t>(m.never_freed));
     out->append(",\"oom_events\":");
-    Int(out, static_cast<int64_t>(m.ooms));
+    loaders::AppendJsonInt(out, static_cast<int64_t>(m.ooms));
     out->append(",\"growth_per_step_bytes\":");
-    Int(out, std::llround(m.growth_per_step_bytes));
+    loaders::AppendJsonInt(out, std::llround(m.growth_per_step_bytes));
     out->append(",\"capacity_bytes\":");
     IntOrNull(out, m.capacity_bytes);
     out->append(",\"top_at_peak\":[");
@@ -65,9 +58,9 @@ void AppendMemoryJson(const analysis::Report& report, std::string* out) {
       out->append("{\"name\":");
       loaders::AppendJsonString(out, m.top_at_peak[k].name);
       out->append(",\"bytes\":");
-      Int(out, m.top_at_peak[k].bytes);
+      loaders::AppendJsonInt(out, m.top_at_peak[k].bytes);
       out->append(",\"count\":");
-      Int(out, static_cast<int64_t>(m.top_at_peak[k].count));
+      loaders::AppendJsonInt(out, static_cast<int64_t>(m.top_at_peak[k].count));
       out->push_back('}');
     }
     out->append("]}");

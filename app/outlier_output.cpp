@@ -1,22 +1,12 @@
 // JSON and text forms of Report::outlier_steps.
 #include "app/outlier_output.h"
 
-#include <charconv>
 #include <ostream>
 
 #include "app/text_format.h"
 #include "loaders/export/json_text.h"
 
 namespace stepline::app {
-namespace {
-
-void Int(std::string* out, int64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out->append(buf, r.ptr);
-}
-
-}  // namespace
 
 void AppendOutlierStepsJson(const analysis::Report& report, std::string* out) {
   out->append(",\"outlier_steps\":[");
@@ -25,9 +15,9 @@ void AppendOutlierStepsJson(const analysis::Report& report, std::string* out) {
     out->append(i == 0 ? "{\"name\":" : ",{\"name\":");
     loaders::AppendJsonString(out, o.name);
     out->append(",\"dur_ns\":");
-    Int(out, o.dur_ns);
+    loaders::AppendJsonInt(out, o.dur_ns);
     out->append(",\"excess_ns\":");
-    Int(out, o.excess_ns);
+    loaders::AppendJsonInt(out, o.excess_ns);
     out->append(",\"cause\":");
     if (o.cause.empty()) {
       out->append("null");

@@ -34,12 +34,6 @@ using analysis::TimeCategory;
 // [SECTION] Number and name helpers
 //-----------------------------------------------------------------------------
 
-void AppendInt(std::string* out, int64_t v) {
-  char tmp[24];
-  const auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
-  out->append(tmp, r.ptr);
-}
-
 void AppendFixed(std::string* out, double v, int decimals) {
   char tmp[64];
   const auto r = std::to_chars(tmp, tmp + sizeof tmp, v, std::chars_format::fixed, decimals);
@@ -63,7 +57,7 @@ class JsonOut {
   void Lit(std::string_view s) { buf_.append(s); }
   void Str(std::string_view s) { loaders::AppendJsonString(&buf_, s); }
   void StrOrNull(std::string_view s) { s.empty() ? Lit("null") : Str(s); }
-  void Int(int64_t v) { AppendInt(&buf_, v); }
+  void Int(int64_t v) { loaders::AppendJsonInt(&buf_, v); }
   // Between rows: a partial object is fine to hand over, the reader sees one stream.
   void MaybeFlush() {
     if (buf_.size() >= kFlushBytes) Flush();
@@ -299,11 +293,11 @@ void KernelsJson(const Report& r, JsonOut* j) {
 
 void CsvInt(std::string* out, int64_t v) {
   out->push_back(',');
-  AppendInt(out, v);
+  loaders::AppendJsonInt(out, v);
 }
 void CsvIntOrEmpty(std::string* out, int64_t v) {
   out->push_back(',');
-  if (v >= 0) AppendInt(out, v);
+  if (v >= 0) loaders::AppendJsonInt(out, v);
 }
 void CsvText(std::string* out, std::string_view v) {
   out->push_back(',');

@@ -2,7 +2,6 @@
 #include "app/xla_output.h"
 
 #include <algorithm>
-#include <charconv>
 #include <ostream>
 
 #include "app/text_format.h"
@@ -13,17 +12,11 @@ namespace {
 
 constexpr size_t kTopXlaRows = 10;
 
-void Int(std::string* out, int64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out->append(buf, r.ptr);
-}
-
 void Member(std::string* out, std::string_view key, int64_t v) {
   out->append(",\"");
   out->append(key);
   out->append("\":");
-  Int(out, v);
+  loaders::AppendJsonInt(out, v);
 }
 
 void StrMember(std::string* out, std::string_view key, std::string_view v) {

@@ -10,6 +10,12 @@ namespace {
 
 }  // namespace
 
+void AppendJsonInt(std::string* out, int64_t v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out->append(buf, r.ptr);
+}
+
 void AppendJsonDouble(std::string* out, double v) {
   if (!std::isfinite(v)) {
     out->append("null");

@@ -12,6 +12,8 @@ namespace stepline::loaders {
 
 // JSON string escaping lives in the text module (model/text_format.h).
 using text::AppendJsonString;
+// Appends an integer in decimal.
+void AppendJsonInt(std::string* out, int64_t v);
 // Appends a double with enough digits to round-trip; NaN/Inf become null.
 void AppendJsonDouble(std::string* out, double v);
 // Appends ns as microseconds with exactly three decimals ("12.345"), the
