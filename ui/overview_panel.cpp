@@ -27,11 +27,15 @@ float Scale() { return ImGui::GetFontSize() / 13.f; }
 // The big value's font size on a card.
 float CardValueSize() { return ImGui::GetFontSize() * 1.25f; }
 
-// A card fits its value up to kCardWideFactor standard widths (long event names).
-float CardWidth(const std::string& value) {
+// A card fits its value and its label up to kCardWideFactor standard widths
+// (long event names); a label cut short ("mean ± sample std step tim") hides
+// what the number is.
+float CardWidth(const std::string& value, const char* label) {
   const float s = Scale();
   const float text = ImGui::GetFont()->CalcTextSizeA(CardValueSize(), FLT_MAX, 0.f, value.c_str()).x;
-  return std::clamp(text + 16 * s, theme::kCardWidth * s, theme::kCardWidth * theme::kCardWideFactor * s);
+  const float label_text = ImGui::CalcTextSize(label).x;
+  return std::clamp(std::max(text, label_text) + 16 * s, theme::kCardWidth * s,
+                    theme::kCardWidth * theme::kCardWideFactor * s);
 }
 
 // `value` cut to `width` px at the card's value size, with "..." when cut.
@@ -64,7 +68,7 @@ class CardRow {
     const float avail = ImGui::GetContentRegionAvail().x;
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float standard = theme::kCardWidth * Scale();
-    float w = std::min(CardWidth(value), std::max(avail, standard));
+    float w = std::min(CardWidth(value, label), std::max(avail, standard));
     // A wide card that would wrap takes what is left of the row instead, if
     // a standard one fits there: a card cut short beats a taller column.
     const float left = avail + spacing - used_;
