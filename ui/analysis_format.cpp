@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "ui/theme.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -50,7 +51,7 @@ void SameLineIfFits(float next_w, float spacing) {
 }
 
 void ColorSwatch(uint32_t color, float spacing) {
-  const float side = theme::kLegendSwatch * ImGui::GetFontSize() / 13.f;
+  const float side = theme::kLegendSwatch * UiScale();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float pad = (ImGui::GetTextLineHeight() - side) / 2;
   ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + pad), ImVec2(p.x + side, p.y + pad + side), color);

@@ -15,6 +15,7 @@
 #include "ui/sortable_table.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -131,7 +132,7 @@ void IdleGapsPanel::Draw(ViewState& state) {
   }
   DrawFilters(state);
   Refresh(state);
-  const float s = ImGui::GetFontSize() / 13.f;
+  const float s = UiScale();
   const float hist_w =
       SideChartWidth(ImGui::GetContentRegionAvail().x, SortableTableMinWidth(kGapTableColumns),
                      theme::kGapHistogramWidth * s, theme::kGapHistogramShare, theme::kSideChartMinWidth * s);
@@ -164,7 +165,7 @@ float CheckboxWidth(const char* label) {
 
 void IdleGapsPanel::DrawFilters(ViewState& state) {
   const auto& by_cause = state.data->analysis.report.idle_by_cause;
-  const float s = ImGui::GetFontSize() / 13.f;
+  const float s = UiScale();
   const float group_gap = 12.f * s, swatch_gap = 3.f * s;
   for (int c = 0; c < analysis::kIdleCauseCount; ++c) {
     const auto cause = static_cast<analysis::IdleCause>(c);

@@ -13,6 +13,7 @@
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/xla_modules_table.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -133,7 +134,7 @@ void KernelPanel::Draw(ViewState& state) {
     ImGui::TextDisabled("No GPU kernels in this trace.");
     return;
   }
-  ImGui::SetNextItemWidth(260 * ImGui::GetFontSize() / 13.f);
+  ImGui::SetNextItemWidth(260 * UiScale());
   ImGui::InputTextWithHint("##kernel_filter", "Filter kernel or op names", filter_, sizeof filter_);
   if (built_generation_ != state.data->generation || built_filter_ != filter_) {
     built_generation_ = state.data->generation;

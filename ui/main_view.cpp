@@ -21,6 +21,7 @@
 #include "ui/notice_strips.h"
 #include "ui/search_matches.h"
 #include "ui/theme.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -30,7 +31,7 @@ namespace stepline::ui {
 
 namespace {
 
-float CaptionHeight() { return ImGui::GetFontSize() + 2 * theme::kCaptionPadding * ImGui::GetFontSize() / 13.f; }
+float CaptionHeight() { return ImGui::GetFontSize() + 2 * theme::kCaptionPadding * UiScale(); }
 
 }  // namespace
 
@@ -103,7 +104,7 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
 // Both splitters write their sizes into state.panels (unscaled px).
 void MainView::DrawBody(ViewState& state, const AppStatus& status, QuadRenderer* renderer, ViewRequests* req) {
   ImGuiIO& io = ImGui::GetIO();
-  const float scale = ImGui::GetFontSize() / 13.f;
+  const float scale = UiScale();
   const float splitter = 6.f;
   PanelLayout& p = state.panels;
   const float window_w = ImGui::GetMainViewport()->Size.x;
@@ -152,7 +153,7 @@ void MainView::DrawBody(ViewState& state, const AppStatus& status, QuadRenderer*
 }
 
 void MainView::DrawLeftColumn(ViewState& state, float height, float width, ViewRequests* req) {
-  const float scale = ImGui::GetFontSize() / 13.f;
+  const float scale = UiScale();
   ImGui::BeginGroup();
   // The selection details keep a fixed share at the bottom of the column.
   const float details_h = std::min(height * 0.3f, 240.f * scale);
@@ -330,7 +331,7 @@ void MainView::DrawCaption(const ViewState& state, const AppStatus& status) {
   ImGui::Dummy(ImVec2(w, h));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), theme::kCaptionBackground);
-  const float pad = theme::kCaptionPadding * ImGui::GetFontSize() / 13.f;
+  const float pad = theme::kCaptionPadding * UiScale();
   const ImVec4 clip(p.x, p.y, p.x + w - pad, p.y + h);
   dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + pad * 2, p.y + pad), theme::kCaptionText,
               text.c_str(), nullptr, 0.f, &clip);

@@ -9,6 +9,7 @@
 #include "ui/main_view.h"
 #include "ui/theme.h"
 #include "ui/window_fit.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -101,7 +102,7 @@ void MainView::DrawPicturesMenu(ViewState& state, ViewRequests* req) {
       folder_buf_[sizeof folder_buf_ - 1] = '\0';
     }
     ImGui::TextDisabled("Folder (files get a timestamped name)");
-    ImGui::SetNextItemWidth(420 * ImGui::GetFontSize() / 13.f);
+    ImGui::SetNextItemWidth(420 * UiScale());
     if (ImGui::InputText("##export_folder", folder_buf_, sizeof folder_buf_))
       state.pictures.export_folder = folder_buf_;
     ImGui::EndMenu();

@@ -9,6 +9,7 @@
 #include "ui/load_warnings.h"
 #include "ui/theme.h"
 #include "ui/window_fit.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 // A filled strip of wrapped `text` across the available width, with one
 // small button on its right; true when the button was pressed.
 bool Strip(const std::string& text, uint32_t background, uint32_t color, const char* button) {
-  const float pad = 5.f * ImGui::GetFontSize() / 13.f;
+  const float pad = 5.f * UiScale();
   const float width = ImGui::GetContentRegionAvail().x;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float button_w = ImGui::CalcTextSize(button).x + 2 * style.FramePadding.x;

@@ -15,6 +15,7 @@
 #include "ui/sortable_table.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -131,7 +132,7 @@ void OpStatsPanel::Draw(ViewState& state) {
     SortOps(report, sort_column_, sort_ascending_, &rows_);
   }
   DrawToolbar(state);
-  const float s = ImGui::GetFontSize() / 13.f;
+  const float s = UiScale();
   // The chart gives way before the names do: at ~1000 px a 30% chart left
   // the Name column one character wide.
   const float chart_w =
@@ -148,11 +149,11 @@ void OpStatsPanel::Draw(ViewState& state) {
 }
 
 void OpStatsPanel::DrawToolbar(ViewState& state) {
-  ImGui::SetNextItemWidth(260 * ImGui::GetFontSize() / 13.f);
+  ImGui::SetNextItemWidth(260 * UiScale());
   ImGui::InputTextWithHint("##op_filter", "Filter op names", filter_, sizeof filter_);
   ImGui::SameLine();
   int side = static_cast<int>(side_);
-  ImGui::SetNextItemWidth(100 * ImGui::GetFontSize() / 13.f);
+  ImGui::SetNextItemWidth(100 * UiScale());
   if (ImGui::Combo("##side", &side, "Host + device\0Host\0Device\0")) side_ = static_cast<OpSide>(side);
   ImGui::SameLine();
   ImGui::Text("%zu ops", rows_.size());
@@ -231,7 +232,7 @@ void OpStatsPanel::DrawTopChart(ViewState& state, float width) {
   }
   const std::vector<uint32_t>& top = top_;
   if (top.empty() || report.ops[top.front()].self_ns <= 0) return;
-  const float s = ImGui::GetFontSize() / 13.f;
+  const float s = UiScale();
   const float row_h = std::max(theme::kTopOpsRowHeight * s, ImGui::GetFontSize() + 4 * s);
   const double max_ns = static_cast<double>(report.ops[top.front()].self_ns);
   ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -14,6 +14,7 @@
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/xla_modules_table.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -22,7 +23,6 @@ using analysis::kIdleCauseCount;
 
 namespace {
 
-float Scale() { return ImGui::GetFontSize() / 13.f; }
 
 // The big value's font size on a card.
 float CardValueSize() { return ImGui::GetFontSize() * 1.25f; }
@@ -31,7 +31,7 @@ float CardValueSize() { return ImGui::GetFontSize() * 1.25f; }
 // (long event names); a label cut short ("mean ± sample std step tim") hides
 // what the number is.
 float CardWidth(const std::string& value, const char* label) {
-  const float s = Scale();
+  const float s = UiScale();
   const float text = ImGui::GetFont()->CalcTextSizeA(CardValueSize(), FLT_MAX, 0.f, value.c_str()).x;
   const float label_text = ImGui::CalcTextSize(label).x;
   return std::clamp(std::max(text, label_text) + 16 * s, theme::kCardWidth * s,
@@ -44,7 +44,7 @@ std::string FitValue(const std::string& value, float width) { return FitText(val
 // One card: a big value over a small label, with a tooltip for details (and
 // the whole value when it had to be cut).
 void DrawCard(const char* id, const std::string& value, const char* label, const std::string& detail, float width) {
-  const float s = Scale();
+  const float s = UiScale();
   const ImVec2 size(width, theme::kCardHeight * s);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton(id, size);
@@ -67,7 +67,7 @@ class CardRow {
   void Card(const char* id, const std::string& value, const char* label, const std::string& detail) {
     const float avail = ImGui::GetContentRegionAvail().x;
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
-    const float standard = theme::kCardWidth * Scale();
+    const float standard = theme::kCardWidth * UiScale();
     float w = std::min(CardWidth(value, label), std::max(avail, standard));
     // A wide card that would wrap takes what is left of the row instead, if
     // a standard one fits there: a card cut short beats a taller column.
@@ -112,7 +112,7 @@ void OverviewPanel::Draw(ViewState& state, bool fill) {
     const ImVec2 start = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
     SectionTitle(("Step time (" + a.report.primary_device + ")").c_str());
-    float height = theme::kStepChartHeight * Scale();
+    float height = theme::kStepChartHeight * UiScale();
     if (fill) {
       // Leave room for the legend (two lines at most) and the cause chart.
       const float reserve = 3 * ImGui::GetTextLineHeightWithSpacing() + CauseChartHeight(state);
@@ -122,8 +122,8 @@ void OverviewPanel::Draw(ViewState& state, bool fill) {
     const float end_y = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().ItemSpacing.y;
     // Only the part on screen can be cropped from the frame.
     const ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
-    PanelShot shot{"step-chart", std::max(start.x - 4 * Scale(), wp.x), std::max(start.y, wp.y),
-                   std::min(start.x + width + 4 * Scale(), wp.x + ws.x), std::min(end_y + 4 * Scale(), wp.y + ws.y)};
+    PanelShot shot{"step-chart", std::max(start.x - 4 * UiScale(), wp.x), std::max(start.y, wp.y),
+                   std::min(start.x + width + 4 * UiScale(), wp.x + ws.x), std::min(end_y + 4 * UiScale(), wp.y + ws.y)};
     if (shot.x1 > shot.x0 && shot.y1 > shot.y0) step_chart_shot_ = shot;
   }
   ImGui::Spacing();
@@ -177,7 +177,7 @@ float OverviewPanel::CauseChartHeight(const ViewState& state) const {
   int rows = 0;
   for (DurNs ns : ChartIdleByCause(state.data->analysis.report).ns) rows += ns > 0;
   if (rows == 0) return 0;
-  return 2 * ImGui::GetTextLineHeightWithSpacing() + rows * (theme::kCauseChartRowHeight * Scale() +
+  return 2 * ImGui::GetTextLineHeightWithSpacing() + rows * (theme::kCauseChartRowHeight * UiScale() +
                                                              ImGui::GetStyle().ItemSpacing.y);
 }
 
@@ -257,7 +257,7 @@ void OverviewPanel::DrawCauseChart(ViewState& state) {
   }
   if (total <= 0) return;
   SectionTitle(by_cause.title.c_str());
-  const float s = Scale();
+  const float s = UiScale();
   const float label_w = ImGui::CalcTextSize("Host compute").x + 24 * s;
   const float value_w = ImGui::CalcTextSize("000.00 ms  100.0%").x + 8 * s;
   const float bar_w = std::max(20.f, ImGui::GetContentRegionAvail().x - label_w - value_w);

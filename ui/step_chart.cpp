@@ -10,6 +10,7 @@
 #include "ui/analysis_format.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -132,7 +133,7 @@ BarLayout StepBarLayout(size_t bars, float plot_w, float scale) {
 
 void StepChart::Draw(ViewState& state, float width, float height) {
   const auto& report = state.data->analysis.report;
-  const float s = ImGui::GetFontSize() / 13.f;
+  const float s = UiScale();
   // The view toggle (issue #16): bars per step, or the histogram of their durations.
   const float toggle_top = ImGui::GetCursorScreenPos().y;
   ImGui::Checkbox("Histogram of step times", &state.panels.step_histogram);
@@ -300,7 +301,7 @@ void StepChart::DrawTooltip(const ViewState& state, const StepBucket& b, int cat
 
 // A downward triangle just above the bar: this bar holds an outlier step.
 void StepChart::DrawOutlierTick(const StepBucket& b, const Rect& r, DurNs scale_ns) {
-  const float s = ImGui::GetFontSize() / 13.f;
+  const float s = UiScale();
   const float top = r.y1 - (r.y1 - r.y0) * static_cast<float>(static_cast<double>(b.max_dur_ns) /
                                                               static_cast<double>(std::max<DurNs>(1, scale_ns)));
   const float cx = (r.x0 + r.x1) / 2, h = theme::kOutlierTickPx * s;

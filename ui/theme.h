@@ -8,6 +8,9 @@
 
 namespace stepline::ui::theme {
 
+// The font size (px) the unscaled sizes below were chosen for (UiScale).
+inline constexpr float kDesignFontSize = 13.f;
+
 inline constexpr uint32_t Rgba(uint8_t r, uint8_t g, uint8_t b, uint8_t a = 255) {
   return uint32_t{r} | uint32_t{g} << 8 | uint32_t{b} << 16 | uint32_t{a} << 24;
 }

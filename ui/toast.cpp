@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "ui/theme.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -25,7 +26,7 @@ void Toast::Draw(const std::string& notice, bool hidden) {
   visible_ = alpha > 0;
   if (!visible_ || hidden) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float s = ImGui::GetFontSize() / 13.f;
+  const float s = UiScale();
   const float pad = theme::kToastPadding * s;
   const float wrap = std::min(vp->Size.x * 0.6f, 900.f * s);
   const ImVec2 text = ImGui::CalcTextSize(shown_.c_str(), nullptr, false, wrap);

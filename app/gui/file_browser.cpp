@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "ui/window_fit.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::app {
 namespace fs = std::filesystem;
@@ -119,7 +120,7 @@ bool FileBrowser::Draw(std::string* picked) {
     ImGui::OpenPopup(popup_id_.c_str());
     open_requested_ = false;
   }
-  const float scale = ImGui::GetFontSize() / 13.f;
+  const float scale = ui::UiScale();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   // Inside the window even when the window is small.
   const ImVec2 size(std::min(960.f * scale, vp->Size.x - 24.f), std::min(480.f * scale, vp->Size.y - 24.f));

@@ -15,6 +15,7 @@
 #include "ui/analysis_format.h"
 #include "ui/compare/compare_theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -22,7 +23,6 @@ using analysis::CompareSide;
 
 namespace {
 
-float Scale() { return ImGui::GetFontSize() / 13.f; }
 
 int ClampStep(int step, size_t steps) {
   if (steps == 0) return -1;
@@ -67,7 +67,7 @@ void AlignedTimelines::Draw(ViewState states[2], const std::string titles[2], co
                             float width, float height, QuadRenderer* renderer, ComparePanelMenus* menus) {
   const float top = ImGui::GetCursorScreenPos().y;
   DrawSelector(states, c);
-  const float title_h = theme::kCompareTitleHeight * Scale();
+  const float title_h = theme::kCompareTitleHeight * UiScale();
   const float used = ImGui::GetCursorScreenPos().y - top;
   const float panel_h = std::max(80.f, (height - used - 2 * title_h) / 2);
   const CompareSide* sides[2] = {&c.a, &c.b};
@@ -135,7 +135,7 @@ void AlignedTimelines::DrawSelector(ViewState states[2], const analysis::Compari
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(side == 0 ? theme::kRunA : theme::kRunB),
                        side == 0 ? "A step" : "B step");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(90 * Scale());
+    ImGui::SetNextItemWidth(90 * UiScale());
     ImGui::PushID(side);
     ImGui::BeginDisabled(sides[side]->step_start_ns.empty());
     int shown = std::max(0, want[side]);
@@ -179,11 +179,11 @@ void AlignedTimelines::DrawSelector(ViewState states[2], const analysis::Compari
 void AlignedTimelines::DrawTitle(const ViewState& state, const std::string& title, const CompareSide& side, int index,
                                  float width) {
   const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float h = theme::kCompareTitleHeight * Scale();
+  const float h = theme::kCompareTitleHeight * UiScale();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const uint32_t color = index == 0 ? theme::kRunA : theme::kRunB;
   dl->AddRectFilled(p, ImVec2(p.x + width, p.y + h), theme::kGroupHeader);
-  dl->AddRectFilled(p, ImVec2(p.x + 4 * Scale(), p.y + h), color);
+  dl->AddRectFilled(p, ImVec2(p.x + 4 * UiScale(), p.y + h), color);
   std::string text = std::string(index == 0 ? "A  " : "B  ") + title;
   const int step = steps_[index];
   if (step >= 0 && static_cast<size_t>(step) < side.step_names.size()) {
@@ -193,7 +193,7 @@ void AlignedTimelines::DrawTitle(const ViewState& state, const std::string& titl
     text += "    no steps: aligned on the trace start";
   }
   // Cut with "..." when narrow, so the step is seen to go on.
-  const float text_x = 10 * Scale();
+  const float text_x = 10 * UiScale();
   text = FitText(text, width - text_x, ImGui::GetFontSize());
   const ImVec4 clip(p.x, p.y, p.x + width, p.y + h);
   dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + text_x, p.y + (h - ImGui::GetFontSize()) / 2), color,
@@ -203,7 +203,7 @@ void AlignedTimelines::DrawTitle(const ViewState& state, const std::string& titl
 
 void AlignedTimelines::DrawStepEdges(const ViewState& state, const CompareSide& side, int index) const {
   if (side.step_start_ns.empty() || state.trace() == nullptr) return;
-  const float s = Scale();
+  const float s = UiScale();
   const ImVec2 pos = ImGui::GetWindowPos();
   const ImVec2 size = ImGui::GetWindowSize();
   // The tracks' column: right of the names, below the overview strip and ruler.

@@ -9,6 +9,7 @@
 #include "ui/analysis_format.h"
 #include "ui/compare/compare_theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -37,7 +38,6 @@ StepBucket MakeBucket(const CompareSide& side, uint32_t first, uint32_t end) {
   return b;
 }
 
-float Scale() { return ImGui::GetFontSize() / 13.f; }
 
 }  // namespace
 
@@ -115,7 +115,7 @@ std::vector<uint32_t> StepAxisLabels(size_t steps, float plot_w, float min_label
 }
 
 int CompareChart::Draw(const analysis::Comparison& c, int step_a, int step_b, float width, float height) {
-  const float s = Scale();
+  const float s = UiScale();
   const ImVec2 pos = ImGui::GetCursorScreenPos();
   const float legend_h = ImGui::GetTextLineHeightWithSpacing() * 2;
   ImGui::InvisibleButton("##compare_chart", ImVec2(width, std::max(10.f, height - legend_h)));
@@ -167,7 +167,7 @@ int CompareChart::Draw(const analysis::Comparison& c, int step_a, int step_b, fl
 }
 
 void CompareChart::DrawMeanBars(const analysis::Comparison& c, const Rect& r) {
-  const float s = Scale();
+  const float s = UiScale();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float label_h = ImGui::GetFontSize() + 2;
   const float axis_w = theme::kChartAxisWidth * s, bar_w = theme::kMeanBarWidth * s, gap = 8 * s;
@@ -212,7 +212,7 @@ void CompareChart::DrawMeanBars(const analysis::Comparison& c, const Rect& r) {
 int CompareChart::DrawSeriesRow(const CompareSide& side, const std::vector<StepBucket>& buckets, size_t steps_total,
                                 const Rect& r, float gutter, DurNs scale_ns, int aligned_step, uint32_t run_color,
                                 const char* run) {
-  const float s = Scale();
+  const float s = UiScale();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const Rect plot{r.x0 + gutter, r.y0, r.x1, r.y1};
   dl->AddText(ImVec2(r.x0, r.y0 + (r.y1 - r.y0 - ImGui::GetFontSize()) / 2), run_color, run);
@@ -255,7 +255,7 @@ int CompareChart::DrawSeriesRow(const CompareSide& side, const std::vector<StepB
 void CompareChart::DrawRowAxis(const Rect& plot, DurNs scale_ns, DurNs tick_ns) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float font = ImGui::GetFontSize();
-  const float right = plot.x0 - theme::kCompareAxisGap * Scale();
+  const float right = plot.x0 - theme::kCompareAxisGap * UiScale();
   const float plot_h = plot.y1 - plot.y0;
   dl->AddLine(ImVec2(plot.x0 - 1, plot.y0), ImVec2(plot.x0 - 1, plot.y1), theme::kChartAxis);
   float last_top = plot.y1 + font;  // the label above must clear the one below

@@ -11,6 +11,7 @@
 #include "ui/analysis_format.h"
 #include "ui/compare/compare_theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -130,7 +131,7 @@ struct ValueColumns {
 float SummaryTableWidth(const analysis::Comparison& c) { return SummaryLabelWidth(c) + ValueColumns().total(); }
 
 float SummaryLabelWidth(const analysis::Comparison& c) {
-  const float swatch = theme::kLegendSwatch * ImGui::GetFontSize() / 13.f + ImGui::GetStyle().ItemSpacing.x;
+  const float swatch = theme::kLegendSwatch * UiScale() + ImGui::GetStyle().ItemSpacing.x;
   float widest = 0;
   for (size_t i = 0; i < c.summary.size(); ++i) {
     const float w = ImGui::CalcTextSize(SummaryLabel(c, i).c_str()).x + (RowSwatch(c, i) != 0 ? swatch : 0.f);

@@ -24,12 +24,12 @@
 #include "ui/compare/compare_theme.h"
 #include "ui/compare/op_diff_highlight.h"
 #include "ui/notice_strips.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
 namespace {
-float Scale() { return ImGui::GetFontSize() / 13.f; }
-float CaptionHeight() { return ImGui::GetFontSize() + 2 * theme::kCaptionPadding * Scale(); }
+float CaptionHeight() { return ImGui::GetFontSize() + 2 * theme::kCaptionPadding * UiScale(); }
 constexpr int kKeyF12 = 301;  // GLFW_KEY_F12; ImGui 1.86 indexes keys by backend codes
 }  // namespace
 
@@ -150,7 +150,7 @@ CompareRequests CompareView::Draw(const CompareStatus& status, QuadRenderer* ren
     const std::string prefix = std::string(side == 0 ? "A" : "B") + " (" + titles_[side] + ") is partial. ";
     DrawDataLossBanner(*states_[side].trace(), &diagnostics_open_[side], prefix);
   }
-  const float s = Scale();
+  const float s = UiScale();
   const float caption_h = status.show_caption ? CaptionHeight() : 0.f;
   const ImVec2 body = ImGui::GetCursorScreenPos();
   const ImVec2 avail(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y - caption_h);
@@ -208,7 +208,7 @@ void CompareView::DrawLeftColumn(float width, float height, ComparePanelMenus* m
   DrawCompareSummary(comparison_);
   const float split = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().ItemSpacing.y / 2;
   SectionTitle("Step time breakdown");
-  const float chart_h = std::max(theme::kCompareChartHeight * Scale(), height - ImGui::GetCursorPosY() - 8);
+  const float chart_h = std::max(theme::kCompareChartHeight * UiScale(), height - ImGui::GetCursorPosY() - 8);
   const int clicked = chart_.Draw(comparison_, timelines_.step(0), timelines_.step(1), width, chart_h);
   if (clicked >= 0) SelectStep(clicked);
   const PanelShot summary{"compare-summary", x0, top, x1, split};
@@ -261,7 +261,7 @@ void CompareView::DrawCaption() {
   ImGui::Dummy(ImVec2(w, h));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), theme::kCaptionBackground);
-  const float pad = theme::kCaptionPadding * Scale();
+  const float pad = theme::kCaptionPadding * UiScale();
   const ImVec4 clip(p.x, p.y, p.x + w - pad, p.y + h);
   dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + pad * 2, p.y + pad), theme::kCaptionText,
               text.c_str(), nullptr, 0.f, &clip);
@@ -342,7 +342,7 @@ void CompareView::DrawPicturesMenu(const CompareStatus& status, CompareRequests*
       folder_buf_[sizeof folder_buf_ - 1] = '\0';
     }
     ImGui::TextDisabled("Folder (files get a timestamped name)");
-    ImGui::SetNextItemWidth(420 * Scale());
+    ImGui::SetNextItemWidth(420 * UiScale());
     if (ImGui::InputText("##export_folder", folder_buf_, sizeof folder_buf_))
       req->export_folder = std::string(folder_buf_);
     ImGui::EndMenu();

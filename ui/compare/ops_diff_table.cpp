@@ -16,6 +16,7 @@
 #include "ui/sortable_table.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -140,7 +141,7 @@ OpsDiffTable::Event OpsDiffTable::Draw(const analysis::Comparison& c, bool* norm
 
 void OpsDiffTable::DrawToolbar(const analysis::Comparison& c, bool* normalize, const size_t highlight_counts[2],
                                Event* ev) {
-  const float s = ImGui::GetFontSize() / 13.f;
+  const float s = UiScale();
   ImGui::SetNextItemWidth(260 * s);
   ImGui::InputTextWithHint("##diff_filter", "Filter op names", filter_, sizeof filter_);
   ImGui::SameLine();

@@ -12,6 +12,7 @@
 #include "ui/sortable_table.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -98,7 +99,7 @@ void MemoryPanel::Draw(ViewState& state) {
   }
   if (pool_ >= report.memory.size()) pool_ = 0;
   if (report.memory.size() > 1) {
-    ImGui::SetNextItemWidth(180 * ImGui::GetFontSize() / 13.f);
+    ImGui::SetNextItemWidth(180 * UiScale());
     if (ImGui::BeginCombo("##memory_pool", report.memory[pool_].name.c_str())) {
       for (uint32_t p = 0; p < report.memory.size(); ++p) {
         if (ImGui::Selectable(report.memory[p].name.c_str(), p == pool_)) pool_ = p;
@@ -110,7 +111,7 @@ void MemoryPanel::Draw(ViewState& state) {
   const ReportMemory& m = report.memory[pool_];
   DrawSummary(state, m);
   const float avail = ImGui::GetContentRegionAvail().x;
-  const float left = std::min(avail * 0.4f, 420 * ImGui::GetFontSize() / 13.f);
+  const float left = std::min(avail * 0.4f, 420 * UiScale());
   ImGui::BeginChild("##live_at_peak", ImVec2(left, 0), false);
   DrawLiveAtPeak(m);
   ImGui::EndChild();
@@ -177,7 +178,7 @@ void MemoryPanel::DrawLiveAtPeak(const ReportMemory& m) {
 
 void MemoryPanel::DrawAllocations(ViewState& state) {
   const analysis::Report& report = state.data->analysis.report;
-  ImGui::SetNextItemWidth(220 * ImGui::GetFontSize() / 13.f);
+  ImGui::SetNextItemWidth(220 * UiScale());
   ImGui::InputTextWithHint("##alloc_filter", "Filter operator names", filter_, sizeof filter_);
   // Keyed by generation, not address: a new trace can be built where a freed one was.
   if (built_generation_ != state.data->generation || built_filter_ != filter_ || built_pool_ != pool_) {

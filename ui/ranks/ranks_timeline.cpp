@@ -12,6 +12,7 @@
 #include "model/text_format.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -72,7 +73,7 @@ void Hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, uint32_t color, float spacing) {
 }
 
 RanksTimelineLayout ScaledLayout() {
-  const float s = ImGui::GetFontSize() / 13.f;
+  const float s = UiScale();
   RanksTimelineLayout l;
   l.ruler_h *= s;
   l.lane_h *= s;
@@ -99,7 +100,7 @@ void RanksTimeline::Refresh(const RanksViewInput& input, float width) {
 
 void RanksTimeline::Draw(const RanksViewInput& input, float width, float height) {
   if (!input.analysis || input.analysis->ranks.empty() || height < 40) return;
-  const float s = ImGui::GetFontSize() / 13.f;
+  const float s = UiScale();
   const float label_w = 74.f * s;
   Refresh(input, width - label_w);
   int64_t max_steps = 0;
@@ -204,7 +205,7 @@ void RanksTimeline::Draw(const RanksViewInput& input, float width, float height)
 }
 
 void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float y0, float width, float height) {
-  const float s = ImGui::GetFontSize() / 13.f;
+  const float s = UiScale();
   const float label_w = 74.f * s;
   const RanksTimelineLayout layout = ScaledLayout();
   ImDrawList* dl = ImGui::GetWindowDrawList();

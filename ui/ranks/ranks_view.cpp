@@ -14,6 +14,7 @@
 #include "ui/sortable_table.h"
 #include "ui/step_chart.h"
 #include "ui/theme.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
@@ -217,7 +218,7 @@ void RanksView::DrawTable(std::vector<RanksTableRow>& rows, float height, std::o
 
 void RanksView::DrawBars(const std::vector<RanksTableRow>& rows, float width, float height) {
   if (rows.empty() || height < 20) return;
-  const float s = ImGui::GetFontSize() / 13.f;
+  const float s = UiScale();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float label_w = 70.f * s;
@@ -261,7 +262,7 @@ void RanksView::DrawHeatMap(const std::vector<RanksTableRow>& rows, float width,
     for (DurNs v : r.late_by_step) scale = std::max(scale, v < 0 ? -v : v);
   }
   if (rows.empty() || steps == 0 || width < 20 || height < 10) return;
-  const float s = ImGui::GetFontSize() / 13.f;
+  const float s = UiScale();
   const float row_h = std::clamp(height / static_cast<float>(rows.size()), 2.f, 22.f * s);
   const size_t per = std::max<size_t>(1, static_cast<size_t>(std::ceil(static_cast<float>(steps) / (width / 2.f))));
   const size_t cols = (steps + per - 1) / per;
@@ -319,14 +320,14 @@ std::optional<std::string> RanksView::Draw(const RanksViewInput& input) {
   ImGui::Spacing();
   // The timeline: as tall as its lane groups need, at most 55% of the rest.
   if (a) {
-    const float s = ImGui::GetFontSize() / 13.f;
+    const float s = UiScale();
     const float lanes_h = RanksTimelineLayout{}.group_h() * s * static_cast<float>(rows.size());
     const float need = ImGui::GetFrameHeightWithSpacing() + RanksTimelineLayout{}.ruler_h * s + lanes_h + 2.f;
     timeline_.Draw(input, ImGui::GetContentRegionAvail().x, std::min(need, ImGui::GetContentRegionAvail().y * 0.55f));
     ImGui::Spacing();
   }
   const float full_w = ImGui::GetContentRegionAvail().x;
-  const float bars_w = std::floor(full_w * 0.58f), gap = 12.f * ImGui::GetFontSize() / 13.f;
+  const float bars_w = std::floor(full_w * 0.58f), gap = 12.f * UiScale();
   const ImVec2 top = ImGui::GetCursorScreenPos();
   ImGui::TextDisabled("Per-step time by rank (collective wait hatched)");
   analysis::CategoryNs mean{};

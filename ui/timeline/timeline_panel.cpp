@@ -18,10 +18,11 @@
 #include <chrono>
 
 #include "ui/theme.h"
+#include "ui/ui_scale.h"
 
 namespace stepline::ui {
 
-float TimelinePanel::Scale() { return ImGui::GetFontSize() / 13.f; }
+float TimelinePanel::Scale() { return UiScale(); }
 
 void TimelinePanel::Draw(ViewState& state, QuadRenderer* renderer) {
   const auto t0 = std::chrono::steady_clock::now();
