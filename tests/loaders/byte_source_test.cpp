@@ -11,6 +11,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -248,7 +249,19 @@ TEST(OpenInputTest, FifoIsReadToTheEnd) {
   const std::string path = tmp.dir() + "/pipe";
   ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
   const std::string gz = Gzip(MakeText(300000));
-  std::thread writer([&] { std::ofstream(path, std::ios::binary).write(gz.data(), static_cast<std::streamsize>(gz.size())); });
+  // A reader that opened before the writer can see end-of-file and close;
+  // the writer's open pairs with it and its write then meets no reader. So
+  // the writer ignores SIGPIPE (restored below) and writes again until one
+  // whole write reached a reader.
+  const auto old_sigpipe = std::signal(SIGPIPE, SIG_IGN);
+  std::thread writer([&] {
+    for (;;) {
+      std::ofstream out(path, std::ios::binary);
+      out.write(gz.data(), static_cast<std::streamsize>(gz.size()));
+      out.flush();
+      if (out) break;
+    }
+  });
   // Opening first without a writer must not hang: it may see an empty pipe,
   // so retry until the writer has delivered.
   DecodedInput in;
@@ -259,6 +272,7 @@ TEST(OpenInputTest, FifoIsReadToTheEnd) {
     if (in.bytes.size() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   writer.join();
+  std::signal(SIGPIPE, old_sigpipe);
   EXPECT_EQ(in.compression, "gzip");
   EXPECT_EQ(in.bytes.view(), MakeText(300000));
 }
