@@ -10,6 +10,9 @@
 //                                      (or the end), syntax errors, truncation
 //       ChunkPipeline::Run(exact plan)
 //       speculate again from the first exact boundary after chunk i
+//     on a syntax error found by the scan:
+//       RetryPastDamage                the events before it exactly, then the damaged
+//                                      event as simdjson reads it in a chunk of its own
 //     EventImporter::Finish            GPU rows, launch links, names
 //     TraceBuilder::Finish             Trace::Finalize
 //
@@ -240,6 +243,52 @@ void RecordTruncation(TraceBuilder* builder, const DecodedInput& input, const Sc
   builder->diag().Record(DiagCode::kTruncated, size, detail);
 }
 
+// What became of a syntax error the exact scan found.
+struct DamageOutcome {
+  enum Kind : uint8_t { kError, kResume, kReachedEnd, kCancelled } kind = kError;
+  uint64_t resume_at = 0;  // kResume: a proven event boundary after the damage
+};
+
+// simdjson's on-demand parser does not validate what it skips (values of
+// keys the tokenizer ignores, nested arg values), so a speculative chunk that
+// holds such damage parses, while the byte-exact scan stops at it; and the
+// scan only looks at a chunk that failed for some other reason (a cut tail
+// in the same chunk). So that the result does not depend on where chunks
+// were cut (fuzz findings, tests/fuzz/regressions/chrome_json), the damage
+// gets the reading a chunk of its own would give it: the events before the
+// damaged one are imported exactly, then the damaged event is parsed with
+// the input cut at successive split candidates after the error, and at the
+// end of the input last. The first that parses is taken; none is a syntax
+// error at the scan's offset.
+DamageOutcome RetryPastDamage(ChunkPipeline* pipeline, std::string_view text, const ScanReport& scan,
+                              const ScanStart& from) {
+  constexpr int kCandidates = 8;
+  const uint64_t damaged = scan.error_event_begin;
+  if (damaged == ScanReport::kNone) return {};
+  const auto run = [&](const std::vector<ChunkSpec>& plan) {
+    const ChunkPipeline::Outcome outcome = pipeline->Run(plan, /*speculative=*/false);
+    if (outcome.cancelled) return DamageOutcome::kCancelled;
+    return outcome.failed_chunk == SIZE_MAX ? DamageOutcome::kResume : DamageOutcome::kError;
+  };
+  ScanReport before = scan;  // exact up to the damaged event
+  before.status = ScanReport::Status::kComplete;
+  before.valid_end = before.stopped_at = damaged;
+  if (const DamageOutcome::Kind k = run(PlanExactChunks(before, from)); k != DamageOutcome::kResume) return {k};
+  uint64_t after = scan.error_offset + 1;
+  for (int attempt = 0; attempt <= kCandidates; ++attempt) {
+    const uint64_t candidate = attempt < kCandidates ? NextSplitCandidate(text, after) : UINT64_MAX;
+    const uint64_t end = std::min<uint64_t>(candidate, text.size());
+    const DamageOutcome::Kind k = run({ChunkFromBoundary(text, damaged, end, scan.object_form)});
+    if (k == DamageOutcome::kCancelled) return {k};
+    if (k == DamageOutcome::kResume) {
+      return end == text.size() ? DamageOutcome{DamageOutcome::kReachedEnd} : DamageOutcome{k, end};
+    }
+    if (end == text.size()) break;
+    after = end + 1;
+  }
+  return {};
+}
+
 }  // namespace
 
 //-----------------------------------------------------------------------------
@@ -284,17 +333,12 @@ Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::st
     if (!failed.ends_document) from.stop_at = failed.end;
     const ScanReport scan = ScanTraceJson(text, from, chunk_bytes);
     if (scan.status == ScanReport::Status::kSyntaxError) {
-      // simdjson does not validate what it skips (nested arg values), so the
-      // rest read as one chunk, as a single-chunk load reads it, may parse
-      // where the byte-exact scan stops. Try that before calling the file
-      // malformed: the result must not depend on where chunks were cut (a
-      // fuzz finding, tests/fuzz/regressions/chrome_json).
-      ScanStart rest = failed.starts_document ? ScanStart{} : ScanStart{failed.begin, false, failed.object_form};
-      const std::vector<ChunkSpec> whole = PlanSpeculativeChunks(text, kMaxChunkBytes, rest);
-      if (whole.size() == 1 && chunk_bytes < kMaxChunkBytes) {
-        outcome = pipeline.Run(whole, /*speculative=*/true);
-        if (outcome.cancelled) return cancelled();
-        if (outcome.failed_chunk == SIZE_MAX) break;
+      const DamageOutcome damage = RetryPastDamage(&pipeline, text, scan, from);
+      if (damage.kind == DamageOutcome::kCancelled) return cancelled();
+      if (damage.kind == DamageOutcome::kReachedEnd) break;
+      if (damage.kind == DamageOutcome::kResume) {
+        start = ScanStart{damage.resume_at, false, scan.object_form};
+        continue;
       }
       return MakeUnexpected(MakeLoadError(LoadErrorCode::kJsonSyntax, path, scan.error_offset, scan.message));
     }

@@ -110,4 +110,10 @@ std::vector<ChunkSpec> PlanExactChunks(const ScanReport& report, const ScanStart
   return chunks;
 }
 
+uint64_t NextSplitCandidate(std::string_view input, uint64_t from) { return FindSplit(input, from, input.size()); }
+
+ChunkSpec ChunkFromBoundary(std::string_view input, uint64_t begin, uint64_t end, bool object_form) {
+  return MakeChunk(begin, end, false, end >= input.size(), object_form);
+}
+
 }  // namespace stepline::loaders

@@ -58,4 +58,13 @@ std::vector<ChunkSpec> PlanSpeculativeChunks(std::string_view input, uint64_t ch
 // (report.stopped_at), the last chunk ends there and is not the document's end.
 std::vector<ChunkSpec> PlanExactChunks(const ScanReport& report, const ScanStart& start);
 
+// The next split candidate (the '{' of  '}' ws* ',' ws* '{') at or after
+// `from`, or UINT64_MAX: a guess, proven only by the chunk that ends there.
+uint64_t NextSplitCandidate(std::string_view input, uint64_t from);
+
+// One chunk over input[begin, end), where `begin` is a proven event boundary
+// inside the events array; it is the document's last chunk when `end` is the
+// end of the input.
+ChunkSpec ChunkFromBoundary(std::string_view input, uint64_t begin, uint64_t end, bool object_form);
+
 }  // namespace stepline::loaders

@@ -56,6 +56,7 @@ class Scanner {
     return false;
   }
   bool SyntaxError(uint64_t offset, std::string message) {
+    if (events_depth_ != 0) report_.error_event_begin = last_event_begin_;
     return Fail(ScanReport::Status::kSyntaxError, offset, std::move(message));
   }
   std::string Unexpected(uint64_t offset) const;
@@ -72,6 +73,7 @@ class Scanner {
   uint64_t split_bytes_;
   uint64_t next_split_ = 0;
   uint64_t stop_at_ = UINT64_MAX;
+  uint64_t last_event_begin_ = ScanReport::kNone;  // the latest value started at events level
   ScanReport report_;
   std::vector<char> stack_;          // '{' or '[' per open container
   size_t events_depth_ = 0;          // stack size inside the events array; 0 = not open
@@ -177,6 +179,7 @@ bool Scanner::OnValueStart(uint64_t pos) {
     report_.valid_end = pos;
     return false;
   }
+  if (AtEventsLevel()) last_event_begin_ = pos;
   if (AtEventsLevel() && pos >= next_split_) {
     report_.splits.push_back(pos);
     next_split_ = pos + split_bytes_;

@@ -28,6 +28,10 @@ struct ScanReport {
   Status status = Status::kComplete;
   uint64_t error_offset = kNone;  // syntax/schema error position
   std::string message;            // names what was expected there
+  // For a syntax error inside the events array: the start of the event it is
+  // in (or follows), which the scan proved to be an exact boundary; kNone
+  // when the error is outside the array or before the scan's first event.
+  uint64_t error_event_begin = kNone;
   bool object_form = false;       // {"traceEvents": [...]} rather than [...]
   uint64_t document_begin = 0;    // 3 after a UTF-8 byte order mark (which simdjson rejects), else 0
   bool found_events = false;      // the events array was opened

@@ -110,5 +110,53 @@ TEST(FuzzRegressions, DamagedNestedArgLoadsTheSameWhateverTheChunks) {
   EXPECT_EQ(finding, "");
 }
 
+// The finding behind regressions/chrome_json/name_string_followed_by_colon.json:
+// damage simdjson tolerates (a stray ':' member, balanced by a stray '}')
+// in the same chunk as a cut tail. One chunk used to fail at the damage (the
+// exact scan saw it) while 64-byte chunks loaded (the damage parsed in a
+// chunk of its own); now both read the damaged event as a chunk of its own
+// does, and load the events after it up to the cut.
+TEST(FuzzRegressions, ToleratedDamageBeforeACutLoadsTheSameWhateverTheChunks) {
+  const std::string json =
+      R"({"traceEvents":[{"ph":"X","name":"a":0.07,"pid":1,"tid":1,"ts":1,"dur":2}},)"
+      R"({"ph":"i","name":"m","pid":1,"tid":1,"ts":5,"s":"t"},{"ph":"X","name":"cut here)";
+  for (uint64_t chunk : {0, 64, 96}) {
+    auto input = loaders::DecodeBytes(json, "damaged.json", nullptr);
+    loaders::LoadOptions o;
+    o.threads = chunk == 0 ? 1 : 2;
+    loaders::ChromeJsonTuning tuning;
+    tuning.chunk_bytes = chunk;
+    auto r = loaders::LoadChromeJson(*input, "damaged.json", o, nullptr, tuning);
+    ASSERT_TRUE(r.ok()) << "chunk " << chunk << ": " << r.error().ToString();
+    EXPECT_EQ(r->instants().size(), 1u) << "chunk " << chunk;
+    EXPECT_EQ(r->diagnostics().count(DiagCode::kTruncated), 1u) << "chunk " << chunk;
+  }
+  const std::string finding = fuzz::CheckEveryWay([&](const LoadOptions& o) {
+    auto input = loaders::DecodeBytes(json, "damaged.json", nullptr);
+    loaders::ChromeJsonTuning tuning;
+    tuning.chunk_bytes = o.threads > 1 ? 64 : 0;
+    return loaders::LoadChromeJson(*input, "damaged.json", o, nullptr, tuning);
+  });
+  EXPECT_EQ(finding, "");
+}
+
+// Damage simdjson does not tolerate stays a syntax error at its byte, the
+// same with one chunk or many.
+TEST(FuzzRegressions, UntoleratedDamageIsASyntaxErrorAtItsByte) {
+  const std::string json =
+      R"({"traceEvents":[{"ph":"X","name":"a":0.07,"pid":1,"tid":1,"ts":1,"dur":2},)"
+      R"({"ph":"i","name":"m","pid":1,"tid":1,"ts":5,"s":"t"}]})";
+  for (uint64_t chunk : {0, 64}) {
+    auto input = loaders::DecodeBytes(json, "damaged.json", nullptr);
+    loaders::LoadOptions o;
+    o.threads = chunk == 0 ? 1 : 2;
+    loaders::ChromeJsonTuning tuning;
+    tuning.chunk_bytes = chunk;
+    auto r = loaders::LoadChromeJson(*input, "damaged.json", o, nullptr, tuning);
+    ASSERT_FALSE(r.ok()) << "chunk " << chunk;
+    EXPECT_EQ(r.error().byte_offset, json.find(":0.07")) << r.error().ToString();
+  }
+}
+
 }  // namespace
 }  // namespace stepline::testing
