@@ -9,6 +9,7 @@
 
 #include "loaders/chrome_json/event_tokenizer_impl.h"
 #include "loaders/chrome_json/json_number.h"
+#include "loaders/chrome_json/json_validate.h"
 #include "model/string_pool.h"
 
 namespace stepline::loaders {
@@ -376,6 +377,13 @@ bool EventTokenizer::Impl::ReadValue(od::value v, uint32_t key, RawArg* arg, con
         if (!e) e = o.raw_json().get(raw);
       }
       if (e) return Fail(token.data(), std::string("nested value: ") + simdjson::error_message(e));
+      if (raw.size() <= json_cap) {
+        // Kept text must be JSON: it is written verbatim into JSON output.
+        std::string expected;
+        if (const size_t bad = FindJsonSyntaxError(raw, &expected); bad != std::string_view::npos) {
+          return Fail(raw.data() + bad, "in a nested value, " + expected);
+        }
+      }
       arg->type = ArgType::kJson;
       arg->bits = InternJson(raw, json_cap);
       return true;

@@ -10,6 +10,7 @@
 
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
+#include "loaders/chrome_json/json_validate.h"
 
 namespace stepline::loaders {
 namespace {
@@ -146,6 +147,52 @@ TEST(ChromeJsonErrorsTest, SyntaxErrorInTheMiddleIsFatalWithItsOffset) {
   EXPECT_EQ(e.code, LoadErrorCode::kJsonSyntax);
   EXPECT_GT(e.byte_offset, name);
   EXPECT_LT(e.byte_offset, name + 40);
+}
+
+// simdjson hands nested arg values over by skipping brackets, unvalidated;
+// kept text must be JSON because output writes it verbatim.
+TEST(ChromeJsonErrorsTest, NestedValuesKeptAsTextAreValidated) {
+  std::string expected;
+  for (std::string_view ok : {"[]", "{}", "[[2,3],[4]]", R"({"a":[1,"x\"y"],"b":{}})", " [1 , 2] ", "[1e9,-2,true,null]"}) {
+    EXPECT_EQ(FindJsonSyntaxError(ok, &expected), std::string_view::npos) << ok;
+  }
+  const struct {
+    std::string_view text;
+    size_t at;
+    std::string_view expected;
+  } bad[] = {
+      {"[,224,3]", 1, "expected a value or ']'"},
+      {"[1,2],[]]", 5, "expected the end of the value"},
+      {"[1,2}", 4, "expected ',' or ']' after an array element"},
+      {R"({"a" 1})", 5, "expected ':' after an object key"},
+      {R"({"a":1,})", 7, "expected a string key"},
+      {R"({"a":1)", 6, "expected ',' or '}' after an object member"},
+      {R"(["\q"])", 2, "expected a valid escape in a string"},
+      {R"(["ab)", 4, "expected the string's closing quote"},
+  };
+  for (const auto& b : bad) {
+    EXPECT_EQ(FindJsonSyntaxError(b.text, &expected), b.at) << b.text;
+    EXPECT_EQ(expected, b.expected) << b.text;
+  }
+  // In a trace: with args kept, the damaged value is a syntax error at its
+  // byte, whatever the chunks; skipped (its brackets balance), it is never
+  // read and the event loads.
+  const std::string json =
+      R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2,"args":{"dims":[,2],"k":1}},)"
+      R"({"ph":"X","name":"b","pid":1,"tid":1,"ts":5,"dur":2}]})";
+  for (int threads : {1, 2}) {
+    for (uint64_t chunk : {uint64_t{0}, uint64_t{64}}) {
+      const LoadError e = Fail(json, threads, chunk);
+      EXPECT_EQ(e.code, LoadErrorCode::kJsonSyntax);
+      EXPECT_EQ(e.byte_offset, json.find("[,2]") + 1) << threads << " " << chunk << ": " << e.ToString();
+    }
+  }
+  auto input = DecodeBytes(json, "bad.json", nullptr);
+  LoadOptions skip_args;
+  skip_args.keep_args = false;
+  auto skipped = LoadChromeJson(*input, "bad.json", skip_args, nullptr);
+  ASSERT_TRUE(skipped.ok()) << skipped.error().ToString();
+  EXPECT_EQ(skipped->slices().size(), 2u);
 }
 
 TEST(ChromeJsonErrorsTest, WrongShapesAreSchemaErrors) {

@@ -1,0 +1,21 @@
+// FindJsonSyntaxError: a strict check of one nested JSON value that the
+// loader keeps as text (an arg such as "Input Dims": [[2,3]]). simdjson's
+// on-demand parser hands such values over by skipping brackets, without
+// validating what lies between them, so a damaged value would be kept and
+// later written verbatim into JSON output (report --json, exports).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace stepline::loaders {
+
+// The offset in `text` of the first byte where it stops being one valid
+// JSON value (text.size() when it ends early), with what was expected there
+// in *expected; std::string_view::npos when it is valid. Scalars are checked
+// as the exact scanner checks them (json_scanner.h): any run of bytes that
+// is neither whitespace, structural nor a quote.
+size_t FindJsonSyntaxError(std::string_view text, std::string* expected);
+
+}  // namespace stepline::loaders
