@@ -6,6 +6,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/ranks_output.h"
@@ -21,9 +22,13 @@ std::string CollectRankFiles(const std::vector<std::string>& paths, std::vector<
 void LoadRanks(const std::vector<std::string>& files, int threads, RanksRun* run);
 // The rank summaries of the `report --json` files (*.json) under `dir`.
 std::string ReadRankReports(const std::string& dir, int threads, RanksRun* run);
-// Numbers the ranks without distributedInfo (file name, parallel
-// coordinates, else order) and sorts them; fails when two claim one rank.
+// Numbers the ranks without distributedInfo and sorts them: XSpace files
+// (`<host>.xplane.pb`, one rank per host) by the natural order of their host
+// names (rank_source "host_name"; "host-2" before "host-10"), others by the
+// file name, parallel coordinates, else the order. Fails when two claim one rank.
 std::string AssignRanks(std::vector<analysis::RankSummary>* ranks);
+// The host of an XSpace file name ("host-3.xplane.pb" -> "host-3"); "" for other files.
+std::string XSpaceHostName(std::string_view file_name);
 // All of the above and AnalyzeRanks: "" or the error that stops the analysis.
 std::string LoadRankSet(const std::vector<std::string>& paths, int threads, RanksRun* run, std::ostream& err);
 

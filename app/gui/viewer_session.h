@@ -54,6 +54,7 @@ class ViewerSession {
   // a double-clicked rank opens alone.
   void ShowRanks(std::shared_ptr<const RanksRun> run, const std::string& title);
   bool showing_ranks() const { return ranks_ != nullptr; }
+  const RanksRun* ranks_run() const { return ranks_.get(); }
   // Loads the rank set of `paths` (app/rank_set.h) on a worker thread, then
   // shows it; a dropped directory holding a run of several ranks comes here.
   void OpenRanks(const std::vector<std::string>& paths, const std::string& title);
