@@ -63,7 +63,8 @@ std::string XSpaceHostName(std::string_view file_name) {
 
 // The files of `paths`: files as given, directories walked recursively. A
 // TensorBoard log directory gives its newest run.
-std::string CollectRankFiles(const std::vector<std::string>& paths, std::vector<std::string>* files, std::ostream& err) {
+std::string CollectRankFiles(const std::vector<std::string>& paths, std::vector<std::string>* files, std::ostream& err,
+                             RunSelection* selection) {
   for (const std::string& path : paths) {
     std::error_code ec;
     if (!fs::is_directory(path, ec)) {
@@ -85,12 +86,26 @@ std::string CollectRankFiles(const std::vector<std::string>& paths, std::vector<
       auto runs = FindProfileRuns(path);
       if (!runs) return runs.error();
       found.clear();
-      for (const RunTrace& t : runs->front().traces) found.push_back(t.path);
+      size_t chosen = 0;
+      if (selection && !selection->wanted_dir.empty()) {
+        auto it = std::find_if(runs->begin(), runs->end(),
+                               [&](const ProfileRun& r) { return r.dir == selection->wanted_dir; });
+        if (it == runs->end()) return selection->wanted_dir + ": not a run of " + path;
+        chosen = static_cast<size_t>(it - runs->begin());
+      }
+      for (const RunTrace& t : (*runs)[chosen].traces) found.push_back(t.path);
       if (runs->size() > 1) {
-        err << "stepline ranks: " << path << ": run " << runs->front().name << ", the newest of " << runs->size()
-            << " runs; the others:";
-        for (size_t i = 1; i < runs->size(); ++i) err << ' ' << (*runs)[i].dir;
+        err << "stepline ranks: " << path << ": run " << (*runs)[chosen].name
+            << (chosen == 0 ? ", the newest of " : ", one of ") << runs->size() << " runs; the others:";
+        for (size_t i = 0; i < runs->size(); ++i) {
+          if (i != chosen) err << ' ' << (*runs)[i].dir;
+        }
         err << "\n";
+      }
+      if (selection) {
+        selection->runs = std::move(*runs);
+        selection->index = chosen;
+        selection->root = path;
       }
     }
     if (found.empty()) return path + ": no rank trace files found (*.json[.gz|.zst], *.xplane.pb)";
@@ -244,9 +259,15 @@ std::string AssignRanks(std::vector<analysis::RankSummary>* ranks) {
   return "";
 }
 
-std::string LoadRankSet(const std::vector<std::string>& paths, int threads, RanksRun* run, std::ostream& err) {
+std::string LoadRankSet(const std::vector<std::string>& paths, int threads, RanksRun* run, std::ostream& err,
+                        const std::string& wanted_run_dir) {
   std::vector<std::string> files;
-  if (std::string e = CollectRankFiles(paths, &files, err); !e.empty()) return e;
+  RunSelection selection;
+  selection.wanted_dir = wanted_run_dir;
+  if (std::string e = CollectRankFiles(paths, &files, err, &selection); !e.empty()) return e;
+  run->runs = std::move(selection.runs);
+  run->run_index = selection.index;
+  run->runs_root = std::move(selection.root);
   const auto t0 = std::chrono::steady_clock::now();
   LoadRanks(files, threads, run);
   run->load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
