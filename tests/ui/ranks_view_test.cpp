@@ -155,6 +155,17 @@ TEST(RanksTimelineTest, LaneAtMapsAHeightToARankRowAndLane) {
   EXPECT_EQ(l.LaneAt(29.9f, 4), (std::pair{size_t{0}, analysis::RankLane::kHost}));
   EXPECT_FALSE(l.LaneAt(32, 4).has_value());  // the gap between groups
   EXPECT_EQ(l.LaneAt(35 * 3 + 12, 4), (std::pair{size_t{3}, analysis::RankLane::kCollective}));
+  // Three compute lanes (one per stream): the collective and main-thread lanes move down.
+  RanksTimelineLayout w = l;
+  w.compute_lanes = 3;
+  int compute_lane = -1;
+  EXPECT_EQ(w.group_h(), 5 * w.lane_h + w.group_gap);
+  EXPECT_EQ(w.LaneAt(25, 4, &compute_lane), (std::pair{size_t{0}, analysis::RankLane::kCompute}));
+  EXPECT_EQ(compute_lane, 2);
+  EXPECT_EQ(w.LaneAt(35, 4), (std::pair{size_t{0}, analysis::RankLane::kCollective}));
+  EXPECT_EQ(w.LaneAt(45, 4), (std::pair{size_t{0}, analysis::RankLane::kHost}));
+  EXPECT_EQ(w.LaneAt(w.group_h() + 5, 4, &compute_lane), (std::pair{size_t{1}, analysis::RankLane::kCompute}));
+  EXPECT_EQ(compute_lane, 0);
   EXPECT_FALSE(l.LaneAt(35 * 4 + 1, 4).has_value());  // below the last group
   EXPECT_FALSE(l.LaneAt(-1, 4).has_value());
 }

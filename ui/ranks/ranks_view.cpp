@@ -369,7 +369,9 @@ std::optional<std::string> RanksView::Draw(const RanksViewInput& input) {
   // The timeline: as tall as its lane groups need, at most 55% of the rest.
   if (a) {
     const float s = UiScale();
-    const float lanes_h = RanksTimelineLayout{}.group_h() * s * static_cast<float>(rows.size());
+    RanksTimelineLayout layout;
+    layout.compute_lanes = RanksComputeLanes(input.ranks);
+    const float lanes_h = layout.group_h() * s * static_cast<float>(rows.size());
     const float need = ImGui::GetFrameHeightWithSpacing() + RanksTimelineLayout{}.ruler_h * s + lanes_h + 2.f;
     timeline_.Draw(input, ImGui::GetContentRegionAvail().x, std::min(need, ImGui::GetContentRegionAvail().y * 0.55f));
     ImGui::Spacing();
