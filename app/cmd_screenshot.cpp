@@ -31,7 +31,8 @@ constexpr const char* kUsage =
     "       [--view timeline|overview|step-histogram|ops|kernels|gaps|memory|compare]\n"
     "       [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
     "       [--file-dialog DIR]  (the File > Open dialog up, listing DIR)\n"
-    "       stepline screenshot PATH... --view ranks --out OUT.png  (rank traces, or directories of them)\n"
+    "       stepline screenshot PATH... --view ranks --out OUT.png [--runs]  (rank traces, or directories of\n"
+    "       them; --runs: the list of a TensorBoard folder's runs shown)\n"
     "       (--demo SCENARIO instead of FILE renders a built-in demo; --view compare needs two files;\n"
     "       a FILE that is a TensorBoard/XProf log directory stands for its newest profile run)\n";
 
@@ -126,7 +127,7 @@ LoadedData LoadInput(const std::string& path, const std::string& demo, std::stri
 int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(
       args,
-      ArgSpec{{"--force", "--caption", "--help"}, {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step", "--file-dialog"}});
+      ArgSpec{{"--force", "--caption", "--help", "--runs"}, {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step", "--file-dialog"}});
   if (parsed.ok() && parsed->Has("--help")) {
     out << kUsage;
     return 0;
@@ -176,7 +177,9 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
       return 1;
     }
   }
-  if (ranks_view) return ScreenshotRanks(files, *out_path, size.w, size.h, scale, a.Has("--force"), out, err);
+  if (ranks_view) {
+    return ScreenshotRanks(files, *out_path, size.w, size.h, scale, a.Has("--force"), a.Has("--runs"), out, err);
+  }
   double start_ms = 0, end_ms = 0;
   const auto range = a.Value("--range");
   if (range && !ParseRangeMs(*range, &start_ms, &end_ms)) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -25,11 +26,45 @@ bool IsRankFileName(std::string_view name) {
          name.ends_with(".xplane.pb");
 }
 
+// Host names in natural order: runs of digits compare as numbers, so
+// "host-2" comes before "host-10" (and "t1v-n-x-w-2" before "...-w-10").
+bool NaturalLess(std::string_view a, std::string_view b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool da = std::isdigit(static_cast<unsigned char>(a[i])), db = std::isdigit(static_cast<unsigned char>(b[j]));
+    if (da && db) {
+      size_t ie = i, je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+      std::string_view na = a.substr(i, ie - i), nb = b.substr(j, je - j);
+      while (na.size() > 1 && na.front() == '0') na.remove_prefix(1);
+      while (nb.size() > 1 && nb.front() == '0') nb.remove_prefix(1);
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = ie;
+      j = je;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
+constexpr std::string_view kXPlaneSuffix = ".xplane.pb";
+
 }  // namespace
+
+std::string XSpaceHostName(std::string_view file_name) {
+  return file_name.ends_with(kXPlaneSuffix) ? std::string(file_name.substr(0, file_name.size() - kXPlaneSuffix.size()))
+                                            : std::string();
+}
 
 // The files of `paths`: files as given, directories walked recursively. A
 // TensorBoard log directory gives its newest run.
-std::string CollectRankFiles(const std::vector<std::string>& paths, std::vector<std::string>* files, std::ostream& err) {
+std::string CollectRankFiles(const std::vector<std::string>& paths, std::vector<std::string>* files, std::ostream& err,
+                             RunSelection* selection) {
   for (const std::string& path : paths) {
     std::error_code ec;
     if (!fs::is_directory(path, ec)) {
@@ -51,12 +86,26 @@ std::string CollectRankFiles(const std::vector<std::string>& paths, std::vector<
       auto runs = FindProfileRuns(path);
       if (!runs) return runs.error();
       found.clear();
-      for (const RunTrace& t : runs->front().traces) found.push_back(t.path);
+      size_t chosen = 0;
+      if (selection && !selection->wanted_dir.empty()) {
+        auto it = std::find_if(runs->begin(), runs->end(),
+                               [&](const ProfileRun& r) { return r.dir == selection->wanted_dir; });
+        if (it == runs->end()) return selection->wanted_dir + ": not a run of " + path;
+        chosen = static_cast<size_t>(it - runs->begin());
+      }
+      for (const RunTrace& t : (*runs)[chosen].traces) found.push_back(t.path);
       if (runs->size() > 1) {
-        err << "stepline ranks: " << path << ": run " << runs->front().name << ", the newest of " << runs->size()
-            << " runs; the others:";
-        for (size_t i = 1; i < runs->size(); ++i) err << ' ' << (*runs)[i].dir;
+        err << "stepline ranks: " << path << ": run " << (*runs)[chosen].name
+            << (chosen == 0 ? ", the newest of " : ", one of ") << runs->size() << " runs; the others:";
+        for (size_t i = 0; i < runs->size(); ++i) {
+          if (i != chosen) err << ' ' << (*runs)[i].dir;
+        }
         err << "\n";
+      }
+      if (selection) {
+        selection->runs = std::move(*runs);
+        selection->index = chosen;
+        selection->root = path;
       }
     }
     if (found.empty()) return path + ": no rank trace files found (*.json[.gz|.zst], *.xplane.pb)";
@@ -158,16 +207,27 @@ std::string ReadRankReports(const std::string& dir, int threads, RanksRun* run) 
 // coordinates, else the order. Fails when two files claim one rank.
 std::string AssignRanks(std::vector<analysis::RankSummary>* ranks) {
   std::vector<std::pair<std::vector<int32_t>, size_t>> coords;
+  std::vector<std::pair<std::string, size_t>> hosts;  // XSpace files: one rank per host
   for (size_t i = 0; i < ranks->size(); ++i) {
     analysis::RankSummary& s = (*ranks)[i];
     if (s.rank >= 0) continue;
     const std::string name = fs::path(s.path).filename().string();
-    if (int32_t r = analysis::RankFromFileName(name); r >= 0) {
+    if (std::string host = XSpaceHostName(name); !host.empty()) {
+      if (s.host.empty()) s.host = host;
+      hosts.emplace_back(std::move(host), i);
+    } else if (int32_t r = analysis::RankFromFileName(name); r >= 0) {
       s.rank = r;
       s.rank_source = "file_name";
     } else if (auto c = analysis::ParallelCoordinates(name); !c.empty()) {
       coords.emplace_back(std::move(c), i);
     }
+  }
+  // A TensorBoard run's hosts are ranks 0..n-1 in the natural order of their
+  // file names (`<host>.xplane.pb`), as XProf lists them.
+  std::sort(hosts.begin(), hosts.end(), [](const auto& a, const auto& b) { return NaturalLess(a.first, b.first); });
+  for (size_t k = 0; k < hosts.size(); ++k) {
+    (*ranks)[hosts[k].second].rank = static_cast<int32_t>(k);
+    (*ranks)[hosts[k].second].rank_source = "host_name";
   }
   std::sort(coords.begin(), coords.end());
   for (size_t k = 0; k < coords.size(); ++k) {
@@ -199,9 +259,15 @@ std::string AssignRanks(std::vector<analysis::RankSummary>* ranks) {
   return "";
 }
 
-std::string LoadRankSet(const std::vector<std::string>& paths, int threads, RanksRun* run, std::ostream& err) {
+std::string LoadRankSet(const std::vector<std::string>& paths, int threads, RanksRun* run, std::ostream& err,
+                        const std::string& wanted_run_dir) {
   std::vector<std::string> files;
-  if (std::string e = CollectRankFiles(paths, &files, err); !e.empty()) return e;
+  RunSelection selection;
+  selection.wanted_dir = wanted_run_dir;
+  if (std::string e = CollectRankFiles(paths, &files, err, &selection); !e.empty()) return e;
+  run->runs = std::move(selection.runs);
+  run->run_index = selection.index;
+  run->runs_root = std::move(selection.root);
   const auto t0 = std::chrono::steady_clock::now();
   LoadRanks(files, threads, run);
   run->load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/profile_runs.h"
 #include "model/analysis/ranks_analysis.h"
 
 namespace stepline::app {
@@ -21,6 +22,11 @@ struct RanksRun {
   std::vector<RankFailure> failed;           // files that did not load
   analysis::RanksAnalysis analysis;
   double load_ms = 0;                        // wall time of loading + summarizing every rank
+  // A TensorBoard tree given as the one path: its runs (newest first), the
+  // one loaded, and the tree's root, so the window can offer the others.
+  std::vector<ProfileRun> runs;
+  size_t run_index = 0;
+  std::string runs_root;
 };
 
 void WriteRanksText(const RanksRun& run, std::ostream& out);

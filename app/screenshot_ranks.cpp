@@ -13,6 +13,7 @@
 #include "app/gui/gl_window.h"
 #include "app/gui/headless_frame.h"
 #include "app/gui/offscreen.h"
+#include "app/gui/run_picker.h"
 #include "app/rank_set.h"
 #include "app/screenshot_ranks.h"
 #include "ui/ranks/ranks_view.h"
@@ -20,7 +21,7 @@
 namespace stepline::app {
 
 int ScreenshotRanks(const std::vector<std::string>& paths, const std::string& out_path, int width, int height,
-                    double scale, bool force, std::ostream& out, std::ostream& err) {
+                    double scale, bool force, bool run_list, std::ostream& out, std::ostream& err) {
   if (paths.empty()) {
     err << "stepline screenshot: --view ranks needs rank trace files or a directory of them\n";
     return 1;
@@ -53,6 +54,8 @@ int ScreenshotRanks(const std::vector<std::string>& paths, const std::string& ou
   input.ranks = run.ranks;
   input.analysis = &run.analysis;
   input.title = paths.size() == 1 ? paths.front() : std::to_string(paths.size()) + " paths";
+  input.runs = RanksRunChoices(run.runs, run.run_index);
+  if (run_list) view.OpenRunList();
   RenderHeadlessFrames(width, height, 4, [&] {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->Pos);

@@ -37,21 +37,43 @@ bool IContains(std::string_view s, std::string_view needle) {
   return false;
 }
 
-// Collective opcodes; "send" / "recv" only as whole words or with a suffix
-// ("send-done", "recv.3"), so "sendfoo" fusions are not collectives.
-bool IsCollectiveOp(std::string_view op) {
-  static constexpr std::string_view kPrefixes[] = {
-      "all-reduce", "all-gather",        "reduce-scatter",       "collective-permute",
-      "all-to-all", "ragged-all-to-all", "collective-broadcast", "async-collective",
-      "allreduce",  "allgather",         "reducescatter",        "alltoall"};
-  for (std::string_view p : kPrefixes) {
-    if (IStartsWith(op, p)) return true;
+// XLA's collective opcodes (and the spellings XProf's hlo_category uses
+// without hyphens), with the collective each is. "send" / "recv" only as
+// whole words or with a suffix ("send-done", "recv.3"), so "sendfoo" fusions
+// are not collectives.
+struct CollectiveOpcode {
+  std::string_view prefix, kind;
+  bool word_only;  // must be followed by nothing, '-' or '.'
+};
+constexpr CollectiveOpcode kCollectiveOpcodes[] = {
+    {"all-reduce", "AllReduce", false},
+    {"all-gather", "AllGather", false},
+    {"reduce-scatter", "ReduceScatter", false},
+    {"collective-permute", "CollectivePermute", false},
+    {"ragged-all-to-all", "AllToAll", false},
+    {"all-to-all", "AllToAll", false},
+    {"collective-broadcast", "Broadcast", false},
+    {"async-collective", "Collective", false},
+    {"allreduce", "AllReduce", false},
+    {"allgather", "AllGather", false},
+    {"reducescatter", "ReduceScatter", false},
+    {"alltoall", "AllToAll", false},
+    {"send", "Send", true},
+    {"recv", "Recv", true},
+};
+
+// The table row `op` starts with; null when none.
+const CollectiveOpcode* FindCollectiveOpcode(std::string_view op) {
+  for (const CollectiveOpcode& c : kCollectiveOpcodes) {
+    if (!IStartsWith(op, c.prefix)) continue;
+    const size_t n = c.prefix.size();
+    if (c.word_only && op.size() != n && op[n] != '-' && op[n] != '.') continue;
+    return &c;
   }
-  for (std::string_view p : {std::string_view("send"), std::string_view("recv")}) {
-    if (IStartsWith(op, p) && (op.size() == p.size() || op[p.size()] == '-' || op[p.size()] == '.')) return true;
-  }
-  return false;
+  return nullptr;
 }
+
+bool IsCollectiveOp(std::string_view op) { return FindCollectiveOpcode(op) != nullptr; }
 
 }  // namespace
 
@@ -96,6 +118,30 @@ GpuKind ClassifyXlaOp(std::string_view name, std::string_view hlo_category) {
     if (IsCollectiveOp(s)) return GpuKind::kCollective;
   }
   return GpuKind::kKernel;
+}
+
+bool ParseXlaCollective(std::string_view name, std::string_view hlo_category, XlaCollective* out) {
+  const std::string_view instruction = HloInstructionName(name);
+  std::string_view op = HloOpcode(name);
+  if (op.empty()) op = HloOpGroup(instruction);
+  if (const CollectiveOpcode* c = FindCollectiveOpcode(op)) {
+    const std::string_view rest = op.substr(c->prefix.size());
+    XlaAsyncPart part = XlaAsyncPart::kWhole;
+    if (IStartsWith(rest, "-start")) {
+      part = XlaAsyncPart::kStart;
+    } else if (IStartsWith(rest, "-done")) {
+      part = XlaAsyncPart::kDone;
+    } else if (c->word_only && rest.empty()) {
+      part = XlaAsyncPart::kStart;  // send / recv: their -done ends them
+    }
+    *out = XlaCollective{c->kind, part, instruction};
+    return true;
+  }
+  if (const CollectiveOpcode* c = hlo_category.empty() ? nullptr : FindCollectiveOpcode(hlo_category)) {
+    *out = XlaCollective{c->kind, XlaAsyncPart::kWhole, instruction};
+    return true;
+  }
+  return false;
 }
 
 }  // namespace stepline

@@ -4,6 +4,7 @@
 // transfer). Loaders classify XLA Ops events with it; the analysis groups by it.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 #include "model/gpu_kind.h"
@@ -26,5 +27,19 @@ std::string_view HloOpcode(std::string_view text);
 // collective-broadcast / send / recv (and their -start / -done halves) ->
 // kCollective, anything else kKernel.
 GpuKind ClassifyXlaOp(std::string_view name, std::string_view hlo_category);
+
+// Which part of an async pair an XLA collective op is: `all-reduce-start` /
+// `all-reduce-done`; `send` / `recv` start what `send-done` / `recv-done` end.
+enum class XlaAsyncPart : uint8_t { kWhole = 0, kStart, kDone };
+struct XlaCollective {
+  std::string_view kind;         // the collective, spelled as NCCL's: "AllReduce", "AllGather", "CollectivePermute", ...
+  XlaAsyncPart part = XlaAsyncPart::kWhole;
+  std::string_view instruction;  // the HLO instruction name: "all-reduce.3", "all-gather-start.2"
+};
+// The collective an XLA op is, from its name (HLO text or instruction name;
+// the opcode or the name's group says the kind and part) or else its
+// hlo_category (kind only). The one table behind ClassifyXlaOp's
+// kCollective. False when the op is not a collective.
+bool ParseXlaCollective(std::string_view name, std::string_view hlo_category, XlaCollective* out);
 
 }  // namespace stepline

@@ -41,6 +41,22 @@ std::vector<RunPickerRow> RunPickerRows(const std::vector<ProfileRun>& runs) {
   return rows;
 }
 
+std::vector<ui::RanksRunChoice> RanksRunChoices(const std::vector<ProfileRun>& runs, size_t current) {
+  std::vector<ui::RanksRunChoice> out;
+  if (runs.size() < 2) return out;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    ui::RanksRunChoice c;
+    c.run = runs[r].name;
+    c.dir = runs[r].dir;
+    c.date = LocalDate(runs[r].mtime_s);
+    c.size = FormatBytes(runs[r].bytes());
+    c.hosts = runs[r].traces.size();
+    c.current = r == current;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 void RunPicker::Open(const std::string& folder) {
   std::error_code ec;
   folder_ = folder.empty() ? fs::current_path(ec).string() : folder;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/profile_runs.h"
+#include "ui/ranks/ranks_view_input.h"
 
 namespace stepline::app {
 
@@ -22,6 +23,9 @@ struct RunPickerRow {
   bool newest = false;
 };
 std::vector<RunPickerRow> RunPickerRows(const std::vector<ProfileRun>& runs);
+// The ranks view's run picker: one choice per run in the given order (newest
+// first), `current` the loaded one; empty for fewer than two runs.
+std::vector<ui::RanksRunChoice> RanksRunChoices(const std::vector<ProfileRun>& runs, size_t current);
 
 class RunPicker {
  public:

@@ -224,14 +224,16 @@ void ViewerSession::PollLoads() {
   }
 }
 
-void ViewerSession::OpenRanks(const std::vector<std::string>& paths, const std::string& title) {
+void ViewerSession::OpenRanks(const std::vector<std::string>& paths, const std::string& title,
+                              const std::string& run_dir) {
   ranks_job_title_ = title;
-  status_.notice = "Loading the ranks of " + title + "...";
-  ranks_job_ = std::async(std::launch::async, [paths] {
+  status_.notice = "Loading the ranks of " + title + (run_dir.empty() ? "" : " (run " + run_dir + ")") + "...";
+  ranks_job_ = std::async(std::launch::async, [paths, run_dir] {
     auto run = std::make_shared<RanksRun>();
     std::ostringstream log;  // other runs of a TensorBoard tree: not shown in the window
     RanksOutcome out;
-    out.error = LoadRankSet(paths, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), run.get(), log);
+    out.error =
+        LoadRankSet(paths, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), run.get(), log, run_dir);
     out.run = std::move(run);
     return out;
   });
@@ -421,8 +423,12 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
     input.ranks = ranks_->ranks;
     input.analysis = &ranks_->analysis;
     input.title = ranks_title_;
+    input.runs = RanksRunChoices(ranks_->runs, ranks_->run_index);
     const std::optional<std::string> open = ranks_view_.Draw(input);
     ImGui::End();
+    if (std::optional<std::string> run_dir = ranks_view_.TakeRunChoice()) {
+      OpenRanks({ranks_->runs_root}, ranks_title_, *run_dir);  // the view stays until the run is loaded
+    }
     if (open) {
       ranks_.reset();  // the single view shows the rank's load progress
       OpenFile(*open);

@@ -54,9 +54,11 @@ class ViewerSession {
   // a double-clicked rank opens alone.
   void ShowRanks(std::shared_ptr<const RanksRun> run, const std::string& title);
   bool showing_ranks() const { return ranks_ != nullptr; }
+  const RanksRun* ranks_run() const { return ranks_.get(); }
   // Loads the rank set of `paths` (app/rank_set.h) on a worker thread, then
   // shows it; a dropped directory holding a run of several ranks comes here.
-  void OpenRanks(const std::vector<std::string>& paths, const std::string& title);
+  // `run_dir`: which run of a TensorBoard tree (the ranks view's run picker); "" the newest.
+  void OpenRanks(const std::vector<std::string>& paths, const std::string& title, const std::string& run_dir = "");
   bool loading_ranks() const { return ranks_job_.valid(); }
 
   bool loading() const { return jobs_[0].running() || jobs_[1].running(); }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "model/analysis/busy_bins.h"
 #include "model/analysis/trace_analysis.h"
@@ -16,7 +17,10 @@ TimeRange RankLanes::BinRange(size_t b) const {
 }
 
 float RankLanes::BusyIn(RankLane lane, TimeNs t0, TimeNs t1) const {
-  const std::vector<uint8_t>& v = busy[static_cast<size_t>(lane)];
+  return BusyIn(busy[static_cast<size_t>(lane)], t0, t1);
+}
+
+float RankLanes::BusyIn(const std::vector<uint8_t>& v, TimeNs t0, TimeNs t1) const {
   if (v.empty() || range.empty()) return 0.f;
   t0 = std::max(t0, range.start_ns);
   t1 = std::min(t1, range.end_ns);
@@ -52,10 +56,46 @@ RankLanes SummarizeRankLanes(const Trace& trace, const TraceAnalysis& analysis, 
   lanes.range = trace.span();
   for (const Step& s : analysis.steps.steps) lanes.steps.push_back({s.start_ns, s.end_ns()});
   std::vector<Interval> compute, collective, host;
+  std::map<uint32_t, std::vector<Interval>> by_stream;  // compute kernels per stream track
   if (const DeviceAnalysis* primary = analysis.primary()) {
     for (const DeviceOp& op : primary->activity.ops) {
-      if (op.kind == GpuKind::kKernel) compute.push_back({op.start_ns, op.end_ns});
+      if (op.kind == GpuKind::kKernel) {
+        compute.push_back({op.start_ns, op.end_ns});
+        by_stream[trace.slices().track()[op.slice.index()].index()].push_back({op.start_ns, op.end_ns});
+      }
       if (op.kind == GpuKind::kCollective) collective.push_back({op.start_ns, op.end_ns});
+    }
+  }
+  if (by_stream.size() >= 2) {
+    // The busiest streams (merged time) keep a lane each, in stream order.
+    std::vector<std::pair<DurNs, uint32_t>> totals;
+    for (auto& [track, intervals] : by_stream) {
+      intervals = MergeIntervals(std::move(intervals));
+      DurNs ns = 0;
+      for (const Interval& iv : intervals) ns += iv.dur_ns();
+      totals.emplace_back(ns, track);
+    }
+    std::sort(totals.begin(), totals.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    const size_t own = totals.size() <= kRankStreamLanes ? totals.size() : kRankStreamLanes - 1;
+    std::vector<uint32_t> kept;
+    for (size_t i = 0; i < own; ++i) kept.push_back(totals[i].second);
+    std::sort(kept.begin(), kept.end());
+    for (uint32_t track : kept) {
+      const std::string_view name = trace.str(trace.tracks().name(TrackId(track)));
+      lanes.compute_streams.push_back(
+          {name.empty() ? "stream " + std::to_string(trace.tracks().tid(TrackId(track))) : std::string(name),
+           BusyShareBins(std::move(by_stream[track]), lanes.range, bins)});
+    }
+    if (own < totals.size()) {
+      std::vector<Interval> rest;
+      for (size_t i = own; i < totals.size(); ++i) {
+        const auto& v = by_stream[totals[i].second];
+        rest.insert(rest.end(), v.begin(), v.end());
+      }
+      lanes.compute_streams.push_back({std::to_string(totals.size() - own) + " other streams",
+                                       BusyShareBins(std::move(rest), lanes.range, bins)});
     }
   }
   // The main thread: the host thread with the most top-level time, which

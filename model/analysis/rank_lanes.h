@@ -22,12 +22,27 @@ inline constexpr size_t kRankLaneBins = 4096;
 enum class RankLane : uint8_t { kCompute = 0, kCollective, kHost };
 inline constexpr int kRankLaneCount = 3;
 
+// At most this many per-stream compute lanes per rank: the busiest streams,
+// the last one merging the rest when there are more.
+inline constexpr size_t kRankStreamLanes = 4;
+
+// One compute stream's busy bins (same bins as RankLanes::busy).
+struct StreamLane {
+  std::string name;  // the stream track's name ("stream 7"); "N other streams" for a merged rest
+  std::vector<uint8_t> busy;
+};
+
 struct RankLanes {
   TimeRange range;  // the binned range, the rank's own clock (its trace span)
   // Per lane, per bin: the busy share of the bin, 0..255 for 0..1 (rounded),
   // the lane's intervals merged first so overlaps count once. Empty lanes
   // (no summary) have no bins.
   std::array<std::vector<uint8_t>, kRankLaneCount> busy;
+  // The compute lane per stream when the device computes on two or more
+  // streams (else empty: the compute lane is the one stream): in stream
+  // (track) order; more than kRankStreamLanes streams keep the
+  // kRankStreamLanes - 1 busiest and merge the rest into a last lane.
+  std::vector<StreamLane> compute_streams;
   std::string host_thread;      // the main thread's name ("thread 123" when unnamed); "" when none
   std::vector<Interval> steps;  // the rank's steps, own clock
 
@@ -38,14 +53,16 @@ struct RankLanes {
   // Busy share 0..1 of `lane` over own-clock [t0, t1): the bins' mean
   // (weighted by their overlap), for drawing one pixel column of any width.
   float BusyIn(RankLane lane, TimeNs t0, TimeNs t1) const;
+  // The same over any bins of this range (a StreamLane's).
+  float BusyIn(const std::vector<uint8_t>& bins, TimeNs t0, TimeNs t1) const;
 };
 
 // The busy share of each of `bins` equal bins of `range` covered by the
 // union of `intervals` (unsorted, overlapping allowed), quantized to 0..255.
 std::vector<uint8_t> BusyShareBins(std::vector<Interval> intervals, TimeRange range, size_t bins);
 
-// The lanes of one rank: the primary device's kernels split into compute and
-// collective, and the main thread, the host thread with the most time in
+// The lanes of one rank: the primary device's kernels split into compute
+// (also per stream, see compute_streams) and collective, and the main thread, the host thread with the most time in
 // top-level slices (a step marker's children count as top-level, the
 // marker itself not). `bins` equal bins over the trace span.
 RankLanes SummarizeRankLanes(const Trace& trace, const TraceAnalysis& analysis, size_t bins = kRankLaneBins);

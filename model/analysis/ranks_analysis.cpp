@@ -46,7 +46,8 @@ std::string CollectivePhrase(const std::string& name) {
   static const std::pair<std::string_view, std::string_view> kPhrases[] = {
       {"AllReduce", "all-reduce"},         {"AllGather", "all-gather"}, {"ReduceScatter", "reduce-scatter"},
       {"Broadcast", "broadcast"},          {"Reduce", "reduce"},        {"SendRecv", "send/recv"},
-      {"AllToAll", "all-to-all"},          {"Send", "send"},            {"Recv", "receive"}};
+      {"AllToAll", "all-to-all"},          {"Send", "send"},            {"Recv", "receive"},
+      {"CollectivePermute", "collective-permute"}};
   for (const auto& [k, v] : kPhrases) {
     if (name == k) return std::string(v);
   }
@@ -62,6 +63,7 @@ std::string CauseLabel(const std::string& cause, const std::vector<std::string>&
   if (cause == "memcpy_h2d") return "host-to-device copies";
   if (cause == "memcpy_d2h") return "device-to-host copies";
   if (cause == "launch") return "kernel launches";
+  if (cause == "other") return "the device idles, no host event to blame";  // e.g. TPU ops: no launch links
   return cause;
 }
 
@@ -72,15 +74,15 @@ std::string CauseLabel(const std::string& cause, const std::vector<std::string>&
 //-----------------------------------------------------------------------------
 
 std::vector<InstanceTiming> MatchInstances(std::span<const RankSummary> ranks, uint64_t* unmatched) {
-  // (group, name, has seq, seq or ordinal) -> per rank index into its collectives.
-  using Key = std::tuple<std::string, std::string, bool, int64_t>;
+  // (group, name, XLA op, has seq, seq or ordinal) -> per rank index into its collectives.
+  using Key = std::tuple<std::string, std::string, std::string, bool, int64_t>;
   std::map<Key, std::vector<uint32_t>> by_key;
   const uint32_t kAbsent = UINT32_MAX;
   for (size_t r = 0; r < ranks.size(); ++r) {
     const auto& cs = ranks[r].collectives;
     for (size_t i = 0; i < cs.size(); ++i) {
       const CollectiveArrival& c = cs[i];
-      Key key{c.group, c.name, c.seq >= 0, c.seq >= 0 ? c.seq : static_cast<int64_t>(c.ordinal)};
+      Key key{c.group, c.name, c.op, c.seq >= 0, c.seq >= 0 ? c.seq : static_cast<int64_t>(c.ordinal)};
       auto& slot = by_key.try_emplace(std::move(key), ranks.size(), kAbsent).first->second;
       slot[r] = static_cast<uint32_t>(i);
     }
@@ -97,7 +99,8 @@ std::vector<InstanceTiming> MatchInstances(std::span<const RankSummary> ranks, u
     InstanceTiming t;
     t.group = std::get<0>(key);
     t.name = std::get<1>(key);
-    t.key = std::get<3>(key);
+    t.op = std::get<2>(key);
+    t.key = std::get<4>(key);
     t.index = std::move(index);
     t.arrival.resize(ranks.size());
     for (size_t r = 0; r < ranks.size(); ++r) t.arrival[r] = ranks[r].collectives[t.index[r]].start_ns;

@@ -60,6 +60,7 @@ RanksAnalysis AnalyzeRanks(std::span<const RankSummary> ranks);
 // Exposed for tests and the window.
 struct InstanceTiming {
   std::string group, name;
+  std::string op;                   // XLA: the HLO instruction; "" otherwise
   int64_t key = 0;                  // seq, else ordinal
   std::vector<uint32_t> index;      // per rank: index into its collectives
   std::vector<TimeNs> arrival;      // per rank, aligned

@@ -6,6 +6,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "model/xla_op.h"
+
 namespace stepline::analysis {
 namespace {
 
@@ -86,6 +88,59 @@ void FindSeqAndGroup(const Trace& trace, const CommKeys& keys, const LaunchIndex
   }
 }
 
+bool IsNcclName(std::string_view name) { return name.starts_with("nccl") || name.starts_with("rccl"); }
+
+// An XLA async pair's common name: "all-gather-start.2" and
+// "all-gather-done.2" -> "all-gather.2"; "send.1" and "send-done.1" -> "send.1".
+std::string PairName(std::string_view instruction) {
+  std::string s(instruction);
+  for (std::string_view half : {"-start", "-done"}) {
+    if (size_t p = s.find(half); p != std::string::npos) return s.erase(p, half.size());
+  }
+  return s;
+}
+
+// One collective of the primary device before its timing is summarized.
+struct FoundCollective {
+  SliceId slice;
+  TimeNs start_ns = 0, end_ns = 0;
+  std::string name, op;
+};
+
+// The primary device's collectives in start order; an XLA -done ends the
+// earliest open -start of the same pair name (else of the same kind) and is
+// not a collective of its own.
+std::vector<FoundCollective> FindCollectives(const Trace& trace, const DeviceAnalysis& device) {
+  std::vector<FoundCollective> found;
+  std::vector<std::pair<size_t, std::string>> open;  // XLA -starts not yet done: index, pair name
+  const StringId category_key = trace.strings().Find("hlo_category");
+  for (const DeviceOp& op : device.activity.ops) {
+    if (op.kind != GpuKind::kCollective) continue;
+    const std::string_view name = trace.str(trace.slices().name()[op.slice.index()]);
+    XlaCollective x;
+    const bool xla =
+        !IsNcclName(name) &&
+        ParseXlaCollective(name, ArgText(trace, trace.slices().arg_set()[op.slice.index()], category_key), &x);
+    if (xla && x.part == XlaAsyncPart::kDone) {
+      const std::string pair = PairName(x.instruction);
+      auto it = std::find_if(open.begin(), open.end(), [&](const auto& o) { return o.second == pair; });
+      if (it == open.end()) {
+        it = std::find_if(open.begin(), open.end(), [&](const auto& o) { return found[o.first].name == x.kind; });
+      }
+      if (it != open.end()) {
+        found[it->first].end_ns = std::max(found[it->first].end_ns, op.end_ns);
+        open.erase(it);
+        continue;
+      }
+    }
+    FoundCollective f{op.slice, op.start_ns, op.end_ns, xla ? std::string(x.kind) : NormalizeCollectiveName(name),
+                      xla ? std::string(x.instruction) : std::string()};
+    if (xla && x.part == XlaAsyncPart::kStart) open.emplace_back(found.size(), PairName(x.instruction));
+    found.push_back(std::move(f));
+  }
+  return found;
+}
+
 }  // namespace
 
 std::string NormalizeCollectiveName(std::string_view name) {
@@ -103,6 +158,7 @@ std::string NormalizeCollectiveName(std::string_view name) {
     std::string c = CanonicalCollective(word);
     return c.empty() ? std::string(word) : c;
   }
+  if (XlaCollective x; ParseXlaCollective(name, {}, &x)) return std::string(x.kind);
   return std::string(name);
 }
 
@@ -172,6 +228,10 @@ RankSummary SummarizeRank(const Trace& trace, const TraceAnalysis& analysis, std
     if (r.rank >= 0) r.rank_source = "distributed_info";
   }
   r.host = ArgText(trace, meta, trace.strings().Find("hostname"));
+  if (r.host.empty()) {  // XSpace: XSpace.hostnames, joined with ", " by the loader; the first is the host
+    r.host = ArgText(trace, meta, trace.strings().Find("hostnames"));
+    r.host = r.host.substr(0, r.host.find(','));
+  }
 
   r.lanes = SummarizeRankLanes(trace, analysis);
   r.steps = static_cast<int64_t>(analysis.steps.steps.size());
@@ -198,12 +258,12 @@ RankSummary SummarizeRank(const Trace& trace, const TraceAnalysis& analysis, std
   const uint32_t device_index = static_cast<uint32_t>(analysis.primary_device);
   TimeNs window_start = steps.empty() ? r.span.start_ns : steps.front().start_ns;
 
-  for (const DeviceOp& op : primary->activity.ops) {
-    if (op.kind != GpuKind::kCollective) continue;
+  for (FoundCollective& op : FindCollectives(trace, *primary)) {
     CollectiveArrival c;
-    c.name = NormalizeCollectiveName(trace.str(trace.slices().name()[op.slice.index()]));
+    c.name = std::move(op.name);
+    c.op = std::move(op.op);
     FindSeqAndGroup(trace, keys, launches, op.slice, &c.seq, &c.group);
-    c.ordinal = ordinals[{c.group, c.name}]++;
+    c.ordinal = ordinals[{c.group, c.name + '\n' + c.op}]++;
     c.start_ns = op.start_ns;
     c.end_ns = op.end_ns;
     auto it = std::upper_bound(steps.begin(), steps.end(), op.start_ns,
@@ -244,7 +304,7 @@ RankSummary SummarizeRank(const Trace& trace, const TraceAnalysis& analysis, std
   for (const OpStat& op : analysis.ops.ops) {
     if (op.kind != OpKind::kKernel || r.top_kernels.size() >= 16) continue;
     const std::string_view n = trace.str(op.name);
-    if (n.starts_with("nccl") || n.starts_with("rccl")) continue;
+    if (XlaCollective x; IsNcclName(n) || ParseXlaCollective(n, {}, &x)) continue;
     r.top_kernels.emplace_back(std::string(n), op.total_ns);
   }
   return r;

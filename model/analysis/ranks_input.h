@@ -31,10 +31,11 @@ struct BlamedTime {
 struct CollectiveArrival {
   std::string group;       // Process Group Name; "" when the trace has none
   std::string name;        // the collective: "AllReduce", "SendRecv", ... (NormalizeCollectiveName)
+  std::string op;          // XLA: the HLO instruction ("all-reduce.3"; an async pair's -start); "" otherwise
   int64_t seq = -1;        // the Seq arg; -1: none (matched by `ordinal`)
-  uint32_t ordinal = 0;    // its index among this rank's collectives of the same (group, name)
+  uint32_t ordinal = 0;    // its index among this rank's collectives of the same (group, name, op)
   TimeNs start_ns = 0;     // the kernel's start: the rank's arrival
-  TimeNs end_ns = 0;
+  TimeNs end_ns = 0;       // XLA async pair: the -done's end
   int32_t step = -1;       // index of the step its start falls in; -1 outside every step
   // Compute-kernel time of the rank's device inside [start, end): sorted,
   // disjoint intervals, so wait/transfer overlap needs no trace.
@@ -72,13 +73,18 @@ struct RankSummary {
 };
 
 // "ncclKernel_AllReduce_RING_LL_Sum_float(...)" / "ncclDevKernel_AllReduce_Sum_f32_RING_LL"
-// -> "AllReduce"; "nccl:all_reduce" -> "AllReduce"; other names: as given, up to '('.
+// -> "AllReduce"; "nccl:all_reduce" -> "AllReduce"; XLA ops ("all-reduce.3",
+// "%ag = f32[8] all-gather-start(...)") -> their kind (ParseXlaCollective);
+// other names: as given, up to '('.
 std::string NormalizeCollectiveName(std::string_view kernel_name);
 
 // The rank's summary: identity from the `distributedInfo` metadata (Kineto),
 // the primary device's steps and breakdown, and every collective kernel of
 // the primary device with its Seq / Process Group Name (on the kernel, else
-// on the record_param_comms enclosing its launch call).
+// on the record_param_comms enclosing its launch call). XLA collective ops
+// (TPU / XLA-only GPU planes) keep their HLO instruction in `op`, and an
+// async pair (-start ... -done) is one collective from the start's start to
+// the done's end.
 RankSummary SummarizeRank(const Trace& trace, const TraceAnalysis& analysis, std::string path = {});
 
 // Parses Kineto's distributedInfo JSON text ({"backend":"nccl","rank":1,"world_size":8});

@@ -281,6 +281,10 @@ std::string RankSummaryToJson(const RankSummary& s) {
     Str(c.group, &out);
     out += ",\"n\":";
     Str(c.name, &out);
+    if (!c.op.empty()) {  // XLA only: summaries of NCCL ranks stay as they were
+      out += ",\"op\":";
+      Str(c.op, &out);
+    }
     out += ",\"seq\":" + std::to_string(c.seq) + ",\"o\":" + std::to_string(c.ordinal) + ",\"s\":" +
            std::to_string(c.start_ns) + ",\"e\":" + std::to_string(c.end_ns) + ",\"step\":" + std::to_string(c.step);
     std::vector<int64_t> flat;
@@ -345,6 +349,7 @@ Result<RankSummary, std::string> RankSummaryFromJson(std::string_view text, cons
     CollectiveArrival c;
     c.group = r.Text(cv.Find("g"), "collective group");
     c.name = r.Text(cv.Find("n"), "collective name");
+    if (const Value* op = cv.Find("op")) c.op = r.Text(op, "collective op");
     c.seq = r.Int(cv.Find("seq"), "seq");
     c.ordinal = static_cast<uint32_t>(r.Int(cv.Find("o"), "ordinal"));
     c.start_ns = r.Int(cv.Find("s"), "collective start");

@@ -76,6 +76,65 @@ TEST(RankLanesTest, BusyInReadsABinOrTheWeightedMeanOfSeveral) {
   EXPECT_EQ(lanes.BinRange(2), (TimeRange{200, 300}));
 }
 
+// A Kineto trace of one GPU whose `streams` compute streams (7, 8, ...) run
+// 1, 2, ... 10-us kernels, one every 100 us, stream 7 first; stream s is
+// busy (s - 6) * 10 us.
+Trace StreamsTrace(int streams) {
+  std::string json = "{\"traceEvents\":[\n";
+  for (int k = 0; k < streams; ++k) {
+    for (int i = 0; i <= k; ++i) {
+      const int start_us = 1000 + k * 1000 + i * 100;
+      json += "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":" + std::to_string(7 + k) +
+              ",\"ts\":" + std::to_string(start_us) + ",\"dur\":10,\"args\":{\"device\":0,\"stream\":" +
+              std::to_string(7 + k) + "}},\n";
+    }
+  }
+  json += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"main\",\"pid\":1,\"tid\":1,\"ts\":1000,\"dur\":" +
+          std::to_string(streams * 1000) + "}]}";
+  auto trace = loaders::LoadBytes(json, "streams.json");
+  EXPECT_TRUE(static_cast<bool>(trace)) << trace.error().ToString();
+  return std::move(trace).value();
+}
+
+TEST(RankLanesTest, ComputeLanesPerStreamAreBoundedAndInStreamOrder) {
+  // One stream: the merged compute lane only.
+  {
+    const Trace t = StreamsTrace(1);
+    EXPECT_TRUE(SummarizeRankLanes(t, ComputeAnalysis(t), 64).compute_streams.empty());
+  }
+  // Three streams: a lane each, in stream order, each its own kernels' bins.
+  {
+    const Trace t = StreamsTrace(3);
+    const RankLanes lanes = SummarizeRankLanes(t, ComputeAnalysis(t), 64);
+    ASSERT_EQ(lanes.compute_streams.size(), 3u);
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NE(lanes.compute_streams[size_t(k)].name.find(std::to_string(7 + k)), std::string::npos)
+          << lanes.compute_streams[size_t(k)].name;
+      std::vector<Interval> own;
+      for (int i = 0; i <= k; ++i) {
+        const TimeNs s = (1000 + k * 1000 + i * 100) * 1000LL;
+        own.push_back({s, s + 10'000});
+      }
+      EXPECT_EQ(lanes.compute_streams[size_t(k)].busy, BusyShareBins(own, lanes.range, 64)) << k;
+    }
+  }
+  // Six streams: the 3 busiest (streams 10, 11, 12) in stream order, then the other 3 merged.
+  {
+    const Trace t = StreamsTrace(6);
+    const RankLanes lanes = SummarizeRankLanes(t, ComputeAnalysis(t), 256);
+    ASSERT_EQ(lanes.compute_streams.size(), kRankStreamLanes);
+    EXPECT_NE(lanes.compute_streams[0].name.find("10"), std::string::npos) << lanes.compute_streams[0].name;
+    EXPECT_NE(lanes.compute_streams[2].name.find("12"), std::string::npos) << lanes.compute_streams[2].name;
+    EXPECT_EQ(lanes.compute_streams[3].name, "3 other streams");
+    // The merged lane covers streams 7..9's time (1 + 2 + 3 kernels), nothing of the others'.
+    // (bins of ~23.5 us: a 10-us kernel is a share of its bin)
+    EXPECT_GT(lanes.BusyIn(lanes.compute_streams[3].busy, 1'000'000, 1'010'000), 0.f);
+    EXPECT_FLOAT_EQ(lanes.BusyIn(lanes.compute_streams[0].busy, 1'000'000, 1'010'000), 0.f);
+    EXPECT_FLOAT_EQ(lanes.BusyIn(lanes.compute_streams[3].busy, 4'000'000, 7'000'000), 0.f);
+    EXPECT_GT(lanes.BusyIn(lanes.compute_streams[0].busy, 4'000'000, 4'010'000), 0.f);  // stream 10's first kernel
+  }
+}
+
 struct Demo {
   std::vector<RankSummary> ranks;
   RanksAnalysis analysis;

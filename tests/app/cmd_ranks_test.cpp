@@ -7,8 +7,10 @@
 #include <fstream>
 
 #include "app/commands.h"
+#include "app/rank_set.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/app/mini_json.h"
+#include "tests/loaders/xspace_ranks_builder.h"
 
 namespace stepline::app {
 namespace {
@@ -136,6 +138,61 @@ TEST(CmdRanksTest, RankIdentityFallsBackToFileNameThenOrder) {
   EXPECT_NE(Member(ranks.items[1], "path").text.find("worker_1"), std::string::npos);
   EXPECT_EQ(Member(ranks.items[2], "rank_source").text, "order");
   EXPECT_EQ(Number(Member(Member(*j, "straggler"), "rank")), 1);
+}
+
+// A TensorBoard run of 4 XSpace hosts (tests/loaders/xspace_ranks_builder.h,
+// host 2 input-bound, clocks 7 ms apart) is one job of 4 ranks: ranks from
+// the host names, the XLA all-reduce matched, the straggler found.
+TEST(CmdRanksTest, ATensorBoardRunOfXSpaceHostsIsOneJob) {
+  const fs::path root = MakeScratchDirRemovedAtExit("ranks-xspace") / "logs";
+  const fs::path run = root / "plugins" / "profile" / "2024_05_01_12_00_00";
+  fs::create_directories(run);
+  ::stepline::testing::XlaRunPlan plan;
+  plan.skew_ns = 7'000'000;
+  for (int h = 0; h < plan.hosts; ++h) {
+    WriteText(run / ("host-" + std::to_string(h) + ".xplane.pb"), ::stepline::testing::XlaRunHost(plan, h));
+  }
+  const RunOutput r = RunCommand(RunRanks, {root.string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::optional<JsonValue> j = ParseJson(r.out);
+  ASSERT_TRUE(j) << r.out;
+  const JsonValue& ranks = Member(*j, "ranks");
+  ASSERT_EQ(ranks.items.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(Number(Member(ranks.items[i], "rank")), static_cast<int64_t>(i));
+    EXPECT_EQ(Member(ranks.items[i], "rank_source").text, "host_name");
+    EXPECT_EQ(Member(ranks.items[i], "host").text, "host-" + std::to_string(i));
+    EXPECT_EQ(Number(Member(ranks.items[i], "clock_offset_ns")), 7'000'000 * static_cast<int64_t>(i));
+  }
+  EXPECT_EQ(Number(Member(Member(*j, "collectives"), "matched")), 2 * plan.steps);
+  EXPECT_EQ(Number(Member(Member(*j, "collectives"), "unmatched")), 0);
+  EXPECT_EQ(Number(Member(Member(*j, "straggler"), "rank")), 2);
+  EXPECT_EQ(Member(*j, "missing_ranks").items.size(), 0u);
+}
+
+// Host names in natural order: w-9 is rank 0, w-10 rank 1 (a plain sort
+// would put w-10 first), so the input-bound host (w-10) is rank 1.
+TEST(CmdRanksTest, XSpaceHostsAreRankedInTheNaturalOrderOfTheirNames) {
+  const fs::path run = MakeScratchDirRemovedAtExit("ranks-xspace-names") / "run";
+  fs::create_directories(run);
+  ::stepline::testing::XlaRunPlan plan;
+  plan.hosts = 2;
+  plan.steps = 3;
+  plan.straggler = 1;
+  WriteText(run / "w-9.xplane.pb", ::stepline::testing::XlaRunHost(plan, 0));
+  WriteText(run / "w-10.xplane.pb", ::stepline::testing::XlaRunHost(plan, 1));
+  const RunOutput r = RunCommand(RunRanks, {run.string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::optional<JsonValue> j = ParseJson(r.out);
+  ASSERT_TRUE(j) << r.out;
+  const JsonValue& ranks = Member(*j, "ranks");
+  ASSERT_EQ(ranks.items.size(), 2u);
+  EXPECT_NE(Member(ranks.items[0], "path").text.find("w-9.xplane.pb"), std::string::npos);
+  EXPECT_EQ(Member(ranks.items[0], "host").text, "host-0");  // XSpace.hostnames wins over the file name
+  EXPECT_NE(Member(ranks.items[1], "path").text.find("w-10.xplane.pb"), std::string::npos);
+  EXPECT_EQ(Number(Member(Member(*j, "straggler"), "rank")), 1);
+  EXPECT_EQ(XSpaceHostName("w-10.xplane.pb"), "w-10");
+  EXPECT_EQ(XSpaceHostName("rank0.json"), "");
 }
 
 TEST(CmdRanksTest, CsvHasOneRowPerRankAndTextNamesTheStraggler) {

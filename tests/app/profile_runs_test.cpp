@@ -9,8 +9,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include <sstream>
+
 #include "app/gui/run_picker.h"
+#include "app/rank_set.h"
+#include "app/text_format.h"
 #include "tests/app/command_test_helpers.h"
+#include "tests/loaders/xspace_ranks_builder.h"
 
 namespace stepline::app {
 namespace {
@@ -176,6 +181,72 @@ TEST(ProfileRunsTest, InfoAcceptsALogDirectory) {
   const RunOutput none = RunCommand(RunInfo, {root.string()});
   EXPECT_EQ(none.code, 1);
   EXPECT_NE(none.err.find("no profile run found"), std::string::npos) << none.err;
+}
+
+// Three XProf runs of XSpace hosts (2, 3 and 2 hosts), named by timestamp.
+fs::path MakeXSpaceRunsTree(const std::string& name) {
+  const fs::path root = MakeScratchDirRemovedAtExit(name) / "logs";
+  const std::pair<const char*, int> runs[] = {
+      {"2024_05_01_10_00_00", 2}, {"2024_05_01_12_00_00", 2}, {"2024_05_01_11_00_00", 3}};
+  for (const auto& [run, hosts] : runs) {
+    ::stepline::testing::XlaRunPlan plan;
+    plan.hosts = hosts;
+    plan.steps = 2;
+    plan.straggler = 1;
+    const fs::path dir = root / "plugins" / "profile" / run;
+    fs::create_directories(dir);
+    for (int h = 0; h < hosts; ++h) {
+      std::ofstream(dir / ("host-" + std::to_string(h) + ".xplane.pb"), std::ios::binary)
+          << ::stepline::testing::XlaRunHost(plan, h);
+    }
+  }
+  return root;
+}
+
+// The ranks view's run picker: every run, newest first, with its hosts, date
+// and size, the loaded one marked; a chosen run loads that run's hosts.
+TEST(RanksRunPickerTest, ListsTheRunsNewestFirstAndLoadsTheChosenOne) {
+  const fs::path root = MakeXSpaceRunsTree("ranks-run-picker");
+  auto runs = FindProfileRuns(root.string());
+  ASSERT_TRUE(runs.ok()) << runs.error();
+  const std::vector<ui::RanksRunChoice> choices = RanksRunChoices(*runs, 1);
+  ASSERT_EQ(choices.size(), 3u);
+  const char* order[] = {"2024_05_01_12_00_00", "2024_05_01_11_00_00", "2024_05_01_10_00_00"};
+  const size_t hosts[] = {2, 3, 2};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(choices[i].run, order[i]);
+    EXPECT_EQ(fs::path(choices[i].dir).filename(), order[i]);
+    EXPECT_EQ(choices[i].hosts, hosts[i]);
+    EXPECT_EQ(choices[i].current, i == 1);
+    ASSERT_EQ(choices[i].date.size(), 16u) << choices[i].date;  // YYYY-MM-DD HH:MM
+    uint64_t bytes = 0;
+    for (const fs::directory_entry& e : fs::directory_iterator(choices[i].dir)) bytes += e.file_size();
+    EXPECT_EQ(choices[i].size, FormatBytes(bytes));
+  }
+  EXPECT_TRUE(RanksRunChoices(std::vector<ProfileRun>(runs->begin(), runs->begin() + 1), 0).empty());
+
+  // Loading the tree: the newest run, the runs listed.
+  RanksRun newest;
+  std::ostringstream err;
+  ASSERT_EQ(LoadRankSet({root.string()}, 2, &newest, err), "");
+  EXPECT_EQ(newest.ranks.size(), 2u);
+  EXPECT_EQ(newest.runs.size(), 3u);
+  EXPECT_EQ(newest.run_index, 0u);
+  EXPECT_EQ(newest.runs_root, root.string());
+  EXPECT_NE(err.str().find("the newest of 3 runs"), std::string::npos) << err.str();
+  // The run the picker chose: its 3 hosts.
+  RanksRun chosen;
+  err.str("");
+  ASSERT_EQ(LoadRankSet({root.string()}, 2, &chosen, err, choices[1].dir), "");
+  EXPECT_EQ(chosen.ranks.size(), 3u);
+  EXPECT_EQ(chosen.run_index, 1u);
+  EXPECT_NE(chosen.ranks[0].path.find("2024_05_01_11_00_00"), std::string::npos);
+  EXPECT_TRUE(RanksRunChoices(chosen.runs, chosen.run_index)[1].current);
+  EXPECT_NE(err.str().find("one of 3 runs"), std::string::npos) << err.str();
+  // A run that is not in the tree is named.
+  RanksRun bad;
+  const std::string e = LoadRankSet({root.string()}, 2, &bad, err, "/nowhere/run");
+  EXPECT_NE(e.find("/nowhere/run: not a run of"), std::string::npos) << e;
 }
 
 }  // namespace

@@ -38,5 +38,45 @@ TEST(RanksScreenshotTest, DrawsTheRanksViewOfTheDemo) {
   EXPECT_NE(::stepline::testing::Screenshot((dir / "none").string() + " --view ranks --out " + (dir / "c.png").string()), 0);
 }
 
+// Pixel rows of [0, y_end) in which the two pictures differ.
+int DifferingRows(const ::stepline::testing::Image& a, const ::stepline::testing::Image& b, int y_end) {
+  int rows = 0;
+  for (int y = 0; y < y_end; ++y) {
+    for (int x = 0; x < a.w; ++x) {
+      if (::stepline::testing::Pixel(a, x, y) != ::stepline::testing::Pixel(b, x, y)) {
+        ++rows;
+        break;
+      }
+    }
+  }
+  return rows;
+}
+
+// A TensorBoard folder of three runs: `--runs` shows the run picker's list
+// (three rows and a header under the run line); one run alone has no picker.
+TEST(RanksScreenshotTest, TheRunPickerListsTheFoldersRuns) {
+  if (!::stepline::testing::HaveXvfb()) GTEST_SKIP() << "xvfb-run not installed; window test skipped";
+  const std::filesystem::path dir = MakeScratchDirRemovedAtExit("ranks-shot-runs");
+  const std::filesystem::path profile = dir / "logs" / "plugins" / "profile";
+  for (const char* run : {"2024_05_01_10_00_00", "2024_05_01_11_00_00", "2024_05_01_12_00_00"}) {
+    const RunOutput demo = RunCommand(RunDemo, {"ddp-straggler", "--ranks", "2", "--steps", "2", "--kernels", "2",
+                                                "--out", (profile / run).string()});
+    ASSERT_EQ(demo.code, 0) << demo.err;
+  }
+  const std::string logs = (dir / "logs").string(), a = (dir / "a.png").string(), b = (dir / "b.png").string();
+  ASSERT_EQ(::stepline::testing::Screenshot(logs + " --view ranks --size 1000x600 --out " + a), 0);
+  ASSERT_EQ(::stepline::testing::Screenshot(logs + " --view ranks --runs --size 1000x600 --out " + b), 0);
+  const ::stepline::testing::Image closed = ::stepline::testing::ReadPng(a), open = ::stepline::testing::ReadPng(b);
+  ASSERT_EQ(open.w, 1000);
+  // Four lines of text at the default 13 px font take more than 60 pixel rows.
+  EXPECT_GT(DifferingRows(closed, open, 200), 60);
+  // One run: no picker, so --runs draws the same picture.
+  const std::string one = (profile / "2024_05_01_10_00_00").string();
+  const std::string c = (dir / "c.png").string(), d = (dir / "d.png").string();
+  ASSERT_EQ(::stepline::testing::Screenshot(one + " --view ranks --size 1000x600 --out " + c), 0);
+  ASSERT_EQ(::stepline::testing::Screenshot(one + " --view ranks --runs --size 1000x600 --out " + d), 0);
+  EXPECT_EQ(::stepline::testing::ReadPng(c).rgba, ::stepline::testing::ReadPng(d).rgba);
+}
+
 }  // namespace
 }  // namespace stepline::app

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <chrono>
+#include <fstream>
 #include <memory>
 #include <thread>
 
@@ -13,6 +14,7 @@
 #include "app/rank_set.h"
 #include "loaders/demo/demo_generator.h"
 #include "tests/app/command_test_helpers.h"
+#include "tests/loaders/xspace_ranks_builder.h"
 #include "tests/support/headless_imgui.h"
 
 namespace stepline::app {
@@ -74,6 +76,70 @@ TEST(RanksSessionTest, ADroppedRankDirectoryOpensTheRanksView) {
   }
   ASSERT_TRUE(session.showing_ranks()) << session.error();
   EXPECT_EQ(session.WindowTitle(), dir.string() + " (ranks) \u2014 Stepline");
+}
+
+// A dropped TensorBoard log directory whose run holds several XSpace hosts
+// opens the ranks view with one rank per host.
+TEST(RanksSessionTest, ADroppedXSpaceRunOpensOneRankPerHost) {
+  ::stepline::testing::HeadlessImGui imgui(ImVec2(1000, 700));
+  const std::filesystem::path root = MakeScratchDirRemovedAtExit("ranks-drop-xspace") / "logs";
+  const std::filesystem::path run = root / "plugins" / "profile" / "2024_05_01_12_00_00";
+  std::filesystem::create_directories(run);
+  ::stepline::testing::XlaRunPlan plan;
+  plan.hosts = 3;
+  plan.steps = 2;
+  for (int h = 0; h < plan.hosts; ++h) {
+    std::ofstream(run / ("host-" + std::to_string(h) + ".xplane.pb"), std::ios::binary)
+        << ::stepline::testing::XlaRunHost(plan, h);
+  }
+  ViewerSession session{RecentFiles("/dev/null/never")};
+  session.HandleDrops({root.string()});
+  EXPECT_TRUE(session.loading_ranks());
+  for (int i = 0; i < 1000 && !session.showing_ranks(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    session.PollLoads();
+  }
+  ASSERT_TRUE(session.showing_ranks()) << session.error();
+  ASSERT_NE(session.ranks_run(), nullptr);
+  ASSERT_EQ(session.ranks_run()->ranks.size(), 3u);
+  EXPECT_EQ(session.ranks_run()->ranks[2].host, "host-2");
+  EXPECT_EQ(session.ranks_run()->analysis.error, "");
+  ASSERT_TRUE(session.ranks_run()->analysis.straggler.has_value());
+  EXPECT_EQ(session.ranks_run()->analysis.straggler->rank, plan.straggler);
+}
+
+// The run picker's request: OpenRanks with a run of the folder loads that
+// run, and the loaded run still lists every run of the folder.
+TEST(RanksSessionTest, OpeningAnotherRunOfTheFolderLoadsItsHosts) {
+  ::stepline::testing::HeadlessImGui imgui(ImVec2(1000, 700));
+  const std::filesystem::path root = MakeScratchDirRemovedAtExit("ranks-session-runs") / "logs";
+  const std::pair<const char*, int> runs[] = {{"2024_05_01_12_00_00", 2}, {"2024_05_01_11_00_00", 3}};
+  for (const auto& [name, hosts] : runs) {
+    const std::filesystem::path run = root / "plugins" / "profile" / name;
+    std::filesystem::create_directories(run);
+    ::stepline::testing::XlaRunPlan plan;
+    plan.hosts = hosts;
+    plan.steps = 2;
+    plan.straggler = 1;
+    for (int h = 0; h < hosts; ++h) {
+      std::ofstream(run / ("host-" + std::to_string(h) + ".xplane.pb"), std::ios::binary)
+          << ::stepline::testing::XlaRunHost(plan, h);
+    }
+  }
+  ViewerSession session{RecentFiles("/dev/null/never")};
+  const std::string older = (root / "plugins" / "profile" / "2024_05_01_11_00_00").string();
+  session.OpenRanks({root.string()}, root.string(), older);
+  for (int i = 0; i < 1000 && !session.showing_ranks(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    session.PollLoads();
+  }
+  ASSERT_TRUE(session.showing_ranks()) << session.error();
+  const RanksRun* run = session.ranks_run();
+  ASSERT_NE(run, nullptr);
+  EXPECT_EQ(run->ranks.size(), 3u);
+  ASSERT_EQ(run->runs.size(), 2u);
+  EXPECT_EQ(run->run_index, 1u);
+  EXPECT_EQ(run->runs_root, root.string());
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ Fixture Make() {
 
 TEST(RanksViewTest, RowsCarryTheAnalysisPerStep) {
   const Fixture f = Make();
-  const std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t"});
+  const std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t", {}});
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[2].rank, 2);
   EXPECT_TRUE(rows[2].straggler);
@@ -65,7 +65,7 @@ TEST(RanksViewTest, RowsCarryTheAnalysisPerStep) {
 
 TEST(RanksViewTest, SortsByAnyColumnTiesByRank) {
   const Fixture f = Make();
-  std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t"});
+  std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t", {}});
   SortRanksRows(&rows, RanksColumn::kLate, false);
   EXPECT_EQ(rows[0].rank, 2);
   EXPECT_EQ(rows[1].rank, 0);  // tie at -10 ms: by rank
@@ -81,7 +81,7 @@ TEST(RanksViewTest, SortsByAnyColumnTiesByRank) {
 
 TEST(RanksViewTest, CsvHasAHeaderAndOneLinePerRankInTableOrder) {
   const Fixture f = Make();
-  std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t"});
+  std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t", {}});
   SortRanksRows(&rows, RanksColumn::kLate, false);
   const std::string csv = RanksTableCsv(rows);
   EXPECT_EQ(csv.rfind("rank,host,steps,step_mean_ns,compute_ns,collective_wait_ns,collective_transfer_ns,idle_ns,"
@@ -96,7 +96,7 @@ TEST(RanksViewTest, CsvHasAHeaderAndOneLinePerRankInTableOrder) {
 
 TEST(RanksViewTest, BarSegmentsSplitCollectiveIntoHatchedWaitAndTransfer) {
   const Fixture f = Make();
-  const std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t"});
+  const std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t", {}});
   const std::vector<RankBarSegment> seg = RankBarSegments(rows[0]);
   ASSERT_EQ(seg.size(), static_cast<size_t>(analysis::kTimeCategoryCount) + 1);
   DurNs total = 0;
@@ -117,7 +117,7 @@ TEST(RanksViewTest, DrawsAFrameHeadless) {
     ImGui::SetNextWindowPos(ImVec2(0, 0));
     ImGui::SetNextWindowSize(ImVec2(1200, 700));
     ImGui::Begin("ranks");
-    view.Draw({f.ranks, &f.analysis, "demo"});
+    view.Draw({f.ranks, &f.analysis, "demo", {}});
     ImGui::End();
     ImGui::Render();
   }
@@ -155,6 +155,17 @@ TEST(RanksTimelineTest, LaneAtMapsAHeightToARankRowAndLane) {
   EXPECT_EQ(l.LaneAt(29.9f, 4), (std::pair{size_t{0}, analysis::RankLane::kHost}));
   EXPECT_FALSE(l.LaneAt(32, 4).has_value());  // the gap between groups
   EXPECT_EQ(l.LaneAt(35 * 3 + 12, 4), (std::pair{size_t{3}, analysis::RankLane::kCollective}));
+  // Three compute lanes (one per stream): the collective and main-thread lanes move down.
+  RanksTimelineLayout w = l;
+  w.compute_lanes = 3;
+  int compute_lane = -1;
+  EXPECT_EQ(w.group_h(), 5 * w.lane_h + w.group_gap);
+  EXPECT_EQ(w.LaneAt(25, 4, &compute_lane), (std::pair{size_t{0}, analysis::RankLane::kCompute}));
+  EXPECT_EQ(compute_lane, 2);
+  EXPECT_EQ(w.LaneAt(35, 4), (std::pair{size_t{0}, analysis::RankLane::kCollective}));
+  EXPECT_EQ(w.LaneAt(45, 4), (std::pair{size_t{0}, analysis::RankLane::kHost}));
+  EXPECT_EQ(w.LaneAt(w.group_h() + 5, 4, &compute_lane), (std::pair{size_t{1}, analysis::RankLane::kCompute}));
+  EXPECT_EQ(compute_lane, 0);
   EXPECT_FALSE(l.LaneAt(35 * 4 + 1, 4).has_value());  // below the last group
   EXPECT_FALSE(l.LaneAt(-1, 4).has_value());
 }
@@ -229,7 +240,7 @@ TEST(RanksTimelineTest, AClickOnACollectiveSelectsItsInstanceAndTheWheelZooms) {
   const DemoRun d = MakeDemoRun();
   ASSERT_EQ(d.ranks.size(), 4u);
   ASSERT_EQ(d.analysis.error, "");
-  const RanksViewInput input{d.ranks, &d.analysis, "demo"};
+  const RanksViewInput input{d.ranks, &d.analysis, "demo", {}};
   RanksTimeline t;
   TimelineFrame(&t, input);
   ASSERT_EQ(t.instances().instances.size(), 3u);
@@ -263,6 +274,48 @@ TEST(RanksTimelineTest, AClickOnACollectiveSelectsItsInstanceAndTheWheelZooms) {
   TimelineFrame(&t, input);
   EXPECT_NEAR(static_cast<double>(t.viewport().visible.duration_ns()), static_cast<double>(before) / 1.25,
               static_cast<double>(before) * 0.01);
+}
+
+// The run picker: a click on another run's row of the open list asks for
+// that run once; the run on screen's row asks for nothing.
+TEST(RanksViewTest, ARunPickedFromTheListIsAskedForOnce) {
+  testing::HeadlessImGui imgui(ImVec2(1200, 700));
+  const Fixture f = Make();
+  RanksViewInput input{f.ranks, &f.analysis, "demo", {}};
+  for (int i = 0; i < 3; ++i) {
+    RanksRunChoice c;
+    c.run = "run" + std::to_string(i);
+    c.dir = "/logs/plugins/profile/run" + std::to_string(i);
+    c.hosts = 2;
+    c.current = i == 0;
+    input.runs.push_back(c);
+  }
+  RanksView view;
+  view.OpenRunList();
+  ImGuiIO& io = ImGui::GetIO();
+  auto frame = [&] {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(1200, 700));
+    ImGui::Begin("ranks", nullptr, ImGuiWindowFlags_NoDecoration);
+    view.Draw(input);
+    ImGui::End();
+    ImGui::Render();
+  };
+  frame();
+  // Click down the list's first column, one line at a time, until a run is asked for.
+  std::vector<std::string> asked;
+  for (float y = ImGui::GetFrameHeightWithSpacing(); y < 160 && asked.empty(); y += 3) {
+    io.MousePos = ImVec2(30, y);
+    io.MouseDown[0] = true;
+    frame();
+    io.MouseDown[0] = false;
+    frame();
+    if (auto dir = view.TakeRunChoice()) asked.push_back(*dir);
+  }
+  ASSERT_EQ(asked.size(), 1u) << "no click on the list asked for a run";
+  EXPECT_EQ(asked[0], "/logs/plugins/profile/run1");  // the first row under the one on screen
+  EXPECT_FALSE(view.TakeRunChoice().has_value());    // once
 }
 
 }  // namespace

@@ -22,13 +22,23 @@ using analysis::RankLane;
 // [SECTION] Layout and step windows
 //-----------------------------------------------------------------------------
 
-std::optional<std::pair<size_t, RankLane>> RanksTimelineLayout::LaneAt(float y, size_t groups) const {
+std::optional<std::pair<size_t, RankLane>> RanksTimelineLayout::LaneAt(float y, size_t groups, int* compute_lane) const {
   if (y < 0 || lane_h <= 0) return std::nullopt;
   const size_t g = static_cast<size_t>(y / group_h());
   if (g >= groups) return std::nullopt;
   const int lane = static_cast<int>((y - static_cast<float>(g) * group_h()) / lane_h);
-  if (lane >= analysis::kRankLaneCount) return std::nullopt;  // the gap below the group
-  return std::pair{g, static_cast<RankLane>(lane)};
+  if (lane >= lanes()) return std::nullopt;  // the gap below the group
+  if (compute_lane) *compute_lane = lane < compute_lanes ? lane : 0;
+  const RankLane kind = lane < compute_lanes        ? RankLane::kCompute
+                        : lane == compute_lanes ? RankLane::kCollective
+                                                : RankLane::kHost;
+  return std::pair{g, kind};
+}
+
+int RanksComputeLanes(std::span<const analysis::RankSummary> ranks) {
+  size_t most = 1;
+  for (const analysis::RankSummary& r : ranks) most = std::max(most, r.lanes.compute_streams.size());
+  return static_cast<int>(std::min(most, analysis::kRankStreamLanes));
 }
 
 TimeRange RanksStepView(std::span<const analysis::RankSummary> ranks, const analysis::RanksAnalysis& analysis,
@@ -72,9 +82,10 @@ void Hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, uint32_t color, float spacing) {
   dl->PopClipRect();
 }
 
-RanksTimelineLayout ScaledLayout() {
+RanksTimelineLayout ScaledLayout(int compute_lanes) {
   const float s = UiScale();
   RanksTimelineLayout l;
+  l.compute_lanes = compute_lanes;
   l.ruler_h *= s;
   l.lane_h *= s;
   l.group_gap *= s;
@@ -130,7 +141,7 @@ void RanksTimeline::Draw(const RanksViewInput& input, float width, float height)
   }
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float region_h = std::max(20.f, height - ImGui::GetFrameHeightWithSpacing());
-  const RanksTimelineLayout layout = ScaledLayout();
+  const RanksTimelineLayout layout = ScaledLayout(RanksComputeLanes(input.ranks));
   const float plot_w = width - label_w;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   // The ruler: time since the chosen step's start on the lowest rank.
@@ -162,7 +173,8 @@ void RanksTimeline::Draw(const RanksViewInput& input, float width, float height)
     viewport_.Pan(io.MouseDelta.x);
     scroll_y_ -= io.MouseDelta.y;
   }
-  const auto lane = layout.LaneAt(io.MousePos.y - lanes_top + scroll_y_, groups);
+  int compute_lane = 0;
+  const auto lane = layout.LaneAt(io.MousePos.y - lanes_top + scroll_y_, groups, &compute_lane);
   if (ImGui::IsItemDeactivated() && io.MouseDragMaxDistanceSqr[0] < 9.f * s * s) {
     selected_.reset();
     if (lane && io.MousePos.x >= x0) {
@@ -191,10 +203,18 @@ void RanksTimeline::Draw(const RanksViewInput& input, float width, float height)
                    text::FormatDuration(sp.end - sp.wait_end) + "\nclick: outline it on every rank";
       }
     }
+    // A compute lane of one stream names it and reads its bins.
+    const std::vector<analysis::StreamLane>& streams = r.lanes.compute_streams;
+    const bool by_stream = lane->second == RankLane::kCompute && !streams.empty();
+    const analysis::StreamLane* stream =
+        by_stream && static_cast<size_t>(compute_lane) < streams.size() ? &streams[static_cast<size_t>(compute_lane)]
+                                                                         : nullptr;
+    const std::string detail = lane->second == RankLane::kHost ? r.lanes.host_thread : stream ? stream->name : "";
+    const float busy = stream      ? r.lanes.BusyIn(stream->busy, t, t + px)
+                       : by_stream ? 0.f
+                                   : r.lanes.BusyIn(lane->second, t, t + px);
     ImGui::SetTooltip("rank %d, %s%s%s: %.0f%% busy here\n%s since the step start%s", r.rank, kLaneNames[l],
-                      lane->second == RankLane::kHost && !r.lanes.host_thread.empty() ? " " : "",
-                      lane->second == RankLane::kHost ? r.lanes.host_thread.c_str() : "",
-                      100.0 * r.lanes.BusyIn(lane->second, t, t + px),
+                      detail.empty() ? "" : " ", detail.c_str(), 100.0 * busy,
                       text::FormatDuration(t - row.clock_offset_ns - origin_ns_).c_str(), instance.c_str());
   }
   dl->PushClipRect(ImVec2(p.x, lanes_top), ImVec2(p.x + width, lanes_top + lanes_h), true);
@@ -207,7 +227,7 @@ void RanksTimeline::Draw(const RanksViewInput& input, float width, float height)
 void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float y0, float width, float height) {
   const float s = UiScale();
   const float label_w = 74.f * s;
-  const RanksTimelineLayout layout = ScaledLayout();
+  const RanksTimelineLayout layout = ScaledLayout(RanksComputeLanes(input.ranks));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float x0 = x_left + label_w, plot_w = width - label_w;
   const int columns = static_cast<int>(plot_w);
@@ -226,19 +246,32 @@ void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float 
     const DurNs off = row.clock_offset_ns;
     const bool straggler = a.straggler && a.straggler->row == g;
     const std::string label = "rank " + std::to_string(r.rank) + (straggler ? " *" : "");
-    dl->AddText(ImVec2(x_left, gy + (3 * layout.lane_h - ImGui::GetFontSize()) / 2),
+    const float group_lanes_h = static_cast<float>(layout.lanes()) * layout.lane_h;
+    dl->AddText(ImVec2(x_left, gy + (group_lanes_h - ImGui::GetFontSize()) / 2),
                 straggler ? theme::kCauseInput : theme::Rgba(200, 205, 215), label.c_str());
     // Busy shares, one pixel column at a time, equal neighbours as one rect.
-    for (int l = 0; l < analysis::kRankLaneCount; ++l) {
-      const float ly = gy + static_cast<float>(l) * layout.lane_h, lb = ly + layout.lane_h - 1.f;
+    // Lane li's bins: a compute stream's, the merged compute lane (first
+    // compute lane of a rank with one stream), the collective, the main thread.
+    const int cl = layout.compute_lanes;
+    for (int li = 0; li < layout.lanes(); ++li) {
+      const float ly = gy + static_cast<float>(li) * layout.lane_h, lb = ly + layout.lane_h - 1.f;
       dl->AddRectFilled(ImVec2(x0, ly), ImVec2(x0 + plot_w, lb), kLaneBackground);
+      const int l = li < cl ? 0 : li - cl + 1;  // its RankLane
+      const std::vector<analysis::StreamLane>& streams = r.lanes.compute_streams;
+      const std::vector<uint8_t>* bins = &r.lanes.busy[static_cast<size_t>(l)];
+      if (li < cl) {
+        bins = !streams.empty() ? (static_cast<size_t>(li) < streams.size() ? &streams[static_cast<size_t>(li)].busy
+                                                                            : nullptr)
+                                : (li == 0 ? bins : nullptr);
+      }
+      if (!bins) continue;
       int run_start = 0;
       float run_h = -1;
       for (int x = 0; x <= columns; ++x) {
         float h = -1;
         if (x < columns) {
           const TimeNs t0 = viewport_.XToTime(x) + off, t1 = std::max(t0 + 1, viewport_.XToTime(x + 1) + off);
-          h = std::round(r.lanes.BusyIn(static_cast<RankLane>(l), t0, t1) * (layout.lane_h - 1.f) * 2.f) / 2.f;
+          h = std::round(r.lanes.BusyIn(*bins, t0, t1) * (layout.lane_h - 1.f) * 2.f) / 2.f;
         }
         if (h == run_h) continue;
         if (run_h > 0) {
@@ -253,7 +286,7 @@ void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float 
     for (const analysis::Interval& st : r.lanes.steps) {
       for (TimeNs t : {st.start_ns - off, st.end_ns - off}) {
         if (t < vis.start_ns || t > vis.end_ns) continue;
-        dl->AddLine(ImVec2(x_of(t), gy), ImVec2(x_of(t), gy + 3 * layout.lane_h), kStepEdge);
+        dl->AddLine(ImVec2(x_of(t), gy), ImVec2(x_of(t), gy + group_lanes_h), kStepEdge);
       }
     }
     // The wait of each matched collective on this rank, over its collective lane.
@@ -261,7 +294,7 @@ void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float 
     auto it = std::lower_bound(cs.begin(), cs.end(), vis.start_ns + off,
                                [](const analysis::CollectiveArrival& c, TimeNs t) { return c.start_ns < t; });
     for (int back = 0; back < 64 && it != cs.begin(); ++back) --it;
-    const float cy = gy + layout.lane_h, cb = cy + layout.lane_h - 1.f;
+    const float cy = gy + static_cast<float>(cl) * layout.lane_h, cb = cy + layout.lane_h - 1.f;
     for (int drawn = 0; it != cs.end() && it->start_ns - off <= vis.end_ns && drawn < 4 * columns; ++it) {
       const size_t ci = static_cast<size_t>(it - cs.begin());
       const uint32_t k = ci < instances_.of_collective[row.input].size() ? instances_.of_collective[row.input][ci]
@@ -278,8 +311,8 @@ void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float 
     if (selected_ && *selected_ < instances_.instances.size()) {
       const analysis::InstanceSpan sp = analysis::SpanOnRank(instances_, input.ranks, *selected_, row.input);
       const float xa = x_of(sp.arrival), xb = std::max(x_of(sp.end), xa + 2.f);
-      dl->AddRectFilled(ImVec2(xa, gy - 1), ImVec2(xb, gy + 3 * layout.lane_h), kSelectedFill);
-      dl->AddRect(ImVec2(xa, gy - 1), ImVec2(xb, gy + 3 * layout.lane_h), kSelectedOutline, 0.f, 0, 1.5f * s);
+      dl->AddRectFilled(ImVec2(xa, gy - 1), ImVec2(xb, gy + group_lanes_h), kSelectedFill);
+      dl->AddRect(ImVec2(xa, gy - 1), ImVec2(xb, gy + group_lanes_h), kSelectedOutline, 0.f, 0, 1.5f * s);
     }
   }
 }

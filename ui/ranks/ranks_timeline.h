@@ -1,5 +1,6 @@
 // RanksTimeline: the ranks view's timeline (issue #20): one lane group per
-// rank (compute kernels, collective kernels with each rank's wait in a
+// rank (compute kernels, one lane per stream when a rank computes on several,
+// collective kernels with each rank's wait in a
 // matched instance filled orange and hatched, the main thread) drawn from the
 // ranks' busy summaries (analysis::RankLanes) on the aligned clock, its ruler
 // counting from a chosen step; wheel zoom and drag pan like the main
@@ -18,15 +19,25 @@
 namespace stepline::ui {
 
 // Vertical layout of the lane groups (unscaled px times the font scale).
+// A group's lanes, top to bottom: `compute_lanes` compute lanes (one per
+// kept stream, RankLanes::compute_streams; one when no rank has several),
+// the collective lane, the main thread.
 struct RanksTimelineLayout {
   float ruler_h = 20.f;
   float lane_h = 10.f;
   float group_gap = 5.f;
-  float group_h() const { return 3 * lane_h + group_gap; }
+  int compute_lanes = 1;
+  int lanes() const { return compute_lanes + 2; }
+  float group_h() const { return static_cast<float>(lanes()) * lane_h + group_gap; }
   // The rank row (0-based, in group order) and lane at `y` px below the
-  // ruler's bottom; nullopt in a gap or past `groups`.
-  std::optional<std::pair<size_t, analysis::RankLane>> LaneAt(float y, size_t groups) const;
+  // ruler's bottom; nullopt in a gap or past `groups`. `compute_lane` gets
+  // the compute lane's index (0 for the other lanes).
+  std::optional<std::pair<size_t, analysis::RankLane>> LaneAt(float y, size_t groups, int* compute_lane = nullptr) const;
 };
+
+// Compute lanes per group for these ranks: the most kept streams of any rank
+// (RankLanes::compute_streams), at least 1.
+int RanksComputeLanes(std::span<const analysis::RankSummary> ranks);
 
 // The window shown when step `step` is chosen: the step's aligned window
 // across the ranks with 3% either side; the ranks' aligned spans (trace

@@ -292,10 +292,58 @@ void RanksView::DrawHeatMap(const std::vector<RanksTableRow>& rows, float width,
   ImGui::Dummy(ImVec2(width, row_h * static_cast<float>(rows.size())));
 }
 
+// A TensorBoard tree with several runs: the run on screen and a button that
+// shows the list of every run (hosts, date, size), newest first; clicking a
+// row asks for that run (TakeRunChoice).
+void RanksView::DrawRunPicker(const RanksViewInput& input) {
+  for (const RanksRunChoice& c : input.runs) {
+    if (!c.current) continue;
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("Run %s", c.run.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%zu %s, %s, %s; %zu runs in this folder)", c.hosts, c.hosts == 1 ? "host" : "hosts",
+                        c.date.c_str(), c.size.c_str(), input.runs.size());
+    ImGui::SameLine();
+  }
+  if (ImGui::SmallButton(run_list_open_ ? "Hide runs" : "Other runs...")) run_list_open_ = !run_list_open_;
+  if (!run_list_open_) return;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+  const float h = (static_cast<float>(std::min<size_t>(input.runs.size(), 8)) + 1.2f) * ImGui::GetTextLineHeightWithSpacing();
+  if (!ImGui::BeginTable("##ranks_runs", 4, flags, ImVec2(std::min(ImGui::GetContentRegionAvail().x, 620.f * UiScale()), h))) {
+    return;
+  }
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Run", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("Hosts");
+  ImGui::TableSetupColumn("Date");
+  ImGui::TableSetupColumn("Size");
+  ImGui::TableHeadersRow();
+  for (size_t i = 0; i < input.runs.size(); ++i) {
+    const RanksRunChoice& c = input.runs[i];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::PushID(static_cast<int>(i));
+    const std::string label = c.run + (c.current ? "  (on screen)" : i == 0 ? "  (newest)" : "");
+    if (ImGui::Selectable(label.c_str(), c.current, ImGuiSelectableFlags_SpanAllColumns) && !c.current) {
+      run_choice_ = c.dir;
+      run_list_open_ = false;
+    }
+    ImGui::PopID();
+    ImGui::TableNextColumn();
+    ImGui::Text("%zu", c.hosts);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(c.date.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(c.size.c_str());
+  }
+  ImGui::EndTable();
+}
+
 std::optional<std::string> RanksView::Draw(const RanksViewInput& input) {
   std::optional<std::string> open;
   std::vector<RanksTableRow> rows = RanksTableRows(input);
   const analysis::RanksAnalysis* a = input.analysis;
+  if (input.runs.size() > 1) DrawRunPicker(input);
   ImGui::Text("%s: %zu ranks", input.title.c_str(), rows.size());
   if (a) {
     ImGui::SameLine();
@@ -321,7 +369,9 @@ std::optional<std::string> RanksView::Draw(const RanksViewInput& input) {
   // The timeline: as tall as its lane groups need, at most 55% of the rest.
   if (a) {
     const float s = UiScale();
-    const float lanes_h = RanksTimelineLayout{}.group_h() * s * static_cast<float>(rows.size());
+    RanksTimelineLayout layout;
+    layout.compute_lanes = RanksComputeLanes(input.ranks);
+    const float lanes_h = layout.group_h() * s * static_cast<float>(rows.size());
     const float need = ImGui::GetFrameHeightWithSpacing() + RanksTimelineLayout{}.ruler_h * s + lanes_h + 2.f;
     timeline_.Draw(input, ImGui::GetContentRegionAvail().x, std::min(need, ImGui::GetContentRegionAvail().y * 0.55f));
     ImGui::Spacing();

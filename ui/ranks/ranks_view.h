@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/analysis/ranks_analysis.h"
@@ -64,13 +65,21 @@ class RanksView {
   // Draws into the current ImGui window's remaining space. Returns the path
   // of a rank the user double-clicked (to open it alone), else nothing.
   std::optional<std::string> Draw(const RanksViewInput& input);
+  // The run directory the user chose in the run picker (input.runs) since
+  // the last call, once; the caller loads that run's ranks.
+  std::optional<std::string> TakeRunChoice() { return std::exchange(run_choice_, std::nullopt); }
+  // Shows the run picker's list (as its "Other runs..." button does).
+  void OpenRunList() { run_list_open_ = true; }
 
  private:
   void DrawTable(std::vector<RanksTableRow>& rows, float height, std::optional<std::string>* open);
   void DrawBars(const std::vector<RanksTableRow>& rows, float width, float height);
   // Ranks (rows, in table order) x steps (columns, bucketed to >= 2 px).
   void DrawHeatMap(const std::vector<RanksTableRow>& rows, float width, float height);
+  void DrawRunPicker(const RanksViewInput& input);
   RanksTimeline timeline_;
+  std::optional<std::string> run_choice_;
+  bool run_list_open_ = false;
   RanksColumn sort_column_ = RanksColumn::kRank;
   bool sort_ascending_ = true;
 };
