@@ -18,12 +18,13 @@ struct SqliteExportCounts {
   uint64_t slices = 0, tracks = 0, flows = 0, counters = 0, args = 0, instants = 0;
   uint64_t steps = 0, gaps = 0, ops = 0, kernels = 0, breakdown = 0;
   // Where the time goes, as CPU ms of the thread doing it (robust on a
-  // shared machine). The main thread, which alone writes OUT.db: the slice
-  // table; its two indexes; copying in the side tables; the analysis tables,
-  // the counter index and the commit. The side thread, meanwhile: arg, flow,
-  // instant and counter written into a database of their own. `wait_ms` is
-  // the main thread's wall time waiting for the side thread.
-  double slices_cpu_ms = 0, slice_indexes_cpu_ms = 0, copy_cpu_ms = 0, finish_cpu_ms = 0;
+  // shared machine). The main thread, which alone writes OUT.db: the track,
+  // slice and flow tables (with the slice(track_id, ts) index, kept while
+  // inserting); the slice(name) index; copying in the side tables; the
+  // analysis tables, the counter index and the commit. The side thread,
+  // meanwhile: arg, instant and counter written into a database of their
+  // own. `wait_ms` is the main thread's wall time waiting for the side one.
+  double slices_cpu_ms = 0, name_index_cpu_ms = 0, copy_cpu_ms = 0, finish_cpu_ms = 0;
   double side_cpu_ms = 0, wait_ms = 0;
 };
 
