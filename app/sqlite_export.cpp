@@ -196,19 +196,19 @@ void WriteSlices(const Trace& trace, SqliteDb* db, SqliteExportCounts* counts) {
   const auto names = s.name();
   // By pool string: -1 not seen yet, 0 unnamed (""), else the name id. The
   // map guards against a pool holding one text twice (UNIQUE would fail).
-  std::vector<int64_t> name_id(trace.strings().size(), -1);
+  std::vector<int32_t> name_id(trace.strings().size(), -1);
   {
-    std::unordered_map<std::string_view, int64_t> by_text;
+    std::unordered_map<std::string_view, int32_t> by_text;
     SqliteInsert ins(db, "name", 2);
     for (size_t i = 0; i < s.size(); ++i) {
-      int64_t& id = name_id[names[i].index()];
+      int32_t& id = name_id[names[i].index()];
       if (id >= 0) continue;
       const std::string_view text = trace.str(names[i]);
       if (text.empty()) {
         id = 0;
         continue;
       }
-      const auto [it, added] = by_text.emplace(text, static_cast<int64_t>(by_text.size()) + 1);
+      const auto [it, added] = by_text.emplace(text, static_cast<int32_t>(by_text.size()) + 1);
       id = it->second;
       if (!added) continue;
       ins.Int(1, id);
