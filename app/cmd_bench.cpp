@@ -354,10 +354,11 @@ void WriteBenchText(const BenchSettings& settings, const BenchInput& input, cons
     const auto per_s = [&](double ms) { return FormatFixed(ms > 0 ? q.slices / ms / 1e3 : 0, 2); };
     out << "sqlite   export " << FormatFixed(q.wall_ms, 1) << " ms wall, " << FormatFixed(q.cpu_ms, 1)
         << " ms CPU median: " << per_s(q.wall_ms) << " / " << per_s(q.cpu_ms) << " M slices/s (wall / CPU)\n"
-        << "         CPU by phase (last run): slice table " << FormatFixed(q.phases.slices_cpu_ms, 1)
-        << " ms, other model tables " << FormatFixed(q.phases.other_cpu_ms, 1) << " ms, analysis tables "
-        << FormatFixed(q.phases.analysis_cpu_ms, 1) << " ms, indexes " << FormatFixed(q.phases.indexes_cpu_ms, 1)
-        << " ms\n"
+        << "         CPU by phase (last run): main thread: slice and flow tables " << FormatFixed(q.phases.slices_cpu_ms, 1)
+        << " ms, name index " << FormatFixed(q.phases.name_index_cpu_ms, 1) << " ms, copying the side tables "
+        << FormatFixed(q.phases.copy_cpu_ms, 1) << " ms, analysis tables and commit "
+        << FormatFixed(q.phases.finish_cpu_ms, 1) << " ms (waited " << FormatFixed(q.phases.wait_ms, 1)
+        << " ms); side thread (args) " << FormatFixed(q.phases.side_cpu_ms, 1) << " ms\n"
         << "         SQLite floor (CPU, same run): trivial insert loop "
         << FormatFixed(q.floor_insert_rows_per_s / 1e6, 2) << " M rows/s; CREATE INDEX on the names "
         << FormatFixed(q.floor_name_index_rows_per_s / 1e6, 2) << " M rows/s\n";

@@ -78,10 +78,11 @@ int RunExport(const Args& args, std::ostream& out, std::ostream& err) {
       << "load " << FormatFixed(load_ms, 1) << " ms; export " << FormatFixed(write_ms, 1) << " ms wall, "
       << FormatFixed(cpu_ms, 1) << " ms CPU (" << per_s(write_ms) << " / " << per_s(cpu_ms)
       << " M slices/s; analysis, args and indexes included)\n"
-      << "CPU by phase: slice table " << FormatFixed(counts.slices_cpu_ms, 1) << " ms ("
-      << per_s(counts.slices_cpu_ms) << " M slices/s), other model tables " << FormatFixed(counts.other_cpu_ms, 1)
-      << " ms, analysis tables " << FormatFixed(counts.analysis_cpu_ms, 1) << " ms, indexes "
-      << FormatFixed(counts.indexes_cpu_ms, 1) << " ms\n";
+      << "CPU by phase: main thread: slice and flow tables " << FormatFixed(counts.slices_cpu_ms, 1) << " ms, name index "
+      << FormatFixed(counts.name_index_cpu_ms, 1) << " ms, copying the side tables "
+      << FormatFixed(counts.copy_cpu_ms, 1) << " ms, analysis tables and commit " << FormatFixed(counts.finish_cpu_ms, 1)
+      << " ms (waited " << FormatFixed(counts.wait_ms, 1) << " ms); side thread (args, instants, counters) "
+      << FormatFixed(counts.side_cpu_ms, 1) << " ms\n";
   return out.good() ? 0 : 1;
 }
 

@@ -17,10 +17,15 @@ struct SqliteExportOptions {
 struct SqliteExportCounts {
   uint64_t slices = 0, tracks = 0, flows = 0, counters = 0, args = 0, instants = 0;
   uint64_t steps = 0, gaps = 0, ops = 0, kernels = 0, breakdown = 0;
-  // CPU time of the phases (all threads): the slice table; the other model
-  // tables; the analysis tables (waiting for the analysis thread, whose own
-  // time runs alongside the first two); the indexes and the commit.
-  double slices_cpu_ms = 0, other_cpu_ms = 0, analysis_cpu_ms = 0, indexes_cpu_ms = 0;
+  // Where the time goes, as CPU ms of the thread doing it (robust on a
+  // shared machine). The main thread, which alone writes OUT.db: the track,
+  // slice and flow tables (with the slice(track_id, ts) index, kept while
+  // inserting); the slice(name) index; copying in the side tables; the
+  // analysis tables, the counter index and the commit. The side thread,
+  // meanwhile: arg, instant and counter written into a database of their
+  // own. `wait_ms` is the main thread's wall time waiting for the side one.
+  double slices_cpu_ms = 0, name_index_cpu_ms = 0, copy_cpu_ms = 0, finish_cpu_ms = 0;
+  double side_cpu_ms = 0, wait_ms = 0;
 };
 
 // Writes `trace` into a new database at `path`, atomically: into a temporary

@@ -135,6 +135,46 @@ TEST(SqliteExportTest, TablesHoldTheModelRowForRow) {
   for (const auto& r : sums) EXPECT_EQ(r[0], r[1]);
 }
 
+// `slice` is a view over slice_row and name (names stored once): a script
+// still reads names as text, and SQLite's planner still answers the two
+// lookups the issue names from the indexes, not by scanning.
+TEST(SqliteExportTest, SliceViewReadsNamesAsTextAndUsesTheIndexes) {
+  const Trace trace = LoadDemo("small-batch");
+  const std::string db = Export(trace, "sqlite-export-plan");
+  const SliceTable& s = trace.slices();
+  size_t named = 0;
+  for (size_t i = 0; i < s.size(); ++i) named += !trace.str(s.name()[i]).empty();
+  ASSERT_GT(named, 0u);
+  EXPECT_EQ(Query(db, "SELECT DISTINCT typeof(name) FROM slice WHERE name IS NOT NULL"), (Rows{{"text"}}));
+  EXPECT_EQ(Int(Query(db, "SELECT count(name) FROM slice")[0][0]), static_cast<int64_t>(named));
+  // Every name once in `name`.
+  EXPECT_EQ(Query(db, "SELECT count(*) FROM name")[0][0], Query(db, "SELECT count(DISTINCT name) FROM slice")[0][0]);
+  // A name lookup gives exactly the model's slices of that name.
+  const std::string name(trace.str(s.name()[s.size() / 2]));
+  const size_t want = static_cast<size_t>(std::count_if(s.name().begin(), s.name().end(), [&](StringId id) {
+    return trace.str(id) == name;
+  }));
+  std::string quoted;
+  for (char c : name) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+  EXPECT_EQ(Int(Query(db, "SELECT count(*) FROM slice WHERE name = '" + quoted + "'")[0][0]),
+            static_cast<int64_t>(want));
+  // The query plans (the detail column of EXPLAIN QUERY PLAN, one row per loop).
+  const auto plan = [&](const std::string& sql) {
+    std::string text;
+    for (const auto& row : Query(db, "EXPLAIN QUERY PLAN " + sql)) text += row.back() + "\n";
+    return text;
+  };
+  const std::string by_name = plan("SELECT * FROM slice WHERE name = 'x'");
+  EXPECT_NE(by_name.find("SEARCH n USING COVERING INDEX"), std::string::npos) << by_name;
+  EXPECT_NE(by_name.find("USING INDEX slice_name (name_id=?)"), std::string::npos) << by_name;
+  EXPECT_EQ(by_name.find("SCAN"), std::string::npos) << by_name;
+  const std::string by_time = plan("SELECT * FROM slice WHERE track_id = 3 AND ts BETWEEN 1000 AND 2000");
+  EXPECT_NE(by_time.find("USING INDEX slice_track_ts (track_id=? AND ts>? AND ts<?)"), std::string::npos) << by_time;
+  EXPECT_EQ(by_time.find("SCAN"), std::string::npos) << by_time;
+  const std::string by_id = plan("SELECT name FROM slice WHERE id = 7");
+  EXPECT_EQ(by_id.find("SCAN"), std::string::npos) << by_id;
+}
+
 TEST(SqliteExportTest, WritesAtomicallyAndNeverReplacesWithoutForce) {
   const Trace trace = LoadDemo("baseline");
   const fs::path dir = MakeScratchDirRemovedAtExit("sqlite-export-atomic");
