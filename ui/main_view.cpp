@@ -50,6 +50,7 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
   ImGui::Begin("Stepline", nullptr, flags);
   ImGui::PopStyleVar();
   caption_strip_.reset();
+  analysis_pending_panels_ = 0;
   if (solo) {
     DrawSolo(state, status);
     ImGui::End();
@@ -164,6 +165,7 @@ void MainView::DrawLeftColumn(ViewState& state, float height, float width, ViewR
   const bool pending = AnalysisPending(state);
   if (pending) {
     DrawAnalysisPending("Steps, the time breakdown and recommendations");
+    ++analysis_pending_panels_;
   } else {
     overview_.Draw(state);
   }
@@ -210,6 +212,7 @@ void MainView::DrawBottomTabs(ViewState& state) {
     const bool pending = AnalysisPending(state) && t.tab != BottomTab::kSelection;
     if (pending) {
       DrawAnalysisPending("Idle gaps, op and kernel stats and memory");
+      ++analysis_pending_panels_;
     } else {
       switch (t.tab) {
         case BottomTab::kIdleGaps: gaps_.Draw(state); break;
@@ -327,7 +330,10 @@ void MainView::DrawSolo(ViewState& state, const AppStatus& status) {
   ImGui::Separator();
   const float caption_h = state.pictures.show_caption ? CaptionHeight() : 0.f;
   ImGui::BeginChild("##solo", ImVec2(0, -caption_h), false);
-  if (AnalysisPending(state)) DrawAnalysisPending("The panel's rows");
+  if (AnalysisPending(state)) {
+    DrawAnalysisPending("The panel's rows");
+    ++analysis_pending_panels_;
+  }
   switch (AnalysisPending(state) ? SoloPanel::kNone : state.pictures.solo) {
     case SoloPanel::kOverview: overview_.Draw(state, ImGui::GetContentRegionAvail().y); break;
     case SoloPanel::kOpStats: ops_.Draw(state); break;

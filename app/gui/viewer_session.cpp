@@ -239,7 +239,7 @@ void ViewerSession::PollAnalyses() {
       analyses_.erase(analyses_.begin() + static_cast<std::ptrdiff_t>(i));
       continue;
     }
-    if (!job.done()) {
+    if (!job.done() || hold_analyses_) {
       ++i;
       continue;
     }

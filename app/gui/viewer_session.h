@@ -70,6 +70,9 @@ class ViewerSession {
   bool loading() const { return jobs_[0].running() || jobs_[1].running(); }
   // An analysis of a trace held (shown or being assembled) is running.
   bool analysing() const;
+  // Tests: while held, finished analyses wait to be handed over (so a frame
+  // before the hand-over is certain); releasing lets the next poll take them.
+  void HoldAnalysisResults(bool hold) { hold_analyses_ = hold; }
   bool comparing() const { return comparing_; }
 
   // Files dropped on the window: two or more compare the first two; one
@@ -154,6 +157,7 @@ class ViewerSession {
   std::vector<std::unique_ptr<AnalysisJob>> analyses_;  // of data the session holds
   std::vector<std::unique_ptr<AnalysisJob>> retired_;   // cancelled, freed once their thread ends
   LoadTimes load_times_;
+  bool hold_analyses_ = false;
   std::string job_path_[2];  // file each job reads, for the recent list ("" = demo)
   bool job_wanted_[2] = {};  // the job's result is still awaited
   bool job_single_ = false;  // jobs_[0] loads a trace to show alone
