@@ -11,6 +11,7 @@
 #include "app/gui/gl_window.h"
 #include "app/gui/picture_saver.h"
 #include "app/gui/screenshot_name.h"
+#include "app/gui/startup_timing.h"
 #include "app/gui/viewer_frame.h"
 #include "app/gui/viewer_session.h"
 #include "app/gui/viewer_settings.h"
@@ -23,6 +24,7 @@
 namespace stepline::app {
 
 int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
+  StartupTiming timing;  // STEPLINE_TIMING=1: when the timeline and the analysis first show
   auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--ranks"}, {"--demo"}});
   if (!parsed.ok()) {
     err << "stepline: " << parsed.error() << "\n";
@@ -95,6 +97,7 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
   };
   while (!window.ShouldClose()) {
     const ViewerSession::FrameResult r = RunViewerFrame(window, session, pictures, &gl_renderer, renderer);
+    timing.AfterFrame(session, err);
     window.SetTitle(session.WindowTitle());  // the open file(s), for the task bar and window list
     ViewerSettings now = SettingsOf(session.state(), default_folder);
     window.GetSize(&now.window_width, &now.window_height);

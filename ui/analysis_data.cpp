@@ -3,9 +3,12 @@
 
 namespace stepline::ui {
 
-AnalysisData ComputeAnalysisData(const Trace& trace) {
+AnalysisData ComputeAnalysisData(const Trace& trace, const std::atomic<bool>* cancel) {
   AnalysisData a;
-  static_cast<analysis::TraceAnalysis&>(a) = analysis::ComputeAnalysis(trace);
+  analysis::AnalysisOptions options;
+  options.cancel = cancel;
+  static_cast<analysis::TraceAnalysis&>(a) = analysis::ComputeAnalysis(trace, options);
+  if (cancel != nullptr && cancel->load()) return a;
   a.report = analysis::ResolveReport(trace, a);
   return a;
 }

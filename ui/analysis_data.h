@@ -1,10 +1,11 @@
-// AnalysisData: the analysis the panels show, computed once per trace on the
-// load thread (inside TimelineData) so the window never waits. It is the
+// AnalysisData: the analysis the panels show, computed once per trace on a
+// worker thread (TimelineAnalysis) while the timeline is already on screen. It is the
 // TraceAnalysis (ids: gaps with their SliceIds, op and kernel stats keyed by
 // StringId) plus its Report (the same rows with names, for the tables and
 // their CSV). Nothing in ui/ derives an analysis of its own.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <utility>
 
@@ -18,8 +19,9 @@ struct AnalysisData : analysis::TraceAnalysis {
   analysis::Report report;  // ResolveReport of this analysis
 };
 
-// ComputeAnalysis with the default options, then ResolveReport.
-AnalysisData ComputeAnalysisData(const Trace& trace);
+// ComputeAnalysis with the default options, then ResolveReport; stops early
+// (a partial result, to be discarded) once `*cancel` is set.
+AnalysisData ComputeAnalysisData(const Trace& trace, const std::atomic<bool>* cancel = nullptr);
 
 // The index into report.devices (== devices) of device ordinal `device_id`, -1 none.
 inline int32_t DeviceIndexOfId(const AnalysisData& a, int32_t device_id) { return a.DeviceIndexOfId(device_id); }

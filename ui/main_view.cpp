@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "ui/analysis_format.h"
+#include "ui/analysis_pending.h"
 #include "ui/analysis_tables.h"
 #include "ui/xla_modules_table.h"
 #include "ui/body_layout.h"
@@ -49,6 +50,7 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
   ImGui::Begin("Stepline", nullptr, flags);
   ImGui::PopStyleVar();
   caption_strip_.reset();
+  analysis_pending_panels_ = 0;
   if (solo) {
     DrawSolo(state, status);
     ImGui::End();
@@ -108,7 +110,9 @@ void MainView::DrawBody(ViewState& state, const AppStatus& status, QuadRenderer*
   const float splitter = 6.f;
   PanelLayout& p = state.panels;
   const float window_w = ImGui::GetMainViewport()->Size.x;
-  if (p.show_overview && window_w < kOverviewCollapseWidth) {
+  if (p.show_overview && window_w < kOverviewCollapseWidth && AnalysisPending(state)) {
+    ImGui::TextDisabled("Analysing the trace...");
+  } else if (p.show_overview && window_w < kOverviewCollapseWidth) {
     // A narrow window: the overview's cards as one line, the width to the timeline.
     const std::string line = OverviewSummaryLine(state.data->analysis);
     ImGui::TextUnformatted(FitText(line, ImGui::GetContentRegionAvail().x, ImGui::GetFontSize()).c_str());
@@ -158,11 +162,17 @@ void MainView::DrawLeftColumn(ViewState& state, float height, float width, ViewR
   // The selection details keep a fixed share at the bottom of the column.
   const float details_h = std::min(height * 0.3f, 240.f * scale);
   ImGui::BeginChild("##overview", ImVec2(width, height - details_h), true);
-  overview_.Draw(state);
+  const bool pending = AnalysisPending(state);
+  if (pending) {
+    DrawAnalysisPending("Steps, the time breakdown and recommendations");
+    ++analysis_pending_panels_;
+  } else {
+    overview_.Draw(state);
+  }
   const PanelShot shot = CurrentWindowShot("overview");
   if (BeginPanelMenu("##overview_menu")) {
     if (ImGui::MenuItem("Save overview as PNG")) req->save_panel = shot;
-    overview_.MenuItems(state, &req->save_panel, &req->exports);
+    if (!pending) overview_.MenuItems(state, &req->save_panel, &req->exports);
     ImGui::EndPopup();
   }
   ImGui::EndChild();
@@ -199,12 +209,18 @@ void MainView::DrawBottomTabs(ViewState& state) {
     // A fresh table per trace: ImGui sizes fixed columns to their content on
     // first use, and widths fitted to the last trace would cut this one's.
     ImGui::PushID(state.data.get());
-    switch (t.tab) {
-      case BottomTab::kIdleGaps: gaps_.Draw(state); break;
-      case BottomTab::kOpStats: ops_.Draw(state); break;
-      case BottomTab::kKernels: kernels_.Draw(state); break;
-      case BottomTab::kSelection: DrawSelectionTab(state); break;
-      case BottomTab::kMemory: memory_.Draw(state); break;
+    const bool pending = AnalysisPending(state) && t.tab != BottomTab::kSelection;
+    if (pending) {
+      DrawAnalysisPending("Idle gaps, op and kernel stats and memory");
+      ++analysis_pending_panels_;
+    } else {
+      switch (t.tab) {
+        case BottomTab::kIdleGaps: gaps_.Draw(state); break;
+        case BottomTab::kOpStats: ops_.Draw(state); break;
+        case BottomTab::kKernels: kernels_.Draw(state); break;
+        case BottomTab::kSelection: DrawSelectionTab(state); break;
+        case BottomTab::kMemory: memory_.Draw(state); break;
+      }
     }
     ImGui::PopID();
     ImGui::EndTabItem();
@@ -220,6 +236,10 @@ void MainView::DrawBottomMenu(ViewState& state, ViewRequests* req) {
   const PanelShot shot = CurrentWindowShot(kStems[static_cast<int>(state.panels.bottom_tab)]);
   if (!BeginPanelMenu("##bottom_menu")) return;
   if (ImGui::MenuItem("Save panel as PNG")) req->save_panel = shot;
+  if (AnalysisPending(state) && state.panels.bottom_tab != BottomTab::kSelection) {
+    ImGui::EndPopup();  // no table to copy or save yet
+    return;
+  }
   ImGui::Separator();
   switch (state.panels.bottom_tab) {
     case BottomTab::kIdleGaps: gaps_.MenuItems(state, &req->exports); break;
@@ -310,7 +330,11 @@ void MainView::DrawSolo(ViewState& state, const AppStatus& status) {
   ImGui::Separator();
   const float caption_h = state.pictures.show_caption ? CaptionHeight() : 0.f;
   ImGui::BeginChild("##solo", ImVec2(0, -caption_h), false);
-  switch (state.pictures.solo) {
+  if (AnalysisPending(state)) {
+    DrawAnalysisPending("The panel's rows");
+    ++analysis_pending_panels_;
+  }
+  switch (AnalysisPending(state) ? SoloPanel::kNone : state.pictures.solo) {
     case SoloPanel::kOverview: overview_.Draw(state, ImGui::GetContentRegionAvail().y); break;
     case SoloPanel::kOpStats: ops_.Draw(state); break;
     case SoloPanel::kKernels: kernels_.Draw(state); break;

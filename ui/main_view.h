@@ -58,6 +58,8 @@ class MainView {
  public:
   ViewRequests Draw(ViewState& state, const AppStatus& status, QuadRenderer* renderer);
   const TimelinePanel& timeline() const { return timeline_; }
+  // Panels that said "Analysing..." in the last frame (0 once the analysis is in).
+  int analysis_pending_panels() const { return analysis_pending_panels_; }
   // Where the caption strip was drawn last frame (none when it is off): the
   // app puts it under a saved panel.
   const std::optional<PanelShot>& caption_strip() const { return caption_strip_; }
@@ -91,6 +93,7 @@ class MainView {
   bool diagnostics_open_ = false;
   bool overview_column_ = true;  // last frame drew the overview column (not the narrow summary strip)  // the data-loss banner's Details window
   char search_buf_[256] = {};
+  int analysis_pending_panels_ = 0;
 };
 
 // Every shortcut, for the help overlay and the README.

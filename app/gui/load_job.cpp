@@ -1,6 +1,7 @@
 // LoadJob: the worker thread and its hand-off.
 #include "app/gui/load_job.h"
 
+#include <chrono>
 #include <filesystem>
 
 #include "app/cached_trace_load.h"
@@ -41,15 +42,20 @@ void LoadJob::StartWith(const std::string& name, std::function<Result<Trace, std
   }
   running_ = true;
   thread_ = std::thread([this, name, make = std::move(make)] {
+    const auto start = std::chrono::steady_clock::now();
+    const auto since = [](std::chrono::steady_clock::time_point t) {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    };
     Outcome out;
     out.path = name;
-    std::shared_ptr<const Trace> trace;
+    std::shared_ptr<const Trace> loaded;
+    std::shared_ptr<const Trace> trace;  // a parsed file's, for the cache entry
     column_cache::StoreTicket ticket;
     column_cache::CacheSettings cache_settings;
     if (make) {
       auto r = make();
       if (r.ok()) {
-        out.data = std::make_shared<ui::TimelineData>(std::make_shared<const Trace>(std::move(r).value()));
+        loaded = std::make_shared<const Trace>(std::move(r).value());
       } else {
         out.error = r.error();
       }
@@ -58,13 +64,21 @@ void LoadJob::StartWith(const std::string& name, std::function<Result<Trace, std
       column_cache::CachedLoad cache_info;
       auto r = column_cache::LoadThroughCache(name, settings, {}, &progress_, &cache_info);
       if (r.ok()) {
-        trace = std::make_shared<const Trace>(std::move(r).value());
-        out.data = std::make_shared<ui::TimelineData>(trace);
+        loaded = std::make_shared<const Trace>(std::move(r).value());
+        trace = loaded;
         ticket = cache_info.ticket;
         cache_settings = settings;
       } else {
         out.error = r.error().ToString();
       }
+    }
+    out.load_seconds = since(start);
+    if (loaded != nullptr && !progress_.cancel) {
+      const auto indexing = std::chrono::steady_clock::now();
+      out.data = std::make_shared<const ui::TimelineData>(loaded, std::make_shared<const ui::TimelineIndices>(*loaded));
+      out.index_seconds = since(indexing);
+    } else if (loaded != nullptr) {
+      out.error = "cancelled";
     }
     {
       std::lock_guard<std::mutex> lock(mutex_);

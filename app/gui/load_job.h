@@ -1,7 +1,8 @@
 // LoadJob: loads a trace on a worker thread so the window never freezes; the
 // UI polls progress (bytes read of total) and may cancel. The result is a
-// finalized Trace plus the timeline's indices, built on the same thread. Files
-// open through the column cache (loaders/column_cache).
+// finalized Trace plus the timeline's indices, built on the same thread, with
+// the analysis still to come (AnalysisJob computes it while the timeline
+// shows). Files open through the column cache (loaders/column_cache).
 #pragma once
 
 #include <atomic>
@@ -36,8 +37,10 @@ class LoadJob {
 
   struct Outcome {
     std::string path;
-    std::shared_ptr<const ui::TimelineData> data;  // null on failure
+    std::shared_ptr<const ui::TimelineData> data;  // null on failure; analysis_ready is false
     std::string error;                             // LoadError::ToString() on failure
+    double load_seconds = 0;                       // the load (cache open or parse), wall time
+    double index_seconds = 0;                      // then the timeline's indices
   };
   // The finished result, once; nullopt while running or after it was taken.
   std::optional<Outcome> TakeOutcome();

@@ -195,21 +195,76 @@ void ViewerSession::TakeOutcome(int job) {
   // as if it were good: the banner explains it now, Open recent would not.
   if (!job_path_[job].empty() && !out->data->trace->diagnostics().has_data_loss()) recent_.Add(job_path_[job]);
   if (single) {
+    load_times_ = LoadTimes{out->load_seconds, out->index_seconds, 0};
+    StartAnalysis(out->data);
     Show(std::move(out->data), FileName(out->path));
     return;
   }
   if (!assembling_) return;  // a side of a comparison that was abandoned
+  StartAnalysis(out->data);
   pending_[job].data = std::move(out->data);
   pending_[job].loading = false;
-  if (pending_[0].data && pending_[1].data && !pending_[0].loading && !pending_[1].loading) {
+  TryShowCompare();
+}
+
+void ViewerSession::TryShowCompare() {
+  const auto ready = [](const PendingSide& p) { return p.data && !p.loading && p.data->analysis_ready; };
+  if (assembling_ && ready(pending_[0]) && ready(pending_[1])) {
     assembling_ = false;
     ShowCompare(pending_[0].data, pending_[0].title, pending_[1].data, pending_[1].title);
     pending_[0] = pending_[1] = PendingSide{};
   }
 }
 
+void ViewerSession::StartAnalysis(const std::shared_ptr<const ui::TimelineData>& data) {
+  if (data && !data->analysis_ready) analyses_.push_back(std::make_unique<AnalysisJob>(data));
+}
+
+bool ViewerSession::Holds(const std::shared_ptr<const ui::TimelineData>& data) const {
+  return state_.data == data || (assembling_ && (pending_[0].data == data || pending_[1].data == data));
+}
+
+bool ViewerSession::analysing() const {
+  return std::any_of(analyses_.begin(), analyses_.end(), [&](const auto& a) { return Holds(a->pending()); });
+}
+
+void ViewerSession::PollAnalyses() {
+  for (size_t i = 0; i < analyses_.size();) {
+    AnalysisJob& job = *analyses_[i];
+    if (!Holds(job.pending())) {
+      // Replaced or closed before its analysis was done: stop it without
+      // waiting here; its thread ends at its next stage.
+      job.Cancel();
+      retired_.push_back(std::move(analyses_[i]));
+      analyses_.erase(analyses_.begin() + static_cast<std::ptrdiff_t>(i));
+      continue;
+    }
+    if (!job.done() || hold_analyses_) {
+      ++i;
+      continue;
+    }
+    const std::shared_ptr<const ui::TimelineData> pending = job.pending();
+    std::shared_ptr<const ui::TimelineData> done = job.Take();
+    if (done) {
+      // The same trace, now with its analysis: the view keeps its zoom,
+      // scroll and selection; panels rebuild their caches (new generation).
+      if (state_.data == pending) {
+        state_.data = done;
+        load_times_.analysis_seconds = job.seconds();
+      }
+      for (PendingSide& side : pending_) {
+        if (side.data == pending) side.data = done;
+      }
+    }
+    analyses_.erase(analyses_.begin() + static_cast<std::ptrdiff_t>(i));
+    TryShowCompare();
+  }
+  std::erase_if(retired_, [](const auto& job) { return job->done(); });
+}
+
 void ViewerSession::PollLoads() {
   for (int j = 0; j < 2; ++j) TakeOutcome(j);
+  PollAnalyses();
   if (ranks_job_.valid() && ranks_job_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
     RanksOutcome outcome = ranks_job_.get();
     if (outcome.error.empty()) {

@@ -8,6 +8,13 @@
 // (the trace on screen, the side that is not replaced) or being loaded by its
 // job; when both sides are there the compare view shows them. jobs_[0] loads
 // a single trace or side A, jobs_[1] side B, so both sides load at once.
+//
+// A load hands over the timeline alone (TimelineData::analysis_ready false):
+// a single trace shows at once and an AnalysisJob computes its analysis; when
+// it is done, the data with its analysis replaces the timeline-only data
+// wherever the session holds it (the view, a side being assembled). A
+// comparison shows only once both sides are analysed. An analysis whose data
+// the session no longer holds (another file opened) is cancelled.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +25,7 @@
 #include <vector>
 
 #include "app/gui/file_browser.h"
+#include "app/gui/analysis_job.h"
 #include "app/gui/load_job.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/run_picker.h"
@@ -62,6 +70,11 @@ class ViewerSession {
   bool loading_ranks() const { return ranks_job_.valid(); }
 
   bool loading() const { return jobs_[0].running() || jobs_[1].running(); }
+  // An analysis of a trace held (shown or being assembled) is running.
+  bool analysing() const;
+  // Tests: while held, finished analyses wait to be handed over (so a frame
+  // before the hand-over is certain); releasing lets the next poll take them.
+  void HoldAnalysisResults(bool hold) { hold_analyses_ = hold; }
   bool comparing() const { return comparing_; }
 
   // Files dropped on the window: two or more compare the first two; one
@@ -73,6 +86,13 @@ class ViewerSession {
   // Takes finished loads and shows what they complete. Frame() calls it;
   // public so tests can drive the state machine without a window.
   void PollLoads();
+
+  // Wall times of the last single load: the load, the timeline's indices and
+  // the analysis (0 until known); for STEPLINE_TIMING.
+  struct LoadTimes {
+    double load_seconds = 0, index_seconds = 0, analysis_seconds = 0;
+  };
+  const LoadTimes& load_times() const { return load_times_; }
 
   // What the file browser's pick is for.
   enum class Pick : uint8_t { kOpen = 0, kCompareWith, kReplaceA, kReplaceB };
@@ -102,6 +122,7 @@ class ViewerSession {
   void SetCapturing(bool capturing) { status_.capturing = capturing; }
 
   ui::ViewState& state() { return state_; }
+  const ui::ViewState& state() const { return state_; }
   const ui::MainView& view() const { return view_; }
   // The comparison on screen (or last shown); SelectStep() picks the step pair.
   ui::CompareView& compare_view() { return compare_; }
@@ -125,11 +146,20 @@ class ViewerSession {
   void StartSide(int side, const std::string& path);
   void Abandon(int job);  // cancels the job and drops its result (unlike a user's Cancel, no error shown)
   void TakeOutcome(int job);
+  void StartAnalysis(const std::shared_ptr<const ui::TimelineData>& data);
+  // Joins finished analyses to their data; cancels those of data no longer held.
+  void PollAnalyses();
+  bool Holds(const std::shared_ptr<const ui::TimelineData>& data) const;
+  void TryShowCompare();  // shows the comparison once both sides are in memory and analysed
   void ApplyCompareRequests(const ui::CompareRequests& req);
   void FillStatus();
   ui::CompareStatus MakeCompareStatus() const;
 
   LoadJob jobs_[2];
+  std::vector<std::unique_ptr<AnalysisJob>> analyses_;  // of data the session holds
+  std::vector<std::unique_ptr<AnalysisJob>> retired_;   // cancelled, freed once their thread ends
+  LoadTimes load_times_;
+  bool hold_analyses_ = false;
   std::string job_path_[2];  // file each job reads, for the recent list ("" = demo)
   bool job_wanted_[2] = {};  // the job's result is still awaited
   bool job_single_ = false;  // jobs_[0] loads a trace to show alone

@@ -219,10 +219,12 @@ StepSet ComputeTraceSteps(const Trace& trace, const std::string& steps_regex) {
 }
 
 TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options) {
+  const auto cancelled = [&] { return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed); };
   TraceAnalysis a;
   a.min_gap_ns = options.min_gap_ns;
   const IdleCauseTable& table = options.table != nullptr ? *options.table : IdleCauseTable::Default();
   std::vector<DeviceActivity> devices = ComputeDeviceActivity(trace);
+  if (cancelled()) return a;
   a.primary_device = PrimaryDeviceIndex(devices);
   a.steps = ComputeTraceSteps(trace, devices, options.steps_regex);
   a.step_stats = ComputeStepStats(a.steps);
@@ -233,6 +235,7 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
     a.xla = ComputeXlaStats(trace, devices);
     RecommendationInput recommendation_input;
     for (size_t i = 0; i < devices.size(); ++i) {
+      if (cancelled()) return a;
       std::vector<IdleGap> gaps = ComputeIdleGaps(trace, devices[i], a.steps, table, launches, options.gap_options);
       kernels.insert(kernels.end(), devices[i].kernel_busy.begin(), devices[i].kernel_busy.end());
       if (static_cast<int>(i) == a.primary_device) {
@@ -245,6 +248,7 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
       AddDevice(std::move(devices[i]), a.steps, std::move(gaps), &a);
     }
     a.busy_bins = ComputeBusyBins(std::move(kernels), trace.span(), kBusyBinCount);
+    if (cancelled()) return a;
     a.ops = ComputeOpStats(trace);
     a.kernels = ComputeKernelStats(trace, launches, table);
     FillRecommendationInput(trace, a, table, &recommendation_input);
@@ -256,6 +260,7 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
                                                       : std::span<const StepBreakdown>());
   std::string outlier_sentence = OutlierRecommendation(trace, a.outliers, a.steps.steps.size(), a.step_stats.total_ns);
   if (!outlier_sentence.empty()) a.recommendations.push_back(std::move(outlier_sentence));
+  if (cancelled()) return a;
   a.memory_table = BuildMemoryTable(trace);
   a.memory = ComputeMemoryAnalysis(a.memory_table, a.steps.steps);
   for (std::string& s : MemoryRecommendations(a.memory_table, a.memory, a.steps.steps.size())) {

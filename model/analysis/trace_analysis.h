@@ -5,6 +5,7 @@
 // composes them, one pass per analysis.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -33,6 +34,10 @@ struct AnalysisOptions {
   DurNs min_gap_ns = 10'000;              // --min-gap-us, in ns: shortest gap the report lists
   const IdleCauseTable* table = nullptr;  // null: IdleCauseTable::Default()
   IdleGapOptions gap_options;
+  // Set by another thread to stop early (the window analysing in the
+  // background, issue #22): checked between stages, and the partial result
+  // returned then is to be discarded. Null: run to the end.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct DeviceAnalysis {

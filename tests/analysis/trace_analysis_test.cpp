@@ -110,6 +110,24 @@ TEST(BusyBinsTest, OverlapsCountOnceAndBinsSplitExactly) {
   EXPECT_TRUE(ComputeBusyBins({}, TimeRange{0, 0}, 4).fraction == std::vector<float>(4, 0.f));
 }
 
+// The window analyses in the background and cancels when the trace is
+// closed: a set flag stops the analysis before its first stage's results.
+TEST(ComputeAnalysisTest, ACancelledAnalysisStopsEarly) {
+  SyntheticTrace b;
+  b.Thread("main").Slice("ProfilerStep#1", Us(0), Us(1000));
+  b.Kernel(7, Us(100), Us(300), "gemm").LaunchedFrom("main", Us(90));
+  const Trace t = b.Build();
+  std::atomic<bool> cancel{false};
+  AnalysisOptions options;
+  options.cancel = &cancel;
+  EXPECT_EQ(ComputeAnalysis(t, options).devices.size(), 1u);  // not set: runs to the end
+  cancel = true;
+  const TraceAnalysis a = ComputeAnalysis(t, options);
+  EXPECT_TRUE(a.devices.empty());
+  EXPECT_TRUE(a.ops.ops.empty());
+  EXPECT_TRUE(a.steps.steps.empty());
+}
+
 TEST(ComputeAnalysisTest, OneStepDefinitionAndGapsPerDevice) {
   SyntheticTrace b;
   b.Thread("main").Slice("ProfilerStep#1", Us(0), Us(1000)).Slice("ProfilerStep#2", Us(1000), Us(1000));

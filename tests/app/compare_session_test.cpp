@@ -58,12 +58,16 @@ class CompareSessionTest : public ::testing::Test {
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);
   }
-  // Waits for the background loads (bounded, so a hang fails instead of
-  // blocking the suite), then takes their results.
+  // Waits for the background loads and the analyses they start (bounded, so
+  // a hang fails instead of blocking the suite), taking their results.
   void Settle() {
-    for (int i = 0; i < 6000 && session_.loading(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    ASSERT_FALSE(session_.loading());
     session_.PollLoads();
+    for (int i = 0; i < 6000 && (session_.loading() || session_.analysing()); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      session_.PollLoads();
+    }
+    ASSERT_FALSE(session_.loading());
+    ASSERT_FALSE(session_.analysing());
   }
   size_t Side(int side) { return SlicesOf(session_.compare_view().state(side).data); }
 

@@ -9,21 +9,30 @@ namespace stepline::ui {
 FlowWindow::FlowWindow(const Trace& trace) {
   const FlowTable& flows = trace.flows();
   const auto starts = trace.slices().start_ns();
-  std::vector<TimeNs> hi(flows.size()), lo(flows.size());
+  // Sorted as (hi, row) entries, the order a stable sort of the rows by hi
+  // gives, without an indirection per comparison (3.9M flows in the
+  // 10M-slice demo: 0.24 s through the rows, 0.1 s on entries; a stable
+  // sort of the entries took 0.3 s). This runs before the first frame.
+  struct Entry {
+    TimeNs hi;
+    uint32_t row;
+    TimeNs lo;
+  };
+  std::vector<Entry> entries(flows.size());
   for (uint32_t f = 0; f < flows.size(); ++f) {
     const TimeNs a = starts[flows.from()[f].index()], b = starts[flows.to()[f].index()];
-    hi[f] = std::max(a, b);
-    lo[f] = std::min(a, b);
-    max_span_ = std::max(max_span_, hi[f] - lo[f]);
+    entries[f] = Entry{std::max(a, b), f, std::min(a, b)};
+    max_span_ = std::max(max_span_, entries[f].hi - entries[f].lo);
   }
-  by_hi_.resize(flows.size());
-  std::iota(by_hi_.begin(), by_hi_.end(), 0u);
-  std::stable_sort(by_hi_.begin(), by_hi_.end(), [&](uint32_t x, uint32_t y) { return hi[x] < hi[y]; });
-  hi_.reserve(by_hi_.size());
-  lo_.reserve(by_hi_.size());
-  for (uint32_t f : by_hi_) {
-    hi_.push_back(hi[f]);
-    lo_.push_back(lo[f]);
+  const auto by_hi = [](const Entry& x, const Entry& y) { return x.hi != y.hi ? x.hi < y.hi : x.row < y.row; };
+  std::sort(entries.begin(), entries.end(), by_hi);
+  by_hi_.reserve(entries.size());
+  hi_.reserve(entries.size());
+  lo_.reserve(entries.size());
+  for (const Entry& e : entries) {
+    by_hi_.push_back(e.row);
+    hi_.push_back(e.hi);
+    lo_.push_back(e.lo);
   }
 }
 

@@ -1,7 +1,12 @@
-// TimelineData: a loaded trace plus the indices the timeline draws from,
-// built once per trace (on the load thread, so the window never waits).
+// TimelineData: a loaded trace plus the indices the timeline draws from and
+// the analysis the panels show. The window builds it in two steps so the
+// timeline shows before the analysis is done (issue #22): TimelineIndices on
+// the load thread, then TimelineAnalysis on a worker thread while the timeline
+// is already on screen; the UI thread joins the two into a new TimelineData.
 #pragma once
 
+#include <atomic>
+#include <future>
 #include <memory>
 #include <vector>
 
@@ -16,19 +21,13 @@
 
 namespace stepline::ui {
 
-struct TimelineData {
-  explicit TimelineData(std::shared_ptr<const Trace> t);
+// What the timeline draws from that the trace alone determines (no analysis).
+struct TimelineIndices {
+  // Sorts the flows by `to` on a second thread while this one builds the rest.
+  explicit TimelineIndices(const Trace& trace);
 
-  std::shared_ptr<const Trace> trace;
-  // Unique per TimelineData in this process, never reused (an address can be:
-  // a new trace allocated where a freed one was). Panel caches key on it.
-  const uint64_t generation;
   TrackDepthIndex depths;
   CopyRows copies;
-  // Some device ran a kernel (the overview strip then shows analysis.busy_bins).
-  bool has_gpu = false;
-  // Flow rows sorted by their `to` slice (the table itself is sorted by `from`).
-  std::vector<uint32_t> flows_by_to;
   // Flows by time, for drawing every arrow in view without visiting them all.
   FlowWindow flow_window;
   // Per track: the smallest and largest counter sample (0, 0 without samples),
@@ -37,12 +36,62 @@ struct TimelineData {
   // Range arg-max over trace->counters().value(), so a counter row finds the
   // highest sample of each pixel column without visiting the column's samples.
   RangeArgMax<double> counter_max;
+  // Flow rows sorted by their `to` slice (the table itself is sorted by `from`).
+  // Declared last: it is the sort that ran beside the members above.
+  std::vector<uint32_t> flows_by_to;
+
+ private:
+  TimelineIndices(const Trace& trace, std::future<std::vector<uint32_t>> flows_by_to);
+};
+
+// What the analysis adds: the panels' data and the timeline's analysis rows.
+struct TimelineAnalysis {
+  TimelineAnalysis() = default;  // empty: the analysis is still running
+  // Computes it; returns early with a partial result (to be discarded) once
+  // `*cancel` is set.
+  explicit TimelineAnalysis(const Trace& trace, const std::atomic<bool>* cancel = nullptr);
+
   // Steps, breakdowns, idle gaps, op and kernel stats, recommendations.
   AnalysisData analysis;
   // analysis.gaps in compact columns with a longest-gap index, for the gap
   // overlay (declared after `analysis`, which it is built from).
-  GapIndex gap_index;
+  GapIndex gap_index{analysis};
   // Each memory pool's levels for the timeline's Memory rows (issue #19).
+  std::vector<MemorySeries> memory;
+  // Some device ran a kernel (the overview strip then shows analysis.busy_bins).
+  bool has_gpu = false;
+};
+
+struct TimelineData {
+  // Indices and analysis, built now (headless commands, tests).
+  explicit TimelineData(std::shared_ptr<const Trace> t);
+  // The timeline alone: analysis_ready is false and the analysis empty.
+  TimelineData(std::shared_ptr<const Trace> t, std::shared_ptr<const TimelineIndices> i);
+  // `pending`'s trace and indices (shared, not copied) with `done` moved in.
+  TimelineData(const TimelineData& pending, TimelineAnalysis&& done);
+  TimelineData(const TimelineData&) = delete;
+  TimelineData& operator=(const TimelineData&) = delete;
+
+  std::shared_ptr<const Trace> trace;
+  // Unique per TimelineData in this process, never reused (an address can be:
+  // a new trace allocated where a freed one was). Panel caches key on it, so
+  // the data with its analysis, a new TimelineData, refreshes them.
+  const uint64_t generation;
+  std::shared_ptr<const TimelineIndices> indices;
+  // The parts of `indices`, by their old names (they were members).
+  const TrackDepthIndex& depths;
+  const CopyRows& copies;
+  const std::vector<uint32_t>& flows_by_to;
+  const FlowWindow& flow_window;
+  const std::vector<std::pair<double, double>>& counter_range;
+  const RangeArgMax<double>& counter_max;
+
+  // False while the analysis runs: the members below are empty and the
+  // panels that read them say "Analysing...".
+  const bool analysis_ready;
+  bool has_gpu = false;
+  AnalysisData analysis;
+  GapIndex gap_index;
   std::vector<MemorySeries> memory;
 };
 

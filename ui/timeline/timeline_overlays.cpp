@@ -118,7 +118,8 @@ void TimelinePanel::BuildGapItems(const ViewState& state) {
 
 void TimelinePanel::DrawRowGaps(const ViewState& state, ImDrawList* dl, const LayoutRow& row, float y0,
                                 const Rect& content) {
-  if (!state.links.show_gap_overlay) return;
+  // No gaps while the analysis runs (device_of_track is empty then too).
+  if (!state.links.show_gap_overlay || !state.data->analysis_ready) return;
   const AnalysisData& a = state.data->analysis;
   int device = -1;
   if (row.kind == RowKind::kSliceTrack && state.trace()->tracks().kind(row.track) == TrackKind::kGpuStream) {

@@ -21,8 +21,8 @@ void TimelinePanel::DrawOverview(ViewState& state, ImDrawList* dl, const Rect& r
   dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), theme::kRulerBackground);
   // "TPU busy" on a TPU trace: the primary device's word (xla_modules_table.h).
   const std::string busy_label = DeviceWord(data.analysis.report) + " busy (whole trace)";
-  dl->AddText(ImVec2(r.x0 + 6, r.y0 + (r.h() - ImGui::GetFontSize()) / 2), theme::kTrackSubText,
-              data.has_gpu ? busy_label.c_str() : "Whole trace");
+  const char* label = !data.analysis_ready ? "Analysing..." : data.has_gpu ? busy_label.c_str() : "Whole trace";
+  dl->AddText(ImVec2(r.x0 + 6, r.y0 + (r.h() - ImGui::GetFontSize()) / 2), theme::kTrackSubText, label);
   const TimeRange span = trace.span();
   if (span.empty()) return;
   // One bar per pixel column: the mean busy fraction of the bins under it.

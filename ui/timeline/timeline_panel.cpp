@@ -83,7 +83,11 @@ void TimelinePanel::Draw(ViewState& state, QuadRenderer* renderer) {
   dl->AddRectFilled(ImVec2(pos.x, pos.y), ImVec2(pos.x + avail.x, pos.y + avail.y), theme::kBackground);
   DrawOverview(state, dl, overview);
   DrawRuler(state, dl, ruler, content);
-  if (steps_h > 0) DrawStepsRow(state, dl, steps);
+  if (steps_h > 0) {
+    DrawStepsRow(state, dl, steps);
+  } else {
+    hovered_step_ = -1;  // none to hover (also while the analysis runs)
+  }
   BuildGapItems(state);
   UpdateHighlights(state);
   DrawTracks(state, dl, headers, content, renderer);

@@ -27,6 +27,8 @@ class TimelinePanel {
 
   // CPU time of the last Draw(), for `stepline bench` (frame_build_ms).
   double last_build_ms() const { return last_build_ms_; }
+  // Slice rectangles the last Draw() emitted (0: no event drawn yet).
+  size_t last_quad_count() const { return quads_.size(); }
 
  private:
   // Text and row sizes follow the font: 1 at the default 13 px.

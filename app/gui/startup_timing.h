@@ -1,0 +1,28 @@
+// StartupTiming: with STEPLINE_TIMING=1 the window prints, once each, when the
+// first frame drew the timeline with events and when the analysis panels
+// filled, in seconds since the process started (issue #22: a cached open of a
+// 10M-slice trace shows its timeline within 1 s). One stderr line each.
+#pragma once
+
+#include <ostream>
+
+#include "app/gui/viewer_session.h"
+
+namespace stepline::app {
+
+// Seconds since this process started (the kernel's start time, 10 ms ticks).
+double SecondsSinceProcessStart();
+
+class StartupTiming {
+ public:
+  StartupTiming();  // reads STEPLINE_TIMING
+  // After each frame: prints the milestones this frame reached.
+  void AfterFrame(const ViewerSession& session, std::ostream& err);
+
+ private:
+  bool enabled_ = false;
+  bool timeline_done_ = false;
+  bool analysis_done_ = false;
+};
+
+}  // namespace stepline::app
