@@ -104,7 +104,7 @@ TEST(CompareDropPromptTest, Pictures) {
            : std::filesystem::temp_directory_path() / ("stepline-prompt-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  const std::string cmd = std::string(kInnerEnv) + "='" + dir.string() + "' xvfb-run -a -s '-screen 0 1920x1080x24' '" +
+  const std::string cmd = std::string(testing::kUnsharded) + kInnerEnv + "='" + dir.string() + "' xvfb-run -a -s '-screen 0 1920x1080x24' '" +
                           self + "' --gtest_filter=CompareDropPromptTest.Inner > '" + (dir / "inner.log").string() +
                           "' 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << "inner run failed; see " << (dir / "inner.log");

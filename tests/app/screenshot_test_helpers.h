@@ -22,6 +22,11 @@ struct Image {
 // Tests that need a display skip (with a message) where this is false.
 inline bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
 
+// Prefix for a command that runs this test executable again with its own
+// --gtest_filter: without the sharding variables CTest's shards set
+// (tests/CMakeLists.txt), which would otherwise filter the one case out.
+inline constexpr const char* kUnsharded = "env -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX -u GTEST_SHARD_STATUS_FILE ";
+
 // Runs `stepline screenshot <args>` under its own X server; its exit code.
 inline int Screenshot(const std::string& args) {
   const std::string cmd = "xvfb-run -a -s '-screen 0 1920x1080x24' '" + std::string(STEPLINE_BINARY) + "' screenshot " +
