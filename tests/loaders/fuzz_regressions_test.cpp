@@ -60,6 +60,16 @@ std::string ReadAll(const std::filesystem::path& path) {
   return s.str();
 }
 
+// Loads `json` as fuzz_chrome_json.cpp does: with 2 threads in 64-byte
+// chunks (or `chunk_bytes`), with 1 thread in one chunk.
+Result<Trace, loaders::LoadError> LoadChunked(const std::string& json, const LoadOptions& o,
+                                             uint64_t chunk_bytes = 64) {
+  auto input = loaders::DecodeBytes(json, "damaged.json", nullptr);
+  loaders::ChromeJsonTuning tuning;
+  tuning.chunk_bytes = o.threads > 1 ? chunk_bytes : 0;
+  return loaders::LoadChromeJson(*input, "damaged.json", o, nullptr, tuning);
+}
+
 TEST(FuzzRegressions, EveryCommittedFindingLoadsCleanlyEveryWay) {
   const std::filesystem::path root = std::filesystem::path(STEPLINE_SOURCE_DIR) / "tests" / "fuzz" / "regressions";
   size_t inputs = 0;
@@ -101,12 +111,7 @@ TEST(FuzzRegressions, DamagedNestedArgLoadsTheSameWhateverTheChunks) {
   const std::string json =
       R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2,"args":{"dims":[[2,3],e name":"x"}},)"
       R"({"ph":"X","name":"b","pid":1,"tid":1,"ts":5,"dur":2}]})";
-  const std::string finding = fuzz::CheckEveryWay([&](const LoadOptions& o) {
-    auto input = loaders::DecodeBytes(json, "damaged.json", nullptr);
-    loaders::ChromeJsonTuning tuning;
-    tuning.chunk_bytes = o.threads > 1 ? 64 : 0;
-    return loaders::LoadChromeJson(*input, "damaged.json", o, nullptr, tuning);
-  });
+  const std::string finding = fuzz::CheckEveryWay([&](const LoadOptions& o) { return LoadChunked(json, o); });
   EXPECT_EQ(finding, "");
 }
 
@@ -121,22 +126,14 @@ TEST(FuzzRegressions, ToleratedDamageBeforeACutLoadsTheSameWhateverTheChunks) {
       R"({"traceEvents":[{"ph":"X","name":"a":0.07,"pid":1,"tid":1,"ts":1,"dur":2}},)"
       R"({"ph":"i","name":"m","pid":1,"tid":1,"ts":5,"s":"t"},{"ph":"X","name":"cut here)";
   for (uint64_t chunk : {0, 64, 96}) {
-    auto input = loaders::DecodeBytes(json, "damaged.json", nullptr);
-    loaders::LoadOptions o;
+    LoadOptions o;
     o.threads = chunk == 0 ? 1 : 2;
-    loaders::ChromeJsonTuning tuning;
-    tuning.chunk_bytes = chunk;
-    auto r = loaders::LoadChromeJson(*input, "damaged.json", o, nullptr, tuning);
+    auto r = LoadChunked(json, o, chunk);
     ASSERT_TRUE(r.ok()) << "chunk " << chunk << ": " << r.error().ToString();
     EXPECT_EQ(r->instants().size(), 1u) << "chunk " << chunk;
     EXPECT_EQ(r->diagnostics().count(DiagCode::kTruncated), 1u) << "chunk " << chunk;
   }
-  const std::string finding = fuzz::CheckEveryWay([&](const LoadOptions& o) {
-    auto input = loaders::DecodeBytes(json, "damaged.json", nullptr);
-    loaders::ChromeJsonTuning tuning;
-    tuning.chunk_bytes = o.threads > 1 ? 64 : 0;
-    return loaders::LoadChromeJson(*input, "damaged.json", o, nullptr, tuning);
-  });
+  const std::string finding = fuzz::CheckEveryWay([&](const LoadOptions& o) { return LoadChunked(json, o); });
   EXPECT_EQ(finding, "");
 }
 
@@ -147,12 +144,9 @@ TEST(FuzzRegressions, UntoleratedDamageIsASyntaxErrorAtItsByte) {
       R"({"traceEvents":[{"ph":"X","name":"a":0.07,"pid":1,"tid":1,"ts":1,"dur":2},)"
       R"({"ph":"i","name":"m","pid":1,"tid":1,"ts":5,"s":"t"}]})";
   for (uint64_t chunk : {0, 64}) {
-    auto input = loaders::DecodeBytes(json, "damaged.json", nullptr);
-    loaders::LoadOptions o;
+    LoadOptions o;
     o.threads = chunk == 0 ? 1 : 2;
-    loaders::ChromeJsonTuning tuning;
-    tuning.chunk_bytes = chunk;
-    auto r = loaders::LoadChromeJson(*input, "damaged.json", o, nullptr, tuning);
+    auto r = LoadChunked(json, o, chunk);
     ASSERT_FALSE(r.ok()) << "chunk " << chunk;
     EXPECT_EQ(r.error().byte_offset, json.find(":0.07")) << r.error().ToString();
   }
