@@ -91,7 +91,8 @@ TEST_P(RanksDemoTest, FindsThePlantedStragglerWaitsAndOffsets) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Demo, RanksDemoTest,
-                         ::testing::Values(DemoCase{4, 0}, DemoCase{4, 7000}, DemoCase{16, 0}, DemoCase{16, 7000}),
+                         ::testing::Values(DemoCase{4, 0}, DemoCase{4, 7000}, DemoCase{16, 0}, DemoCase{16, 7000},
+                                           DemoCase{64, 0}, DemoCase{64, 7000}),
                          [](const auto& p) {
                            return std::to_string(p.param.ranks) + "ranks_skew" + std::to_string(p.param.skew_us) + "us";
                          });
