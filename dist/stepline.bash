@@ -36,7 +36,7 @@ _stepline() {
       compopt -o filenames 2>/dev/null
       COMPREPLY=($(compgen -f -- "$cur"))
       return ;;
-    --csv|--from-reports)
+    --csv|--from-reports|--file-dialog)
       compopt -o filenames 2>/dev/null
       COMPREPLY=($(compgen -d -- "$cur"))
       return ;;
@@ -56,7 +56,7 @@ _stepline() {
     diff) options="--json --steps --no-normalize --top --help" ;;
     ranks) options="--json --csv --force --threads --from-reports --help" ;;
     view) options="--demo --ranks" ;;
-    screenshot) options="--out --view --size --range --step --scale --caption --force --demo --help" ;;
+    screenshot) options="--out --view --size --range --step --scale --caption --force --demo --file-dialog --runs --help" ;;
     export) options="--sqlite --force --help" ;;
   esac
   if [[ "$cur" == -* ]]; then
