@@ -14,6 +14,7 @@
 
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
+#include "loaders/chrome_json/json_lexical.h"
 #include "loaders/nsys/nsys_loader.h"
 #include "loaders/nsys/sqlite_db.h"
 #include "loaders/perfetto/perfetto_loader.h"
@@ -29,7 +30,6 @@ namespace {
 
 constexpr size_t kSniffBytes = 128;
 
-bool IsJsonSpace(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // JSON text holds no raw control bytes besides whitespace (they must be
 // escaped); protobuf nearly always does within a few bytes (tags 08/10/12,

@@ -6,10 +6,10 @@
 #include <cstring>
 #include <string>
 
+#include "loaders/chrome_json/json_lexical.h"
+
 namespace stepline::loaders {
 namespace {
-
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 char* Reserve(std::unique_ptr<char[]>* buffer, size_t* capacity, size_t n) {
   if (*capacity < n) {
@@ -76,7 +76,7 @@ ChunkDocument BuildChunkDocument(const ChunkSpec& spec, std::string_view input, 
   if (!spec.ends_document) {
     // Every chunk but the last ends with the comma before the next event.
     size_t k = body;
-    while (k > 0 && IsSpace(slice[k - 1])) --k;
+    while (k > 0 && IsJsonSpace(slice[k - 1])) --k;
     if (k > 0 && slice[k - 1] == ',') slice[k - 1] = ' ';
   }
   std::memcpy(slice + body, spec.closer.data(), spec.closer.size());

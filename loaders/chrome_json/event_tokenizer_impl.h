@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "loaders/chrome_json/event_tokenizer.h"
+#include "loaders/chrome_json/json_lexical.h"
 
 namespace stepline::loaders {
 
@@ -37,7 +38,6 @@ enum class EventKey : uint8_t {
 };
 EventKey ClassifyEventKey(std::string_view key);
 
-inline bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // raw_json_token() runs to the next structural character: drop the spaces.
 inline std::string_view TrimRight(std::string_view s) {

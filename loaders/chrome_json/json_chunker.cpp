@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "loaders/chrome_json/json_lexical.h"
+
 namespace stepline::loaders {
 namespace {
 
 constexpr std::string_view kEventsKey = "\"traceEvents\"";
 constexpr std::string_view kObjectOpener = "{\"traceEvents\":[";
-
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // The offset of the '{' of a  '}' ws* ',' ws* '{'  pattern at or after `from`
 // and before `limit`, or UINT64_MAX.
@@ -24,10 +24,10 @@ uint64_t FindSplit(std::string_view input, uint64_t from, uint64_t limit) {
     const uint64_t comma = static_cast<uint64_t>(static_cast<const char*>(hit) - data);
     i = comma + 1;
     uint64_t b = comma;
-    while (b > 0 && IsSpace(data[b - 1])) --b;
+    while (b > 0 && IsJsonSpace(data[b - 1])) --b;
     if (b == 0 || data[b - 1] != '}') continue;
     uint64_t f = comma + 1;
-    while (f < input.size() && IsSpace(data[f])) ++f;
+    while (f < input.size() && IsJsonSpace(data[f])) ++f;
     if (f < input.size() && data[f] == '{') return f;
   }
   return UINT64_MAX;
@@ -56,7 +56,7 @@ std::vector<ChunkSpec> PlanSpeculativeChunks(std::string_view input, uint64_t ch
   bool splittable = true;
   if (start.document_start) {
     uint64_t i = bom;
-    while (i < input.size() && IsSpace(input[i])) ++i;
+    while (i < input.size() && IsJsonSpace(input[i])) ++i;
     object_form = i < input.size() && input[i] == '{';
     splittable = object_form || (i < input.size() && input[i] == '[');
     region = i;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "loaders/chrome_json/json_lexical.h"
+
 namespace stepline::loaders {
 namespace {
 
@@ -10,11 +12,10 @@ constexpr int kMaxDigits = 40;            // more significant digits never chang
 constexpr int64_t kExponentCap = 100000;  // |exponents| beyond this saturate (the result is 0 or out of range)
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 std::string_view Trim(std::string_view s) {
-  while (!s.empty() && IsSpace(s.front())) s.remove_prefix(1);
-  while (!s.empty() && IsSpace(s.back())) s.remove_suffix(1);
+  while (!s.empty() && IsJsonSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsJsonSpace(s.back())) s.remove_suffix(1);
   return s;
 }
 

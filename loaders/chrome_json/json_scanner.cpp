@@ -15,6 +15,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "loaders/chrome_json/json_lexical.h"
+
 namespace stepline::loaders {
 namespace {
 
@@ -33,10 +35,6 @@ enum class Expect : uint8_t {
   kEnd,           // after the top-level value: only whitespace may follow
 };
 
-bool IsSpace(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-bool IsStructural(unsigned char c) {
-  return c == '{' || c == '}' || c == '[' || c == ']' || c == ':' || c == ',' || c == '"';
-}
 
 class Scanner {
  public:
@@ -162,7 +160,7 @@ void Scanner::SkipScalar(uint64_t* pos) const {
   uint64_t i = *pos;
   while (i < text_.size()) {
     const auto c = static_cast<unsigned char>(text_[i]);
-    if (IsSpace(c) || IsStructural(c)) break;
+    if (IsJsonSpace(c) || IsJsonStructural(c)) break;
     ++i;
   }
   *pos = i;
@@ -236,7 +234,7 @@ void Scanner::Finish(uint64_t end) {
   bool only_space_after = true;
   for (uint64_t i = safe_end_; i < end && only_space_after; ++i) {
     const auto c = static_cast<unsigned char>(text_[i]);
-    only_space_after = IsSpace(c) || c == ',';
+    only_space_after = IsJsonSpace(c) || c == ',';
   }
   if (between_events && only_space_after) {
     report_.missing_close_tolerated = true;
@@ -252,7 +250,7 @@ ScanReport Scanner::Run(const ScanStart& start) {
   if (start.document_start) {
     if (text_.substr(i, 3) == "\xEF\xBB\xBF") i += 3;
     report_.document_begin = i;
-    while (i < n && IsSpace(static_cast<unsigned char>(text_[i]))) ++i;
+    while (i < n && IsJsonSpace(static_cast<unsigned char>(text_[i]))) ++i;
     if (i < n && text_[i] != '{' && text_[i] != '[') {
       Fail(ScanReport::Status::kSchemaError, i,
            "expected '{' or '[' at the start of a Chrome trace, found " + Unexpected(i));
@@ -274,7 +272,7 @@ ScanReport Scanner::Run(const ScanStart& start) {
   }
   while (i < n) {
     const auto c = static_cast<unsigned char>(text_[i]);
-    if (IsSpace(c)) {
+    if (IsJsonSpace(c)) {
       ++i;
       continue;
     }
@@ -322,7 +320,7 @@ ScanReport Scanner::Run(const ScanStart& start) {
             expect_ = Expect::kValue;
             // A trailing comma before the events array's ']' is tolerated.
             uint64_t j = i;
-            while (j < n && IsSpace(static_cast<unsigned char>(text_[j]))) ++j;
+            while (j < n && IsJsonSpace(static_cast<unsigned char>(text_[j]))) ++j;
             if (j < n && text_[j] == ']' && AtEventsLevel()) {
               report_.blanks.push_back(i - 1);
               expect_ = Expect::kCommaOrClose;

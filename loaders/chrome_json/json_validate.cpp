@@ -4,13 +4,11 @@
 
 #include <vector>
 
+#include "loaders/chrome_json/json_lexical.h"
+
 namespace stepline::loaders {
 namespace {
 
-bool IsSpace(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-bool IsStructural(unsigned char c) {
-  return c == '{' || c == '}' || c == '[' || c == ']' || c == ':' || c == ',' || c == '"';
-}
 bool IsHex(char h) { return (h >= '0' && h <= '9') || (h >= 'a' && h <= 'f') || (h >= 'A' && h <= 'F'); }
 
 // Past the string opening at text[i] (a quote), or npos with *error set
@@ -72,7 +70,7 @@ size_t FindJsonSyntaxError(std::string_view text, std::string* expected) {
   size_t i = 0;
   while (i < text.size()) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (IsSpace(c)) {
+    if (IsJsonSpace(c)) {
       ++i;
       continue;
     }
@@ -120,9 +118,9 @@ size_t FindJsonSyntaxError(std::string_view text, std::string* expected) {
           if (next == std::string_view::npos) return fail(error, what);
           i = next;
         } else {
-          if (IsStructural(c)) return fail(i);
-          while (i < text.size() && !IsSpace(static_cast<unsigned char>(text[i])) &&
-                 !IsStructural(static_cast<unsigned char>(text[i]))) {
+          if (IsJsonStructural(c)) return fail(i);
+          while (i < text.size() && !IsJsonSpace(static_cast<unsigned char>(text[i])) &&
+                 !IsJsonStructural(static_cast<unsigned char>(text[i]))) {
             ++i;
           }
         }
