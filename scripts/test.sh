@@ -56,7 +56,7 @@ run_ctest() {
     local cases skipped
     cases="$(grep -aE '^\[==========\] [0-9]+ tests? from .* ran' "$full" | awk '{n += $2} END {print n + 0}')"
     skipped="$(grep -aE '^\[  SKIPPED \] [0-9]+ test' "$full" | awk '{n += $4} END {print n + 0}')"
-    summary[$name]+=" ($cases GoogleTest cases run, $skipped skipped)"
+    ((cases > 0)) && summary[$name]+=" ($cases GoogleTest cases run, $skipped skipped)"
   fi
   return "$status"
 }
