@@ -59,9 +59,16 @@ TimelineAnalysis::TimelineAnalysis(const Trace& trace, const std::atomic<bool>* 
 }
 
 TimelineData::TimelineData(std::shared_ptr<const Trace> t)
-    : TimelineData(TimelineData(t, std::make_shared<const TimelineIndices>(*t)), TimelineAnalysis(*t)) {}
+    : TimelineData(t, std::make_shared<const TimelineIndices>(*t), true, TimelineAnalysis(*t)) {}
 
 TimelineData::TimelineData(std::shared_ptr<const Trace> t, std::shared_ptr<const TimelineIndices> i)
+    : TimelineData(std::move(t), std::move(i), false, TimelineAnalysis()) {}
+
+TimelineData::TimelineData(const TimelineData& pending, TimelineAnalysis&& done)
+    : TimelineData(pending.trace, pending.indices, true, std::move(done)) {}
+
+TimelineData::TimelineData(std::shared_ptr<const Trace> t, std::shared_ptr<const TimelineIndices> i, bool ready,
+                           TimelineAnalysis&& done)
     : trace(std::move(t)),
       generation(NextGeneration()),
       indices(std::move(i)),
@@ -71,20 +78,7 @@ TimelineData::TimelineData(std::shared_ptr<const Trace> t, std::shared_ptr<const
       flow_window(indices->flow_window),
       counter_range(indices->counter_range),
       counter_max(indices->counter_max),
-      analysis_ready(false),
-      gap_index(analysis) {}
-
-TimelineData::TimelineData(const TimelineData& pending, TimelineAnalysis&& done)
-    : trace(pending.trace),
-      generation(NextGeneration()),
-      indices(pending.indices),
-      depths(indices->depths),
-      copies(indices->copies),
-      flows_by_to(indices->flows_by_to),
-      flow_window(indices->flow_window),
-      counter_range(indices->counter_range),
-      counter_max(indices->counter_max),
-      analysis_ready(true),
+      analysis_ready(ready),
       has_gpu(done.has_gpu),
       analysis(std::move(done.analysis)),
       gap_index(std::move(done.gap_index)),

@@ -93,6 +93,12 @@ struct TimelineData {
   AnalysisData analysis;
   GapIndex gap_index;
   std::vector<MemorySeries> memory;
+
+ private:
+  // Every public constructor: the trace, its indices and an analysis (empty
+  // while it runs).
+  TimelineData(std::shared_ptr<const Trace> t, std::shared_ptr<const TimelineIndices> i, bool ready,
+               TimelineAnalysis&& done);
 };
 
 }  // namespace stepline::ui
