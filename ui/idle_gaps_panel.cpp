@@ -37,24 +37,15 @@ void SortGaps(const Trace& trace, const AnalysisData& a, GapColumn column, bool 
     const auto& ev = a.gaps[i].cause_events;
     return ev.empty() ? std::string_view() : trace.str(trace.slices().name()[ev.front().slice.index()]);
   };
-  auto less = [&](uint32_t x, uint32_t y) {
-    const analysis::IdleGap& g = a.gaps[x];
-    const analysis::IdleGap& h = a.gaps[y];
-    switch (column) {
-      case GapColumn::kDevice: if (a.gap_device[x] != a.gap_device[y]) return a.gap_device[x] < a.gap_device[y]; break;
-      case GapColumn::kDuration: if (g.dur_ns() != h.dur_ns()) return g.dur_ns() < h.dur_ns(); break;
-      case GapColumn::kStep: if (g.step != h.step) return g.step < h.step; break;
-      case GapColumn::kCause: if (g.cause != h.cause) return g.cause < h.cause; break;
-      case GapColumn::kBlamed: {
-        const std::string_view p = blamed_name(x), q = blamed_name(y);
-        if (p != q) return p < q;
-        break;
-      }
-      case GapColumn::kStart: break;
-    }
-    return g.start_ns != h.start_ns ? g.start_ns < h.start_ns : x < y;
-  };
   if (column == GapColumn::kBlamed) {
+    // By the first blamed event's name, then start, then row.
+    auto less = [&](uint32_t x, uint32_t y) {
+      const std::string_view p = blamed_name(x), q = blamed_name(y);
+      if (p != q) return p < q;
+      const analysis::IdleGap& g = a.gaps[x];
+      const analysis::IdleGap& h = a.gaps[y];
+      return g.start_ns != h.start_ns ? g.start_ns < h.start_ns : x < y;
+    };
     std::stable_sort(rows->begin(), rows->end(), [&](uint32_t x, uint32_t y) { return ascending ? less(x, y) : less(y, x); });
     return;
   }
