@@ -131,6 +131,7 @@ class FlowTable {
     uint64_t byte_offset = 0;  // where the flow's last event was, for diagnostics
   };
   void AddPending(const Pending& p) { pending_.push_back(p); }  // building phase
+  void ReservePending(size_t more) { pending_.reserve(pending_.size() + more); }
   size_t pending_size() const { return pending_.size(); }
   // A kLaunch flow between two known slices (pre-Finalize ids), with no name
   // or category: most of a GPU trace's flows. Kept in 16 bytes instead of a

@@ -11,6 +11,7 @@
 #include <charconv>
 #include <cstring>
 #include <limits>
+#include <thread>
 
 #include "model/string_pool.h"
 
@@ -49,7 +50,9 @@ int32_t ClampToInt32(double v) {
 }  // namespace
 
 EventImporter::EventImporter(TraceBuilder* builder, const LoadOptions& options)
-    : builder_(builder), keep_args_(options.keep_args) {}
+    : builder_(builder),
+      keep_args_(options.keep_args),
+      threads_(options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency())) {}
 
 //-----------------------------------------------------------------------------
 // [SECTION] Batch plumbing: strings, keys, tracks, args
@@ -406,8 +409,8 @@ void EventImporter::ImportFlow(const RawEvent& e) {
   const auto phase = e.ph == 's'   ? TraceBuilder::FlowPhase::kStart
                      : e.ph == 't' ? TraceBuilder::FlowPhase::kStep
                                    : TraceBuilder::FlowPhase::kEnd;
-  flow_events_.push_back(
-      {e.ts_ns, e.id, e.offset, category, name, Track(e), phase, kind, e.has(RawEvent::kBindEnclosing)});
+  (kind == FlowKind::kLaunch ? launch_flow_events_ : flow_events_)
+      .push_back({e.ts_ns, e.id, e.offset, category, name, Track(e), phase, kind, e.has(RawEvent::kBindEnclosing)});
 }
 
 void EventImporter::ImportAsync(const RawEvent& e) {

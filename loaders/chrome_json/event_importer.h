@@ -26,6 +26,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "loaders/chrome_json/correlation_table.h"
 #include "loaders/chrome_json/kineto_conventions.h"
 #include "loaders/chrome_json/raw_event_batch.h"
 #include "loaders/load.h"
@@ -133,8 +134,11 @@ class EventImporter {
 
   // --- Finish ----------------------------------------------------------------
   void ReplayAsync();
+  static bool FlowChainOrder(const FlowEvent& a, const FlowEvent& b);
+  static bool SameChain(const FlowEvent& a, const FlowEvent& b);
   void LinkFlows();
-  void LinkLaunchFlows(std::vector<FlowEvent>& events);
+  CorrelationTable BuildCorrelationTable() const;
+  void LinkLaunchFlows(const std::vector<FlowEvent>& events, const CorrelationTable& table);
   void LinkFlowV2();
   void AssignDevices();
   void ClassifyTensorBoardStreams();
@@ -144,6 +148,7 @@ class EventImporter {
 
   TraceBuilder* builder_;
   bool keep_args_;
+  int threads_;  // for the post-pass; 1 = this thread only
   size_t events_imported_ = 0;
   uint64_t input_bytes_ = 0;
   bool reserved_ = false;
@@ -167,7 +172,8 @@ class EventImporter {
   std::unordered_map<CounterKey, TrackId, CounterKeyHash> counter_tracks_;
   std::vector<PendingCorrelation> correlations_;
   std::vector<std::pair<SliceId, GpuKind>> memcpy_details_;
-  std::vector<FlowEvent> flow_events_;
+  std::vector<FlowEvent> flow_events_;         // generic flows, linked by time
+  std::vector<FlowEvent> launch_flow_events_;  // launch flows, linked by correlation
   std::vector<AsyncEvent> async_events_;
   std::vector<FlowV2> flow_v2_;
   std::vector<Arg> metadata_;

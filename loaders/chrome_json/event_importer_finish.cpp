@@ -1,6 +1,7 @@
 // EventImporter post-pass (see event_importer.h): runs once every event is
 // in, because M events that name processes and threads may come last.
 #include <algorithm>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -37,27 +38,72 @@ void EventImporter::ReplayAsync() {
   async_events_.shrink_to_fit();
 }
 
+namespace {
+
+// Below this, a second thread costs more than it saves.
+constexpr size_t kParallelFlowEvents = 1 << 16;
+
+}  // namespace
+
+// Flows chain per (id, category, name), in time order; at equal times s
+// before t before f (the FlowPhase order), then input order (stable sorts).
+bool EventImporter::FlowChainOrder(const FlowEvent& a, const FlowEvent& b) {
+  if (a.id != b.id) return a.id < b.id;
+  if (a.category != b.category) return a.category < b.category;
+  if (a.name != b.name) return a.name < b.name;
+  return a.ts_ns != b.ts_ns ? a.ts_ns < b.ts_ns : a.phase < b.phase;
+}
+
+bool EventImporter::SameChain(const FlowEvent& a, const FlowEvent& b) {
+  return a.id == b.id && a.category == b.category && a.name == b.name;
+}
+
+// The post-pass is the serial tail of a load (issue #22: first open speed),
+// and on a Kineto or TensorBoard trace launch flows are most of it: sorting
+// them, building the correlation table and resolving their ends. With two
+// threads, a second one builds the table and sorts half the launch flows
+// while this one sorts the other half and the generic flows.
 void EventImporter::LinkFlows() {
-  // Chains are per (category, name, id) and independent of each other, so one
-  // sort groups each chain in time order: at equal times s before t before
-  // f, then input order.
-  std::stable_sort(flow_events_.begin(), flow_events_.end(), [](const FlowEvent& a, const FlowEvent& b) {
-    if (a.id != b.id) return a.id < b.id;
-    if (a.category != b.category) return a.category < b.category;
-    if (a.name != b.name) return a.name < b.name;
-    return a.ts_ns != b.ts_ns ? a.ts_ns < b.ts_ns : a.phase < b.phase;
-  });
-  std::vector<FlowEvent> launch;
-  for (const FlowEvent& f : flow_events_) {
-    if (f.kind == FlowKind::kLaunch) {
-      launch.push_back(f);
-      continue;
+  std::vector<FlowEvent>& launch = launch_flow_events_;
+  const bool parallel = threads_ > 1 && launch.size() >= kParallelFlowEvents;
+  const auto half = static_cast<std::ptrdiff_t>(parallel ? launch.size() / 2 : launch.size());
+  CorrelationTable table;
+  {
+    std::jthread helper;
+    if (parallel) {
+      helper = std::jthread([&] {
+        table = BuildCorrelationTable();
+        std::stable_sort(launch.begin() + half, launch.end(), FlowChainOrder);
+      });
     }
-    builder_->AddFlowEvent(f.phase, f.id, f.category, f.name, f.track, f.ts_ns, f.bind_enclosing, f.kind, f.offset);
+    std::stable_sort(launch.begin(), launch.begin() + half, FlowChainOrder);
+    std::stable_sort(flow_events_.begin(), flow_events_.end(), FlowChainOrder);
+    for (const FlowEvent& f : flow_events_) {
+      builder_->AddFlowEvent(f.phase, f.id, f.category, f.name, f.track, f.ts_ns, f.bind_enclosing, f.kind, f.offset);
+    }
+    flow_events_.clear();
+    flow_events_.shrink_to_fit();
   }
-  flow_events_.clear();
-  flow_events_.shrink_to_fit();
-  LinkLaunchFlows(launch);
+  if (parallel) {
+    // Both halves are stable-sorted and std::inplace_merge takes the first
+    // half's element on ties, so the result is one stable sort's.
+    std::inplace_merge(launch.begin(), launch.begin() + half, launch.end(), FlowChainOrder);
+  } else if (!launch.empty()) {
+    table = BuildCorrelationTable();
+  }
+  LinkLaunchFlows(launch, table);
+  launch.clear();
+  launch.shrink_to_fit();
+}
+
+CorrelationTable EventImporter::BuildCorrelationTable() const {
+  CorrelationTable table;
+  const auto& slice_track = builder_->trace().slices().track();
+  table.Build(correlations_.size(), [&](size_t i) {
+    const PendingCorrelation& c = correlations_[i];
+    return CorrelationTable::Entry{slice_track[c.slice.index()].value, c.correlation, c.slice};
+  });
+  return table;
 }
 
 // Launch flows (ac2g and older spellings) carry the correlation id as their
@@ -65,42 +111,27 @@ void EventImporter::LinkFlows() {
 // is one, not to whatever encloses its time. Binding by time picks the wrong
 // call when a zero-length call (cudaPeekAtLastError) nested in the launch
 // shares the flow's timestamp. Without such a slice, ends bind like any flow.
-// Tens of thousands of these per trace: flat tables, no node maps.
-void EventImporter::LinkLaunchFlows(std::vector<FlowEvent>& events) {
+// `events` come grouped per (category, name, id), each group in time order.
+void EventImporter::LinkLaunchFlows(const std::vector<FlowEvent>& events, const CorrelationTable& table) {
   if (events.empty()) return;
-  // (track, correlation) -> slice, open addressing.
-  struct Slot {
-    uint64_t correlation = 0;
-    uint32_t track = 0;
-    uint32_t slice_plus_one = 0;  // 0 = empty
-  };
-  size_t capacity = 16;
-  while (capacity < correlations_.size() * 2) capacity *= 2;
-  std::vector<Slot> table(capacity);
-  const size_t mask = capacity - 1;
-  auto hash = [](uint32_t track, uint64_t corr) {
-    return static_cast<size_t>((corr * 0x9E3779B97F4A7C15ull ^ track * 0xC2B2AE3D27D4EB4Full) >> 17);
-  };
-  const auto& slice_track = builder_->trace().slices().track();
-  for (const PendingCorrelation& c : correlations_) {
-    const uint32_t track = slice_track[c.slice.index()].value;
-    size_t i = hash(track, c.correlation) & mask;
-    while (table[i].slice_plus_one != 0 && !(table[i].track == track && table[i].correlation == c.correlation)) {
-      i = (i + 1) & mask;
-    }
-    if (table[i].slice_plus_one == 0) table[i] = Slot{c.correlation, track, c.slice.value + 1};  // first wins
-  }
   auto endpoint = [&](const FlowEvent& f) {
-    size_t i = hash(f.track.value, f.id) & mask;
-    for (; table[i].slice_plus_one != 0; i = (i + 1) & mask) {
-      if (table[i].track == f.track.value && table[i].correlation == f.id) {
-        return FlowEndpoint::OfSlice(SliceId(table[i].slice_plus_one - 1));
-      }
-    }
+    const SliceId slice = table.Find(f.track.value, f.id);
+    if (!slice.is_none()) return FlowEndpoint::OfSlice(slice);
     if (f.phase == TraceBuilder::FlowPhase::kEnd && !f.bind_enclosing) return FlowEndpoint::Next(f.track, f.ts_ns);
     return FlowEndpoint::Enclosing(f.track, f.ts_ns);
   };
-  // `events` come grouped per (category, name, id), each group in time order.
+  // Every end is looked up (a random access into the table each), on two
+  // threads when there are many; the chains are then walked in order here.
+  std::vector<FlowEndpoint> ends(events.size());
+  auto resolve = [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) ends[k] = endpoint(events[k]);
+  };
+  if (threads_ > 1 && events.size() >= kParallelFlowEvents) {
+    std::jthread helper(resolve, events.size() / 2, events.size());
+    resolve(0, events.size() / 2);
+  } else {
+    resolve(0, events.size());
+  }
   // Problems are formatted only when recorded (Kineto traces have tens of
   // thousands of "f" without "s" after the profiler dropped their launches).
   enum class Problem : uint8_t { kRestarted, kNoStart, kNeverEnded };
@@ -110,12 +141,12 @@ void EventImporter::LinkLaunchFlows(std::vector<FlowEvent>& events) {
     Problem what;
   };
   std::vector<Unmatched> problems;
+  // About one flow per two events (s, f); sized once rather than doubled
+  // from empty (80-byte rows, hundreds of thousands of them).
+  builder_->trace().mutable_flows().ReservePending(events.size() / 2 + 1);
   for (size_t begin = 0; begin < events.size();) {
     size_t end = begin + 1;
-    while (end < events.size() && events[end].id == events[begin].id &&
-           events[end].category == events[begin].category && events[end].name == events[begin].name) {
-      ++end;
-    }
+    while (end < events.size() && SameChain(events[end], events[begin])) ++end;
     const FlowEvent* open = nullptr;
     FlowEndpoint from;
     for (size_t k = begin; k < end; ++k) {
@@ -123,7 +154,7 @@ void EventImporter::LinkLaunchFlows(std::vector<FlowEvent>& events) {
       if (f.phase == TraceBuilder::FlowPhase::kStart) {
         if (open != nullptr) problems.push_back({open->offset, f.id, Problem::kRestarted});
         open = &f;
-        from = endpoint(f);
+        from = ends[k];
         continue;
       }
       if (open == nullptr) {
@@ -132,7 +163,7 @@ void EventImporter::LinkLaunchFlows(std::vector<FlowEvent>& events) {
       }
       FlowTable::Pending p;
       p.from = from;
-      p.to = endpoint(f);
+      p.to = ends[k];
       p.kind = FlowKind::kLaunch;
       p.name = f.name;
       p.category = f.category;

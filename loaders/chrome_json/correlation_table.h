@@ -1,0 +1,53 @@
+// CorrelationTable: (track, correlation id) -> the first slice of that track
+// carrying that correlation; the lookup that binds a launch flow's ends to
+// the launch call and the kernel rather than to whatever encloses its time.
+// Built once per load from the importer's pending correlations; read-only
+// afterwards, so lookups may run on several threads.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/ids.h"
+
+namespace stepline::loaders {
+
+class CorrelationTable {
+ public:
+  struct Entry {
+    uint32_t track;  // TrackId value of the slice's track
+    uint64_t correlation;
+    SliceId slice;
+  };
+
+  CorrelationTable() = default;
+  // Entries in input order: for a repeated (track, correlation) the first wins.
+  template <typename Source>  // Source(i) -> Entry, for i in [0, count)
+  void Build(size_t count, Source&& source) {
+    size_t capacity = 16;
+    while (capacity < count * 2) capacity *= 2;
+    slots_.assign(capacity, Slot{});
+    mask_ = capacity - 1;
+    for (size_t k = 0; k < count; ++k) Insert(source(k));
+  }
+  SliceId Find(uint32_t track, uint64_t correlation) const;
+  bool empty() const { return slots_.empty(); }
+
+ private:
+  // Open addressing, linear probing, load factor <= 0.5. Flat: tens of
+  // thousands to millions of entries per trace, no node maps.
+  struct Slot {
+    uint64_t correlation = 0;
+    uint32_t track = 0;
+    uint32_t slice_plus_one = 0;  // 0 = empty
+  };
+  static size_t Hash(uint32_t track, uint64_t correlation) {
+    return static_cast<size_t>((correlation * 0x9E3779B97F4A7C15ull ^ track * 0xC2B2AE3D27D4EB4Full) >> 17);
+  }
+  void Insert(const Entry& e);
+
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+};
+
+}  // namespace stepline::loaders
