@@ -13,7 +13,7 @@ size_t RankDetailBudget() {
   if (const char* env = std::getenv("STEPLINE_RANK_DETAIL_RANKS")) {
     char* end = nullptr;
     const long n = std::strtol(env, &end, 10);
-    if (end != env && *end == '\0' && n >= 1 && n <= 64) return static_cast<size_t>(n);
+    if (end != env && *end == '\0' && n >= 0 && n <= 64) return static_cast<size_t>(n);
   }
   return 4;
 }
@@ -65,11 +65,11 @@ std::shared_ptr<const analysis::RankDetail> LoadRankDetail(const std::string& pa
 }
 
 RankDetailCache::RankDetailCache(std::vector<std::string> paths, size_t budget)
-    : budget_(std::max<size_t>(1, budget)),
+    : budget_(budget),
       paths_(std::move(paths)),
       loaded_(paths_.size()),
       errors_(paths_.size()),
-      lru_(budget_) {
+      lru_(std::max<size_t>(1, budget)) {  // a "Load detail" still keeps one at budget 0
   if (std::any_of(paths_.begin(), paths_.end(), [](const std::string& p) { return !p.empty(); })) {
     worker_ = std::thread([this] { Work(); });
   }

@@ -23,8 +23,8 @@
 
 namespace stepline::app {
 
-// The ranks kept loaded: STEPLINE_RANK_DETAIL_RANKS (1..64) when set and
-// valid, else 4. Fixed rather than sized from free memory: a rank's detail
+// The ranks kept loaded: STEPLINE_RANK_DETAIL_RANKS (0..64; 0: summaries
+// only, nothing loaded on zoom) when set and valid, else 4. Fixed rather than sized from free memory: a rank's detail
 // is a few columns per slice (tens of MB for a 100 MB trace), but reloading
 // it needs its whole model for a moment, which the budget cannot bound.
 size_t RankDetailBudget();
