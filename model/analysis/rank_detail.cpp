@@ -19,7 +19,7 @@ std::pair<size_t, size_t> DetailLane::RowsIn(TimeNs t0, TimeNs t1) const {
 
 size_t RankDetail::bytes() const {
   size_t n = 0;
-  const auto lane = [&](const DetailLane& l) { n += l.size() * (3 * sizeof(TimeNs) + sizeof(uint32_t)); };
+  const auto lane = [&](const DetailLane& l) { n += l.size() * (3 * sizeof(TimeNs) + 2 * sizeof(uint32_t)); };
   for (const DetailLane& l : compute) lane(l);
   lane(collective);
   lane(host);
@@ -33,7 +33,7 @@ namespace {
 struct LaneBuilder {
   struct Row {
     TimeNs start_ns, end_ns;
-    uint32_t name;
+    uint32_t name, track;
   };
   std::vector<Row> rows;
   DetailLane Finish() {
@@ -43,6 +43,7 @@ struct LaneBuilder {
     l.end_ns.reserve(rows.size());
     l.max_end_ns.reserve(rows.size());
     l.name.reserve(rows.size());
+    l.track.reserve(rows.size());
     TimeNs max_end = INT64_MIN;
     for (const Row& r : rows) {
       max_end = std::max(max_end, r.end_ns);
@@ -50,6 +51,7 @@ struct LaneBuilder {
       l.end_ns.push_back(r.end_ns);
       l.max_end_ns.push_back(max_end);
       l.name.push_back(r.name);
+      l.track.push_back(r.track);
     }
     return l;
   }
@@ -68,6 +70,19 @@ RankDetail ExtractRankDetail(const Trace& trace, const TraceAnalysis& analysis) 
     if (fresh) d.names.emplace_back(trace.str(id));
     return it->second;
   };
+  std::unordered_map<uint32_t, uint32_t> track_index;  // TrackId -> names index of its name
+  const auto track_name = [&](uint32_t slice) {
+    const TrackId track = s.track()[slice];
+    auto [it, fresh] = track_index.try_emplace(track.index(), 0);
+    if (fresh) {
+      const std::string_view name = trace.str(trace.tracks().name(track));
+      const bool gpu = trace.tracks().kind(track) != TrackKind::kHostThread;
+      it->second = static_cast<uint32_t>(d.names.size());
+      d.names.push_back(!name.empty() ? std::string(name)
+                                      : (gpu ? "stream " : "thread ") + std::to_string(trace.tracks().tid(track)));
+    }
+    return it->second;
+  };
   std::map<uint32_t, size_t> lane_of_track;
   for (size_t l = 0; l < src.compute_tracks.size(); ++l) {
     for (uint32_t track : src.compute_tracks[l]) lane_of_track[track] = l;
@@ -77,7 +92,7 @@ RankDetail ExtractRankDetail(const Trace& trace, const TraceAnalysis& analysis) 
   if (const DeviceAnalysis* primary = analysis.primary()) {
     for (const DeviceOp& op : primary->activity.ops) {
       const uint32_t i = op.slice.index();
-      if (op.kind == GpuKind::kCollective) collective.rows.push_back({op.start_ns, op.end_ns, intern(i)});
+      if (op.kind == GpuKind::kCollective) collective.rows.push_back({op.start_ns, op.end_ns, intern(i), track_name(i)});
       if (op.kind != GpuKind::kKernel) continue;
       size_t lane = 0;
       if (!src.compute_tracks.empty()) {
@@ -85,10 +100,10 @@ RankDetail ExtractRankDetail(const Trace& trace, const TraceAnalysis& analysis) 
         if (it == lane_of_track.end()) continue;
         lane = it->second;
       }
-      compute[lane].rows.push_back({op.start_ns, op.end_ns, intern(i)});
+      compute[lane].rows.push_back({op.start_ns, op.end_ns, intern(i), track_name(i)});
     }
   }
-  for (uint32_t i : src.host_slices) host.rows.push_back({s.start_ns()[i], s.start_ns()[i] + s.dur_ns()[i], intern(i)});
+  for (uint32_t i : src.host_slices) host.rows.push_back({s.start_ns()[i], s.start_ns()[i] + s.dur_ns()[i], intern(i), track_name(i)});
   for (LaneBuilder& b : compute) d.compute.push_back(b.Finish());
   d.collective = collective.Finish();
   d.host = host.Finish();

@@ -20,9 +20,11 @@ namespace stepline::analysis {
 //               first row that can reach a time is a binary search even
 //               where slices overlap (a merged "other streams" lane)
 //   name        index into RankDetail::names
+//   track       the slice's stream or thread name ("stream 7" when unnamed),
+//               index into RankDetail::names
 struct DetailLane {
   std::vector<TimeNs> start_ns, end_ns, max_end_ns;
-  std::vector<uint32_t> name;
+  std::vector<uint32_t> name, track;
 
   size_t size() const { return start_ns.size(); }
   // Rows [first, last) that may overlap own-clock [t0, t1): every row that

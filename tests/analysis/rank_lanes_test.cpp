@@ -329,6 +329,10 @@ TEST(RankDetailTest, DemoRankDetailIsItsKernelsAndMainThreadOnItsOwnClock) {
   bool dataloader = false;
   for (uint32_t n : d.host.name) dataloader = dataloader || d.names[n] == loaders::kDdpInputEventName;
   EXPECT_TRUE(dataloader);
+  // Each slice names its stream or thread: the kernels' and the collectives' streams differ.
+  ASSERT_EQ(d.compute[0].track.size(), d.compute[0].size());
+  EXPECT_NE(d.names[d.compute[0].track[0]], d.names[d.collective.track[0]]);
+  EXPECT_NE(d.names[d.collective.track[0]].find("tream"), std::string::npos) << d.names[d.collective.track[0]];
 }
 
 }  // namespace

@@ -401,11 +401,13 @@ TEST(RanksDetailTest, SubPixelSlicesCoalesceAndOnlyVisibleOnesAreVisited) {
     lane.end_ns.push_back(t + 10);
     lane.max_end_ns.push_back(t + 10);
     lane.name.push_back(0);
+    lane.track.push_back(0);
   }
   lane.start_ns.push_back(10'000'000);  // and one wide slice
   lane.end_ns.push_back(11'000'000);
   lane.max_end_ns.push_back(11'000'000);
   lane.name.push_back(0);
+  lane.track.push_back(0);
   const Viewport v{{9'000'000, 11'000'000}, 1000};  // 2 us per px
   const std::vector<DetailRect> rects = LayoutDetailLane(lane, v, 0);
   ASSERT_EQ(rects.size(), 2u);  // the dense half as one rect, then the wide slice

@@ -284,9 +284,10 @@ void RanksTimeline::Tooltip(const RanksViewInput& input, size_t g, int li, int c
       const analysis::DetailLane* dlane = DetailLaneOf(*detail, li, cl);
       const std::optional<uint32_t> i = dlane ? DetailRowAt(*dlane, t, slop) : std::nullopt;
       if (i) {
-        ImGui::SetTooltip("%s\n%s\n%s\n%s%s", detail->names[dlane->name[*i]].c_str(),
-                          text::FormatDuration(dlane->end_ns[*i] - dlane->start_ns[*i]).c_str(), where.c_str(),
-                          since.c_str(), instance.c_str());
+        const std::string& track = detail->names[dlane->track[*i]];
+        ImGui::SetTooltip("%s\n%s\nrank %d, %s (%s)\n%s%s", detail->names[dlane->name[*i]].c_str(),
+                          text::FormatDuration(dlane->end_ns[*i] - dlane->start_ns[*i]).c_str(), r.rank, track.c_str(),
+                          kLaneNames[l], since.c_str(), instance.c_str());
       } else {
         ImGui::SetTooltip("%s: nothing here\n%s%s", where.c_str(), since.c_str(), instance.c_str());
       }
