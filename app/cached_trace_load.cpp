@@ -10,10 +10,11 @@ void DisableTraceCache() { column_cache::DisableForProcess(); }
 
 column_cache::CacheSettings CacheSettingsForApp() { return column_cache::SettingsFromEnvironment(Version()); }
 
-Result<Trace, loaders::LoadError>& CachedTraceLoad::Load(const std::string& path, const loaders::LoadOptions& options) {
+Result<Trace, loaders::LoadError>& CachedTraceLoad::Load(const std::string& path, const loaders::LoadOptions& options,
+                                                         loaders::LoadProgress* progress) {
   Finish();
   settings_ = CacheSettingsForApp();
-  result_.emplace(column_cache::LoadThroughCache(path, settings_, options, nullptr, &info_));
+  result_.emplace(column_cache::LoadThroughCache(path, settings_, options, progress, &info_));
   return *result_;
 }
 

@@ -19,7 +19,9 @@ class CachedTraceLoad {
   ~CachedTraceLoad() { Finish(); }
 
   // The result lives in this object; keep it in scope while the trace is used.
-  Result<Trace, loaders::LoadError>& Load(const std::string& path, const loaders::LoadOptions& options = {});
+  // `progress` (optional) reports and cancels a parse.
+  Result<Trace, loaders::LoadError>& Load(const std::string& path, const loaders::LoadOptions& options = {},
+                                          loaders::LoadProgress* progress = nullptr);
   // Writes the pending cache entry now (the destructor does it otherwise).
   void Finish();
   const column_cache::CachedLoad& info() const { return info_; }

@@ -31,8 +31,10 @@ constexpr const char* kUsage =
     "       [--view timeline|overview|step-histogram|ops|kernels|gaps|memory|compare]\n"
     "       [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
     "       [--file-dialog DIR]  (the File > Open dialog up, listing DIR)\n"
-    "       stepline screenshot PATH... --view ranks --out OUT.png [--runs]  (rank traces, or directories of\n"
-    "       them; --runs: the list of a TensorBoard folder's runs shown)\n"
+    "       stepline screenshot PATH... --view ranks --out OUT.png [--runs] [--step N] [--range START_MS:END_MS]\n"
+    "       (rank traces, or directories of them; --runs: the list of a TensorBoard folder's runs shown;\n"
+    "       --step/--range: the timeline aligned on step N, showing that range since its start, zoomed in\n"
+    "       ranks drawn slice by slice once loaded)\n"
     "       (--demo SCENARIO instead of FILE renders a built-in demo; --view compare needs two files;\n"
     "       a FILE that is a TensorBoard/XProf log directory stands for its newest profile run)\n";
 
@@ -177,9 +179,6 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
       return 1;
     }
   }
-  if (ranks_view) {
-    return ScreenshotRanks(files, *out_path, size.w, size.h, scale, a.Has("--force"), a.Has("--runs"), out, err);
-  }
   double start_ms = 0, end_ms = 0;
   const auto range = a.Value("--range");
   if (range && !ParseRangeMs(*range, &start_ms, &end_ms)) {
@@ -195,6 +194,13 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
       err << "stepline screenshot: --step wants a step number, got '" << *step_arg << "'\n";
       return 1;
     }
+  }
+  if (ranks_view) {
+    RanksShotView shot;
+    shot.run_list = a.Has("--runs");
+    shot.step = static_cast<int>(std::max(0L, step_number));
+    if (range) shot.range_ms = std::pair{start_ms, end_ms};
+    return ScreenshotRanks(files, *out_path, size.w, size.h, scale, a.Has("--force"), shot, out, err);
   }
   for (std::string& file : files) {
     if (!ChooseTraceArg(&file, "stepline screenshot", err)) return 1;

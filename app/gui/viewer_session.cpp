@@ -150,6 +150,7 @@ void ViewerSession::CloseCompare() {
 void ViewerSession::Show(std::shared_ptr<const ui::TimelineData> data, const std::string& title) {
   comparing_ = false;
   ranks_.reset();
+  rank_details_.reset();
   ui::ViewState fresh;
   fresh.KeepPreferencesOf(state_);  // the layout and options outlive the trace
   state_ = std::move(fresh);
@@ -163,11 +164,16 @@ void ViewerSession::ShowCompare(std::shared_ptr<const ui::TimelineData> a, const
   compare_.SetRuns(std::move(a), title_a, std::move(b), title_b);
   comparing_ = true;
   ranks_.reset();
+  rank_details_.reset();
 }
 
 void ViewerSession::ShowRanks(std::shared_ptr<const RanksRun> run, const std::string& title) {
   ranks_ = std::move(run);
   ranks_title_ = title;
+  // Ranks read from a report (no summary lanes) have no trace to load.
+  std::vector<std::string> paths;
+  for (const analysis::RankSummary& r : ranks_->ranks) paths.push_back(r.lanes.empty() ? std::string() : r.path);
+  rank_details_ = std::make_unique<RankDetailCache>(std::move(paths), RankDetailBudget());
 }
 
 //-----------------------------------------------------------------------------
@@ -479,6 +485,7 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
     input.analysis = &ranks_->analysis;
     input.title = ranks_title_;
     input.runs = RanksRunChoices(ranks_->runs, ranks_->run_index);
+    input.details = rank_details_.get();
     const std::optional<std::string> open = ranks_view_.Draw(input);
     ImGui::End();
     if (std::optional<std::string> run_dir = ranks_view_.TakeRunChoice()) {
@@ -486,6 +493,7 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
     }
     if (open) {
       ranks_.reset();  // the single view shows the rank's load progress
+      rank_details_.reset();
       OpenFile(*open);
     }
   } else if (comparing_) {

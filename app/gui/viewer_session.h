@@ -29,6 +29,7 @@
 #include "app/gui/load_job.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/run_picker.h"
+#include "app/rank_detail_cache.h"
 #include "app/ranks_output.h"
 #include "ui/compare/compare_view.h"
 #include "ui/compare/drop_prompt.h"
@@ -63,6 +64,7 @@ class ViewerSession {
   void ShowRanks(std::shared_ptr<const RanksRun> run, const std::string& title);
   bool showing_ranks() const { return ranks_ != nullptr; }
   const RanksRun* ranks_run() const { return ranks_.get(); }
+  RankDetailCache* rank_details() { return rank_details_.get(); }
   // Loads the rank set of `paths` (app/rank_set.h) on a worker thread, then
   // shows it; a dropped directory holding a run of several ranks comes here.
   // `run_dir`: which run of a TensorBoard tree (the ranks view's run picker); "" the newest.
@@ -177,6 +179,7 @@ class ViewerSession {
   std::string last_log_dir_;  // the log directory opened last; where Open folder starts
   Pick browser_pick_ = Pick::kOpen;
   std::shared_ptr<const RanksRun> ranks_;  // the ranks view is on screen while set
+  std::unique_ptr<RankDetailCache> rank_details_;  // the zoomed-in ranks' slices; goes with ranks_
   std::string ranks_title_;
   ui::RanksView ranks_view_;
   struct RanksOutcome {

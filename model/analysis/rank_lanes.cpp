@@ -51,30 +51,26 @@ std::vector<uint8_t> BusyShareBins(std::vector<Interval> intervals, TimeRange ra
   return out;
 }
 
-RankLanes SummarizeRankLanes(const Trace& trace, const TraceAnalysis& analysis, size_t bins) {
-  RankLanes lanes;
-  lanes.range = trace.span();
-  for (const Step& s : analysis.steps.steps) lanes.steps.push_back({s.start_ns, s.end_ns()});
-  std::vector<Interval> compute, collective, host;
-  std::map<uint32_t, std::vector<Interval>> by_stream;  // compute kernels per stream track
+RankLaneSources FindRankLaneSources(const Trace& trace, const TraceAnalysis& analysis) {
+  RankLaneSources src;
+  std::map<uint32_t, DurNs> by_stream;  // merged compute time per stream track
   if (const DeviceAnalysis* primary = analysis.primary()) {
+    std::map<uint32_t, std::vector<Interval>> intervals;
     for (const DeviceOp& op : primary->activity.ops) {
       if (op.kind == GpuKind::kKernel) {
-        compute.push_back({op.start_ns, op.end_ns});
-        by_stream[trace.slices().track()[op.slice.index()].index()].push_back({op.start_ns, op.end_ns});
+        intervals[trace.slices().track()[op.slice.index()].index()].push_back({op.start_ns, op.end_ns});
       }
-      if (op.kind == GpuKind::kCollective) collective.push_back({op.start_ns, op.end_ns});
+    }
+    for (auto& [track, v] : intervals) {
+      DurNs ns = 0;
+      for (const Interval& iv : MergeIntervals(std::move(v))) ns += iv.dur_ns();
+      by_stream[track] = ns;
     }
   }
   if (by_stream.size() >= 2) {
     // The busiest streams (merged time) keep a lane each, in stream order.
     std::vector<std::pair<DurNs, uint32_t>> totals;
-    for (auto& [track, intervals] : by_stream) {
-      intervals = MergeIntervals(std::move(intervals));
-      DurNs ns = 0;
-      for (const Interval& iv : intervals) ns += iv.dur_ns();
-      totals.emplace_back(ns, track);
-    }
+    for (const auto& [track, ns] : by_stream) totals.emplace_back(ns, track);
     std::sort(totals.begin(), totals.end(), [](const auto& a, const auto& b) {
       return a.first != b.first ? a.first > b.first : a.second < b.second;
     });
@@ -84,18 +80,16 @@ RankLanes SummarizeRankLanes(const Trace& trace, const TraceAnalysis& analysis, 
     std::sort(kept.begin(), kept.end());
     for (uint32_t track : kept) {
       const std::string_view name = trace.str(trace.tracks().name(TrackId(track)));
-      lanes.compute_streams.push_back(
-          {name.empty() ? "stream " + std::to_string(trace.tracks().tid(TrackId(track))) : std::string(name),
-           BusyShareBins(std::move(by_stream[track]), lanes.range, bins)});
+      src.compute_tracks.push_back({track});
+      src.compute_names.push_back(name.empty() ? "stream " + std::to_string(trace.tracks().tid(TrackId(track)))
+                                               : std::string(name));
     }
     if (own < totals.size()) {
-      std::vector<Interval> rest;
-      for (size_t i = own; i < totals.size(); ++i) {
-        const auto& v = by_stream[totals[i].second];
-        rest.insert(rest.end(), v.begin(), v.end());
-      }
-      lanes.compute_streams.push_back({std::to_string(totals.size() - own) + " other streams",
-                                       BusyShareBins(std::move(rest), lanes.range, bins)});
+      std::vector<uint32_t> rest;
+      for (size_t i = own; i < totals.size(); ++i) rest.push_back(totals[i].second);
+      std::sort(rest.begin(), rest.end());
+      src.compute_tracks.push_back(std::move(rest));
+      src.compute_names.push_back(std::to_string(totals.size() - own) + " other streams");
     }
   }
   // The main thread: the host thread with the most top-level time, which
@@ -118,19 +112,53 @@ RankLanes SummarizeRankLanes(const Trace& trace, const TraceAnalysis& analysis, 
     const TrackId track(t);
     if (trace.tracks().kind(track) != TrackKind::kHostThread) continue;
     const TrackTable::Ranges& r = trace.tracks().ranges(track);
-    std::vector<Interval> top;
+    std::vector<uint32_t> top;
+    std::vector<Interval> spans;
     for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
-      if (s.dur_ns()[i] > 0 && top_level(i)) top.push_back({s.start_ns()[i], s.start_ns()[i] + s.dur_ns()[i]});
+      if (s.dur_ns()[i] > 0 && top_level(i)) {
+        top.push_back(i);
+        spans.push_back({s.start_ns()[i], s.start_ns()[i] + s.dur_ns()[i]});
+      }
     }
     DurNs ns = 0;
-    for (const Interval& iv : MergeIntervals(top)) ns += iv.dur_ns();
+    for (const Interval& iv : MergeIntervals(std::move(spans))) ns += iv.dur_ns();
     if (ns > best_ns) {
       best_ns = ns;
-      host = std::move(top);
+      src.host_slices = std::move(top);
       const std::string_view name = trace.str(trace.tracks().name(track));
-      lanes.host_thread = name.empty() ? "thread " + std::to_string(trace.tracks().tid(track)) : std::string(name);
+      src.host_thread = name.empty() ? "thread " + std::to_string(trace.tracks().tid(track)) : std::string(name);
     }
   }
+  return src;
+}
+
+RankLanes SummarizeRankLanes(const Trace& trace, const TraceAnalysis& analysis, size_t bins) {
+  RankLanes lanes;
+  lanes.range = trace.span();
+  for (const Step& s : analysis.steps.steps) lanes.steps.push_back({s.start_ns, s.end_ns()});
+  const RankLaneSources src = FindRankLaneSources(trace, analysis);
+  std::map<uint32_t, size_t> lane_of_track;
+  for (size_t l = 0; l < src.compute_tracks.size(); ++l) {
+    for (uint32_t track : src.compute_tracks[l]) lane_of_track[track] = l;
+  }
+  std::vector<Interval> compute, collective, host;
+  std::vector<std::vector<Interval>> by_lane(src.compute_tracks.size());
+  if (const DeviceAnalysis* primary = analysis.primary()) {
+    for (const DeviceOp& op : primary->activity.ops) {
+      if (op.kind == GpuKind::kKernel) {
+        compute.push_back({op.start_ns, op.end_ns});
+        auto it = lane_of_track.find(trace.slices().track()[op.slice.index()].index());
+        if (it != lane_of_track.end()) by_lane[it->second].push_back({op.start_ns, op.end_ns});
+      }
+      if (op.kind == GpuKind::kCollective) collective.push_back({op.start_ns, op.end_ns});
+    }
+  }
+  for (size_t l = 0; l < by_lane.size(); ++l) {
+    lanes.compute_streams.push_back({src.compute_names[l], BusyShareBins(std::move(by_lane[l]), lanes.range, bins)});
+  }
+  const SliceTable& s = trace.slices();
+  for (uint32_t i : src.host_slices) host.push_back({s.start_ns()[i], s.start_ns()[i] + s.dur_ns()[i]});
+  lanes.host_thread = src.host_thread;
   lanes.busy[static_cast<size_t>(RankLane::kCompute)] = BusyShareBins(std::move(compute), lanes.range, bins);
   lanes.busy[static_cast<size_t>(RankLane::kCollective)] = BusyShareBins(std::move(collective), lanes.range, bins);
   lanes.busy[static_cast<size_t>(RankLane::kHost)] = BusyShareBins(std::move(host), lanes.range, bins);

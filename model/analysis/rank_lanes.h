@@ -61,6 +61,20 @@ struct RankLanes {
 // union of `intervals` (unsorted, overlapping allowed), quantized to 0..255.
 std::vector<uint8_t> BusyShareBins(std::vector<Interval> intervals, TimeRange range, size_t bins);
 
+// What each lane of a rank is made of, shared by its summary (below) and
+// its detail (rank_detail.h) so both draw the same slices in the same lanes.
+struct RankLaneSources {
+  // Per compute-stream lane (RankLanes::compute_streams order), the stream
+  // tracks it holds: one each, the last lane the rest when there are more
+  // than kRankStreamLanes. Empty when the device computes on fewer than two
+  // streams (one compute lane of every compute kernel).
+  std::vector<std::vector<uint32_t>> compute_tracks;
+  std::vector<std::string> compute_names;  // the lanes' StreamLane::name
+  std::vector<uint32_t> host_slices;       // the main thread's top-level slices, in slice order
+  std::string host_thread;                 // RankLanes::host_thread
+};
+RankLaneSources FindRankLaneSources(const Trace& trace, const TraceAnalysis& analysis);
+
 // The lanes of one rank: the primary device's kernels split into compute
 // (also per stream, see compute_streams) and collective, and the main thread, the host thread with the most time in
 // top-level slices (a step marker's children count as top-level, the

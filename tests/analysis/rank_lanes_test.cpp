@@ -9,6 +9,7 @@
 
 #include "loaders/demo/demo_ddp.h"
 #include "loaders/load.h"
+#include "model/analysis/rank_detail.h"
 #include "model/analysis/rank_instances.h"
 #include "model/analysis/rank_lanes.h"
 
@@ -248,6 +249,90 @@ TEST(RankLanesTest, AStepWindowSpansEveryRanksStepOnTheAlignedClock) {
   // Aligned, the window is about one step long, not the skew.
   EXPECT_LT(w->duration_ns(), 2 * d.ranks[0].step_mean_ns());
   EXPECT_FALSE(AlignedStepWindow(d.ranks, d.analysis, 4, &origin).has_value());
+}
+
+// A rank's detail holds the same slices as its summary, lane by lane: the
+// six streams' kernels in the summary's four compute lanes, and RowsIn finds
+// every row overlapping a window (and nothing past it) on overlapping rows.
+TEST(RankDetailTest, DetailLanesHoldTheSummarysSlicesLaneByLane) {
+  const Trace t = StreamsTrace(6);
+  const TraceAnalysis a = ComputeAnalysis(t);
+  const RankLanes lanes = SummarizeRankLanes(t, a, 256);
+  const RankDetail d = ExtractRankDetail(t, a);
+  ASSERT_EQ(d.compute.size(), lanes.compute_streams.size());
+  for (size_t l = 0; l < d.compute.size(); ++l) {
+    std::vector<Interval> rows;
+    for (size_t i = 0; i < d.compute[l].size(); ++i) rows.push_back({d.compute[l].start_ns[i], d.compute[l].end_ns[i]});
+    EXPECT_EQ(BusyShareBins(rows, lanes.range, 256), lanes.compute_streams[l].busy) << l;
+    EXPECT_TRUE(std::is_sorted(d.compute[l].start_ns.begin(), d.compute[l].start_ns.end()));
+  }
+  EXPECT_EQ(d.compute[3].size(), 6u);  // streams 7..9: 1 + 2 + 3 kernels merged in the last lane
+  EXPECT_FALSE(d.names.empty());
+  EXPECT_GT(d.bytes(), 0u);
+}
+
+TEST(RankDetailTest, RowsInFindsEveryOverlappingRowOfOverlappingSlices) {
+  std::mt19937 rng(7);
+  DetailLane lane;
+  std::vector<std::pair<TimeNs, TimeNs>> rows;
+  for (int i = 0; i < 300; ++i) {
+    const TimeNs s = static_cast<TimeNs>(rng() % 100'000);
+    rows.push_back({s, s + static_cast<TimeNs>(rng() % (i % 10 == 0 ? 20'000 : 500))});
+  }
+  std::sort(rows.begin(), rows.end());
+  TimeNs max_end = INT64_MIN;
+  for (auto [s, e] : rows) {
+    max_end = std::max(max_end, e);
+    lane.start_ns.push_back(s);
+    lane.end_ns.push_back(e);
+    lane.max_end_ns.push_back(max_end);
+    lane.name.push_back(0);
+  }
+  for (int q = 0; q < 200; ++q) {
+    const TimeNs t0 = static_cast<TimeNs>(rng() % 110'000) - 5'000, t1 = t0 + static_cast<TimeNs>(rng() % 3'000) + 1;
+    const auto [first, last] = lane.RowsIn(t0, t1);
+    for (size_t i = 0; i < lane.size(); ++i) {
+      const bool overlaps = lane.start_ns[i] < t1 && lane.end_ns[i] > t0;
+      if (overlaps) {
+        EXPECT_TRUE(i >= first && i < last) << i << " of [" << t0 << ", " << t1 << ")";
+      }
+      if (i >= last) {
+        EXPECT_GE(lane.start_ns[i], t1);
+      }
+    }
+  }
+}
+
+// The demo's rank 1 with its clock skewed: the detail's kernels are the
+// trace's own, on its own clock (the view subtracts the offset).
+TEST(RankDetailTest, DemoRankDetailIsItsKernelsAndMainThreadOnItsOwnClock) {
+  loaders::DdpDemoOptions o;
+  o.ranks = 2;
+  o.steps = 2;
+  o.kernels_per_step = 4;
+  o.skew_ns = 5'000'000;
+  const loaders::DdpDemo demo(o);
+  auto trace = loaders::LoadBytes(demo.RankJson(1), "rank1.json");
+  ASSERT_TRUE(static_cast<bool>(trace)) << trace.error().ToString();
+  const TraceAnalysis a = ComputeAnalysis(trace.value());
+  const RankDetail d = ExtractRankDetail(trace.value(), a);
+  ASSERT_EQ(d.compute.size(), 1u);
+  std::vector<TimeNs> kernels, collectives;
+  for (const DeviceOp& op : a.primary()->activity.ops) {
+    if (op.kind == GpuKind::kKernel) kernels.push_back(op.start_ns);
+    if (op.kind == GpuKind::kCollective) collectives.push_back(op.start_ns);
+  }
+  EXPECT_EQ(d.compute[0].start_ns, kernels);
+  EXPECT_EQ(d.collective.start_ns, collectives);
+  EXPECT_EQ(d.collective.size(), 2u);  // one all-reduce per step
+  ASSERT_GT(d.host.size(), 0u);
+  bool dataloader = false;
+  for (uint32_t n : d.host.name) dataloader = dataloader || d.names[n] == loaders::kDdpInputEventName;
+  EXPECT_TRUE(dataloader);
+  // Each slice names its stream or thread: the kernels' and the collectives' streams differ.
+  ASSERT_EQ(d.compute[0].track.size(), d.compute[0].size());
+  EXPECT_NE(d.names[d.compute[0].track[0]], d.names[d.collective.track[0]]);
+  EXPECT_NE(d.names[d.collective.track[0]].find("tream"), std::string::npos) << d.names[d.collective.track[0]];
 }
 
 }  // namespace

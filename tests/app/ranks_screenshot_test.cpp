@@ -5,6 +5,7 @@
 // Skips (with a message) where xvfb-run is not installed.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "app/commands.h"
@@ -76,6 +77,52 @@ TEST(RanksScreenshotTest, TheRunPickerListsTheFoldersRuns) {
   ASSERT_EQ(::stepline::testing::Screenshot(one + " --view ranks --size 1000x600 --out " + c), 0);
   ASSERT_EQ(::stepline::testing::Screenshot(one + " --view ranks --runs --size 1000x600 --out " + d), 0);
   EXPECT_EQ(::stepline::testing::ReadPng(c).rgba, ::stepline::testing::ReadPng(d).rgba);
+}
+
+// The first and last pixel rows in which the two pictures differ; {-1, -1} when none.
+std::pair<int, int> DifferingRowSpan(const ::stepline::testing::Image& a, const ::stepline::testing::Image& b) {
+  std::pair<int, int> span{-1, -1};
+  for (int y = 0; y < a.h; ++y) {
+    for (int x = 0; x < a.w; ++x) {
+      if (::stepline::testing::Pixel(a, x, y) != ::stepline::testing::Pixel(b, x, y)) {
+        if (span.first < 0) span.first = y;
+        span.second = y;
+        break;
+      }
+    }
+  }
+  return span;
+}
+
+// Zoomed in on 8 ms of step 1 of a 4-rank demo (clocks 7 ms apart), ranks
+// are drawn from their slices once loaded: with a budget of 2 ranks
+// (STEPLINE_RANK_DETAIL_RANKS) the top two groups are the pictures's with
+// every rank loaded, the bottom two the picture's with none (summaries).
+TEST(RanksScreenshotTest, ZoomedInLoadedRanksAreDrawnFromTheirSlices) {
+  if (!::stepline::testing::HaveXvfb()) GTEST_SKIP() << "xvfb-run not installed; window test skipped";
+  const std::filesystem::path dir = MakeScratchDirRemovedAtExit("ranks-shot-detail");
+  const RunOutput demo = RunCommand(RunDemo, {"ddp-straggler", "--ranks", "4", "--steps", "4", "--kernels", "6",
+                                              "--skew-us", "7000", "--out", (dir / "run").string()});
+  ASSERT_EQ(demo.code, 0) << demo.err;
+  const auto shot = [&](const char* budget, const std::string& name) {
+    ::setenv("STEPLINE_RANK_DETAIL_RANKS", budget, 1);
+    const std::string png = (dir / name).string();
+    const int code = ::stepline::testing::Screenshot((dir / "run").string() +
+                                                     " --view ranks --step 1 --range 0:8 --size 1200x700 --out " + png);
+    ::unsetenv("STEPLINE_RANK_DETAIL_RANKS");
+    EXPECT_EQ(code, 0) << name;
+    return ::stepline::testing::ReadPng(png);
+  };
+  const ::stepline::testing::Image all = shot("4", "all.png"), two = shot("2", "two.png"), none = shot("0", "none.png");
+  ASSERT_EQ(all.w, 1200);
+  // Slices differ from summaries; the top two ranks' rows are above the bottom two's.
+  const auto top = DifferingRowSpan(two, none), bottom = DifferingRowSpan(two, all);
+  ASSERT_GE(top.first, 0) << "no rank drawn from its slices with a budget of 2";
+  ASSERT_GE(bottom.first, 0) << "every rank drawn from its slices with a budget of 2";
+  EXPECT_LT(top.second, bottom.first);
+  EXPECT_GT(top.second - top.first, 30);  // two lane groups of >= 30 px
+  // The lanes' text: slice names in the loaded ranks (the summaries have none).
+  EXPECT_GT(DifferingRows(all, none, all.h), 60);
 }
 
 }  // namespace

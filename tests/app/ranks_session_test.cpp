@@ -11,6 +11,7 @@
 
 #include "app/commands.h"
 #include "app/gui/viewer_session.h"
+#include "app/rank_detail_cache.h"
 #include "app/rank_set.h"
 #include "loaders/demo/demo_generator.h"
 #include "tests/app/command_test_helpers.h"
@@ -140,6 +141,75 @@ TEST(RanksSessionTest, OpeningAnotherRunOfTheFolderLoadsItsHosts) {
   ASSERT_EQ(run->runs.size(), 2u);
   EXPECT_EQ(run->run_index, 1u);
   EXPECT_EQ(run->runs_root, root.string());
+}
+
+// The loaded ranks' order: at most the capacity, the least recently used
+// evicted first, one the view does not want before one it does.
+TEST(RankDetailLruTest, KeepsAtMostNEvictingTheLeastRecentlyUsedUnwantedFirst) {
+  RankDetailLru lru(3);
+  EXPECT_TRUE(lru.Insert(0).empty());
+  EXPECT_TRUE(lru.Insert(1).empty());
+  EXPECT_TRUE(lru.Insert(2).empty());
+  lru.Touch(0);  // order: 0 2 1
+  EXPECT_EQ(lru.Insert(3), (std::vector<size_t>{1}));
+  EXPECT_EQ(lru.size(), 3u);
+  EXPECT_EQ(lru.order(), (std::list<size_t>{3, 0, 2}));
+  // 2 is the least recent but wanted: 0 goes instead.
+  EXPECT_EQ(lru.Insert(4, [](size_t k) { return k == 2; }), (std::vector<size_t>{0}));
+  // All wanted: the least recent goes anyway, never the one inserted.
+  EXPECT_EQ(lru.Insert(5, [](size_t) { return true; }), (std::vector<size_t>{2}));
+  EXPECT_EQ(lru.order(), (std::list<size_t>{5, 4, 3}));
+  lru.Touch(9);  // absent: nothing
+  EXPECT_EQ(lru.size(), 3u);
+  EXPECT_FALSE(lru.Contains(0));
+  for (size_t k = 10; k < 30; ++k) {
+    lru.Insert(k);
+    EXPECT_LE(lru.size(), 3u);
+  }
+}
+
+// Two wanted ranks of a demo run load in the background (budget 2); a third
+// evicts the least recently drawn; a rank read from a report is never
+// loaded; a file that is gone fails with its name.
+TEST(RankDetailCacheTest, LoadsWantedRanksInTheBackgroundWithinTheBudget) {
+  const std::filesystem::path dir = MakeScratchDirRemovedAtExit("rank-detail-cache");
+  ASSERT_EQ(RunCommand(RunDemo, {"ddp-straggler", "--ranks", "3", "--steps", "2", "--kernels", "2", "--skew-us", "7000",
+                                 "--out", dir.string()})
+                .code,
+            0);
+  std::vector<std::string> paths;
+  for (int r = 0; r < 3; ++r) paths.push_back((dir / ("rank-" + std::to_string(r) + ".pt.trace.json")).string());
+  ASSERT_TRUE(std::filesystem::exists(paths[0])) << paths[0];
+  paths.push_back("");                                     // rank 3: from a report
+  paths.push_back((dir / "gone.pt.trace.json").string());  // rank 4: missing
+  RankDetailCache cache(paths, 2);
+  const auto wait = [&] {
+    for (int i = 0; i < 2000 && !cache.Idle(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_TRUE(cache.Idle());
+  };
+  EXPECT_EQ(cache.State(0), ui::RankDetailState::kNotLoaded);
+  EXPECT_EQ(cache.State(3), ui::RankDetailState::kNoTrace);
+  cache.Want({0, 1, 3});
+  EXPECT_NE(cache.State(0), ui::RankDetailState::kNotLoaded);  // queued or already loaded
+  wait();
+  ASSERT_EQ(cache.State(0), ui::RankDetailState::kLoaded);
+  ASSERT_EQ(cache.State(1), ui::RankDetailState::kLoaded);
+  ASSERT_NE(cache.Detail(1), nullptr);
+  const std::shared_ptr<const analysis::RankDetail> d0 = cache.Detail(0);  // 0 drawn last
+  ASSERT_NE(d0, nullptr);
+  EXPECT_EQ(d0->collective.size(), 2u);  // one all-reduce per step
+  cache.Want({2});
+  wait();
+  EXPECT_EQ(cache.Loaded(), (std::vector<size_t>{2, 0}));  // 1 was the least recently drawn
+  EXPECT_EQ(cache.State(1), ui::RankDetailState::kNotLoaded);
+  EXPECT_EQ(cache.Requested(), (std::vector<size_t>{0, 1, 2}));  // never rank 3
+  cache.Load(3);
+  cache.Load(4);
+  wait();
+  EXPECT_EQ(cache.State(4), ui::RankDetailState::kFailed);
+  EXPECT_NE(cache.Error(4).find("gone.pt.trace.json"), std::string::npos) << cache.Error(4);
+  EXPECT_EQ(cache.Requested(), (std::vector<size_t>{0, 1, 2, 4}));
+  EXPECT_LE(cache.Loaded().size(), 2u);
 }
 
 }  // namespace

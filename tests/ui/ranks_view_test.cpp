@@ -320,3 +320,223 @@ TEST(RanksViewTest, ARunPickedFromTheListIsAskedForOnce) {
 
 }  // namespace
 }  // namespace stepline::ui
+
+// The timeline's detail mode (ranks_detail.h): when a summary is too
+// coarse, which ranks are asked for, and where a loaded rank's slices go.
+#include "ui/ranks/ranks_detail.h"
+
+namespace stepline::ui {
+namespace {
+
+// A summary of `bins` bins over [0, span_ns).
+analysis::RankLanes Lanes(DurNs span_ns, size_t bins) {
+  analysis::RankLanes l;
+  l.range = {0, span_ns};
+  for (auto& lane : l.busy) lane.assign(bins, 0);
+  return l;
+}
+
+TEST(RanksDetailTest, ASummaryIsTooCoarseOnceABinIsWiderThanAPixel) {
+  const analysis::RankLanes lanes = Lanes(4'096'000, 4096);  // 1 us bins
+  Viewport v;
+  v.width_px = 1000;
+  v.visible = {0, 1'000'000};  // 1 us per px: a bin is one pixel
+  EXPECT_FALSE(SummaryTooCoarse(v, lanes));
+  v.visible = {0, 999'000};    // a bin is 1.001 px
+  EXPECT_TRUE(SummaryTooCoarse(v, lanes));
+  v.visible = {0, 4'096'000};  // the whole rank: 4 bins per px
+  EXPECT_FALSE(SummaryTooCoarse(v, lanes));
+  EXPECT_FALSE(SummaryTooCoarse(v = Viewport{{0, 10}, 1000}, analysis::RankLanes{}));  // no summary
+}
+
+// A source that loads nothing: it reports the states it is given and keeps
+// what the view asked for.
+class FakeDetails : public RankDetailSource {
+ public:
+  std::vector<RankDetailState> states;
+  std::vector<std::shared_ptr<const analysis::RankDetail>> details;
+  std::vector<size_t> wanted;
+  std::vector<size_t> loads;
+  size_t budget_ = 4;
+  RankDetailState State(size_t i) const override { return i < states.size() ? states[i] : RankDetailState::kNoTrace; }
+  std::shared_ptr<const analysis::RankDetail> Detail(size_t i) override { return i < details.size() ? details[i] : nullptr; }
+  void Want(std::vector<size_t> inputs) override { wanted = std::move(inputs); }
+  void Load(size_t i) override { loads.push_back(i); }
+  size_t budget() const override { return budget_; }
+  std::string Error(size_t) const override { return {}; }
+};
+
+TEST(RanksDetailTest, RanksOnScreenAreAskedForTopFirstWithinTheBudgetNeverOneFromAReport) {
+  std::vector<analysis::RankSummary> ranks(5);
+  analysis::RanksAnalysis a;
+  for (size_t r = 0; r < ranks.size(); ++r) {
+    ranks[r].rank = static_cast<int32_t>(r);
+    if (r != 1) ranks[r].lanes = Lanes(4'096'000, 4096);  // rank 1 was read from a report: no summary
+    analysis::RankRow row;
+    row.input = 4 - r;  // the table lists the ranks in reverse
+    a.ranks.push_back(row);
+  }
+  FakeDetails src;
+  src.states.assign(5, RankDetailState::kNotLoaded);
+  src.states[1] = RankDetailState::kNoTrace;
+  RanksViewInput input{ranks, &a, "t", {}};
+  input.details = &src;
+  Viewport zoomed{{0, 100'000}, 1000};
+  // Rows 0..4 hold ranks 4, 3, 2, 1, 0; rank 1 never, at most the budget.
+  EXPECT_EQ(RanksToLoad(input, zoomed, 0, 5, 4), (std::vector<size_t>{4, 3, 2, 0}));
+  EXPECT_EQ(RanksToLoad(input, zoomed, 0, 5, 2), (std::vector<size_t>{4, 3}));
+  EXPECT_EQ(RanksToLoad(input, zoomed, 2, 4, 4), (std::vector<size_t>{2}));  // rows 2..3 on screen
+  EXPECT_EQ(RanksToLoad(input, zoomed, 0, 99, 0), (std::vector<size_t>{}));
+  // Zoomed out, nothing.
+  EXPECT_TRUE(RanksToLoad(input, Viewport{{0, 4'096'000}, 1000}, 0, 5, 4).empty());
+  // Without a source, the summaries decide alone; rank 1 still never.
+  input.details = nullptr;
+  EXPECT_EQ(RanksToLoad(input, zoomed, 2, 5, 4), (std::vector<size_t>{2, 0}));
+}
+
+TEST(RanksDetailTest, SubPixelSlicesCoalesceAndOnlyVisibleOnesAreVisited) {
+  analysis::DetailLane lane;
+  for (TimeNs t = 0; t < 10'000'000; t += 20) {  // 500k slices of 10 ns every 20 ns
+    lane.start_ns.push_back(t);
+    lane.end_ns.push_back(t + 10);
+    lane.max_end_ns.push_back(t + 10);
+    lane.name.push_back(0);
+    lane.track.push_back(0);
+  }
+  lane.start_ns.push_back(10'000'000);  // and one wide slice
+  lane.end_ns.push_back(11'000'000);
+  lane.max_end_ns.push_back(11'000'000);
+  lane.name.push_back(0);
+  lane.track.push_back(0);
+  const Viewport v{{9'000'000, 11'000'000}, 1000};  // 2 us per px
+  const std::vector<DetailRect> rects = LayoutDetailLane(lane, v, 0);
+  ASSERT_EQ(rects.size(), 2u);  // the dense half as one rect, then the wide slice
+  EXPECT_EQ(rects[0].slices, 50'000u);
+  EXPECT_FLOAT_EQ(rects[0].x0, 0.f);
+  EXPECT_NEAR(rects[0].x1, 500.f, 1.f);
+  EXPECT_EQ(rects[1].slices, 1u);
+  EXPECT_FLOAT_EQ(rects[1].x0, 500.f);
+  EXPECT_FLOAT_EQ(rects[1].x1, 1000.f);
+  // The mouse over the wide slice finds it; past the lane's end, nothing.
+  EXPECT_EQ(DetailRowAt(lane, 10'500'000, 0), std::optional<uint32_t>(500'000));
+  EXPECT_FALSE(DetailRowAt(lane, 12'000'000, 1000).has_value());
+}
+
+// The demo's four ranks, 7 ms apart: zoomed in on step 1, each rank's
+// detail lanes draw exactly its kernels overlapping the view once its
+// own-clock times are shifted by its clock offset.
+TEST(RanksDetailTest, DetailLanesHoldExactlyTheRanksEventsInTheViewAfterOffsetAlignment) {
+  loaders::DdpDemoOptions o;
+  o.ranks = 4;
+  o.steps = 3;
+  o.kernels_per_step = 4;
+  o.skew_ns = 7'000'000;
+  const loaders::DdpDemo demo(o);
+  std::vector<analysis::RankSummary> ranks;
+  std::vector<analysis::RankDetail> details;
+  std::vector<std::vector<analysis::Interval>> kernels, collectives;
+  for (int r = 0; r < o.ranks; ++r) {
+    auto trace = loaders::LoadBytes(demo.RankJson(r), "rank" + std::to_string(r) + ".json");
+    ASSERT_TRUE(static_cast<bool>(trace));
+    const analysis::TraceAnalysis ta = analysis::ComputeAnalysis(trace.value());
+    ranks.push_back(analysis::SummarizeRank(trace.value(), ta));
+    details.push_back(analysis::ExtractRankDetail(trace.value(), ta));
+    kernels.emplace_back();
+    collectives.emplace_back();
+    for (const analysis::DeviceOp& op : ta.primary()->activity.ops) {
+      if (op.kind == GpuKind::kKernel) kernels.back().push_back({op.start_ns, op.end_ns});
+      if (op.kind == GpuKind::kCollective) collectives.back().push_back({op.start_ns, op.end_ns});
+    }
+  }
+  const analysis::RanksAnalysis a = analysis::AnalyzeRanks(ranks);
+  ASSERT_EQ(a.error, "");
+  TimeNs origin = 0;
+  const TimeRange step = RanksStepView(ranks, a, 1, &origin);
+  // The step's first 6 ms (DataLoader, then the compute kernels), 100k px wide so no slice merges.
+  Viewport v{{origin, origin + 6'000'000}, 100'000};
+  for (const analysis::RankRow& row : a.ranks) {
+    const size_t r = row.input;
+    EXPECT_NEAR(static_cast<double>(row.clock_offset_ns), static_cast<double>(r) * 7e6, 1e6) << r;
+    ASSERT_TRUE(SummaryTooCoarse(v, ranks[r].lanes)) << r;
+    for (auto [lane, truth] : {std::pair{&details[r].compute[0], &kernels[r]},
+                               std::pair{&details[r].collective, &collectives[r]}}) {
+      std::vector<analysis::Interval> drawn, expected;
+      for (const DetailRect& rc : LayoutDetailLane(*lane, v, row.clock_offset_ns)) {
+        ASSERT_EQ(rc.slices, 1u);
+        drawn.push_back({lane->start_ns[rc.row], lane->end_ns[rc.row]});
+        // At its aligned time: own clock minus the offset.
+        EXPECT_NEAR(rc.x0, std::max(-1.0, v.TimeToX(lane->start_ns[rc.row] - row.clock_offset_ns)), 0.01);
+      }
+      for (const analysis::Interval& k : *truth) {
+        if (k.start_ns - row.clock_offset_ns < v.visible.end_ns && k.end_ns - row.clock_offset_ns > v.visible.start_ns)
+          expected.push_back(k);
+      }
+      EXPECT_EQ(drawn.size(), expected.size()) << "rank " << r;
+      EXPECT_TRUE(std::equal(drawn.begin(), drawn.end(), expected.begin(), expected.end(),
+                             [](const auto& x, const auto& y) { return x.start_ns == y.start_ns && x.end_ns == y.end_ns; }))
+          << "rank " << r;
+    }
+    // Aligned, every rank's main thread starts the step with the DataLoader
+    // within 1 ms of the ruler's 0 (unaligned, rank r's would be r * 7 ms later).
+    bool dataloader_at_start = false;
+    for (const DetailRect& rc : LayoutDetailLane(details[r].host, v, row.clock_offset_ns)) {
+      const TimeNs aligned = details[r].host.start_ns[rc.row] - row.clock_offset_ns;
+      dataloader_at_start = dataloader_at_start ||
+                            (details[r].names[details[r].host.name[rc.row]] == loaders::kDdpInputEventName &&
+                             std::llabs(aligned - origin) < 1'000'000);
+    }
+    EXPECT_TRUE(dataloader_at_start) << "rank " << r;
+  }
+  EXPECT_LT(step.start_ns, v.visible.start_ns);
+}
+
+// A frame zoomed in on step 1 asks the source for the ranks on screen; a
+// rank whose detail is there is drawn from it; zoomed out, nothing is asked.
+TEST(RanksDetailTest, AZoomedInFrameAsksForTheRanksOnScreen) {
+  testing::HeadlessImGui imgui(ImVec2(1000, 400));
+  const DemoRun d = MakeDemoRun();
+  ASSERT_EQ(d.analysis.error, "");
+  FakeDetails src;
+  src.states.assign(d.ranks.size(), RankDetailState::kNotLoaded);
+  RanksViewInput input{d.ranks, &d.analysis, "demo", {}};
+  input.details = &src;
+  RanksTimeline t;
+  TimelineFrame(&t, input);
+  EXPECT_TRUE(src.wanted.empty());  // the whole step: the summaries are fine
+  t.ShowStep(1, TimeRange{0, 3'000'000});
+  src.budget_ = 3;
+  TimelineFrame(&t, input);
+  EXPECT_EQ(src.wanted, (std::vector<size_t>{0, 1, 2}));
+  const int before = ImGui::GetDrawData()->TotalVtxCount;
+  // Rank 0 loaded: drawn slice by slice (more vertices than its summary's runs).
+  auto trace = loaders::LoadBytes(loaders::DdpDemo([] {
+                                    loaders::DdpDemoOptions o;
+                                    o.ranks = 4;
+                                    o.steps = 3;
+                                    o.kernels_per_step = 4;
+                                    o.skew_ns = 1'000'000'000;
+                                    return o;
+                                  }())
+                                      .RankJson(0),
+                                  "rank0.json");
+  ASSERT_TRUE(static_cast<bool>(trace));
+  src.details.assign(d.ranks.size(), nullptr);
+  src.details[0] = std::make_shared<analysis::RankDetail>(
+      analysis::ExtractRankDetail(trace.value(), analysis::ComputeAnalysis(trace.value())));
+  src.states[0] = RankDetailState::kLoaded;
+  TimelineFrame(&t, input);
+  EXPECT_NE(ImGui::GetDrawData()->TotalVtxCount, before);
+  // "L" over rank 1's group asks for it.
+  ImGuiIO& io = ImGui::GetIO();
+  const RanksTimelineLayout layout;
+  io.MousePos = ImVec2(t.lanes_left() + 100, t.lanes_top() + 1 * layout.group_h() + 2);
+  TimelineFrame(&t, input);
+  io.KeysDown['L'] = true;
+  TimelineFrame(&t, input);
+  io.KeysDown['L'] = false;
+  TimelineFrame(&t, input);
+  EXPECT_EQ(src.loads, (std::vector<size_t>{1}));
+}
+
+}  // namespace
+}  // namespace stepline::ui

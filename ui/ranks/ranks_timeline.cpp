@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "model/text_format.h"
+#include "ui/ranks/ranks_detail.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/ui_scale.h"
@@ -82,6 +83,29 @@ void Hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, uint32_t color, float spacing) {
   dl->PopClipRect();
 }
 
+constexpr uint32_t kDetailEdge = theme::Rgba(20, 22, 28, 160);
+constexpr uint32_t kDetailText = theme::Rgba(240, 242, 246);
+constexpr uint32_t kStatusText = theme::Rgba(150, 155, 165, 200);
+
+// One lane of a rank drawn from its slices (ranks_detail.h): filled in the
+// lane's colour like its summary, edged and named when wide enough.
+void DrawDetailLane(ImDrawList* dl, const analysis::DetailLane& lane, const std::vector<std::string>& names,
+                    const Viewport& view, DurNs offset_ns, float x0, float y0, float y1, uint32_t color) {
+  const float s = UiScale();
+  const float font_px = std::max(6.f, y1 - y0);
+  for (const DetailRect& rc : LayoutDetailLane(lane, view, offset_ns)) {
+    const ImVec2 a(x0 + rc.x0, y0), b(x0 + rc.x1, y1);
+    dl->AddRectFilled(a, b, color);
+    if (rc.slices != 1 || rc.x1 - rc.x0 < 4 * s) continue;
+    dl->AddRect(a, b, kDetailEdge);
+    if (rc.x1 - rc.x0 < 20 * s) continue;
+    const std::string& name = names[lane.name[rc.row]];
+    const ImVec4 clip(a.x + 1, a.y, b.x - 1, b.y);
+    dl->AddText(ImGui::GetFont(), font_px, ImVec2(std::max(a.x, x0) + 2 * s, y0 - 0.5f), kDetailText, name.data(),
+                name.data() + name.size(), 0.f, &clip);
+  }
+}
+
 RanksTimelineLayout ScaledLayout(int compute_lanes) {
   const float s = UiScale();
   RanksTimelineLayout l;
@@ -93,6 +117,12 @@ RanksTimelineLayout ScaledLayout(int compute_lanes) {
 }
 
 }  // namespace
+
+void RanksTimeline::ShowStep(int step, std::optional<TimeRange> since_step_start) {
+  step_ = std::max(0, step);
+  fitted_step_ = -1;
+  pending_range_ = since_step_start;
+}
 
 void RanksTimeline::Refresh(const RanksViewInput& input, float width) {
   if (for_ != input.analysis) {
@@ -106,6 +136,10 @@ void RanksTimeline::Refresh(const RanksViewInput& input, float width) {
   if (fitted_step_ != step_) {
     viewport_.Fit(RanksStepView(input.ranks, *input.analysis, static_cast<size_t>(step_), &origin_ns_));
     fitted_step_ = step_;
+    if (pending_range_) {
+      viewport_.Fit({origin_ns_ + pending_range_->start_ns, origin_ns_ + pending_range_->end_ns});
+      pending_range_.reset();
+    }
   }
 }
 
@@ -184,44 +218,118 @@ void RanksTimeline::Draw(const RanksViewInput& input, float width, float height)
     }
   }
   scroll_y_ = std::clamp(scroll_y_, 0.f, std::max(0.f, static_cast<float>(groups) * layout.group_h() - lanes_h));
-  if (ImGui::IsItemHovered() && !ImGui::IsItemActive() && lane && io.MousePos.x >= x0 &&
-      input.analysis->ranks[lane->first].input < input.ranks.size()) {
-    const analysis::RankRow& row = input.analysis->ranks[lane->first];
-    const analysis::RankSummary& r = input.ranks[row.input];
-    const TimeNs t = viewport_.XToTime(io.MousePos.x - x0) + row.clock_offset_ns;
-    const DurNs px = static_cast<DurNs>(1.0 / viewport_.px_per_ns()) + 1;
-    const size_t l = static_cast<size_t>(lane->second);
-    std::string instance;
-    if (lane->second == RankLane::kCollective) {
-      const DurNs slop = static_cast<DurNs>(4.0 * s / viewport_.px_per_ns());
-      if (auto k = analysis::InstanceAt(instances_, input.ranks, row.input, t - row.clock_offset_ns, slop)) {
-        const analysis::InstanceTiming& it = instances_.instances[*k];
-        const analysis::InstanceSpan sp = analysis::SpanOnRank(instances_, input.ranks, *k, row.input);
-        instance = "\n" + it.name + " #" + std::to_string(it.key) + ": arrives " +
-                   text::FormatDuration(sp.arrival - it.median_arrival) + " after the median, waits " +
-                   text::FormatDuration(sp.wait_end - sp.arrival) + ", transfers " +
-                   text::FormatDuration(sp.end - sp.wait_end) + "\nclick: outline it on every rank";
-      }
+  // Detail for the rows on screen when zoomed in past their summaries.
+  if (input.details) {
+    const size_t first_row = static_cast<size_t>(scroll_y_ / layout.group_h());
+    const size_t end_row = static_cast<size_t>((scroll_y_ + lanes_h) / layout.group_h()) + 1;
+    input.details->Want(RanksToLoad(input, viewport_, first_row, end_row, input.details->budget()));
+  }
+  const bool over_rank = ImGui::IsItemHovered() && lane && io.MousePos.x >= p.x &&
+                         input.analysis->ranks[lane->first].input < input.ranks.size();
+  if (over_rank && input.details) {
+    const size_t r = input.analysis->ranks[lane->first].input;
+    if (ImGui::IsMouseReleased(ImGuiMouseButton_Right)) {
+      menu_input_ = r;
+      ImGui::OpenPopup("##rank_detail_menu");
     }
-    // A compute lane of one stream names it and reads its bins.
-    const std::vector<analysis::StreamLane>& streams = r.lanes.compute_streams;
-    const bool by_stream = lane->second == RankLane::kCompute && !streams.empty();
-    const analysis::StreamLane* stream =
-        by_stream && static_cast<size_t>(compute_lane) < streams.size() ? &streams[static_cast<size_t>(compute_lane)]
-                                                                         : nullptr;
-    const std::string detail = lane->second == RankLane::kHost ? r.lanes.host_thread : stream ? stream->name : "";
-    const float busy = stream      ? r.lanes.BusyIn(stream->busy, t, t + px)
-                       : by_stream ? 0.f
-                                   : r.lanes.BusyIn(lane->second, t, t + px);
-    ImGui::SetTooltip("rank %d, %s%s%s: %.0f%% busy here\n%s since the step start%s", r.rank, kLaneNames[l],
-                      detail.empty() ? "" : " ", detail.c_str(), 100.0 * busy,
-                      text::FormatDuration(t - row.clock_offset_ns - origin_ns_).c_str(), instance.c_str());
+    if (ImGui::IsKeyPressed('L', false) && RankHasTrace(input, r)) input.details->Load(r);
+  }
+  ContextMenu(input);
+  if (over_rank && !ImGui::IsItemActive() && io.MousePos.x >= x0) {
+    const int li = lane->second == RankLane::kCompute      ? compute_lane
+                   : lane->second == RankLane::kCollective ? layout.compute_lanes
+                                                            : layout.compute_lanes + 1;
+    Tooltip(input, lane->first, li, compute_lane, viewport_.XToTime(io.MousePos.x - x0));
   }
   dl->PushClipRect(ImVec2(p.x, lanes_top), ImVec2(p.x + width, lanes_top + lanes_h), true);
   DrawGroups(input, p.x, lanes_top - scroll_y_, width, lanes_h + scroll_y_);
   dl->PopClipRect();
   ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + region_h));
   ImGui::Dummy(ImVec2(width, 0));
+}
+
+void RanksTimeline::Tooltip(const RanksViewInput& input, size_t g, int li, int compute_lane, TimeNs aligned_t) {
+  const float s = UiScale();
+  const analysis::RankRow& row = input.analysis->ranks[g];
+  const analysis::RankSummary& r = input.ranks[row.input];
+  const TimeNs t = aligned_t + row.clock_offset_ns;  // the rank's own clock
+  const int cl = RanksComputeLanes(input.ranks);
+  const RankLane kind = li < cl ? RankLane::kCompute : li == cl ? RankLane::kCollective : RankLane::kHost;
+  const size_t l = static_cast<size_t>(kind);
+  const DurNs slop = static_cast<DurNs>(4.0 * s / viewport_.px_per_ns());
+  std::string instance;
+  if (kind == RankLane::kCollective) {
+    if (auto k = analysis::InstanceAt(instances_, input.ranks, row.input, aligned_t, slop)) {
+      const analysis::InstanceTiming& it = instances_.instances[*k];
+      const analysis::InstanceSpan sp = analysis::SpanOnRank(instances_, input.ranks, *k, row.input);
+      instance = "\n" + it.name + " #" + std::to_string(it.key) + ": arrives " +
+                 text::FormatDuration(sp.arrival - it.median_arrival) + " after the median, waits " +
+                 text::FormatDuration(sp.wait_end - sp.arrival) + ", transfers " +
+                 text::FormatDuration(sp.end - sp.wait_end) + "\nclick: outline it on every rank";
+    }
+  }
+  // A compute lane of one stream names it and reads its bins.
+  const std::vector<analysis::StreamLane>& streams = r.lanes.compute_streams;
+  const bool by_stream = kind == RankLane::kCompute && !streams.empty();
+  const analysis::StreamLane* stream =
+      by_stream && static_cast<size_t>(compute_lane) < streams.size() ? &streams[static_cast<size_t>(compute_lane)]
+                                                                       : nullptr;
+  const std::string lane_name = kind == RankLane::kHost ? r.lanes.host_thread : stream ? stream->name : "";
+  const std::string where = "rank " + std::to_string(r.rank) + ", " + kLaneNames[l] +
+                            (lane_name.empty() ? "" : " " + lane_name);
+  const std::string since = text::FormatDuration(aligned_t - origin_ns_) + " since the step start";
+  const bool coarse = SummaryTooCoarse(viewport_, r.lanes);
+  if (coarse && input.details) {
+    if (std::shared_ptr<const analysis::RankDetail> detail = input.details->Detail(row.input)) {
+      const analysis::DetailLane* dlane = DetailLaneOf(*detail, li, cl);
+      const std::optional<uint32_t> i = dlane ? DetailRowAt(*dlane, t, slop) : std::nullopt;
+      if (i) {
+        const std::string& track = detail->names[dlane->track[*i]];
+        ImGui::SetTooltip("%s\n%s\nrank %d, %s (%s)\n%s%s", detail->names[dlane->name[*i]].c_str(),
+                          text::FormatDuration(dlane->end_ns[*i] - dlane->start_ns[*i]).c_str(), r.rank, track.c_str(),
+                          kLaneNames[l], since.c_str(), instance.c_str());
+      } else {
+        ImGui::SetTooltip("%s: nothing here\n%s%s", where.c_str(), since.c_str(), instance.c_str());
+      }
+      return;
+    }
+  }
+  const DurNs px = static_cast<DurNs>(1.0 / viewport_.px_per_ns()) + 1;
+  const float busy = stream      ? r.lanes.BusyIn(stream->busy, t, t + px)
+                     : by_stream ? 0.f
+                                 : r.lanes.BusyIn(kind, t, t + px);
+  // Why this rank shows its summary.
+  std::string state;
+  if (!RankHasTrace(input, row.input)) {
+    state = "\nsummary only: read from a report (ranks --from-reports), no trace to load detail from";
+  } else if (input.details) {
+    switch (input.details->State(row.input)) {
+      case RankDetailState::kLoading: state = "\nsummary: loading detail..."; break;
+      case RankDetailState::kFailed: state = "\nsummary: detail failed to load: " + input.details->Error(row.input); break;
+      case RankDetailState::kNotLoaded:
+        state = coarse ? "\nsummary: detail not loaded (L or right-click: Load detail)"
+                       : "\nsummary (zoom in for each slice)";
+        break;
+      default: break;
+    }
+  }
+  ImGui::SetTooltip("%s: %.0f%% busy here\n%s%s%s", where.c_str(), 100.0 * busy, since.c_str(), instance.c_str(),
+                    state.c_str());
+}
+
+void RanksTimeline::ContextMenu(const RanksViewInput& input) {
+  if (!ImGui::BeginPopup("##rank_detail_menu")) return;
+  if (input.details && menu_input_ < input.ranks.size()) {
+    const bool has_trace = RankHasTrace(input, menu_input_);
+    const RankDetailState state = input.details->State(menu_input_);
+    ImGui::TextDisabled("rank %d", input.ranks[menu_input_].rank);
+    if (ImGui::MenuItem("Load detail", "L", state == RankDetailState::kLoaded || state == RankDetailState::kLoading,
+                        has_trace && state != RankDetailState::kLoaded && state != RankDetailState::kLoading)) {
+      input.details->Load(menu_input_);
+    }
+    if (!has_trace) ImGui::TextDisabled("read from a report: no trace to load");
+  }
+  ImGui::EndPopup();
 }
 
 void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float y0, float width, float height) {
@@ -247,8 +355,23 @@ void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float 
     const bool straggler = a.straggler && a.straggler->row == g;
     const std::string label = "rank " + std::to_string(r.rank) + (straggler ? " *" : "");
     const float group_lanes_h = static_cast<float>(layout.lanes()) * layout.lane_h;
-    dl->AddText(ImVec2(x_left, gy + (group_lanes_h - ImGui::GetFontSize()) / 2),
-                straggler ? theme::kCauseInput : theme::Rgba(200, 205, 215), label.c_str());
+    // Zoomed in past its summary: its slices when loaded, else the summary
+    // labelled as such under the rank (and why: loading, no trace, failed).
+    const bool coarse = SummaryTooCoarse(viewport_, r.lanes);
+    const std::shared_ptr<const analysis::RankDetail> detail =
+        coarse && input.details ? input.details->Detail(row.input) : nullptr;
+    const char* status = nullptr;
+    bool loading = false;
+    if (coarse && !detail) {
+      const RankDetailState st = input.details && RankHasTrace(input, row.input) ? input.details->State(row.input)
+                                 : RankHasTrace(input, row.input)                ? RankDetailState::kNotLoaded
+                                                                                 : RankDetailState::kNoTrace;
+      loading = st == RankDetailState::kLoading;
+      status = st == RankDetailState::kNoTrace ? "no trace" : st == RankDetailState::kFailed ? "failed" : "summary";
+    }
+    const float label_y = status ? gy : gy + (group_lanes_h - ImGui::GetFontSize()) / 2;
+    dl->AddText(ImVec2(x_left, label_y), straggler ? theme::kCauseInput : theme::Rgba(200, 205, 215), label.c_str());
+    if (status) dl->AddText(ImVec2(x_left, gy + ImGui::GetFontSize()), kStatusText, status);
     // Busy shares, one pixel column at a time, equal neighbours as one rect.
     // Lane li's bins: a compute stream's, the merged compute lane (first
     // compute lane of a rank with one stream), the collective, the main thread.
@@ -263,6 +386,12 @@ void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float 
         bins = !streams.empty() ? (static_cast<size_t>(li) < streams.size() ? &streams[static_cast<size_t>(li)].busy
                                                                             : nullptr)
                                 : (li == 0 ? bins : nullptr);
+      }
+      if (detail) {
+        if (const analysis::DetailLane* dlane = DetailLaneOf(*detail, li, cl)) {
+          DrawDetailLane(dl, *dlane, detail->names, viewport_, off, x0, ly, lb, kLaneColors[l]);
+        }
+        continue;
       }
       if (!bins) continue;
       int run_start = 0;
@@ -281,6 +410,14 @@ void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float 
         run_start = x;
         run_h = h;
       }
+    }
+    if (loading) {
+      const char* hint = "loading detail...";
+      const ImVec2 at(x0 + 6 * s, gy + (group_lanes_h - ImGui::GetFontSize()) / 2);
+      const ImVec2 size = ImGui::CalcTextSize(hint);
+      dl->AddRectFilled(ImVec2(at.x - 3 * s, at.y), ImVec2(at.x + size.x + 3 * s, at.y + size.y),
+                        theme::Rgba(20, 22, 28, 200));
+      dl->AddText(at, theme::Rgba(220, 224, 232), hint);
     }
     // Step edges of this rank.
     for (const analysis::Interval& st : r.lanes.steps) {

@@ -5,6 +5,8 @@
 // ranks' busy summaries (analysis::RankLanes) on the aligned clock, its ruler
 // counting from a chosen step; wheel zoom and drag pan like the main
 // timeline; a click on a collective outlines that instance on every rank.
+// Zoomed in past a rank's summary, ranks whose detail is loaded are drawn
+// slice by slice (ranks_detail.h); the others stay summaries, labelled so.
 #pragma once
 
 #include <cstdint>
@@ -49,6 +51,9 @@ class RanksTimeline {
  public:
   // Draws into a `width` x `height` region at the cursor.
   void Draw(const RanksViewInput& input, float width, float height);
+  // Aligns on `step` and, when given, shows `since_step_start` (the ruler's
+  // times) instead of the whole step, from the next frame on.
+  void ShowStep(int step, std::optional<TimeRange> since_step_start = std::nullopt);
   const std::optional<uint32_t>& selected() const { return selected_; }
   const Viewport& viewport() const { return viewport_; }
   const analysis::AlignedInstances& instances() const { return instances_; }
@@ -60,6 +65,9 @@ class RanksTimeline {
  private:
   void Refresh(const RanksViewInput& input, float width);
   void DrawGroups(const RanksViewInput& input, float x0, float y0, float width, float height);
+  // The tooltip over lane `li` of table row `row` at aligned time `t`.
+  void Tooltip(const RanksViewInput& input, size_t row, int li, int compute_lane, TimeNs t);
+  void ContextMenu(const RanksViewInput& input);
 
   const analysis::RanksAnalysis* for_ = nullptr;  // what instances_ were aligned for
   analysis::AlignedInstances instances_;
@@ -67,6 +75,8 @@ class RanksTimeline {
   TimeNs origin_ns_ = 0;  // the ruler's 0: the chosen step's start on the lowest rank
   int step_ = 0;
   int fitted_step_ = -1;
+  std::optional<TimeRange> pending_range_;  // ShowStep's range, applied once the step is fitted
+  size_t menu_input_ = 0;                   // the rank the context menu is for
   std::optional<uint32_t> selected_;
   float scroll_y_ = 0;
   float lanes_left_ = 0, lanes_top_ = 0;

@@ -70,6 +70,7 @@ class RanksView {
   std::optional<std::string> TakeRunChoice() { return std::exchange(run_choice_, std::nullopt); }
   // Shows the run picker's list (as its "Other runs..." button does).
   void OpenRunList() { run_list_open_ = true; }
+  RanksTimeline& timeline() { return timeline_; }
 
  private:
   void DrawTable(std::vector<RanksTableRow>& rows, float height, std::optional<std::string>* open);

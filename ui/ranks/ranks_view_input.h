@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/analysis/ranks_analysis.h"
+#include "ui/ranks/rank_detail_source.h"
 
 namespace stepline::ui {
 
@@ -25,6 +26,8 @@ struct RanksViewInput {
   const analysis::RanksAnalysis* analysis = nullptr;
   std::string title;  // what was opened, for the header
   std::vector<RanksRunChoice> runs;  // newest first; empty unless a TensorBoard tree was opened
+  // Full slices of zoomed-in ranks (ranks_detail.h); null: summaries only.
+  RankDetailSource* details = nullptr;
 };
 
 }  // namespace stepline::ui
