@@ -97,7 +97,7 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
   };
   while (!window.ShouldClose()) {
     const ViewerSession::FrameResult r = RunViewerFrame(window, session, pictures, &gl_renderer, renderer);
-    timing.AfterFrame(session, err);
+    const bool timing_done = timing.AfterFrame(session, err);
     window.SetTitle(session.WindowTitle());  // the open file(s), for the task bar and window list
     ViewerSettings now = SettingsOf(session.state(), default_folder);
     window.GetSize(&now.window_width, &now.window_height);
@@ -108,7 +108,7 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
     } else if (now != saved && !ImGui::IsAnyMouseDown() && t - pending_since >= kSettleSeconds) {
       save(now);
     }
-    if (r.quit) window.RequestClose();
+    if (r.quit || timing_done) window.RequestClose();
   }
   if (pending != saved) save(pending);  // changed just before closing
   return 0;

@@ -36,12 +36,13 @@ double SecondsSinceProcessStart() {
 StartupTiming::StartupTiming() {
   const char* v = std::getenv("STEPLINE_TIMING");
   enabled_ = v != nullptr && std::strcmp(v, "0") != 0 && *v != '\0';
+  exit_when_done_ = enabled_ && std::strcmp(v, "exit") == 0;
 }
 
-void StartupTiming::AfterFrame(const ViewerSession& session, std::ostream& err) {
-  if (!enabled_ || session.comparing()) return;
+bool StartupTiming::AfterFrame(const ViewerSession& session, std::ostream& err) {
+  if (!enabled_ || session.comparing()) return false;
   const ui::TimelineData* data = session.state().data.get();
-  if (data == nullptr) return;
+  if (data == nullptr) return false;
   const ViewerSession::LoadTimes& t = session.load_times();
   char line[256];
   if (!timeline_done_ && session.view().timeline().last_quad_count() > 0) {
@@ -60,6 +61,7 @@ void StartupTiming::AfterFrame(const ViewerSession& session, std::ostream& err) 
                   SecondsSinceProcessStart(), t.analysis_seconds);
     err << line << std::flush;
   }
+  return exit_when_done_ && analysis_done_;
 }
 
 }  // namespace stepline::app
