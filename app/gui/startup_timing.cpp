@@ -54,6 +54,12 @@ bool StartupTiming::AfterFrame(const ViewerSession& session, std::ostream& err) 
                   session.view().timeline().last_build_ms());
     err << line << std::flush;
   }
+  if (timeline_done_ && !flows_done_ && data->flows() != nullptr) {
+    flows_done_ = true;
+    std::snprintf(line, sizeof line, "stepline timing: flow arrows ready at %.3f s after process start\n",
+                  SecondsSinceProcessStart());
+    err << line << std::flush;
+  }
   if (timeline_done_ && !analysis_done_ && data->analysis_ready) {
     analysis_done_ = true;
     std::snprintf(line, sizeof line,
@@ -61,7 +67,7 @@ bool StartupTiming::AfterFrame(const ViewerSession& session, std::ostream& err) 
                   SecondsSinceProcessStart(), t.analysis_seconds);
     err << line << std::flush;
   }
-  return exit_when_done_ && analysis_done_;
+  return exit_when_done_ && analysis_done_ && flows_done_;
 }
 
 }  // namespace stepline::app
