@@ -269,7 +269,9 @@ void ViewerSession::PollLoads() {
   // Jobs of data handed over by an earlier poll start now: the frame that
   // first showed the data is drawn, and did not share the cores with them.
   if (!hold_jobs_) {
-    for (auto& job : analyses_) job->Start();
+    for (auto& job : analyses_) {
+      if (Holds(job->pending())) job->Start();  // the others are cancelled below, never started
+    }
   }
   for (int j = 0; j < 2; ++j) TakeOutcome(j);
   PollAnalyses();
