@@ -55,7 +55,20 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
   std::string settings_notice;
   ViewerSettings saved = LoadSettings(settings_path, &settings_notice);
   if (!settings_notice.empty()) err << "stepline: " << settings_notice << "\n";
-  GlWindow window;
+  GlWindow window;  // declared before the session, which is destroyed first; created below
+  // The load starts before the window and GL come up (a few tenths of a
+  // second on llvmpipe), so the two overlap (issue #22: a cached 10M-slice
+  // trace on screen within 1 s). Nothing here needs the window yet.
+  ViewerSession session{RecentFiles()};
+  if (ranks) {
+    session.ShowRanks(ranks, parsed->positionals().size() == 1 ? parsed->positionals().front() : "ranks");
+  } else if (files.size() >= 2) {
+    session.OpenCompare(files[0], files[1]);  // `stepline A B`
+  } else if (!files.empty()) {
+    session.OpenFile(files.front());
+  } else {
+    session.OpenDemo(parsed->Value("--demo").value_or("input-bound"));
+  }
   std::string error;
   GlWindow::Options window_options;
   window_options.width = saved.window_width;
@@ -70,16 +83,6 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
   if (!gl_renderer.Init(&error)) {
     err << "stepline: instanced renderer unavailable (" << error << "); drawing with ImGui\n";
     renderer = &fallback;
-  }
-  ViewerSession session{RecentFiles()};
-  if (ranks) {
-    session.ShowRanks(ranks, parsed->positionals().size() == 1 ? parsed->positionals().front() : "ranks");
-  } else if (files.size() >= 2) {
-    session.OpenCompare(files[0], files[1]);  // `stepline A B`
-  } else if (!files.empty()) {
-    session.OpenFile(files.front());
-  } else {
-    session.OpenDemo(parsed->Value("--demo").value_or("input-bound"));
   }
   const std::string default_folder = ScreenshotFolder();
   ApplySettings(saved, default_folder, &session.state());
@@ -97,7 +100,7 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
   };
   while (!window.ShouldClose()) {
     const ViewerSession::FrameResult r = RunViewerFrame(window, session, pictures, &gl_renderer, renderer);
-    timing.AfterFrame(session, err);
+    const bool timing_done = timing.AfterFrame(session, err);
     window.SetTitle(session.WindowTitle());  // the open file(s), for the task bar and window list
     ViewerSettings now = SettingsOf(session.state(), default_folder);
     window.GetSize(&now.window_width, &now.window_height);
@@ -108,7 +111,7 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
     } else if (now != saved && !ImGui::IsAnyMouseDown() && t - pending_since >= kSettleSeconds) {
       save(now);
     }
-    if (r.quit) window.RequestClose();
+    if (r.quit || timing_done) window.RequestClose();
   }
   if (pending != saved) save(pending);  // changed just before closing
   return 0;

@@ -65,12 +65,16 @@ void DetailsPanel::Draw(ViewState& state) {
     const size_t f = static_cast<size_t>(it - from.begin());
     LinkedSliceRow(state, flows.kind()[f] == FlowKind::kLaunch ? "launches ->" : "flow to ->", flows.to()[f], id++);
   }
-  const auto& by_to = state.data->flows_by_to;
-  auto to = flows.to();
-  auto lo = std::lower_bound(by_to.begin(), by_to.end(), sel, [&](uint32_t f, SliceId v) { return to[f] < v; });
-  for (; lo != by_to.end() && to[*lo] == sel; ++lo) {
-    LinkedSliceRow(state, flows.kind()[*lo] == FlowKind::kLaunch ? "<- launched by" : "<- flow from", flows.from()[*lo],
-                   id++);
+  // The incoming links need the flows by target, which the window indexes
+  // after its first frame: until then only the outgoing ones are listed.
+  if (const FlowIndex* index = state.data->flows()) {
+    const std::vector<uint32_t>& by_to = index->by_to;
+    auto to = flows.to();
+    auto lo = std::lower_bound(by_to.begin(), by_to.end(), sel, [&](uint32_t f, SliceId v) { return to[f] < v; });
+    for (; lo != by_to.end() && to[*lo] == sel; ++lo) {
+      LinkedSliceRow(state, flows.kind()[*lo] == FlowKind::kLaunch ? "<- launched by" : "<- flow from",
+                     flows.from()[*lo], id++);
+    }
   }
   if (id > 0) ImGui::Separator();
   if (ImGui::BeginTable("##details", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {

@@ -1,12 +1,20 @@
-// AnalysisJob: the worker thread and the hand-over; see analysis_job.h.
+// AnalysisJob: the worker threads and the hand-over; see analysis_job.h.
 #include "app/gui/analysis_job.h"
 
 #include <chrono>
 
 namespace stepline::app {
 
-AnalysisJob::AnalysisJob(std::shared_ptr<const ui::TimelineData> pending) : pending_(std::move(pending)) {
-  // The worker holds the trace, never the TimelineData the UI thread reads.
+AnalysisJob::AnalysisJob(std::shared_ptr<const ui::TimelineData> pending) : pending_(std::move(pending)) {}
+
+void AnalysisJob::Start() {
+  if (started_ || cancel_) return;
+  started_ = true;
+  // The workers hold the trace and the indices, never the TimelineData the UI thread reads.
+  flows_thread_ = std::thread([this, trace = pending_->trace, indices = pending_->indices] {
+    indices->BuildFlows(*trace);
+    flows_done_ = true;
+  });
   thread_ = std::thread([this, trace = pending_->trace] {
     const auto start = std::chrono::steady_clock::now();
     auto result = std::make_unique<ui::TimelineAnalysis>(*trace, &cancel_);
@@ -22,6 +30,7 @@ AnalysisJob::AnalysisJob(std::shared_ptr<const ui::TimelineData> pending) : pend
 AnalysisJob::~AnalysisJob() {
   Cancel();
   if (thread_.joinable()) thread_.join();
+  if (flows_thread_.joinable()) flows_thread_.join();
 }
 
 std::shared_ptr<const ui::TimelineData> AnalysisJob::Take() {

@@ -1,7 +1,12 @@
-// AnalysisJob: computes a shown trace's analysis on a worker thread, so the
-// timeline is on screen while it runs (issue #22). It reads only the Trace
-// (immutable after load); the UI thread takes the finished TimelineAnalysis
-// and joins it to the timeline-only TimelineData as a new TimelineData.
+// AnalysisJob: the work on a shown trace that the first frame does not wait
+// for (issue #22): its analysis, and the flow index (TimelineIndices::
+// BuildFlows), each on a worker thread of its own, so the timeline is on
+// screen while they run. It reads only the Trace (immutable after load); the
+// flows appear in place once published, and the UI thread takes the finished
+// TimelineAnalysis and joins it to the timeline-only TimelineData as a new
+// TimelineData. The threads start on Start(), which the session calls once
+// the first frame with the trace is drawn, so that frame does not share the
+// cores with them.
 #pragma once
 
 #include <atomic>
@@ -15,15 +20,21 @@ namespace stepline::app {
 
 class AnalysisJob {
  public:
-  // Starts analysing `pending`'s trace (pending->analysis_ready is false).
+  // For `pending` (pending->analysis_ready is false); nothing runs yet.
   explicit AnalysisJob(std::shared_ptr<const ui::TimelineData> pending);
   AnalysisJob(const AnalysisJob&) = delete;
   AnalysisJob& operator=(const AnalysisJob&) = delete;
-  ~AnalysisJob();  // cancels and joins (the wait is one analysis stage at most)
+  ~AnalysisJob();  // cancels and joins (the wait is one analysis stage, or the flow index, at most)
 
+  // Starts both threads (once; not after Cancel).
+  void Start();
+  bool started() const { return started_; }
   const std::shared_ptr<const ui::TimelineData>& pending() const { return pending_; }
-  bool done() const { return done_.load(); }
+  bool done() const { return done_.load(); }  // the analysis is finished
+  // Both threads ended, or never started: the job may be freed without a wait.
+  bool finished() const { return !started_ || (done_.load() && flows_done_.load()); }
   // The analysis stops at its next stage; its result will never be taken.
+  // The flow index, if started, still completes (it is shared with the data).
   void Cancel() { cancel_ = true; }
   // Once done and not cancelled: `pending` with its analysis, as a new
   // TimelineData (once; null otherwise). UI thread only.
@@ -32,12 +43,14 @@ class AnalysisJob {
 
  private:
   std::shared_ptr<const ui::TimelineData> pending_;  // touched by the UI thread only
+  bool started_ = false;
   std::atomic<bool> cancel_{false};
   std::atomic<bool> done_{false};
+  std::atomic<bool> flows_done_{false};
   std::mutex mutex_;
   std::unique_ptr<ui::TimelineAnalysis> result_;  // written by the worker under mutex_
   double seconds_ = 0;                            // written by the worker before done_
-  std::thread thread_;
+  std::thread thread_, flows_thread_;
 };
 
 }  // namespace stepline::app

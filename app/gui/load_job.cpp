@@ -75,7 +75,9 @@ void LoadJob::StartWith(const std::string& name, std::function<Result<Trace, std
     out.load_seconds = since(start);
     if (loaded != nullptr && !progress_.cancel) {
       const auto indexing = std::chrono::steady_clock::now();
-      out.data = std::make_shared<const ui::TimelineData>(loaded, std::make_shared<const ui::TimelineIndices>(*loaded));
+      // The flows are indexed after the first frame (AnalysisJob).
+      auto indices = std::make_shared<const ui::TimelineIndices>(*loaded, ui::TimelineIndices::Flows::kLater);
+      out.data = std::make_shared<const ui::TimelineData>(loaded, std::move(indices));
       out.index_seconds = since(indexing);
     } else if (loaded != nullptr) {
       out.error = "cancelled";

@@ -1,8 +1,9 @@
 // LoadJob: loads a trace on a worker thread so the window never freezes; the
 // UI polls progress (bytes read of total) and may cancel. The result is a
 // finalized Trace plus the timeline's indices, built on the same thread, with
-// the analysis still to come (AnalysisJob computes it while the timeline
-// shows). Files open through the column cache (loaders/column_cache).
+// the flow index and the analysis still to come (AnalysisJob computes them
+// while the timeline shows). Files open through the column cache
+// (loaders/column_cache).
 #pragma once
 
 #include <atomic>

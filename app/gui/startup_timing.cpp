@@ -36,12 +36,13 @@ double SecondsSinceProcessStart() {
 StartupTiming::StartupTiming() {
   const char* v = std::getenv("STEPLINE_TIMING");
   enabled_ = v != nullptr && std::strcmp(v, "0") != 0 && *v != '\0';
+  exit_when_done_ = enabled_ && std::strcmp(v, "exit") == 0;
 }
 
-void StartupTiming::AfterFrame(const ViewerSession& session, std::ostream& err) {
-  if (!enabled_ || session.comparing()) return;
+bool StartupTiming::AfterFrame(const ViewerSession& session, std::ostream& err) {
+  if (!enabled_ || session.comparing()) return false;
   const ui::TimelineData* data = session.state().data.get();
-  if (data == nullptr) return;
+  if (data == nullptr) return false;
   const ViewerSession::LoadTimes& t = session.load_times();
   char line[256];
   if (!timeline_done_ && session.view().timeline().last_quad_count() > 0) {
@@ -53,6 +54,12 @@ void StartupTiming::AfterFrame(const ViewerSession& session, std::ostream& err) 
                   session.view().timeline().last_build_ms());
     err << line << std::flush;
   }
+  if (timeline_done_ && !flows_done_ && data->flows() != nullptr) {
+    flows_done_ = true;
+    std::snprintf(line, sizeof line, "stepline timing: flow arrows ready at %.3f s after process start\n",
+                  SecondsSinceProcessStart());
+    err << line << std::flush;
+  }
   if (timeline_done_ && !analysis_done_ && data->analysis_ready) {
     analysis_done_ = true;
     std::snprintf(line, sizeof line,
@@ -60,6 +67,7 @@ void StartupTiming::AfterFrame(const ViewerSession& session, std::ostream& err) 
                   SecondsSinceProcessStart(), t.analysis_seconds);
     err << line << std::flush;
   }
+  return exit_when_done_ && analysis_done_ && flows_done_;
 }
 
 }  // namespace stepline::app

@@ -262,13 +262,23 @@ void ViewerSession::PollAnalyses() {
         if (side.data == pending) side.data = done;
       }
     }
+    // The flow index may still be building (a tiny share of the time): its
+    // thread is joined once it ends, not waited for here.
+    if (!job.finished()) retired_.push_back(std::move(analyses_[i]));
     analyses_.erase(analyses_.begin() + static_cast<std::ptrdiff_t>(i));
     TryShowCompare();
   }
-  std::erase_if(retired_, [](const auto& job) { return job->done(); });
+  std::erase_if(retired_, [](const auto& job) { return job->finished(); });
 }
 
 void ViewerSession::PollLoads() {
+  // Jobs of data handed over by an earlier poll start now: the frame that
+  // first showed the data is drawn, and did not share the cores with them.
+  if (!hold_jobs_) {
+    for (auto& job : analyses_) {
+      if (Holds(job->pending())) job->Start();  // the others are cancelled below, never started
+    }
+  }
   for (int j = 0; j < 2; ++j) TakeOutcome(j);
   PollAnalyses();
   if (ranks_job_.valid() && ranks_job_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {

@@ -9,8 +9,10 @@
 // job; when both sides are there the compare view shows them. jobs_[0] loads
 // a single trace or side A, jobs_[1] side B, so both sides load at once.
 //
-// A load hands over the timeline alone (TimelineData::analysis_ready false):
-// a single trace shows at once and an AnalysisJob computes its analysis; when
+// A load hands over the timeline alone (TimelineData::analysis_ready false,
+// no flow index yet): a single trace shows at once and, from the next frame
+// on, an AnalysisJob indexes its flows (they appear when ready) and computes
+// its analysis; when
 // it is done, the data with its analysis replaces the timeline-only data
 // wherever the session holds it (the view, a side being assembled). A
 // comparison shows only once both sides are analysed. An analysis whose data
@@ -77,6 +79,9 @@ class ViewerSession {
   // Tests: while held, finished analyses wait to be handed over (so a frame
   // before the hand-over is certain); releasing lets the next poll take them.
   void HoldAnalysisResults(bool hold) { hold_analyses_ = hold; }
+  // Tests: while held, the jobs of handed-over data do not start (no flow
+  // index, the analysis pending), so frames before them are certain.
+  void HoldBackgroundJobs(bool hold) { hold_jobs_ = hold; }
   bool comparing() const { return comparing_; }
 
   // Files dropped on the window: two or more compare the first two; one
@@ -159,9 +164,10 @@ class ViewerSession {
 
   LoadJob jobs_[2];
   std::vector<std::unique_ptr<AnalysisJob>> analyses_;  // of data the session holds
-  std::vector<std::unique_ptr<AnalysisJob>> retired_;   // cancelled, freed once their thread ends
+  std::vector<std::unique_ptr<AnalysisJob>> retired_;   // cancelled or taken, freed once their threads end
   LoadTimes load_times_;
   bool hold_analyses_ = false;
+  bool hold_jobs_ = false;
   std::string job_path_[2];  // file each job reads, for the recent list ("" = demo)
   bool job_wanted_[2] = {};  // the job's result is still awaited
   bool job_single_ = false;  // jobs_[0] loads a trace to show alone

@@ -154,6 +154,38 @@ int PrimaryDeviceIndex(const std::vector<DeviceActivity>& devices) {
   return best;
 }
 
+std::optional<int32_t> PrimaryDeviceId(const Trace& trace) {
+  // The same sums as SummarizeOps's kernel_ns, per DeviceOfTrack.
+  const SliceTable& s = trace.slices();
+  std::map<int32_t, DurNs> kernel_ns;
+  for (size_t t = 0; t < trace.tracks().size(); ++t) {
+    const TrackId track = TrackId::FromIndex(t);
+    const auto& r = trace.tracks().ranges(track);
+    DurNs ns = 0;
+    for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
+      if (IsKernelLike(s.gpu_kind()[i]) && s.dur_ns()[i] > 0) ns += s.dur_ns()[i];
+    }
+    if (ns > 0) kernel_ns[DeviceOfTrack(trace, track)] += ns;
+  }
+  // PrimaryDeviceIndex's order: ascending ids, the unknown device (-1) last;
+  // the first of equals wins.
+  std::optional<int32_t> best;
+  DurNs best_ns = 0;
+  auto consider = [&](int32_t id, DurNs ns) {
+    if (ns > best_ns) {
+      best = id;
+      best_ns = ns;
+    }
+  };
+  for (const auto& [id, ns] : kernel_ns) {
+    if (id >= 0) consider(id, ns);
+  }
+  for (const auto& [id, ns] : kernel_ns) {
+    if (id < 0) consider(id, ns);
+  }
+  return best;
+}
+
 std::vector<Interval> MergeIntervals(std::vector<Interval> intervals) {
   std::sort(intervals.begin(), intervals.end(),
             [](const Interval& a, const Interval& b) { return a.start_ns < b.start_ns; });

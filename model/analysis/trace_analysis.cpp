@@ -215,7 +215,10 @@ StepSet ComputeTraceSteps(const Trace& trace, const std::vector<DeviceActivity>&
 }
 
 StepSet ComputeTraceSteps(const Trace& trace, const std::string& steps_regex) {
-  return ComputeTraceSteps(trace, ComputeDeviceActivity(trace), steps_regex);
+  StepOptions step_options;
+  step_options.steps_regex = steps_regex;
+  step_options.device_id = PrimaryDeviceId(trace).value_or(-1);
+  return ComputeSteps(trace, step_options);
 }
 
 TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options) {

@@ -99,6 +99,7 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
 // Steps row. `info` counts these; ComputeAnalysis uses the same call.
 StepSet ComputeTraceSteps(const Trace& trace, const std::vector<DeviceActivity>& devices,
                           const std::string& steps_regex = {});
+// The same, finding the primary device by PrimaryDeviceId (no ops gathered).
 StepSet ComputeTraceSteps(const Trace& trace, const std::string& steps_regex = {});
 
 // The host event blamed for the most idle time: summed overlap over the

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "loaders/demo/demo_generator.h"
 #include "model/analysis/report.h"
 #include "tests/support/synthetic_trace.h"
 
@@ -153,6 +154,40 @@ TEST(ComputeAnalysisTest, OneStepDefinitionAndGapsPerDevice) {
   EXPECT_EQ(r.gaps.size(), 1u);
   EXPECT_DOUBLE_EQ(r.gpu_busy_percent, 30.0);  // 600 us of kernels over 2000 us of steps
   EXPECT_EQ(r.devices[0].idle_ns, a.devices[0].idle_ns);
+}
+
+// `info`'s steps find the primary device by PrimaryDeviceId, one pass over
+// the slices; it must name the device PrimaryDeviceIndex picks from the full
+// ComputeDeviceActivity: the most kernel time (copies and empty kernels do not
+// count), ties to the lower id, the unknown device last.
+TEST(PrimaryDeviceIdTest, NamesTheDevicePrimaryDeviceIndexPicks) {
+  const auto expected = [](const Trace& t) -> std::optional<int32_t> {
+    const std::vector<DeviceActivity> devices = ComputeDeviceActivity(t);
+    const int i = PrimaryDeviceIndex(devices);
+    return i < 0 ? std::nullopt : std::optional<int32_t>(devices[i].device_id);
+  };
+  SyntheticTrace tie;
+  tie.Device(1).Kernel(1, Us(0), Us(50)).Device(0).Kernel(2, Us(0), Us(30)).Kernel(3, Us(40), Us(20));
+  tie.Device(2).Copy(GpuKind::kMemcpyH2D, 4, Us(0), Us(500)).Kernel(4, Us(600), 0);
+  const Trace tied = tie.Build();
+  EXPECT_EQ(PrimaryDeviceId(tied), expected(tied));
+  EXPECT_EQ(PrimaryDeviceId(tied), std::optional<int32_t>(0));
+  SyntheticTrace more;
+  more.Device(1).Kernel(1, Us(0), Us(51)).Device(0).Kernel(2, Us(0), Us(50));
+  const Trace one_more = more.Build();
+  EXPECT_EQ(PrimaryDeviceId(one_more), std::optional<int32_t>(1));
+  SyntheticTrace copies_only;
+  copies_only.Device(0).Copy(GpuKind::kMemcpyD2H, 1, Us(0), Us(5));
+  EXPECT_EQ(PrimaryDeviceId(copies_only.Build()), std::nullopt);
+  EXPECT_EQ(PrimaryDeviceId(Trace()), std::nullopt);
+  for (const loaders::DemoScenarioInfo& scenario : loaders::DemoScenarios()) {
+    loaders::DemoOptions options;
+    options.scenario = std::string(scenario.name);
+    auto demo = loaders::GenerateDemoTrace(options);
+    ASSERT_TRUE(demo.ok()) << scenario.name;
+    EXPECT_EQ(PrimaryDeviceId(*demo), expected(*demo)) << scenario.name;
+    EXPECT_TRUE(PrimaryDeviceId(*demo).has_value()) << scenario.name;
+  }
 }
 
 }  // namespace

@@ -1,12 +1,17 @@
 // "Show all arrows in view": FlowWindow returns exactly the flows touching
 // the window (brute force over every flow) when they fit the cap, and an
-// even spread over the window, all of them in view, when they do not.
+// even spread over the window, all of them in view, when they do not. The
+// window's TimelineIndices leave the flow index for later (issue #22): null
+// until BuildFlows, then the same as one built at once, published once.
 #include "ui/timeline/flow_window.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
+#include <thread>
+
+#include "ui/timeline/timeline_data.h"
 
 #include "tests/support/synthetic_trace.h"
 
@@ -69,6 +74,33 @@ TEST(FlowWindowTest, OverTheCapAnEvenSpreadOfFlowsInView) {
   EXPECT_GT(latest, all.start_ns + all.duration_ns() * 3 / 4);
   window.InView(all, 0, &got);
   EXPECT_TRUE(got.empty());
+}
+
+TEST(FlowWindowTest, DeferredFlowIndexIsNullUntilBuiltThenTheSameAsAtOnce) {
+  const Trace trace = LaunchesAndKernels(3000);
+  const TimelineIndices now(trace);
+  ASSERT_NE(now.flows(), nullptr);
+  const TimelineIndices later(trace, TimelineIndices::Flows::kLater);
+  EXPECT_EQ(later.flows(), nullptr);
+  EXPECT_EQ(later.depths.depth_count(TrackId::FromIndex(0)), now.depths.depth_count(TrackId::FromIndex(0)));
+  // Two builders at once (the worker, and anyone else): one index wins, both
+  // see it, and it never changes after.
+  std::thread other([&] { later.BuildFlows(trace); });
+  later.BuildFlows(trace);
+  other.join();
+  const FlowIndex* built = later.flows();
+  ASSERT_NE(built, nullptr);
+  EXPECT_EQ(built->by_to, now.flows()->by_to);
+  ASSERT_EQ(built->by_to.size(), trace.flows().size());
+  for (size_t i = 1; i < built->by_to.size(); ++i) {
+    EXPECT_LE(trace.flows().to()[built->by_to[i - 1]], trace.flows().to()[built->by_to[i]]);
+  }
+  std::vector<uint32_t> a, b;
+  built->window.InView(trace.span(), 100, &a);
+  now.flows()->window.InView(trace.span(), 100, &b);
+  EXPECT_EQ(a, b);
+  later.BuildFlows(trace);
+  EXPECT_EQ(later.flows(), built);
 }
 
 }  // namespace

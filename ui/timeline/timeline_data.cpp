@@ -1,5 +1,5 @@
-// TimelineData construction: the indices (two threads), the analysis, and
-// joining the two.
+// TimelineData construction: the indices (two threads), the flows, the
+// analysis, and joining the two.
 #include "ui/timeline/timeline_data.h"
 
 #include <algorithm>
@@ -12,17 +12,6 @@ namespace {
 uint64_t NextGeneration() {
   static std::atomic<uint64_t> next{1};
   return next.fetch_add(1, std::memory_order_relaxed);
-}
-
-std::vector<uint32_t> FlowsByTo(const Trace& trace) {
-  // A stable sort of the rows by `to`: the flows come nearly in `to` order
-  // already, which merge sort runs through fast (0.06 s for the 10M-slice
-  // demo's 3.9M flows; std::sort on (to, row) pairs took 0.24 s).
-  const auto to = trace.flows().to();
-  std::vector<uint32_t> rows(to.size());
-  for (uint32_t i = 0; i < to.size(); ++i) rows[i] = i;
-  std::stable_sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) { return to[a] < to[b]; });
-  return rows;
 }
 
 std::vector<std::pair<double, double>> CounterRanges(const Trace& trace) {
@@ -38,18 +27,23 @@ std::vector<std::pair<double, double>> CounterRanges(const Trace& trace) {
 
 }  // namespace
 
-// The sort of 3.9M flows and the flow window are the slowest parts on the
-// 10M-slice demo; the sort runs on its own thread meanwhile.
-TimelineIndices::TimelineIndices(const Trace& trace)
-    : TimelineIndices(trace, std::async(std::launch::async, [&trace] { return FlowsByTo(trace); })) {}
+// The copy rows (a pass over every slice) overlap the depth index; the flows
+// (the slowest part: 0.4 to 0.6 s for the 10M-slice demo on a busy machine)
+// are left to BuildFlows when the first frame must not wait for them.
+TimelineIndices::TimelineIndices(const Trace& trace, Flows flows)
+    : TimelineIndices(trace, flows, std::async(std::launch::async, [&trace] { return CopyRows(trace); })) {}
 
-TimelineIndices::TimelineIndices(const Trace& trace, std::future<std::vector<uint32_t>> sorted)
+TimelineIndices::TimelineIndices(const Trace& trace, Flows flows, std::future<CopyRows> copy_rows)
     : depths(trace),
-      copies(trace),
-      flow_window(trace),
+      copies(copy_rows.get()),
       counter_range(CounterRanges(trace)),
-      counter_max(trace.counters().value()),
-      flows_by_to(sorted.get()) {}
+      counter_max(trace.counters().value()) {
+  if (flows == Flows::kNow) BuildFlows(trace);
+}
+
+void TimelineIndices::BuildFlows(const Trace& trace) const {
+  if (flows_.get() == nullptr) flows_.Publish(std::make_unique<const FlowIndex>(trace));
+}
 
 TimelineAnalysis::TimelineAnalysis(const Trace& trace, const std::atomic<bool>* cancel)
     : analysis(ComputeAnalysisData(trace, cancel)),
@@ -74,8 +68,6 @@ TimelineData::TimelineData(std::shared_ptr<const Trace> t, std::shared_ptr<const
       indices(std::move(i)),
       depths(indices->depths),
       copies(indices->copies),
-      flows_by_to(indices->flows_by_to),
-      flow_window(indices->flow_window),
       counter_range(indices->counter_range),
       counter_max(indices->counter_max),
       analysis_ready(ready),

@@ -1,8 +1,10 @@
 // TimelineData: a loaded trace plus the indices the timeline draws from and
-// the analysis the panels show. The window builds it in two steps so the
-// timeline shows before the analysis is done (issue #22): TimelineIndices on
-// the load thread, then TimelineAnalysis on a worker thread while the timeline
-// is already on screen; the UI thread joins the two into a new TimelineData.
+// the analysis the panels show. The window builds it in steps so the timeline
+// shows before the analysis is done (issue #22): TimelineIndices on the load
+// thread (only what the first frame draws), then its FlowIndex and the
+// TimelineAnalysis on worker threads while the timeline is already on screen;
+// the flows appear in place, and the UI thread joins the analysis to the
+// timeline as a new TimelineData.
 #pragma once
 
 #include <atomic>
@@ -14,7 +16,7 @@
 #include "ui/analysis_data.h"
 #include "ui/memory/memory_series.h"
 #include "ui/timeline/copy_rows.h"
-#include "ui/timeline/flow_window.h"
+#include "ui/timeline/flow_index.h"
 #include "ui/timeline/gap_index.h"
 #include "ui/timeline/range_arg_max.h"
 #include "ui/timeline/track_depth_index.h"
@@ -23,25 +25,37 @@ namespace stepline::ui {
 
 // What the timeline draws from that the trace alone determines (no analysis).
 struct TimelineIndices {
-  // Sorts the flows by `to` on a second thread while this one builds the rest.
-  explicit TimelineIndices(const Trace& trace);
+  // kNow: everything, here (headless commands, tests). kLater: what the first
+  // frame draws; the flows wait for BuildFlows (the window calls it on a
+  // worker after the hand-over) and flows() is null until then.
+  enum class Flows : uint8_t { kNow, kLater };
+  // Gathers the copy rows on a second thread while this one builds the depths.
+  explicit TimelineIndices(const Trace& trace, Flows flows = Flows::kNow);
+  TimelineIndices(const TimelineIndices&) = delete;
+  TimelineIndices& operator=(const TimelineIndices&) = delete;
 
   TrackDepthIndex depths;
   CopyRows copies;
-  // Flows by time, for drawing every arrow in view without visiting them all.
-  FlowWindow flow_window;
   // Per track: the smallest and largest counter sample (0, 0 without samples),
   // so counter rows scale without scanning every sample each frame.
   std::vector<std::pair<double, double>> counter_range;
   // Range arg-max over trace->counters().value(), so a counter row finds the
   // highest sample of each pixel column without visiting the column's samples.
   RangeArgMax<double> counter_max;
-  // Flow rows sorted by their `to` slice (the table itself is sorted by `from`).
-  // Declared last: it is the sort that ran beside the members above.
-  std::vector<uint32_t> flows_by_to;
+
+  // The flows by time and by target, once built; null before (draw no arrows
+  // and list no links then). Any thread.
+  const FlowIndex* flows() const { return flows_.get(); }
+  // Builds the flow index of `trace` (this index's trace) and publishes it;
+  // once (later calls do nothing). Any thread; a few tenths of a second on
+  // the 10M-slice demo.
+  void BuildFlows(const Trace& trace) const;
 
  private:
-  TimelineIndices(const Trace& trace, std::future<std::vector<uint32_t>> flows_by_to);
+  TimelineIndices(const Trace& trace, Flows flows, std::future<CopyRows> copies);
+
+  // Published once by BuildFlows; the rest of this struct never changes.
+  mutable FlowIndexSlot flows_;
 };
 
 // What the analysis adds: the panels' data and the timeline's analysis rows.
@@ -81,10 +95,10 @@ struct TimelineData {
   // The parts of `indices`, by their old names (they were members).
   const TrackDepthIndex& depths;
   const CopyRows& copies;
-  const std::vector<uint32_t>& flows_by_to;
-  const FlowWindow& flow_window;
   const std::vector<std::pair<double, double>>& counter_range;
   const RangeArgMax<double>& counter_max;
+  // indices->flows(): null until the flows are indexed (see TimelineIndices).
+  const FlowIndex* flows() const { return indices->flows(); }
 
   // False while the analysis runs: the members below are empty and the
   // panels that read them say "Analysing...".

@@ -16,12 +16,18 @@ namespace stepline::ui {
 
 void TimelinePanel::DrawFlows(ViewState& state, ImDrawList* dl, const Rect& content) {
   const TimelineData& data = *state.data;
+  // Null until the flows are indexed (a worker does it after the first
+  // frame): meanwhile only the selection's outgoing arrows, which the table's
+  // own order finds, are drawn; the rest appear on the frame after.
+  const FlowIndex* index = data.flows();
   const FlowTable& flows = data.trace->flows();
+  flow_arrows_ = 0;
   auto draw_arrow = [&](uint32_t f) {
     Rect a, b;
     if (!SliceScreenRect(state, flows.from()[f], content, &a) || !SliceScreenRect(state, flows.to()[f], content, &b))
       return;
     DrawArrow(dl, a, b, theme::kFlowArrow);
+    ++flow_arrows_;
   };
   if (!state.selected.is_none()) {
     const uint32_t sel = state.selected.value;
@@ -30,12 +36,15 @@ void TimelinePanel::DrawFlows(ViewState& state, ImDrawList* dl, const Rect& cont
          ++it)
       draw_arrow(static_cast<uint32_t>(it - from.begin()));
     auto to = flows.to();
-    auto lo = std::lower_bound(data.flows_by_to.begin(), data.flows_by_to.end(), sel,
-                               [&](uint32_t f, uint32_t v) { return to[f].value < v; });
-    for (; lo != data.flows_by_to.end() && to[*lo].value == sel; ++lo) draw_arrow(*lo);
+    if (index != nullptr) {
+      const std::vector<uint32_t>& by_to = index->by_to;
+      auto lo =
+          std::lower_bound(by_to.begin(), by_to.end(), sel, [&](uint32_t f, uint32_t v) { return to[f].value < v; });
+      for (; lo != by_to.end() && to[*lo].value == sel; ++lo) draw_arrow(*lo);
+    }
   }
-  if (state.show_all_flows) {
-    data.flow_window.InView(state.viewport.visible, theme::kMaxFlowArrows, &flows_in_view_);
+  if (state.show_all_flows && index != nullptr) {
+    index->window.InView(state.viewport.visible, theme::kMaxFlowArrows, &flows_in_view_);
     for (uint32_t f : flows_in_view_) draw_arrow(f);
   }
 }

@@ -29,6 +29,8 @@ class TimelinePanel {
   double last_build_ms() const { return last_build_ms_; }
   // Slice rectangles the last Draw() emitted (0: no event drawn yet).
   size_t last_quad_count() const { return quads_.size(); }
+  // Flow arrows (selection's links, "show all arrows") the last Draw() drew.
+  size_t last_flow_arrow_count() const { return flow_arrows_; }
 
  private:
   // Text and row sizes follow the font: 1 at the default 13 px.
@@ -62,6 +64,7 @@ class TimelinePanel {
   std::vector<SliceDrawItem> items_;       // scratch: one row's items
   std::vector<QuadInstance> quads_;        // scratch: this frame's rectangles
   std::vector<uint32_t> flows_in_view_;    // scratch: flow rows drawn with "show all arrows"
+  size_t flow_arrows_ = 0;                 // drawn by the last DrawFlows
   struct Label {
     float x0, y0, x1, y1;
     std::string_view text;  // a slice name; empty for a folded run's count
