@@ -11,6 +11,7 @@
 // Call flow: OpenInput -> ByteBuffer::MapFile (byte_buffer.cpp) -> Unwrap -> DecodeGzip | DecodeZstd
 // (repeated while the content is still wrapped) -> DecodedInput.
 #include "loaders/byte_source.h"
+#include "loaders/decode_stream.h"
 
 #define ZLIB_CONST  // const next_in: zlib never writes to our (read-only mapped) input
 #include <fcntl.h>
@@ -96,6 +97,8 @@ struct Layer {
   LoadProgress* progress;
   uint64_t limit;
   ByteBuffer out = ByteBuffer::Allocate(0);
+  StreamSink* sink = nullptr;        // set: a reader takes the output as it is written (decode_stream.h)
+  size_t window = kOutputWindow;     // decoded bytes per step (zlib)
   bool truncated = false;
   uint64_t truncated_at = 0;
   std::string detail;
@@ -114,17 +117,22 @@ LoadError TooLarge(const Layer& l, uint64_t in_offset) {
                         " (min(64 GiB, physical RAM, available memory)); the file may be a decompression bomb");
 }
 
-bool Cancelled(const Layer& l) { return l.progress != nullptr && l.progress->cancel.load(std::memory_order_relaxed); }
+bool Cancelled(const Layer& l) {
+  return (l.progress != nullptr && l.progress->cancel.load(std::memory_order_relaxed)) ||
+         (l.sink != nullptr && l.sink->Stopped());
+}
 
 LoadError CancelError(const Layer& l, uint64_t in_offset) {
   return LayerError(l, LoadErrorCode::kCancelled, in_offset, "cancelled while decompressing");
 }
 
 void ReportTotal(const Layer& l, uint64_t total) {
+  if (l.sink != nullptr) return l.sink->Hint(total);  // the reader reports progress
   if (l.progress != nullptr) l.progress->bytes_total.store(total, std::memory_order_relaxed);
 }
 
 void ReportDone(const Layer& l) {
+  if (l.sink != nullptr) return l.sink->Publish(l.out.size());
   if (l.progress == nullptr) return;
   const uint64_t done = l.out.size();
   l.progress->bytes_done.store(done, std::memory_order_relaxed);
@@ -196,7 +204,7 @@ std::optional<LoadError> InflateWithZlib(Layer& l, size_t pos) {
     }
     if ((err = MakeRoom(l, pos))) break;
     const size_t in_avail = std::min(l.in.size() - pos, kZlibInputChunk);
-    const size_t out_avail = std::min(l.out.capacity() - l.out.size(), kOutputWindow);
+    const size_t out_avail = std::min(l.out.capacity() - l.out.size(), l.window);
     zs.next_in = reinterpret_cast<const Bytef*>(l.in.data() + pos);
     zs.avail_in = static_cast<uInt>(in_avail);
     zs.next_out = reinterpret_cast<Bytef*>(l.out.mutable_data() + l.out.size());
@@ -316,7 +324,7 @@ std::optional<LoadError> DecodeZstdFrame(Layer& l, ZSTD_DCtx* d, size_t* pos) {
     if (auto err = MakeRoom(l, *pos)) return err;
     ZSTD_inBuffer in{l.in.data() + *pos, std::min(l.in.size() - *pos, kZstdInputChunk), 0};
     ZSTD_outBuffer out{l.out.mutable_data() + l.out.size(),
-                       std::min(l.out.capacity() - l.out.size(), kOutputWindow), 0};
+                       std::min(l.out.capacity() - l.out.size(), l.window), 0};
     const size_t ret = ZSTD_decompressStream(d, &out, &in);
     *pos += in.pos;
     l.out.Resize(l.out.size() + out.pos);
@@ -374,6 +382,10 @@ std::optional<LoadError> DecodeZstd(Layer& l) {
 // =============================================================================
 
 enum class Wrapper : uint8_t { kNone, kGzip, kZstd };
+
+// Streaming: the zlib output step. Small enough that the parser starts soon
+// and follows closely, large enough that publishing costs nothing.
+constexpr size_t kStreamWindow = size_t{1} << 20;
 
 Wrapper DetectWrapper(std::string_view b) {
   if (IsGzipAt(b, 0)) return Wrapper::kGzip;
@@ -472,9 +484,49 @@ Result<DecodedInput, LoadError> OpenInput(const std::string& path, LoadProgress*
   return Unwrap(raw, std::move(file), path, progress, max_decoded_bytes);
 }
 
+Result<DecodedInput, LoadError> DecodeFile(ByteBuffer file, const std::string& path, LoadProgress* progress,
+                                           uint64_t max_decoded_bytes) {
+  const std::string_view raw = file.view();  // stays valid: moving a ByteBuffer keeps its storage
+  return Unwrap(raw, std::move(file), path, progress, max_decoded_bytes);
+}
+
 Result<DecodedInput, LoadError> DecodeBytes(std::string_view bytes, const std::string& name, LoadProgress* progress,
                                             uint64_t max_decoded_bytes) {
   return Unwrap(bytes, ByteBuffer(), name, progress, max_decoded_bytes);
+}
+
+bool IsCompressedHead(std::string_view head) { return DetectWrapper(head) != Wrapper::kNone; }
+
+LayerOutcome DecodeLayerStreaming(std::string_view in, const std::string& name, LoadProgress* progress, uint64_t limit,
+                                  ByteBuffer* out, StreamSink* sink, bool gzip_zlib) {
+  LayerOutcome outcome;
+  const Wrapper wrapper = DetectWrapper(in);
+  if (wrapper == Wrapper::kNone) return outcome;
+  Layer layer{in, name, progress, limit};
+  layer.out = std::move(*out);
+  layer.sink = sink;
+  layer.window = kStreamWindow;
+  if (wrapper == Wrapper::kZstd) {
+    outcome.format = "zstd";
+    outcome.error = DecodeZstd(layer);
+  } else {
+    outcome.format = "gzip";
+    if (gzip_zlib) {
+      ReportTotal(layer, GzipSizeHint(in));
+      outcome.error = InflateWithZlib(layer, 0);
+    } else {
+      outcome.error = DecodeGzip(layer);
+    }
+  }
+  if (!outcome.error && layer.out.size() == 0 && layer.truncated) {
+    outcome.error = LayerError(layer, LoadErrorCode::kDecompressFailed, layer.truncated_at,
+                               "no data could be decompressed: " + layer.detail);
+  }
+  outcome.truncated = layer.truncated;
+  outcome.truncated_at = layer.truncated_at;
+  outcome.detail = std::move(layer.detail);
+  *out = std::move(layer.out);
+  return outcome;
 }
 
 }  // namespace stepline::loaders
