@@ -449,6 +449,8 @@ bool HasContent(TextFeed* feed) {
 Result<Trace, LoadError> LoadFromFeed(TextFeed* feed, const std::string& path, const LoadOptions& options,
                                       LoadProgress* progress, const ChromeJsonTuning& tuning) {
   if (!HasContent(feed)) {
+    // A stream that failed (the bomb limit, a cancel) says so, not "empty".
+    if (auto all = feed->All(); !all) return MakeUnexpected(all.error());
     return MakeUnexpected(MakeLoadError(LoadErrorCode::kEmpty, path, 0, "the JSON input holds only whitespace"));
   }
   const int threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
