@@ -346,14 +346,15 @@ std::optional<LoadError> DecodeZstdFrame(Layer& l, ZSTD_DCtx* d, size_t* pos) {
   }
 }
 
-std::optional<LoadError> DecodeZstd(Layer& l) {
+// From compressed byte `start` (a frame boundary; 0 but for a resumed stream).
+std::optional<LoadError> DecodeZstd(Layer& l, size_t start = 0) {
   ZSTD_DCtx* d = ZSTD_createDCtx();
   if (d == nullptr) return LayerError(l, LoadErrorCode::kDecompressFailed, 0, "zstd initialisation failed");
   // Accept frames written with --long=31 (windows up to 2 GiB); a window
   // larger than the decoded-size limit is refused per frame (DecodeZstdFrame).
   ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, 31);
   std::optional<LoadError> err;
-  size_t pos = 0;
+  size_t pos = start;
   while (!err && !l.truncated && pos < l.in.size()) {
     const size_t rest = l.in.size() - pos;
     const uint32_t magic = rest >= 4 ? ReadLe32(l.in.data() + pos) : 0;
@@ -498,7 +499,7 @@ Result<DecodedInput, LoadError> DecodeBytes(std::string_view bytes, const std::s
 bool IsCompressedHead(std::string_view head) { return DetectWrapper(head) != Wrapper::kNone; }
 
 LayerOutcome DecodeLayerStreaming(std::string_view in, const std::string& name, LoadProgress* progress, uint64_t limit,
-                                  ByteBuffer* out, StreamSink* sink, bool gzip_zlib) {
+                                  ByteBuffer* out, StreamSink* sink, bool gzip_zlib, uint64_t zstd_resume_at) {
   LayerOutcome outcome;
   const Wrapper wrapper = DetectWrapper(in);
   if (wrapper == Wrapper::kNone) return outcome;
@@ -508,7 +509,7 @@ LayerOutcome DecodeLayerStreaming(std::string_view in, const std::string& name, 
   layer.window = kStreamWindow;
   if (wrapper == Wrapper::kZstd) {
     outcome.format = "zstd";
-    outcome.error = DecodeZstd(layer);
+    outcome.error = DecodeZstd(layer, static_cast<size_t>(zstd_resume_at));
   } else {
     outcome.format = "gzip";
     if (gzip_zlib) {

@@ -2,11 +2,14 @@
 // waiting, backpressure, and the hand-over of the finished content.
 #include "loaders/decode_stream.h"
 
+#include "loaders/zstd_frames.h"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <vector>
 #include <utility>
 
 namespace stepline::loaders {
@@ -38,8 +41,38 @@ std::unique_ptr<DecodeStream> DecodeStream::Start(ByteBuffer file, const std::st
 DecodeStream::~DecodeStream() { Stop(); }
 
 void DecodeStream::Run() {
-  LayerOutcome outcome = DecodeLayerStreaming(file_.view(), name_, progress_, options_.max_decoded_bytes, &out_,
-                                              this, options_.gzip_zlib);
+  const std::string_view in = file_.view();
+  const int threads = options_.zstd_threads > 0 ? options_.zstd_threads
+                                                : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+  std::vector<ZstdFrame> frames;
+  if (threads > 1) frames = MapZstdFrames(in, options_.max_decoded_bytes);
+  LayerOutcome outcome;
+  if (frames.empty()) {
+    outcome = DecodeLayerStreaming(in, name_, progress_, options_.max_decoded_bytes, &out_, this, options_.gzip_zlib);
+  } else {
+    // Frames of declared sizes: decoded at once, each into its place. A
+    // frame that fails is decoded again by the sequential decoder, which
+    // keeps what it can and describes the damage as OpenInput() does.
+    Hint(frames.back().out_begin + frames.back().out_size);
+    const auto cancelled = [this] {
+      return Stopped() || (progress_ != nullptr && progress_->cancel.load(std::memory_order_relaxed));
+    };
+    const size_t decoded = DecodeZstdFrames(
+        in, frames, out_.mutable_data(), threads, [this](uint64_t n) { Publish(n); }, cancelled);
+    outcome.format = "zstd";
+    if (decoded == frames.size()) {
+      out_.Resize(static_cast<size_t>(frames.back().out_begin + frames.back().out_size));
+    } else if (cancelled()) {
+      out_.Resize(static_cast<size_t>(frames[decoded].out_begin));
+      LoadError e = MakeLoadError(LoadErrorCode::kCancelled, name_, out_.size(), "cancelled while decompressing");
+      e.compressed_offset = frames[decoded].in_begin;
+      outcome.error = std::move(e);
+    } else {
+      out_.Resize(static_cast<size_t>(frames[decoded].out_begin));
+      outcome = DecodeLayerStreaming(in, name_, progress_, options_.max_decoded_bytes, &out_, this, options_.gzip_zlib,
+                                     frames[decoded].in_begin);
+    }
+  }
   std::lock_guard lock(mu_);
   outcome_ = std::move(outcome);
   available_.store(out_.size(), std::memory_order_release);

@@ -42,7 +42,8 @@ class StreamSink {
 // One gzip or zstd layer of `in` decoded into `*out` (an empty
 // ReserveAddressSpace() buffer), as OpenInput() decodes it (byte_source.cpp).
 // `gzip_zlib`: stream gzip through zlib (output every window) instead of
-// libdeflate (output per member).
+// libdeflate (output per member). `zstd_resume_at`: a zstd frame boundary to
+// go on from, `*out` already holding the frames before it.
 struct LayerOutcome {
   std::optional<LoadError> error;
   std::string format;  // "gzip" / "zstd"
@@ -51,13 +52,14 @@ struct LayerOutcome {
   std::string detail;
 };
 LayerOutcome DecodeLayerStreaming(std::string_view in, const std::string& name, LoadProgress* progress, uint64_t limit,
-                                  ByteBuffer* out, StreamSink* sink, bool gzip_zlib);
+                                  ByteBuffer* out, StreamSink* sink, bool gzip_zlib, uint64_t zstd_resume_at = 0);
 bool IsCompressedHead(std::string_view head);  // gzip or zstd magic
 
 struct StreamOptions {
   uint64_t max_decoded_bytes = 0;       // 0: DefaultMaxDecodedBytes()
   uint64_t ahead_bytes = uint64_t{64} << 20;  // how far the decoder may run ahead of the reader's releases
   bool gzip_zlib = true;                // see DecodeLayerStreaming
+  int zstd_threads = 0;                 // frames decoded at once (zstd_frames.h); 0: min(cores, 4)
 };
 
 class DecodeStream final : public StreamSink {

@@ -19,6 +19,7 @@
 
 #include "loaders/chrome_json/chrome_json_loader.h"
 #include "loaders/load.h"
+#include "loaders/zstd_frames.h"
 #include "tests/loaders/gzip_for_test.h"
 
 namespace stepline::loaders {
@@ -59,13 +60,15 @@ std::string SkippableFrame(std::string_view payload) {
   return f + std::string(payload);
 }
 
-// `pieces` members / frames of about equal size, as pigz/pzstd or `cat` make.
-std::string Pieces(std::string_view text, int pieces, bool zstd) {
+// `pieces` members / frames of about equal size, as pigz/pzstd or `cat` make;
+// zstd frames declare their size (then they decode in parallel) unless
+// `some_unsized`.
+std::string Pieces(std::string_view text, int pieces, bool zstd, bool some_unsized = false) {
   std::string out;
   const size_t step = text.size() / static_cast<size_t>(pieces) + 1;
   for (size_t at = 0; at < text.size(); at += step) {
     const std::string_view piece = text.substr(at, step);
-    out += zstd ? SkippableFrame("pzstd") + Zstd(piece, at % 2 == 0) : Gzip(piece);
+    out += zstd ? SkippableFrame("pzstd") + Zstd(piece, !some_unsized || at % 2 == 0) : Gzip(piece);
   }
   return out;
 }
@@ -82,6 +85,7 @@ std::unique_ptr<DecodeStream> Start(std::string_view compressed, uint64_t limit 
   options.max_decoded_bytes = limit;
   options.gzip_zlib = gzip_zlib;
   options.ahead_bytes = ahead;
+  options.zstd_threads = 3;
   auto stream = DecodeStream::Start(Buffer(compressed), "mem", progress, options);
   EXPECT_NE(stream, nullptr);
   return stream;
@@ -150,6 +154,9 @@ TEST(DecodeStreamTest, SameBytesAndTruncationFactsAsTheWholeDecode) {
   gz_corrupt[gz.size() / 2] ^= 0x55;
   std::string zst_corrupt = zst;
   zst_corrupt[zst.size() / 2] ^= 0x55;
+  const std::string frames = Pieces(json, 6, true);
+  std::string frames_corrupt = frames;
+  frames_corrupt[frames.size() / 2] ^= 0x55;
   std::vector<std::pair<std::string, std::string>> cases = {
       {"gzip", gz},
       {"gzip members", Pieces(json, 5, false)},
@@ -157,7 +164,11 @@ TEST(DecodeStreamTest, SameBytesAndTruncationFactsAsTheWholeDecode) {
       {"gzip garbage after", gz + "garbage"},
       {"zstd", zst},
       {"zstd no size", Zstd(json, false)},
-      {"zstd frames", Pieces(json, 6, true)},
+      {"zstd frames", frames},
+      {"zstd frames some unsized", Pieces(json, 6, true, true)},
+      {"zstd frames one corrupt", frames_corrupt},
+      {"zstd frames cut", frames.substr(0, frames.size() * 2 / 3)},
+      {"zstd frames zero fill after", frames + std::string(100, '\0')},
       {"zstd corrupt", zst_corrupt},
       {"zstd garbage after", zst + "garbage"},
   };
@@ -177,6 +188,36 @@ TEST(DecodeStreamTest, SameBytesAndTruncationFactsAsTheWholeDecode) {
   }
 }
 
+TEST(ZstdFramesTest, SizedFramesAreMappedAndDecodedInParallelUpToADamagedOne) {
+  const std::string json = MakeJson(300'000);
+  const std::string z = Pieces(json, 6, true);
+  const std::vector<ZstdFrame> frames = MapZstdFrames(z, UINT64_MAX);
+  ASSERT_EQ(frames.size(), 6u);
+  EXPECT_EQ(frames.back().out_begin + frames.back().out_size, json.size());
+  EXPECT_TRUE(MapZstdFrames(Pieces(json, 6, true, true), UINT64_MAX).empty());  // a size missing
+  EXPECT_TRUE(MapZstdFrames(z.substr(0, z.size() - 10), UINT64_MAX).empty());     // the last frame cut
+  EXPECT_TRUE(MapZstdFrames(z + "x", UINT64_MAX).empty());                         // garbage after
+  EXPECT_TRUE(MapZstdFrames(z, json.size() - 1).empty());                          // over the limit
+  EXPECT_TRUE(MapZstdFrames(Zstd(json), UINT64_MAX).empty());                      // one frame
+
+  std::string out(json.size(), '\0');
+  std::vector<uint64_t> published;
+  const auto publish = [&](uint64_t n) { published.push_back(n); };
+  EXPECT_EQ(DecodeZstdFrames(z, frames, out.data(), 3, publish, [] { return false; }), frames.size());
+  EXPECT_EQ(out, json);
+  ASSERT_FALSE(published.empty());
+  EXPECT_TRUE(std::is_sorted(published.begin(), published.end()));
+  EXPECT_EQ(published.back(), json.size());
+
+  std::string damaged = z;  // inside frame 3's data (the checksum catches any change)
+  damaged[frames[3].in_begin + frames[3].in_size / 2] ^= 0x55;
+  published.clear();
+  EXPECT_EQ(DecodeZstdFrames(damaged, frames, out.data(), 3, publish, [] { return false; }), 3u);
+  ASSERT_FALSE(published.empty());
+  EXPECT_LE(published.back(), frames[3].out_begin);
+  EXPECT_EQ(DecodeZstdFrames(z, frames, out.data(), 2, publish, [] { return true; }), 0u);  // stopped
+}
+
 TEST(DecodeStreamTest, PlainBytesAreNotStreamed) {
   EXPECT_EQ(DecodeStream::Start(Buffer("{\"traceEvents\":[]}"), "mem", nullptr), nullptr);
 }
@@ -194,6 +235,7 @@ TEST(StreamedChromeJsonTest, SameModelAsTheWholeBufferLoad) {
       {"gzip members", Pieces(json, 7, false)},
       {"zstd", Zstd(json)},
       {"zstd frames", Pieces(json, 9, true)},
+      {"zstd frames some unsized", Pieces(json, 9, true, true)},
   };
   for (const auto& [what, bytes] : inputs) {
     for (const uint64_t chunk : {uint64_t{700}, uint64_t{16'000}}) {
