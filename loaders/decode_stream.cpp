@@ -95,6 +95,14 @@ void DecodeStream::Publish(uint64_t decoded_bytes) {
   }
 }
 
+uint64_t DecodeStream::size_hint() const {
+  // zstd frames written from a pipe (pzstd, `zstd -`) declare no size. Trace
+  // JSON compresses 8-20x; a low guess only costs the model a reallocation.
+  constexpr uint64_t kGuessedRatio = 8;
+  const uint64_t declared = hint_.load(std::memory_order_relaxed);
+  return declared != 0 ? declared : file_.size() * kGuessedRatio;
+}
+
 void DecodeStream::Hint(uint64_t expected_total) { hint_.store(expected_total, std::memory_order_relaxed); }
 
 std::string_view DecodeStream::WaitFor(uint64_t n) {

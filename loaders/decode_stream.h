@@ -78,7 +78,9 @@ class DecodeStream final : public StreamSink {
   std::string_view WaitFor(uint64_t n);
   std::string_view WaitForEnd() { return WaitFor(UINT64_MAX); }
   bool done() const { return done_.load(std::memory_order_acquire); }
-  uint64_t size_hint() const { return hint_.load(std::memory_order_relaxed); }
+  // The decoded size as the trailer or frame headers declare it, else a
+  // guess from the compressed size (sizes chunks and presizes the model).
+  uint64_t size_hint() const;
   // The reader is past [begin, end): its pages are dropped (they read as zero
   // afterwards) and the decoder may run further ahead.
   void Release(uint64_t begin, uint64_t end);
