@@ -21,6 +21,7 @@
 #include "loaders/load.h"
 #include "loaders/zstd_frames.h"
 #include "tests/loaders/gzip_for_test.h"
+#include "tests/support/test_traces.h"
 
 namespace stepline::loaders {
 namespace {
@@ -363,6 +364,22 @@ TEST(StreamedChromeJsonTest, BlankEmptyAndNonJsonContentFailAsTheWholeBufferPath
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, LoadErrorCode::kEmpty);
   EXPECT_NE(r.error().message.find("zstd content is empty"), std::string::npos) << r.error().message;
+}
+
+// Every shared .json.gz / .zst trace up to 500 KB compressed (the larger
+// ones are the real-trace tests' business) loads streamed exactly as whole.
+TEST(StreamedChromeJsonTest, SharedCompressedTracesLoadAsTheWholeBufferPath) {
+  STEPLINE_REQUIRE_SHARED_TRACES();
+  int compared = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(testing::SharedTracesDir())) {
+    const std::string path = entry.path().string();
+    if (!entry.is_regular_file() || entry.file_size() > 500'000) continue;
+    if (!path.ends_with(".json.gz") && !path.ends_with(".json.zst")) continue;
+    SCOPED_TRACE(path);
+    EXPECT_EQ(Dump(LoadFile(path)), Dump(LoadWhole(path)));
+    ++compared;
+  }
+  EXPECT_GT(compared, 20);
 }
 
 }  // namespace
