@@ -9,7 +9,9 @@
 // [SECTION] Entry points
 //
 // Call flow: OpenInput -> ByteBuffer::MapFile (byte_buffer.cpp) -> Unwrap -> DecodeGzip | DecodeZstd
-// (repeated while the content is still wrapped) -> DecodedInput.
+// (repeated while the content is still wrapped) -> DecodedInput. DecodeStream (decode_stream.h)
+// runs one layer through the same decoders on its thread: DecodeLayerStreaming -> InflateWithZlib
+// (or DecodeGzip) | DecodeZstd, with a StreamSink taking the output as it is written.
 #include "loaders/byte_source.h"
 #include "loaders/decode_stream.h"
 

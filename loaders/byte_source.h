@@ -3,7 +3,8 @@
 // memory-mapped, not copied. gzip (all members) and zstd (all frames,
 // skippable frames skipped) are detected by magic bytes and inflated; a
 // truncated or corrupt compressed tail keeps every byte decoded before it and
-// says so, so the format loader can still load the prefix.
+// says so, so the format loader can still load the prefix. LoadFile parses
+// compressed Chrome JSON while it decompresses instead (decode_stream.h).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,8 @@
 // Load entry points: decode the bytes (byte_source), sniff the format from the
 // first 128 decompressed bytes, dispatch to the format loader, and stamp the
-// TraceInfo facts that only this layer knows (path, sizes, compression).
+// TraceInfo facts that only this layer knows (path, sizes, compression). A
+// compressed file is decoded on a thread of its own (decode_stream.h) and,
+// when it sniffs as Chrome JSON, parsed while it decodes.
 //
 // [SECTION] Sniffing: JSON, and XSpace vs Perfetto among protobufs
 // [SECTION] Errors for content we do not load

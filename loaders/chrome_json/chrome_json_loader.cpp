@@ -2,20 +2,23 @@
 // exact fallback (see chrome_json_loader.h).
 //
 // Call flow:
-//   LoadChromeJson
-//     PlanSpeculativeChunks            json_chunker
-//     ChunkPipeline::Run               workers tokenize chunks; this thread imports in order
-//     on a failed chunk i:
+//   LoadChromeJson (a decoded buffer) | LoadChromeJsonStreamed (a DecodeStream still writing)
+//     LoadFromFeed                     TextFeed: the text final so far, or all of it
+//     ChunkPipeline::RunStreamed       SpeculativePlanner (json_chunker) plans chunks as the
+//                                      text arrives; workers tokenize them; this thread
+//                                      imports in order and releases the pages behind
+//     on a failed chunk i (the whole text is awaited from here on):
 //       ScanTraceJson from chunk i     json_scanner: exact boundaries up to the next chunk
 //                                      (or the end), syntax errors, truncation
 //       ChunkPipeline::Run(exact plan)
-//       speculate again from the first exact boundary after chunk i
+//       speculate again (PlanSpeculativeChunks) from the first exact boundary after chunk i
 //     on a syntax error found by the scan:
 //       RetryPastDamage                the events before it exactly, then the damaged
 //                                      event as simdjson reads it in a chunk of its own
 //     EventImporter::Finish            GPU rows, launch links, names
 //     TraceBuilder::Finish             Trace::Finalize
 //
+// [SECTION] Input feed
 // [SECTION] Pipeline
 // [SECTION] Entry point
 #include "loaders/chrome_json/chrome_json_loader.h"
