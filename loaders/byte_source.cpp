@@ -133,8 +133,9 @@ void ReportTotal(const Layer& l, uint64_t total) {
   if (l.progress != nullptr) l.progress->bytes_total.store(total, std::memory_order_relaxed);
 }
 
-void ReportDone(const Layer& l) {
-  if (l.sink != nullptr) return l.sink->Publish(l.out.size());
+// `in_offset`: the compressed bytes consumed (the decoders never look back).
+void ReportDone(const Layer& l, uint64_t in_offset) {
+  if (l.sink != nullptr) return l.sink->Publish(l.out.size(), in_offset);
   if (l.progress == nullptr) return;
   const uint64_t done = l.out.size();
   l.progress->bytes_done.store(done, std::memory_order_relaxed);
@@ -216,7 +217,7 @@ std::optional<LoadError> InflateWithZlib(Layer& l, size_t pos) {
     const size_t produced = out_avail - zs.avail_out;
     pos += consumed;
     l.out.Resize(l.out.size() + produced);
-    ReportDone(l);
+    ReportDone(l, pos);
     if (ret == Z_STREAM_END) {
       if (IsGzipAt(l.in, pos)) {
         inflateReset(&zs);
@@ -287,7 +288,7 @@ std::optional<LoadError> DecodeGzip(Layer& l) {
       err = InflateWithZlib(l, pos);
       break;
     }
-    ReportDone(l);
+    ReportDone(l, pos);
   }
   libdeflate_free_decompressor(d);
   return err;
@@ -330,7 +331,7 @@ std::optional<LoadError> DecodeZstdFrame(Layer& l, ZSTD_DCtx* d, size_t* pos) {
     const size_t ret = ZSTD_decompressStream(d, &out, &in);
     *pos += in.pos;
     l.out.Resize(l.out.size() + out.pos);
-    ReportDone(l);
+    ReportDone(l, *pos);
     if (ZSTD_isError(ret)) {
       MarkTruncated(l, *pos, "zstd data corrupt at compressed byte " + std::to_string(*pos) + " (" +
                                  ZSTD_getErrorName(ret) + ")");

@@ -17,6 +17,7 @@ namespace {
 
 // Waking readers costs a lock; below this much new output nobody is woken.
 constexpr uint64_t kNotifyBytes = uint64_t{256} << 10;
+constexpr uint64_t kFileReleaseBytes = uint64_t{4} << 20;
 
 }  // namespace
 
@@ -58,7 +59,7 @@ void DecodeStream::Run() {
       return Stopped() || (progress_ != nullptr && progress_->cancel.load(std::memory_order_relaxed));
     };
     const size_t decoded = DecodeZstdFrames(
-        in, frames, out_.mutable_data(), threads, [this](uint64_t n) { Publish(n); }, cancelled);
+        in, frames, out_.mutable_data(), threads, [this](uint64_t n) { Publish(n, 0); }, cancelled);
     outcome.format = "zstd";
     if (decoded == frames.size()) {
       out_.Resize(static_cast<size_t>(frames.back().out_begin + frames.back().out_size));
@@ -80,8 +81,14 @@ void DecodeStream::Run() {
   cv_.notify_all();
 }
 
-void DecodeStream::Publish(uint64_t decoded_bytes) {
+void DecodeStream::Publish(uint64_t decoded_bytes, uint64_t consumed) {
   available_.store(decoded_bytes, std::memory_order_release);
+  if (consumed >= file_released_ + kFileReleaseBytes) {
+    // The compressed file's pages are read once, front to back: with the
+    // decoded window they are the rest of a streamed load's input memory.
+    file_.ReleasePages(file_released_, consumed);
+    file_released_ = consumed;
+  }
   if (decoded_bytes - notified_ < kNotifyBytes) return;
   notified_ = decoded_bytes;
   std::unique_lock lock(mu_);

@@ -34,7 +34,9 @@ namespace stepline::loaders {
 class StreamSink {
  public:
   virtual ~StreamSink() = default;
-  virtual void Publish(uint64_t decoded_bytes) = 0;  // [0, decoded_bytes) is final; may pause (backpressure)
+  // [0, decoded_bytes) is final and compressed [0, consumed) will not be
+  // read again; may pause (backpressure).
+  virtual void Publish(uint64_t decoded_bytes, uint64_t consumed) = 0;
   virtual void Hint(uint64_t expected_total) = 0;    // a guess from a trailer or a frame header
   virtual bool Stopped() const = 0;                  // the reader is gone: stop decoding
 };
@@ -93,7 +95,7 @@ class DecodeStream final : public StreamSink {
   Result<DecodedInput, LoadError> TakeResult();
 
   // StreamSink (decoder thread).
-  void Publish(uint64_t decoded_bytes) override;
+  void Publish(uint64_t decoded_bytes, uint64_t consumed) override;
   void Hint(uint64_t expected_total) override;
   bool Stopped() const override { return stop_.load(std::memory_order_relaxed); }
 
@@ -118,6 +120,7 @@ class DecodeStream final : public StreamSink {
   uint64_t released_ = 0;    // guarded by mu_
   int starving_ = 0;         // readers waiting for bytes; guarded by mu_
   uint64_t notified_ = 0;    // decoder thread only
+  uint64_t file_released_ = 0;  // compressed bytes given back; decoder thread only
   std::thread thread_;
 };
 
