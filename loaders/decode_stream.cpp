@@ -59,7 +59,8 @@ void DecodeStream::Run() {
       return Stopped() || (progress_ != nullptr && progress_->cancel.load(std::memory_order_relaxed));
     };
     const size_t decoded = DecodeZstdFrames(
-        in, frames, out_.mutable_data(), threads, [this](uint64_t n) { Publish(n, 0); }, cancelled);
+        in, frames, out_.mutable_data(), threads, [this](uint64_t n, uint64_t c) { Publish(n, c); }, cancelled,
+        [this](uint64_t at) { Pace(at); });
     outcome.format = "zstd";
     if (decoded == frames.size()) {
       out_.Resize(static_cast<size_t>(frames.back().out_begin + frames.back().out_size));
@@ -110,6 +111,14 @@ uint64_t DecodeStream::size_hint() const {
   return declared != 0 ? declared : file_.size() * kGuessedRatio;
 }
 
+void DecodeStream::Pace(uint64_t at) {
+  std::unique_lock lock(mu_);
+  while (at > released_ + options_.ahead_bytes && !(starving_ > 0 && wanted_ > at) && !Stopped()) {
+    if (progress_ != nullptr && progress_->cancel.load(std::memory_order_relaxed)) break;
+    cv_.wait_for(lock, std::chrono::milliseconds(20));
+  }
+}
+
 void DecodeStream::Hint(uint64_t expected_total) { hint_.store(expected_total, std::memory_order_relaxed); }
 
 std::string_view DecodeStream::WaitFor(uint64_t n) {
@@ -117,12 +126,13 @@ std::string_view DecodeStream::WaitFor(uint64_t n) {
   if (have < n && !done()) {
     std::unique_lock lock(mu_);
     ++starving_;
+    wanted_ = std::max(wanted_, n);
     cv_.notify_all();  // a paused decoder must go on
     cv_.wait(lock, [&] {
       have = available_.load(std::memory_order_acquire);
       return have >= n || done();
     });
-    --starving_;
+    if (--starving_ == 0) wanted_ = 0;
     have = available_.load(std::memory_order_acquire);
   }
   return {base_, static_cast<size_t>(have)};

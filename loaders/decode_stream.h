@@ -98,6 +98,9 @@ class DecodeStream final : public StreamSink {
   void Publish(uint64_t decoded_bytes, uint64_t consumed) override;
   void Hint(uint64_t expected_total) override;
   bool Stopped() const override { return stop_.load(std::memory_order_relaxed); }
+  // Blocks while decoded offset `at` is beyond the window ahead of the
+  // reader and no reader waits for bytes at or past it (parallel frames).
+  void Pace(uint64_t at);
 
  private:
   DecodeStream() = default;
@@ -119,6 +122,7 @@ class DecodeStream final : public StreamSink {
   std::condition_variable cv_;
   uint64_t released_ = 0;    // guarded by mu_
   int starving_ = 0;         // readers waiting for bytes; guarded by mu_
+  uint64_t wanted_ = 0;      // the most bytes a waiting reader asked for; guarded by mu_
   uint64_t notified_ = 0;    // decoder thread only
   uint64_t file_released_ = 0;  // compressed bytes given back; decoder thread only
   std::thread thread_;

@@ -54,7 +54,8 @@ std::vector<ZstdFrame> MapZstdFrames(std::string_view in, uint64_t limit) {
 }
 
 size_t DecodeZstdFrames(std::string_view in, const std::vector<ZstdFrame>& frames, char* out, int threads,
-                        const std::function<void(uint64_t)>& publish, const std::function<bool()>& stopped) {
+                        const std::function<void(uint64_t, uint64_t)>& publish, const std::function<bool()>& stopped,
+                        const std::function<void(uint64_t)>& pace) {
   std::mutex mu;
   size_t next = 0;                 // next frame to claim
   size_t failed = frames.size();   // first failed frame
@@ -66,7 +67,13 @@ size_t DecodeZstdFrames(std::string_view in, const std::vector<ZstdFrame>& frame
     for (;;) {
       size_t i;
       {
-        std::lock_guard lock(mu);
+        std::unique_lock lock(mu);
+        if (pace && next > prefix && next < frames.size()) {
+          const uint64_t at = frames[next].out_begin;
+          lock.unlock();
+          pace(at);  // blocks while the reader is far behind
+          lock.lock();
+        }
         if (next >= frames.size() || next >= failed || stopped()) break;
         i = next++;
       }
@@ -82,7 +89,10 @@ size_t DecodeZstdFrames(std::string_view in, const std::vector<ZstdFrame>& frame
       done[i] = 1;
       const size_t before = prefix;
       while (prefix < frames.size() && prefix < failed && done[prefix] != 0) ++prefix;
-      if (prefix != before) publish(frames[prefix - 1].out_begin + frames[prefix - 1].out_size);
+      if (prefix != before) {
+        const ZstdFrame& last = frames[prefix - 1];
+        publish(last.out_begin + last.out_size, last.in_begin + last.in_size);
+      }
     }
     ZSTD_freeDCtx(dctx);
   };

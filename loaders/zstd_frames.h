@@ -25,13 +25,17 @@ struct ZstdFrame {
 std::vector<ZstdFrame> MapZstdFrames(std::string_view in, uint64_t limit);
 
 // Decodes `frames` on `threads` threads (the caller's included) into `out`,
-// claiming frames in order. `publish(n)` is told, under a lock and in
-// order, each time the decoded prefix [0, n) grows (it may block: that
-// paces the decoders); `stopped()` is polled between frames. Returns the
+// claiming frames in order. `publish(n, c)` is told, under a lock and in
+// order, each time the decoded prefix [0, n) grows, with the compressed
+// bytes [0, c) it came from (it may block: that paces the decoders); `stopped()` is polled between frames. Returns the
 // index of the first frame that failed to decode to its declared size (its
 // bytes and all after it are not valid), frames.size() when all decoded, or
 // the first index not decoded when stopped.
+// `pace(o)` is called before a frame decoded at `o` is claimed while an
+// earlier one is still being decoded; it may block (so frames do not run
+// far ahead of the reader).
 size_t DecodeZstdFrames(std::string_view in, const std::vector<ZstdFrame>& frames, char* out, int threads,
-                        const std::function<void(uint64_t)>& publish, const std::function<bool()>& stopped);
+                        const std::function<void(uint64_t, uint64_t)>& publish, const std::function<bool()>& stopped,
+                        const std::function<void(uint64_t)>& pace = {});
 
 }  // namespace stepline::loaders

@@ -203,7 +203,10 @@ TEST(ZstdFramesTest, SizedFramesAreMappedAndDecodedInParallelUpToADamagedOne) {
 
   std::string out(json.size(), '\0');
   std::vector<uint64_t> published;
-  const auto publish = [&](uint64_t n) { published.push_back(n); };
+  const auto publish = [&](uint64_t n, uint64_t consumed) {
+    EXPECT_LE(consumed, z.size());
+    published.push_back(n);
+  };
   EXPECT_EQ(DecodeZstdFrames(z, frames, out.data(), 3, publish, [] { return false; }), frames.size());
   EXPECT_EQ(out, json);
   ASSERT_FALSE(published.empty());
