@@ -4,7 +4,9 @@
 // load speed and resident memory of the model. The file is read and
 // decompressed once up front; each measured run then goes from decompressed
 // bytes in memory to a finalized Trace (parse + build + Finalize), in a fresh
-// forked child so allocator state never carries over between runs.
+// forked child so allocator state never carries over between runs. For a
+// .gz/.zst file, open_ms times the whole LoadFile as well (decompression
+// included; Chrome JSON is parsed while it decompresses, issue #22).
 //
 // Memory is the growth of anonymous resident memory (heap, anonymous mmaps)
 // across the load, read from /proc/self/statm. The input buffer is resident
@@ -91,12 +93,15 @@ Result<Trace, loaders::LoadError> LoadDecoded(const BenchInput& input, const std
   return loaders::LoadDecodedInput(input.decoded, name, options, nullptr);
 }
 
-RunReport MeasureOnce(const BenchInput& input, const std::string& name, const loaders::LoadOptions& options) {
+// `open_file`: the whole open of the file instead, decompression included
+// (for a .gz/.zst Chrome JSON trace: parsed while it decompresses).
+RunReport MeasureOnce(const BenchInput& input, const std::string& name, const loaders::LoadOptions& options,
+                      bool open_file = false) {
   RunReport report;
   const auto before = ReadResidentMemory();
   const double cpu_start_ms = ProcessCpuMs();
   const auto start = std::chrono::steady_clock::now();
-  auto loaded = LoadDecoded(input, name, options);
+  auto loaded = open_file ? loaders::LoadFile(name, options) : LoadDecoded(input, name, options);
   const auto stop = std::chrono::steady_clock::now();
   report.cpu_ms = ProcessCpuMs() - cpu_start_ms;
   const auto after = ReadResidentMemory();
@@ -132,7 +137,7 @@ struct ConfigResult {
 };
 
 Result<ConfigResult, std::string> MeasureConfig(const BenchInput& input, const BenchSettings& settings,
-                                                bool keep_args) {
+                                                bool keep_args, bool open_file = false) {
   loaders::LoadOptions options;
   options.keep_args = keep_args;
   options.threads = static_cast<int>(settings.threads);
@@ -140,7 +145,7 @@ Result<ConfigResult, std::string> MeasureConfig(const BenchInput& input, const B
   ConfigResult result;
   for (int64_t run = 0; run < settings.repeat; ++run) {
     auto bytes = RunInChild([&] {
-      const RunReport report = MeasureOnce(input, settings.path, options);
+      const RunReport report = MeasureOnce(input, settings.path, options, open_file);
       return std::string(reinterpret_cast<const char*>(&report), sizeof report);
     });
     if (!bytes) return MakeUnexpected(bytes.error());
@@ -229,6 +234,7 @@ struct BenchFigures {
   double analysis_ms = 0;   // median ComputeReport time on the loaded trace
   double parse_floor_mb_per_s = 0;  // Chrome JSON: simdjson on-demand alone, same bytes and cores (0 = n/a)
   double parse_floor_cpu_ms = 0;    // its CPU time over all threads (on a busy machine the fairer peer of cpu_ms)
+  std::optional<ConfigResult> file_open;  // compressed input: LoadFile, decompression included
   FrameBenchResult frames;  // viewer frame times at 1920x1080
   std::optional<SqliteBenchResult> sqlite;  // with --sqlite
 };
@@ -302,6 +308,11 @@ void WriteBenchJson(const BenchSettings& settings, const BenchInput& input, cons
     json.FieldFixed("load_vs_parse_floor", f.parse_floor_mb_per_s > 0 ? f.mb_per_s / f.parse_floor_mb_per_s : 0, 3);
     json.FieldFixed("parse_floor_cpu_ms", f.parse_floor_cpu_ms, 3);
   }
+  if (f.file_open) {
+    const double seconds = f.file_open->load_ms / 1e3;
+    json.FieldFixed("open_ms", f.file_open->load_ms, 3).FieldFixed("open_cpu_ms", f.file_open->cpu_ms, 3);
+    json.FieldFixed("open_mb_per_s", seconds > 0 ? static_cast<double>(input.decoded.bytes.size()) / 1e6 / seconds : 0, 1);
+  }
   WriteFrameTimes(json, "frame_build_ms", f.frames.build_ms);
   if (f.frames.total_ms) WriteFrameTimes(json, "frame_total_ms", *f.frames.total_ms);
   if (f.sqlite) {
@@ -363,6 +374,12 @@ void WriteBenchText(const BenchSettings& settings, const BenchInput& input, cons
         << FormatFixed(q.floor_insert_rows_per_s / 1e6, 2) << " M rows/s; CREATE INDEX on the names "
         << FormatFixed(q.floor_name_index_rows_per_s / 1e6, 2) << " M rows/s\n";
   }
+  if (f.file_open) {
+    const double seconds = f.file_open->load_ms / 1e3;
+    out << "open     " << FormatFixed(f.file_open->load_ms, 1) << " ms median, CPU " << FormatFixed(f.file_open->cpu_ms, 1)
+        << " ms: the whole open of the " << input.decoded.compression << " file, decompression included ("
+        << FormatFixed(seconds > 0 ? static_cast<double>(bytes) / 1e6 / seconds : 0, 1) << " MB/s of content)\n";
+  }
   out << "memory   with args:    " << MemoryFigures(f.with_args) << "\n";
   out << "         without args: " << MemoryFigures(f.no_args) << " (load " << FormatFixed(f.no_args.load_ms, 1)
       << " ms)\n";
@@ -396,6 +413,14 @@ int RunBench(const Args& args, std::ostream& out, std::ostream& err) {
     return 1;
   }
   BenchFigures figures = Derive(input->decoded.bytes.size(), *with_args, *no_args);
+  if (!input->decoded.compression.empty() && input->tiled_copies == 0) {
+    auto opened = MeasureConfig(*input, *settings, /*keep_args=*/true, /*open_file=*/true);
+    if (!opened) {
+      err << opened.error() << "\n";
+      return 1;
+    }
+    figures.file_open = *opened;
+  }
   if (input->format == loaders::Format::kChromeJson) {
     // In this process: the threads are joined before any later fork.
     std::vector<double> floor_ms, floor_cpu_ms;

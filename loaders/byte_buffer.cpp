@@ -80,6 +80,7 @@ ByteBuffer::ByteBuffer(ByteBuffer&& other) noexcept
       size_(std::exchange(other.size_, 0)),
       capacity_(std::exchange(other.capacity_, 0)),
       mapped_bytes_(std::exchange(other.mapped_bytes_, 0)),
+      writable_(std::exchange(other.writable_, false)),
       single_reader_(std::exchange(other.single_reader_, false)) {}
 
 ByteBuffer& ByteBuffer::operator=(ByteBuffer&& other) noexcept {
@@ -89,6 +90,7 @@ ByteBuffer& ByteBuffer::operator=(ByteBuffer&& other) noexcept {
     size_ = std::exchange(other.size_, 0);
     capacity_ = std::exchange(other.capacity_, 0);
     mapped_bytes_ = std::exchange(other.mapped_bytes_, 0);
+    writable_ = std::exchange(other.writable_, false);
     single_reader_ = std::exchange(other.single_reader_, false);
   }
   return *this;
@@ -113,14 +115,31 @@ ByteBuffer ByteBuffer::Allocate(size_t capacity) {
   return b;
 }
 
+ByteBuffer ByteBuffer::ReserveAddressSpace(size_t capacity) {
+  ByteBuffer b;
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  if (capacity > SIZE_MAX - kPadding - page) return b;
+  const size_t total = (capacity + kPadding + page - 1) / page * page;
+  // Anonymous pages read as zero until written: the padding is free.
+  void* base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (base == MAP_FAILED) return b;
+  b.data_ = static_cast<char*>(base);
+  b.capacity_ = capacity;
+  b.mapped_bytes_ = total;
+  b.writable_ = true;
+  AdviseHugePages(b.data_, capacity);
+  return b;
+}
+
 void ByteBuffer::Resize(size_t n) {
-  SL_ASSERT(mapped_bytes_ == 0 && "a mapped file is read-only");
+  SL_ASSERT((mapped_bytes_ == 0 || writable_) && "a mapped file is read-only");
   SL_ASSERT(n <= capacity_);
   size_ = n;
   if (data_ != nullptr) std::memset(data_ + n, 0, kPadding);
 }
 
 void ByteBuffer::Reserve(size_t n) {
+  if (writable_) return;  // reserved at its final capacity; it never moves
   SL_ASSERT(mapped_bytes_ == 0 && "a mapped file is read-only");
   if (data_ != nullptr && n <= capacity_) return;
   if (n > SIZE_MAX - kPadding) return;
@@ -180,7 +199,7 @@ Result<ByteBuffer, LoadError> ByteBuffer::MapFile(const std::string& path) {
 
 void ByteBuffer::ReleasePages(uint64_t begin, uint64_t end) const {
   const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-  if (mapped_bytes_ == 0) {
+  if (mapped_bytes_ == 0 || writable_) {
     if (!single_reader_ || data_ == nullptr) return;
     // Heap memory is not page-aligned: whole pages strictly inside the range
     // only, never the allocator's header before data_ or the bytes after it.

@@ -9,8 +9,11 @@
 // [SECTION] Entry points
 //
 // Call flow: OpenInput -> ByteBuffer::MapFile (byte_buffer.cpp) -> Unwrap -> DecodeGzip | DecodeZstd
-// (repeated while the content is still wrapped) -> DecodedInput.
+// (repeated while the content is still wrapped) -> DecodedInput. DecodeStream (decode_stream.h)
+// runs one layer through the same decoders on its thread: DecodeLayerStreaming -> InflateWithZlib
+// (or DecodeGzip) | DecodeZstd, with a StreamSink taking the output as it is written.
 #include "loaders/byte_source.h"
+#include "loaders/decode_stream.h"
 
 #define ZLIB_CONST  // const next_in: zlib never writes to our (read-only mapped) input
 #include <fcntl.h>
@@ -96,6 +99,8 @@ struct Layer {
   LoadProgress* progress;
   uint64_t limit;
   ByteBuffer out = ByteBuffer::Allocate(0);
+  StreamSink* sink = nullptr;        // set: a reader takes the output as it is written (decode_stream.h)
+  size_t window = kOutputWindow;     // decoded bytes per step (zlib)
   bool truncated = false;
   uint64_t truncated_at = 0;
   std::string detail;
@@ -114,17 +119,23 @@ LoadError TooLarge(const Layer& l, uint64_t in_offset) {
                         " (min(64 GiB, physical RAM, available memory)); the file may be a decompression bomb");
 }
 
-bool Cancelled(const Layer& l) { return l.progress != nullptr && l.progress->cancel.load(std::memory_order_relaxed); }
+bool Cancelled(const Layer& l) {
+  return (l.progress != nullptr && l.progress->cancel.load(std::memory_order_relaxed)) ||
+         (l.sink != nullptr && l.sink->Stopped());
+}
 
 LoadError CancelError(const Layer& l, uint64_t in_offset) {
   return LayerError(l, LoadErrorCode::kCancelled, in_offset, "cancelled while decompressing");
 }
 
 void ReportTotal(const Layer& l, uint64_t total) {
+  if (l.sink != nullptr) return l.sink->Hint(total);  // the reader reports progress
   if (l.progress != nullptr) l.progress->bytes_total.store(total, std::memory_order_relaxed);
 }
 
-void ReportDone(const Layer& l) {
+// `in_offset`: the compressed bytes consumed (the decoders never look back).
+void ReportDone(const Layer& l, uint64_t in_offset) {
+  if (l.sink != nullptr) return l.sink->Publish(l.out.size(), in_offset);
   if (l.progress == nullptr) return;
   const uint64_t done = l.out.size();
   l.progress->bytes_done.store(done, std::memory_order_relaxed);
@@ -196,7 +207,7 @@ std::optional<LoadError> InflateWithZlib(Layer& l, size_t pos) {
     }
     if ((err = MakeRoom(l, pos))) break;
     const size_t in_avail = std::min(l.in.size() - pos, kZlibInputChunk);
-    const size_t out_avail = std::min(l.out.capacity() - l.out.size(), kOutputWindow);
+    const size_t out_avail = std::min(l.out.capacity() - l.out.size(), l.window);
     zs.next_in = reinterpret_cast<const Bytef*>(l.in.data() + pos);
     zs.avail_in = static_cast<uInt>(in_avail);
     zs.next_out = reinterpret_cast<Bytef*>(l.out.mutable_data() + l.out.size());
@@ -206,7 +217,7 @@ std::optional<LoadError> InflateWithZlib(Layer& l, size_t pos) {
     const size_t produced = out_avail - zs.avail_out;
     pos += consumed;
     l.out.Resize(l.out.size() + produced);
-    ReportDone(l);
+    ReportDone(l, pos);
     if (ret == Z_STREAM_END) {
       if (IsGzipAt(l.in, pos)) {
         inflateReset(&zs);
@@ -277,7 +288,7 @@ std::optional<LoadError> DecodeGzip(Layer& l) {
       err = InflateWithZlib(l, pos);
       break;
     }
-    ReportDone(l);
+    ReportDone(l, pos);
   }
   libdeflate_free_decompressor(d);
   return err;
@@ -316,11 +327,11 @@ std::optional<LoadError> DecodeZstdFrame(Layer& l, ZSTD_DCtx* d, size_t* pos) {
     if (auto err = MakeRoom(l, *pos)) return err;
     ZSTD_inBuffer in{l.in.data() + *pos, std::min(l.in.size() - *pos, kZstdInputChunk), 0};
     ZSTD_outBuffer out{l.out.mutable_data() + l.out.size(),
-                       std::min(l.out.capacity() - l.out.size(), kOutputWindow), 0};
+                       std::min(l.out.capacity() - l.out.size(), l.window), 0};
     const size_t ret = ZSTD_decompressStream(d, &out, &in);
     *pos += in.pos;
     l.out.Resize(l.out.size() + out.pos);
-    ReportDone(l);
+    ReportDone(l, *pos);
     if (ZSTD_isError(ret)) {
       MarkTruncated(l, *pos, "zstd data corrupt at compressed byte " + std::to_string(*pos) + " (" +
                                  ZSTD_getErrorName(ret) + ")");
@@ -338,14 +349,15 @@ std::optional<LoadError> DecodeZstdFrame(Layer& l, ZSTD_DCtx* d, size_t* pos) {
   }
 }
 
-std::optional<LoadError> DecodeZstd(Layer& l) {
+// From compressed byte `start` (a frame boundary; 0 but for a resumed stream).
+std::optional<LoadError> DecodeZstd(Layer& l, size_t start = 0) {
   ZSTD_DCtx* d = ZSTD_createDCtx();
   if (d == nullptr) return LayerError(l, LoadErrorCode::kDecompressFailed, 0, "zstd initialisation failed");
   // Accept frames written with --long=31 (windows up to 2 GiB); a window
   // larger than the decoded-size limit is refused per frame (DecodeZstdFrame).
   ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, 31);
   std::optional<LoadError> err;
-  size_t pos = 0;
+  size_t pos = start;
   while (!err && !l.truncated && pos < l.in.size()) {
     const size_t rest = l.in.size() - pos;
     const uint32_t magic = rest >= 4 ? ReadLe32(l.in.data() + pos) : 0;
@@ -374,6 +386,10 @@ std::optional<LoadError> DecodeZstd(Layer& l) {
 // =============================================================================
 
 enum class Wrapper : uint8_t { kNone, kGzip, kZstd };
+
+// Streaming: the zlib output step. Small enough that the parser starts soon
+// and follows closely, large enough that publishing costs nothing.
+constexpr size_t kStreamWindow = size_t{1} << 20;
 
 Wrapper DetectWrapper(std::string_view b) {
   if (IsGzipAt(b, 0)) return Wrapper::kGzip;
@@ -472,9 +488,49 @@ Result<DecodedInput, LoadError> OpenInput(const std::string& path, LoadProgress*
   return Unwrap(raw, std::move(file), path, progress, max_decoded_bytes);
 }
 
+Result<DecodedInput, LoadError> DecodeFile(ByteBuffer file, const std::string& path, LoadProgress* progress,
+                                           uint64_t max_decoded_bytes) {
+  const std::string_view raw = file.view();  // stays valid: moving a ByteBuffer keeps its storage
+  return Unwrap(raw, std::move(file), path, progress, max_decoded_bytes);
+}
+
 Result<DecodedInput, LoadError> DecodeBytes(std::string_view bytes, const std::string& name, LoadProgress* progress,
                                             uint64_t max_decoded_bytes) {
   return Unwrap(bytes, ByteBuffer(), name, progress, max_decoded_bytes);
+}
+
+bool IsCompressedHead(std::string_view head) { return DetectWrapper(head) != Wrapper::kNone; }
+
+LayerOutcome DecodeLayerStreaming(std::string_view in, const std::string& name, LoadProgress* progress, uint64_t limit,
+                                  ByteBuffer* out, StreamSink* sink, bool gzip_zlib, uint64_t zstd_resume_at) {
+  LayerOutcome outcome;
+  const Wrapper wrapper = DetectWrapper(in);
+  if (wrapper == Wrapper::kNone) return outcome;
+  Layer layer{in, name, progress, limit};
+  layer.out = std::move(*out);
+  layer.sink = sink;
+  layer.window = kStreamWindow;
+  if (wrapper == Wrapper::kZstd) {
+    outcome.format = "zstd";
+    outcome.error = DecodeZstd(layer, static_cast<size_t>(zstd_resume_at));
+  } else {
+    outcome.format = "gzip";
+    if (gzip_zlib) {
+      ReportTotal(layer, GzipSizeHint(in));
+      outcome.error = InflateWithZlib(layer, 0);
+    } else {
+      outcome.error = DecodeGzip(layer);
+    }
+  }
+  if (!outcome.error && layer.out.size() == 0 && layer.truncated) {
+    outcome.error = LayerError(layer, LoadErrorCode::kDecompressFailed, layer.truncated_at,
+                               "no data could be decompressed: " + layer.detail);
+  }
+  outcome.truncated = layer.truncated;
+  outcome.truncated_at = layer.truncated_at;
+  outcome.detail = std::move(layer.detail);
+  *out = std::move(layer.out);
+  return outcome;
 }
 
 }  // namespace stepline::loaders

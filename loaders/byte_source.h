@@ -3,7 +3,8 @@
 // memory-mapped, not copied. gzip (all members) and zstd (all frames,
 // skippable frames skipped) are detected by magic bytes and inflated; a
 // truncated or corrupt compressed tail keeps every byte decoded before it and
-// says so, so the format loader can still load the prefix.
+// says so, so the format loader can still load the prefix. LoadFile parses
+// compressed Chrome JSON while it decompresses instead (decode_stream.h).
 #pragma once
 
 #include <cstdint>
@@ -31,13 +32,18 @@ class ByteBuffer {
   // failure the buffer is empty and data() is null.
   static ByteBuffer Allocate(size_t capacity);
   static Result<ByteBuffer, LoadError> MapFile(const std::string& path);  // read-only private mapping
+  // size() 0, capacity() `capacity`: address space reserved (MAP_NORESERVE)
+  // and committed page by page as it is written, so it never moves and a
+  // reader on another thread may read the bytes already written (DecodeStream).
+  // Empty (data() null) when the reservation fails.
+  static ByteBuffer ReserveAddressSpace(size_t capacity);
 
   const char* data() const { return data_; }
   char* mutable_data() { return data_; }  // heap buffers only
   size_t size() const { return size_; }
   size_t capacity() const { return capacity_; }
-  void Resize(size_t n);    // heap buffers only; n <= capacity; re-zeroes the padding
-  void Reserve(size_t n);   // heap buffers only; grows capacity, keeps content (unchanged on failure)
+  void Resize(size_t n);    // heap/reserved buffers only; n <= capacity; re-zeroes the padding
+  void Reserve(size_t n);   // heap buffers only (reserved: no-op); grows capacity, keeps content (unchanged on failure)
   std::string_view view() const { return {data_, size_}; }
   // Drops this process's resident pages of [begin, end), so a loader that
   // reads the input front to back keeps a window of it resident rather than
@@ -59,6 +65,7 @@ class ByteBuffer {
   size_t size_ = 0;
   size_t capacity_ = 0;
   size_t mapped_bytes_ = 0;  // != 0: data_ is an mmap of this many bytes
+  bool writable_ = false;    // a ReserveAddressSpace() mapping
   bool single_reader_ = false;
 };
 
@@ -80,6 +87,9 @@ uint64_t DefaultMaxDecodedBytes();
 // means DefaultMaxDecodedBytes() (tests pass a small limit).
 Result<DecodedInput, LoadError> OpenInput(const std::string& path, LoadProgress* progress,
                                           uint64_t max_decoded_bytes = 0);
+// The same for a file already mapped (ByteBuffer::MapFile).
+Result<DecodedInput, LoadError> DecodeFile(ByteBuffer file, const std::string& path, LoadProgress* progress,
+                                           uint64_t max_decoded_bytes = 0);
 // The same for bytes already in memory (copied once).
 Result<DecodedInput, LoadError> DecodeBytes(std::string_view bytes, const std::string& name, LoadProgress* progress,
                                             uint64_t max_decoded_bytes = 0);

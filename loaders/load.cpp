@@ -1,6 +1,8 @@
 // Load entry points: decode the bytes (byte_source), sniff the format from the
 // first 128 decompressed bytes, dispatch to the format loader, and stamp the
-// TraceInfo facts that only this layer knows (path, sizes, compression).
+// TraceInfo facts that only this layer knows (path, sizes, compression). A
+// compressed file is decoded on a thread of its own (decode_stream.h) and,
+// when it sniffs as Chrome JSON, parsed while it decodes.
 //
 // [SECTION] Sniffing: JSON, and XSpace vs Perfetto among protobufs
 // [SECTION] Errors for content we do not load
@@ -11,10 +13,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
 #include "loaders/chrome_json/json_lexical.h"
+#include "loaders/decode_stream.h"
 #include "loaders/nsys/nsys_loader.h"
 #include "loaders/nsys/sqlite_db.h"
 #include "loaders/perfetto/perfetto_loader.h"
@@ -204,6 +208,9 @@ Result<Trace, LoadError> Dispatch(const DecodedInput& input, const std::string& 
   return MakeUnexpected(NotLoadable(input.bytes.view(), path));
 }
 
+Result<Trace, LoadError> Stamp(Result<Trace, LoadError> loaded, const DecodedInput& input, const std::string& name,
+                               const std::string& source_path);
+
 // `name` labels errors; `source_path` goes into TraceInfo (empty in memory).
 Result<Trace, LoadError> LoadDecoded(const DecodedInput& input, const std::string& name, const std::string& source_path,
                                      const LoadOptions& options, LoadProgress* progress) {
@@ -215,7 +222,12 @@ Result<Trace, LoadError> LoadDecoded(const DecodedInput& input, const std::strin
                                           : "the " + input.compression + " content is empty (0 bytes after decompression)";
     return MakeUnexpected(std::move(e));
   }
-  auto loaded = Dispatch(input, name, options, progress);
+  return Stamp(Dispatch(input, name, options, progress), input, name, source_path);
+}
+
+// A format loader's result, with the facts only this layer knows.
+Result<Trace, LoadError> Stamp(Result<Trace, LoadError> loaded, const DecodedInput& input, const std::string& name,
+                               const std::string& source_path) {
   ReleaseFreedMemory();
   if (!loaded) {
     LoadError e = loaded.error();
@@ -286,8 +298,64 @@ Result<Trace, LoadError> LoadDecodedInput(const DecodedInput& input, const std::
   return LoadDecoded(input, name, std::string(), options, progress);
 }
 
+namespace {
+
+// A compressed file whose content is Chrome JSON is parsed while it is being
+// decompressed (decode_stream.h); any other content is decoded whole first,
+// as OpenInput() does.
+Result<Trace, LoadError> LoadStreamed(DecodeStream* stream, const std::string& path, const LoadOptions& options,
+                                      LoadProgress* progress) {
+  const std::string_view head = stream->WaitFor(kSniffBytes).substr(0, kSniffBytes);
+  if (IsCompressedHead(head)) {  // another layer (a gzip of a .json.gz): rare, decoded whole from the start
+    stream->Stop();
+    auto input = OpenInput(path, progress);
+    if (!input) return MakeUnexpected(input.error());
+    input->bytes.MarkSingleReader();
+    return LoadDecoded(*input, path, path, options, progress);
+  }
+  if (head.empty() || SniffFormat(head) != Format::kChromeJson) {
+    auto input = stream->TakeResult();
+    if (!input) return MakeUnexpected(input.error());
+    input->bytes.MarkSingleReader();
+    return LoadDecoded(*input, path, path, options, progress);
+  }
+  DecodedInput finished;
+  auto loaded = LoadChromeJsonStreamed(stream, &finished, path, options, progress);
+  if (finished.compression.empty()) {  // the loader stopped before it needed the whole text
+    if (!loaded && loaded.error().code == LoadErrorCode::kCancelled) {
+      stream->Stop();
+      return MakeUnexpected(loaded.error());
+    }
+    auto taken = stream->TakeResult();
+    if (!taken) return MakeUnexpected(taken.error());
+    finished = std::move(taken).value();
+  }
+  return Stamp(std::move(loaded), finished, path, path);
+}
+
+bool EnvSet(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' && *v != '0';
+}
+
+}  // namespace
+
 Result<Trace, LoadError> LoadFile(const std::string& path, const LoadOptions& options, LoadProgress* progress) {
-  auto input = OpenInput(path, progress);
+  auto mapped = ByteBuffer::MapFile(path);
+  if (!mapped) return MakeUnexpected(mapped.error());
+  // STEPLINE_NO_STREAM=1 decodes compressed files whole before parsing
+  // (the former path, kept for comparison); STEPLINE_GZIP_LIBDEFLATE=1
+  // streams gzip per member with libdeflate instead of through zlib.
+  if (IsCompressedHead(mapped->view()) && !EnvSet("STEPLINE_NO_STREAM")) {
+    StreamOptions stream_options;
+    stream_options.gzip_zlib = !EnvSet("STEPLINE_GZIP_LIBDEFLATE");
+    if (auto stream = DecodeStream::Start(std::move(mapped).value(), path, progress, stream_options)) {
+      return LoadStreamed(stream.get(), path, options, progress);
+    }
+    mapped = ByteBuffer::MapFile(path);  // no address space for the stream: map again, decode whole
+    if (!mapped) return MakeUnexpected(mapped.error());
+  }
+  auto input = DecodeFile(std::move(mapped).value(), path, progress);
   if (!input) return MakeUnexpected(input.error());
   input->bytes.MarkSingleReader();  // this load is its only reader: decompressed pages go behind the parser
   return LoadDecoded(*input, path, path, options, progress);

@@ -2,26 +2,30 @@
 // exact fallback (see chrome_json_loader.h).
 //
 // Call flow:
-//   LoadChromeJson
-//     PlanSpeculativeChunks            json_chunker
-//     ChunkPipeline::Run               workers tokenize chunks; this thread imports in order
-//     on a failed chunk i:
+//   LoadChromeJson (a decoded buffer) | LoadChromeJsonStreamed (a DecodeStream still writing)
+//     LoadFromFeed                     TextFeed: the text final so far, or all of it
+//     ChunkPipeline::RunStreamed       SpeculativePlanner (json_chunker) plans chunks as the
+//                                      text arrives; workers tokenize them; this thread
+//                                      imports in order and releases the pages behind
+//     on a failed chunk i (the whole text is awaited from here on):
 //       ScanTraceJson from chunk i     json_scanner: exact boundaries up to the next chunk
 //                                      (or the end), syntax errors, truncation
 //       ChunkPipeline::Run(exact plan)
-//       speculate again from the first exact boundary after chunk i
+//       speculate again (PlanSpeculativeChunks) from the first exact boundary after chunk i
 //     on a syntax error found by the scan:
 //       RetryPastDamage                the events before it exactly, then the damaged
 //                                      event as simdjson reads it in a chunk of its own
 //     EventImporter::Finish            GPU rows, launch links, names
 //     TraceBuilder::Finish             Trace::Finalize
 //
+// [SECTION] Input feed
 // [SECTION] Pipeline
 // [SECTION] Entry point
 #include "loaders/chrome_json/chrome_json_loader.h"
 
 #include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -30,6 +34,7 @@
 #include "loaders/chrome_json/event_tokenizer.h"
 #include "loaders/chrome_json/json_chunker.h"
 #include "loaders/chrome_json/json_scanner.h"
+#include "loaders/decode_stream.h"
 #include "loaders/trace_builder.h"
 
 namespace stepline::loaders {
@@ -55,6 +60,56 @@ uint64_t ChooseChunkBytes(uint64_t input_bytes, int threads, uint64_t requested)
 }
 
 //-----------------------------------------------------------------------------
+// [SECTION] Input feed
+//-----------------------------------------------------------------------------
+
+// Where the text comes from: a decoded buffer, or a DecodeStream still being
+// written (then, once the whole text is needed, the stream's result).
+class TextFeed {
+ public:
+  explicit TextFeed(const DecodedInput& whole) : whole_(&whole) {}
+  TextFeed(DecodeStream* stream, DecodedInput* finished) : stream_(stream), finished_(finished) {}
+
+  // The text final so far: at least `n` bytes unless it ends sooner;
+  // `*final` when it is the whole text.
+  std::string_view Next(uint64_t n, bool* final) {
+    if (whole_ != nullptr) {
+      *final = true;
+      return whole_->bytes.view();
+    }
+    std::string_view view = stream_->WaitFor(n);
+    *final = stream_->done();
+    return *final ? stream_->WaitForEnd() : view;  // done: the count read after it is the last
+  }
+  // The whole decoded input; waits for the decoder. Its error (the bomb
+  // limit, a cancel) when decoding failed.
+  Result<const DecodedInput*, LoadError> All() {
+    if (whole_ == nullptr) {
+      auto taken = stream_->TakeResult();
+      if (!taken) return MakeUnexpected(taken.error());
+      *finished_ = std::move(taken).value();
+      finished_->bytes.MarkSingleReader();  // the pages already released read as zero: same contract
+      whole_ = finished_;
+    }
+    return whole_;
+  }
+  bool streaming() const { return whole_ == nullptr; }
+  uint64_t size_hint() const { return whole_ != nullptr ? whole_->bytes.size() : stream_->size_hint(); }
+  void Release(uint64_t begin, uint64_t end) const {
+    if (whole_ != nullptr) {
+      whole_->bytes.ReleasePages(begin, end);
+    } else {
+      stream_->Release(begin, end);
+    }
+  }
+
+ private:
+  const DecodedInput* whole_ = nullptr;
+  DecodeStream* stream_ = nullptr;
+  DecodedInput* finished_ = nullptr;
+};
+
+//-----------------------------------------------------------------------------
 // [SECTION] Pipeline
 //-----------------------------------------------------------------------------
 
@@ -62,18 +117,21 @@ uint64_t ChooseChunkBytes(uint64_t input_bytes, int threads, uint64_t requested)
 // and imports the batches here, strictly in plan order. This thread imports
 // whenever the next batch is ready and tokenizes otherwise. Tokenizing stays
 // at most threads + 2 chunks ahead of the import, which bounds memory.
+// A streamed plan grows while the text arrives: a thread with nothing to
+// claim extends it (one at a time), waiting for the decoder if need be; a
+// chunk is planned, so claimed, only once its bytes are final.
 class ChunkPipeline {
  public:
   struct Outcome {
     size_t failed_chunk = SIZE_MAX;  // first chunk that did not tokenize; SIZE_MAX = none
+    ChunkSpec failed_spec;
     TokenizeResult failure;
     bool cancelled = false;
   };
 
-  ChunkPipeline(const ByteBuffer& input, const LoadOptions& options, int threads, LoadProgress* progress,
+  ChunkPipeline(TextFeed* feed, const LoadOptions& options, int threads, LoadProgress* progress,
                 EventImporter* importer)
-      : source_(&input),
-        input_(input.view()),
+      : feed_(feed),
         keep_args_(options.keep_args),
         threads_(threads),
         progress_(progress),
@@ -83,6 +141,8 @@ class ChunkPipeline {
   // `speculative`: the plan's splits are guesses, so the first chunk must
   // also prove it read the traceEvents array.
   Outcome Run(const std::vector<ChunkSpec>& plan, bool speculative);
+  // A speculative plan made by `planner` as the feed's text arrives.
+  Outcome RunStreamed(SpeculativePlanner* planner);
 
  private:
   struct Slot {
@@ -91,8 +151,16 @@ class ChunkPipeline {
     bool done = false;
   };
 
-  bool Claimable() const { return !stop_ && next_claim_ < plan_->size() && next_claim_ < import_cursor_ + max_ahead_; }
-  void Tokenize(EventTokenizer* tokenizer, size_t index);
+  bool Claimable() const { return !stop_ && next_claim_ < plan_.size() && next_claim_ < import_cursor_ + max_ahead_; }
+  // Extending the plan helps only when it is used up and the claim window is open.
+  bool CanPlan() const {
+    return planner_ != nullptr && !planning_ && !plan_complete_ && !stop_ && next_claim_ >= plan_.size() &&
+           next_claim_ < import_cursor_ + max_ahead_;
+  }
+  bool AllClaimed() const { return plan_complete_ && next_claim_ >= plan_.size(); }
+  void PlanMore(std::unique_lock<std::mutex>& lock);
+  Outcome Drive(bool speculative, size_t worker_count);
+  void Tokenize(EventTokenizer* tokenizer, size_t index, std::unique_lock<std::mutex>& lock);
   void WorkerLoop();
   bool Cancelled() const { return progress_ != nullptr && progress_->cancel.load(std::memory_order_relaxed); }
 
@@ -100,9 +168,8 @@ class ChunkPipeline {
   // import are dropped (a mapped file, or a buffer marked single-reader;
   // ByteBuffer::ReleasePages): the input is resident only within the window
   // being tokenized (issue #22: peak memory).
-  const ByteBuffer* source_;
+  TextFeed* feed_;
   uint64_t released_ = 0;  // input released up to here
-  std::string_view input_;
   bool keep_args_;
   int threads_;
   LoadProgress* progress_;
@@ -111,8 +178,13 @@ class ChunkPipeline {
 
   std::mutex mu_;
   std::condition_variable cv_;
-  const std::vector<ChunkSpec>* plan_ = nullptr;
-  std::vector<Slot> slots_;
+  // Deques: a thread holds references to its chunk and slot while the plan grows.
+  std::deque<ChunkSpec> plan_;
+  std::deque<Slot> slots_;
+  std::string_view input_;  // the text final so far; covers every planned chunk
+  SpeculativePlanner* planner_ = nullptr;
+  bool planning_ = false;
+  bool plan_complete_ = true;
   std::vector<std::unique_ptr<RawEventBatch>> pool_;  // cleared batches, memory kept
   size_t next_claim_ = 0;
   size_t import_cursor_ = 0;
@@ -120,87 +192,147 @@ class ChunkPipeline {
   bool stop_ = false;
 };
 
-void ChunkPipeline::Tokenize(EventTokenizer* tokenizer, size_t index) {
+// Called with the lock held after claiming `index`; returns with it held.
+void ChunkPipeline::Tokenize(EventTokenizer* tokenizer, size_t index, std::unique_lock<std::mutex>& lock) {
   std::unique_ptr<RawEventBatch> batch;
-  {
-    std::lock_guard lock(mu_);
-    if (!pool_.empty()) {
-      batch = std::move(pool_.back());
-      pool_.pop_back();
-    }
+  if (!pool_.empty()) {
+    batch = std::move(pool_.back());
+    pool_.pop_back();
   }
+  const ChunkSpec& spec = plan_[index];  // a deque's elements stay put while it grows
+  const std::string_view input = input_;
+  lock.unlock();
   if (!batch) batch = std::make_unique<RawEventBatch>();
-  TokenizeResult result = tokenizer->Tokenize((*plan_)[index], input_, batch.get());
-  std::lock_guard lock(mu_);
+  TokenizeResult result = tokenizer->Tokenize(spec, input, batch.get());
+  lock.lock();
   slots_[index].batch = std::move(batch);
   slots_[index].result = std::move(result);
   slots_[index].done = true;
   cv_.notify_all();
 }
 
+// Called with the lock held and the plan used up; returns with it held.
+// Waits (unlocked) for the bytes the next chunk needs, or the end.
+void ChunkPipeline::PlanMore(std::unique_lock<std::mutex>& lock) {
+  planning_ = true;
+  const uint64_t needed = planner_->needed();
+  lock.unlock();
+  bool final = false;
+  const std::string_view text = feed_->Next(needed, &final);
+  std::vector<ChunkSpec> chunks;
+  planner_->Extend(text, final, &chunks);
+  lock.lock();
+  input_ = text;
+  for (ChunkSpec& c : chunks) plan_.push_back(std::move(c));
+  slots_.resize(plan_.size());
+  plan_complete_ = planner_->complete();
+  planning_ = false;
+  cv_.notify_all();
+}
+
 void ChunkPipeline::WorkerLoop() {
   EventTokenizer tokenizer(keep_args_);
+  std::unique_lock lock(mu_);
   for (;;) {
-    size_t index;
-    {
-      std::unique_lock lock(mu_);
-      cv_.wait(lock, [&] { return Claimable() || stop_ || next_claim_ >= plan_->size(); });
-      if (Cancelled()) stop_ = true;  // checked before claiming: a claimed chunk is always finished
-      if (!Claimable()) {
-        cv_.notify_all();
-        return;
-      }
-      index = next_claim_++;
+    cv_.wait(lock, [&] { return Claimable() || stop_ || CanPlan() || AllClaimed(); });
+    if (Cancelled()) stop_ = true;  // checked before claiming: a claimed chunk is always finished
+    if (Claimable()) {
+      Tokenize(&tokenizer, next_claim_++, lock);
+    } else if (CanPlan()) {
+      PlanMore(lock);
+    } else if (stop_ || AllClaimed()) {
+      cv_.notify_all();
+      return;
     }
-    Tokenize(&tokenizer, index);
   }
 }
 
 ChunkPipeline::Outcome ChunkPipeline::Run(const std::vector<ChunkSpec>& plan, bool speculative) {
-  plan_ = &plan;
+  plan_.assign(plan.begin(), plan.end());
+  bool all_there = false;  // a static plan is made over the whole text
+  input_ = feed_->Next(0, &all_there);
+  plan_complete_ = true;
+  planner_ = nullptr;
+  return Drive(speculative, std::min<size_t>(static_cast<size_t>(threads_ - 1), plan.size() - 1));
+}
+
+ChunkPipeline::Outcome ChunkPipeline::RunStreamed(SpeculativePlanner* planner) {
+  plan_.clear();
+  planner_ = planner;
+  plan_complete_ = false;
+  planning_ = false;
+  next_claim_ = import_cursor_ = 0;
+  stop_ = false;
+  max_ahead_ = static_cast<size_t>(threads_) + 2;
+  {
+    // The first extension here: a whole text is planned at once, and then
+    // no more workers start than there are chunks.
+    std::unique_lock lock(mu_);
+    PlanMore(lock);
+  }
+  const size_t workers = static_cast<size_t>(threads_ - 1);
+  return Drive(/*speculative=*/true, plan_complete_ ? std::min(workers, plan_.size() - 1) : workers);
+}
+
+ChunkPipeline::Outcome ChunkPipeline::Drive(bool speculative, size_t worker_count) {
   slots_.clear();
-  slots_.resize(plan.size());
+  slots_.resize(plan_.size());
   next_claim_ = import_cursor_ = 0;
   stop_ = false;
   max_ahead_ = static_cast<size_t>(threads_) + 2;
   std::vector<std::thread> workers;
-  const size_t worker_count = std::min<size_t>(static_cast<size_t>(threads_ - 1), plan.size() - 1);
   for (size_t w = 0; w < worker_count; ++w) workers.emplace_back([this] { WorkerLoop(); });
 
   Outcome outcome;
-  for (size_t i = 0; i < plan.size(); ++i) {
+  for (size_t i = 0;; ++i) {
+    Slot* slot_ptr = nullptr;
+    const ChunkSpec* spec_ptr = nullptr;
     {
       std::unique_lock lock(mu_);
-      while (!slots_[i].done) {
+      bool finished = false;
+      for (;;) {
         if (Cancelled()) stop_ = true;
+        if (i < plan_.size() && slots_[i].done) break;
+        if (i >= plan_.size() && plan_complete_) {
+          finished = true;
+          break;
+        }
         if (Claimable()) {
-          const size_t j = next_claim_++;
-          lock.unlock();
-          Tokenize(&tokenizer_, j);
-          lock.lock();
+          Tokenize(&tokenizer_, next_claim_++, lock);
           continue;
         }
         // Nothing to claim: wait for chunk i. Every claimed chunk finishes,
         // so this ends even after a stop (an unclaimed chunk i means cancel).
         if (stop_ && i >= next_claim_) break;
-        cv_.wait(lock, [&] { return slots_[i].done || Claimable() || (stop_ && i >= next_claim_); });
+        if (CanPlan()) {
+          PlanMore(lock);
+          continue;
+        }
+        cv_.wait(lock, [&] {
+          return (i < plan_.size() && slots_[i].done) || Claimable() || (stop_ && i >= next_claim_) || CanPlan() ||
+                 (i >= plan_.size() && plan_complete_);
+        });
       }
+      if (finished) break;
       if (!slots_[i].done) {
         outcome.cancelled = true;
         break;
       }
+      slot_ptr = &slots_[i];  // indexing a deque that another thread may grow needs the lock
+      spec_ptr = &plan_[i];
     }
-    Slot& slot = slots_[i];
-    const ChunkSpec& spec = plan[i];
+    Slot& slot = *slot_ptr;
+    const ChunkSpec& spec = *spec_ptr;
     if (!slot.result.ok || (speculative && spec.starts_document && spec.object_form && !slot.result.saw_events)) {
       outcome.failed_chunk = i;
+      outcome.failed_spec = spec;
       outcome.failure = slot.result;
       break;
     }
     importer_->Import(*slot.batch);
     slot.batch->Clear();
     if (spec.end > released_) {
-      source_->ReleasePages(released_, spec.end);
+      feed_->Release(released_, spec.end);
       released_ = spec.end;
     }
     {
@@ -222,6 +354,8 @@ ChunkPipeline::Outcome ChunkPipeline::Run(const std::vector<ChunkSpec>& plan, bo
   }
   for (std::thread& t : workers) t.join();
   slots_.clear();
+  plan_.clear();
+  planner_ = nullptr;
   return outcome;
 }
 
@@ -300,35 +434,66 @@ Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::st
   return LoadChromeJson(input, path, options, progress, ChromeJsonTuning{});
 }
 
-Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::string& path, const LoadOptions& options,
-                                        LoadProgress* progress, const ChromeJsonTuning& tuning) {
-  const std::string_view text = input.bytes.view();
-  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos || text == "\xEF\xBB\xBF") {
+namespace {
+
+// False when the text holds only whitespace (or is a lone byte order mark);
+// waits for the first bytes that say.
+bool HasContent(TextFeed* feed) {
+  bool final = false;
+  std::string_view head = feed->Next(1, &final);
+  for (;;) {
+    const size_t at = head.find_first_not_of(" \t\r\n");
+    if (final) return at != std::string_view::npos && head != "\xEF\xBB\xBF";
+    if (at != std::string_view::npos && head.size() > 3) return true;
+    head = feed->Next(head.size() + 1, &final);
+  }
+}
+
+Result<Trace, LoadError> LoadFromFeed(TextFeed* feed, const std::string& path, const LoadOptions& options,
+                                      LoadProgress* progress, const ChromeJsonTuning& tuning) {
+  if (!HasContent(feed)) {
+    // A stream that failed (the bomb limit, a cancel) says so, not "empty".
+    if (auto all = feed->All(); !all) return MakeUnexpected(all.error());
     return MakeUnexpected(MakeLoadError(LoadErrorCode::kEmpty, path, 0, "the JSON input holds only whitespace"));
   }
   const int threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  const uint64_t chunk_bytes = ChooseChunkBytes(text.size(), threads, tuning.chunk_bytes);
-  if (progress != nullptr) progress->bytes_total.store(text.size(), std::memory_order_relaxed);
+  const uint64_t size_hint = feed->size_hint();  // exact unless streamed
+  const uint64_t chunk_bytes = ChooseChunkBytes(size_hint, threads, tuning.chunk_bytes);
+  if (progress != nullptr) progress->bytes_total.store(size_hint, std::memory_order_relaxed);
 
   TraceBuilder builder("chrome-json");
   EventImporter importer(&builder, options);
-  importer.set_input_bytes(text.size());
-  ChunkPipeline pipeline(input.bytes, options, threads, progress, &importer);
+  importer.set_input_bytes(size_hint);
+  ChunkPipeline pipeline(feed, options, threads, progress, &importer);
   auto cancelled = [&] {
     return MakeUnexpected(MakeLoadError(LoadErrorCode::kCancelled, path, LoadError::kNoOffset, "load cancelled"));
   };
-  // Speculate from `start`; when a chunk fails, scan exactly from its start
+  // The first speculative plan is made as the text arrives. When a chunk
+  // fails, the rest needs the whole text: scan exactly from its start
   // (proven by the chunks before it) to the first event boundary after it,
   // import those exact chunks, and speculate again from there. Damage or a
   // truncated tail stops the scan only at the end of the input.
+  SpeculativePlanner first_planner(chunk_bytes, ScanStart{});
+  bool streamed_pass = true;
+  std::string_view text;
   ScanStart start;
   ScanReport report;  // of the scan that reached the end of the input, if any
   for (;;) {
-    const std::vector<ChunkSpec> plan = PlanSpeculativeChunks(text, chunk_bytes, start);
-    ChunkPipeline::Outcome outcome = pipeline.Run(plan, /*speculative=*/true);
+    ChunkPipeline::Outcome outcome;
+    if (streamed_pass) {
+      outcome = pipeline.RunStreamed(&first_planner);
+      streamed_pass = false;
+    } else {
+      outcome = pipeline.Run(PlanSpeculativeChunks(text, chunk_bytes, start), /*speculative=*/true);
+    }
     if (outcome.cancelled) return cancelled();
     if (outcome.failed_chunk == SIZE_MAX) break;
-    const ChunkSpec& failed = plan[outcome.failed_chunk];
+    if (text.data() == nullptr) {
+      auto all = feed->All();
+      if (!all) return MakeUnexpected(all.error());
+      text = (*all)->bytes.view();
+    }
+    const ChunkSpec& failed = outcome.failed_spec;
     ScanStart from = failed.starts_document ? ScanStart{} : ScanStart{failed.begin, false, failed.object_form};
     if (!failed.ends_document) from.stop_at = failed.end;
     const ScanReport scan = ScanTraceJson(text, from, chunk_bytes);
@@ -366,12 +531,32 @@ Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::st
     }
     start = ScanStart{scan.stopped_at, false, scan.object_form};
   }
+  // A stream that failed (the bomb limit, a cancel) fails the load even when
+  // the bytes before the failure parsed.
+  auto all = feed->All();
+  if (!all) return MakeUnexpected(all.error());
+  const DecodedInput& input = **all;
   importer.Finish();
   const bool json_truncated = report.status == ScanReport::Status::kTruncated;
   if (json_truncated || input.truncated) RecordTruncation(&builder, input, json_truncated ? &report : nullptr);
   Trace trace = builder.Finish();
   trace.mutable_info().format = "chrome-json";
   return trace;
+}
+
+}  // namespace
+
+Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::string& path, const LoadOptions& options,
+                                        LoadProgress* progress, const ChromeJsonTuning& tuning) {
+  TextFeed feed(input);
+  return LoadFromFeed(&feed, path, options, progress, tuning);
+}
+
+Result<Trace, LoadError> LoadChromeJsonStreamed(DecodeStream* stream, DecodedInput* finished, const std::string& path,
+                                                const LoadOptions& options, LoadProgress* progress,
+                                                const ChromeJsonTuning& tuning) {
+  TextFeed feed(stream, finished);
+  return LoadFromFeed(&feed, path, options, progress, tuning);
 }
 
 }  // namespace stepline::loaders

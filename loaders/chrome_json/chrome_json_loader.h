@@ -27,4 +27,13 @@ struct ChromeJsonTuning {
 Result<Trace, LoadError> LoadChromeJson(const DecodedInput& input, const std::string& path, const LoadOptions& options,
                                         LoadProgress* progress, const ChromeJsonTuning& tuning);
 
+class DecodeStream;
+// The same while `stream` (decode_stream.h) is still decompressing: chunks
+// are planned and parsed as their bytes arrive. On success, and whenever the
+// whole text was needed, `*finished` holds the stream's result (the decoded
+// input with its truncation facts) afterwards; the stream is then used up.
+Result<Trace, LoadError> LoadChromeJsonStreamed(DecodeStream* stream, DecodedInput* finished, const std::string& path,
+                                                const LoadOptions& options, LoadProgress* progress,
+                                                const ChromeJsonTuning& tuning = {});
+
 }  // namespace stepline::loaders

@@ -47,43 +47,94 @@ ChunkSpec MakeChunk(uint64_t begin, uint64_t end, bool first, bool last, bool ob
 
 }  // namespace
 
-std::vector<ChunkSpec> PlanSpeculativeChunks(std::string_view input, uint64_t chunk_bytes, const ScanStart& start) {
-  bool object_form = start.object_form;
-  uint64_t region = start.offset;  // where events (may) start
+// Bytes past a split's search range that Extend() waits for, so that the
+// whitespace after a comma is seen whole: the plan then matches the one made
+// over the whole input (it need not: any plan is proven by parsing).
+constexpr uint64_t kSplitLookahead = 4096;
+
+SpeculativePlanner::SpeculativePlanner(uint64_t chunk_bytes, const ScanStart& start)
+    : chunk_bytes_(chunk_bytes), start_(start), object_form_(start.object_form), region_(start.offset) {}
+
+// Finds where events (may) start: after the BOM, whitespace and, for the
+// object form, the traceEvents key. False while `input` is too short to say.
+bool SpeculativePlanner::FindRegion(std::string_view input, bool final) {
+  if (!start_.document_start) {
+    first_begin_ = start_.offset;
+    return true;
+  }
   // A UTF-8 byte order mark is not JSON to simdjson: the document starts after it.
+  if (!final && input.size() < 3) {
+    needed_ = 3;
+    return false;
+  }
   const uint64_t bom = input.starts_with("\xEF\xBB\xBF") ? 3 : 0;
-  const uint64_t first_begin = start.document_start ? bom : start.offset;
-  bool splittable = true;
-  if (start.document_start) {
-    uint64_t i = bom;
-    while (i < input.size() && IsJsonSpace(input[i])) ++i;
-    object_form = i < input.size() && input[i] == '{';
-    splittable = object_form || (i < input.size() && input[i] == '[');
-    region = i;
-    if (object_form) {
-      // Usually near the start, but Kineto writes deviceProperties first and
-      // some tools put metadata before it; the first chunk's check catches a
-      // match inside a string.
-      const size_t at = input.find(kEventsKey, i);
-      region = at == std::string_view::npos ? input.size() : at + kEventsKey.size();
+  first_begin_ = bom;
+  uint64_t i = bom;
+  while (i < input.size() && IsJsonSpace(input[i])) ++i;
+  if (i == input.size() && !final) {
+    needed_ = input.size() + 1;
+    return false;
+  }
+  object_form_ = i < input.size() && input[i] == '{';
+  splittable_ = object_form_ || (i < input.size() && input[i] == '[');
+  region_ = i;
+  if (object_form_) {
+    // Usually near the start, but Kineto writes deviceProperties first and
+    // some tools put metadata before it; the first chunk's check catches a
+    // match inside a string.
+    const size_t at = input.find(kEventsKey, std::max<uint64_t>(i, key_from_));
+    if (at == std::string_view::npos && !final) {
+      key_from_ = input.size() - std::min<uint64_t>(input.size(), kEventsKey.size());
+      needed_ = input.size() + (uint64_t{1} << 16);
+      return false;
+    }
+    region_ = at == std::string_view::npos ? input.size() : at + kEventsKey.size();
+  }
+  return true;
+}
+
+void SpeculativePlanner::Extend(std::string_view input, bool final, std::vector<ChunkSpec>* out) {
+  if (stage_ == Stage::kHead) {
+    if (!FindRegion(input, final)) return;
+    begin_ = first_begin_;
+    target_ = region_ + chunk_bytes_;
+    stage_ = splittable_ && chunk_bytes_ != 0 ? Stage::kSplits : Stage::kComplete;
+    if (stage_ == Stage::kComplete && !final) {  // one chunk, ending at the end
+      stage_ = Stage::kSplits;
+      target_ = UINT64_MAX;
     }
   }
+  if (stage_ == Stage::kComplete && !final) return;
+  if (stage_ == Stage::kSplits) {
+    for (; target_ < (final ? input.size() : UINT64_MAX); target_ += chunk_bytes_) {
+      const uint64_t limit = target_ + chunk_bytes_ / 2;
+      if (!final && limit + kSplitLookahead > input.size()) {
+        needed_ = limit + kSplitLookahead;
+        return;
+      }
+      // Search up to half a chunk past the target; a chunk without a candidate
+      // (a huge event) simply grows.
+      const uint64_t split = FindSplit(input, std::max(target_, begin_ + 1), limit);
+      if (split == UINT64_MAX || split >= input.size()) continue;
+      out->push_back(MakeChunk(begin_, split, emitted_ == 0 && start_.document_start, false, object_form_));
+      ++emitted_;
+      begin_ = split;
+      if (target_ < split) target_ = split - (split - region_) % chunk_bytes_;  // stay on the grid
+    }
+    if (!final) {
+      needed_ = UINT64_MAX;  // only the end of the input settles the last chunk
+      return;
+    }
+  }
+  out->push_back(MakeChunk(begin_, input.size(), emitted_ == 0 && start_.document_start, true, object_form_));
+  ++emitted_;
+  stage_ = Stage::kComplete;
+}
+
+std::vector<ChunkSpec> PlanSpeculativeChunks(std::string_view input, uint64_t chunk_bytes, const ScanStart& start) {
+  SpeculativePlanner planner(chunk_bytes, start);
   std::vector<ChunkSpec> chunks;
-  if (!splittable || chunk_bytes == 0 || input.size() - std::min<uint64_t>(region, input.size()) <= chunk_bytes) {
-    chunks.push_back(MakeChunk(first_begin, input.size(), start.document_start, true, object_form));
-    return chunks;
-  }
-  uint64_t begin = first_begin;
-  for (uint64_t target = region + chunk_bytes; target < input.size(); target += chunk_bytes) {
-    // Search up to half a chunk past the target; a chunk without a candidate
-    // (a huge event) simply grows.
-    const uint64_t split = FindSplit(input, std::max(target, begin + 1), target + chunk_bytes / 2);
-    if (split == UINT64_MAX || split >= input.size()) continue;
-    chunks.push_back(MakeChunk(begin, split, chunks.empty() && start.document_start, false, object_form));
-    begin = split;
-    if (target < split) target = split - (split - region) % chunk_bytes;  // stay on the grid
-  }
-  chunks.push_back(MakeChunk(begin, input.size(), chunks.empty() && start.document_start, true, object_form));
+  planner.Extend(input, /*final=*/true, &chunks);
   return chunks;
 }
 

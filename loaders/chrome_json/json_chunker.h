@@ -53,6 +53,37 @@ struct ChunkSpec {
 std::vector<ChunkSpec> PlanSpeculativeChunks(std::string_view input, uint64_t chunk_bytes,
                                              const ScanStart& start = ScanStart{});
 
+// The same plan made incrementally while the input is still arriving (a
+// decompressor writing it): each Extend() sees the bytes final so far and
+// emits the chunks they settle; the last Extend(…, final=true) sees the whole
+// input and completes the plan. Calling it once with final=true gives
+// PlanSpeculativeChunks() (which is implemented that way).
+class SpeculativePlanner {
+ public:
+  SpeculativePlanner(uint64_t chunk_bytes, const ScanStart& start);
+  void Extend(std::string_view input, bool final, std::vector<ChunkSpec>* out);
+  bool complete() const { return stage_ == Stage::kComplete; }
+  // Input bytes the next Extend() needs to make progress (before the end).
+  uint64_t needed() const { return needed_; }
+
+ private:
+  enum class Stage : uint8_t { kHead, kSplits, kComplete };
+  bool FindRegion(std::string_view input, bool final);
+
+  uint64_t chunk_bytes_;
+  ScanStart start_;
+  Stage stage_ = Stage::kHead;
+  bool object_form_ = false;
+  bool splittable_ = true;
+  uint64_t first_begin_ = 0;
+  uint64_t region_ = 0;
+  uint64_t key_from_ = 0;  // where the traceEvents key search resumes
+  uint64_t begin_ = 0;     // start of the chunk being planned
+  uint64_t target_ = 0;
+  uint64_t needed_ = 1;
+  size_t emitted_ = 0;
+};
+
 // Exact plan for input[start, report.valid_end) from a scan that started at
 // `start` (status kComplete or kTruncated). When the scan stopped early
 // (report.stopped_at), the last chunk ends there and is not the document's end.

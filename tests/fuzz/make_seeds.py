@@ -182,6 +182,12 @@ def byte_source_seeds(json_texts):
         zs = subprocess.run(["zstd", "-q", "-c"], input=t, capture_output=True, check=True).stdout
         write("byte_source", "skippable.zst", skippable + zs)
         write("byte_source", "double.gz", gzip.compress(gzip.compress(t, mtime=0), mtime=0))
+        # Frames that declare their size decode in parallel (loaders/zstd_frames.h).
+        third = len(t) // 3 + 1
+        pieces = [t[k : k + third] for k in range(0, len(t), third)]
+        frames = [subprocess.run(["zstd", "-q", "-c", "--stream-size=%d" % len(p)], input=p, capture_output=True,
+                                 check=True).stdout for p in pieces]
+        write("byte_source", "sized_frames.zst", skippable + b"".join(frames))
     pf = os.path.join(HERE, "corpus", "perfetto")
     for f in sorted(os.listdir(pf))[:1] if os.path.isdir(pf) else []:
         write("byte_source", "perfetto.gz", gzip.compress(open(os.path.join(pf, f), "rb").read(), mtime=0))
