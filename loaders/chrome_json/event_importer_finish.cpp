@@ -60,9 +60,9 @@ bool EventImporter::SameChain(const FlowEvent& a, const FlowEvent& b) {
 
 // The post-pass is the serial tail of a load (issue #22: first open speed),
 // and on a Kineto or TensorBoard trace launch flows are most of it: sorting
-// them, building the correlation table and resolving their ends. With two
-// threads, a second one builds the table and sorts half the launch flows
-// while this one sorts the other half and the generic flows.
+// them and building the correlation table. With two threads, a second one
+// builds the table and sorts half the launch flows while this one sorts the
+// other half and the generic flows.
 void EventImporter::LinkFlows() {
   std::vector<FlowEvent>& launch = launch_flow_events_;
   const bool parallel = threads_ > 1 && launch.size() >= kParallelFlowEvents;
@@ -120,18 +120,6 @@ void EventImporter::LinkLaunchFlows(const std::vector<FlowEvent>& events, const 
     if (f.phase == TraceBuilder::FlowPhase::kEnd && !f.bind_enclosing) return FlowEndpoint::Next(f.track, f.ts_ns);
     return FlowEndpoint::Enclosing(f.track, f.ts_ns);
   };
-  // Every end is looked up (a random access into the table each), on two
-  // threads when there are many; the chains are then walked in order here.
-  std::vector<FlowEndpoint> ends(events.size());
-  auto resolve = [&](size_t begin, size_t end) {
-    for (size_t k = begin; k < end; ++k) ends[k] = endpoint(events[k]);
-  };
-  if (threads_ > 1 && events.size() >= kParallelFlowEvents) {
-    std::jthread helper(resolve, events.size() / 2, events.size());
-    resolve(0, events.size() / 2);
-  } else {
-    resolve(0, events.size());
-  }
   // Problems are formatted only when recorded (Kineto traces have tens of
   // thousands of "f" without "s" after the profiler dropped their launches).
   enum class Problem : uint8_t { kRestarted, kNoStart, kNeverEnded };
@@ -154,7 +142,7 @@ void EventImporter::LinkLaunchFlows(const std::vector<FlowEvent>& events, const 
       if (f.phase == TraceBuilder::FlowPhase::kStart) {
         if (open != nullptr) problems.push_back({open->offset, f.id, Problem::kRestarted});
         open = &f;
-        from = ends[k];
+        from = endpoint(f);
         continue;
       }
       if (open == nullptr) {
@@ -163,7 +151,7 @@ void EventImporter::LinkLaunchFlows(const std::vector<FlowEvent>& events, const 
       }
       FlowTable::Pending p;
       p.from = from;
-      p.to = ends[k];
+      p.to = endpoint(f);
       p.kind = FlowKind::kLaunch;
       p.name = f.name;
       p.category = f.category;
