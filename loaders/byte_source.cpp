@@ -24,6 +24,7 @@
 // experimental section; Debian's libzstd exports it.
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -333,8 +334,15 @@ std::optional<LoadError> DecodeZstdFrame(Layer& l, ZSTD_DCtx* d, size_t* pos) {
     l.out.Resize(l.out.size() + out.pos);
     ReportDone(l, *pos);
     if (ZSTD_isError(ret)) {
+      // Given room for the whole declared content, zstd decodes a frame in
+      // one call, and a frame holding more than it declares then fails with
+      // "destination buffer too small": corrupt data, which the streamed
+      // decoder (offered other room) reports as such. One message both ways.
+      const ZSTD_ErrorCode code = ZSTD_getErrorCode(ret) == ZSTD_error_dstSize_tooSmall
+                                      ? ZSTD_error_corruption_detected
+                                      : ZSTD_getErrorCode(ret);
       MarkTruncated(l, *pos, "zstd data corrupt at compressed byte " + std::to_string(*pos) + " (" +
-                                 ZSTD_getErrorName(ret) + ")");
+                                 ZSTD_getErrorString(code) + ")");
       return std::nullopt;
     }
     if (ret == 0) return std::nullopt;  // frame complete and flushed

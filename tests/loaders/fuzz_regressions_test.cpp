@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "loaders/byte_source.h"
+#include "loaders/decode_stream.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
 #include "loaders/load.h"
 #include "loaders/nsys/nsys_loader.h"
@@ -150,6 +151,34 @@ TEST(FuzzRegressions, UntoleratedDamageIsASyntaxErrorAtItsByte) {
     ASSERT_FALSE(r.ok()) << "chunk " << chunk;
     EXPECT_EQ(r.error().byte_offset, json.find(":0.07")) << r.error().ToString();
   }
+}
+
+// The finding behind regressions/byte_source/zstd_frame_larger_than_declared.zst
+// (fuzz_byte_source, CI smoke run): a zstd frame whose data outgrows the
+// content size its header declares. The whole decode, given exactly that
+// room, got zstd's "Destination buffer is too small"; the streamed decode
+// "Data corruption detected". Both now say the data is corrupt, in one message.
+TEST(FuzzRegressions, ZstdFrameLargerThanDeclaredIsCorruptTheSameWayStreamed) {
+  const std::string bytes = ReadAll(std::filesystem::path(STEPLINE_SOURCE_DIR) / "tests" / "fuzz" / "regressions" /
+                                    "byte_source" / "zstd_frame_larger_than_declared.zst");
+  ASSERT_FALSE(bytes.empty());
+  auto whole = loaders::DecodeBytes(bytes, "fuzz-input", nullptr, uint64_t{16} << 20);
+  ASSERT_FALSE(whole.ok());
+  EXPECT_NE(whole.error().message.find("zstd data corrupt at compressed byte 12 (Data corruption detected)"),
+            std::string::npos)
+      << whole.error().message;
+  loaders::ByteBuffer copy = loaders::ByteBuffer::Allocate(bytes.size());
+  std::copy(bytes.begin(), bytes.end(), copy.mutable_data());
+  loaders::StreamOptions options;  // as fuzz_byte_source.cpp
+  options.max_decoded_bytes = uint64_t{16} << 20;
+  options.ahead_bytes = 4096;
+  options.zstd_threads = 2;
+  auto stream = loaders::DecodeStream::Start(std::move(copy), "fuzz-input", nullptr, options);
+  ASSERT_NE(stream, nullptr);
+  auto streamed = stream->TakeResult();
+  ASSERT_FALSE(streamed.ok());
+  EXPECT_EQ(streamed.error().code, whole.error().code);
+  EXPECT_EQ(streamed.error().message, whole.error().message);
 }
 
 }  // namespace
