@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
@@ -24,6 +25,19 @@
 #include "loaders/perfetto/perfetto_loader.h"
 #include "loaders/rocprof/rocprof_loader.h"
 #include "loaders/xspace/xspace_loader.h"
+
+// STEPLINE_ASAN: built with AddressSanitizer (GCC defines the first, clang
+// answers the second).
+#if defined(__SANITIZE_ADDRESS__)
+#define STEPLINE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STEPLINE_ASAN 1
+#endif
+#endif
+#ifndef STEPLINE_ASAN
+#define STEPLINE_ASAN 0
+#endif
 
 namespace stepline::loaders {
 namespace {
@@ -286,11 +300,18 @@ Format SniffFormat(std::string_view head) {
 }
 
 void ReleaseFreedMemory() {
-#if defined(__GLIBC__)
+#if defined(__GLIBC__) && !STEPLINE_ASAN
   // glibc keeps freed memory in its arenas; parsing on worker threads leaves
-  // whole arenas of temporaries resident otherwise.
+  // whole arenas of temporaries resident otherwise. Ranks load on several
+  // threads and each trims after its load: one trim at a time.
+  static std::mutex trimming;
+  std::lock_guard lock(trimming);
   malloc_trim(0);
 #endif
+  // Under AddressSanitizer the allocator is ASan's, so glibc's arenas hold
+  // nothing to trim, and malloc_trim() then initialises glibc's malloc on
+  // first use, which is not thread-safe: two loads finishing together
+  // crashed in it (the sanitizer run of the ranks screenshot test).
 }
 
 Result<Trace, LoadError> LoadDecodedInput(const DecodedInput& input, const std::string& name,
