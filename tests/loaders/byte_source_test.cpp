@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "tests/loaders/gzip_for_test.h"
+#include "tests/loaders/zstd_for_test.h"
 #include "tests/loaders/mapping_rss.h"
 #include "tests/support/test_traces.h"
 
@@ -41,20 +42,6 @@ std::string MakeText(size_t approx_bytes, uint32_t seed = 1) {
          ",\"dur\":" + std::to_string((x >> 8) % 5000) + ",\"pid\":1,\"tid\":" + std::to_string(x % 7) + "},\n";
   }
   return s;
-}
-
-// With `content_size` false the frame header omits the size, as a streaming
-// compressor (`zstd -` from a pipe) writes it.
-std::string Zstd(std::string_view in, bool content_size = true) {
-  ZSTD_CCtx* cctx = ZSTD_createCCtx();
-  ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, content_size ? 1 : 0);
-  ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);  // so any corruption is detected
-  std::string out(ZSTD_compressBound(in.size()), '\0');
-  const size_t n = ZSTD_compress2(cctx, out.data(), out.size(), in.data(), in.size());
-  EXPECT_FALSE(ZSTD_isError(n)) << ZSTD_getErrorName(n);
-  ZSTD_freeCCtx(cctx);
-  out.resize(n);
-  return out;
 }
 
 std::string SkippableFrame(std::string_view payload, uint8_t variant = 0) {

@@ -21,6 +21,7 @@
 #include "loaders/load.h"
 #include "loaders/zstd_frames.h"
 #include "tests/loaders/gzip_for_test.h"
+#include "tests/loaders/zstd_for_test.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::loaders {
@@ -40,18 +41,6 @@ std::string MakeJson(size_t approx_bytes, uint32_t seed = 7) {
   }
   s += "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"trainer\"}}]}\n";
   return s;
-}
-
-std::string Zstd(std::string_view in, bool content_size = true) {
-  ZSTD_CCtx* cctx = ZSTD_createCCtx();
-  ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, content_size ? 1 : 0);
-  ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
-  std::string out(ZSTD_compressBound(in.size()), '\0');
-  const size_t n = ZSTD_compress2(cctx, out.data(), out.size(), in.data(), in.size());
-  EXPECT_FALSE(ZSTD_isError(n)) << ZSTD_getErrorName(n);
-  ZSTD_freeCCtx(cctx);
-  out.resize(n);
-  return out;
 }
 
 std::string SkippableFrame(std::string_view payload) {
