@@ -491,9 +491,7 @@ Result<DecodedInput, LoadError> OpenInput(const std::string& path, LoadProgress*
                                           uint64_t max_decoded_bytes) {
   auto mapped = ByteBuffer::MapFile(path);
   if (!mapped) return MakeUnexpected(mapped.error());
-  ByteBuffer file = std::move(mapped).value();
-  const std::string_view raw = file.view();  // stays valid: moving a ByteBuffer keeps its storage
-  return Unwrap(raw, std::move(file), path, progress, max_decoded_bytes);
+  return DecodeFile(std::move(mapped).value(), path, progress, max_decoded_bytes);
 }
 
 Result<DecodedInput, LoadError> DecodeFile(ByteBuffer file, const std::string& path, LoadProgress* progress,
