@@ -321,6 +321,15 @@ Result<Trace, LoadError> LoadDecodedInput(const DecodedInput& input, const std::
 
 namespace {
 
+// A decoded input this load alone reads: its decompressed pages may go
+// behind the parser (ByteBuffer::MarkSingleReader).
+Result<Trace, LoadError> LoadOwned(Result<DecodedInput, LoadError> input, const std::string& path,
+                                   const LoadOptions& options, LoadProgress* progress) {
+  if (!input) return MakeUnexpected(input.error());
+  input->bytes.MarkSingleReader();
+  return LoadDecoded(*input, path, path, options, progress);
+}
+
 // A compressed file whose content is Chrome JSON is parsed while it is being
 // decompressed (decode_stream.h); any other content is decoded whole first,
 // as OpenInput() does.
@@ -329,16 +338,10 @@ Result<Trace, LoadError> LoadStreamed(DecodeStream* stream, const std::string& p
   const std::string_view head = stream->WaitFor(kSniffBytes).substr(0, kSniffBytes);
   if (IsCompressedHead(head)) {  // another layer (a gzip of a .json.gz): rare, decoded whole from the start
     stream->Stop();
-    auto input = OpenInput(path, progress);
-    if (!input) return MakeUnexpected(input.error());
-    input->bytes.MarkSingleReader();
-    return LoadDecoded(*input, path, path, options, progress);
+    return LoadOwned(OpenInput(path, progress), path, options, progress);
   }
   if (head.empty() || SniffFormat(head) != Format::kChromeJson) {
-    auto input = stream->TakeResult();
-    if (!input) return MakeUnexpected(input.error());
-    input->bytes.MarkSingleReader();
-    return LoadDecoded(*input, path, path, options, progress);
+    return LoadOwned(stream->TakeResult(), path, options, progress);
   }
   DecodedInput finished;
   auto loaded = LoadChromeJsonStreamed(stream, &finished, path, options, progress);
@@ -376,10 +379,7 @@ Result<Trace, LoadError> LoadFile(const std::string& path, const LoadOptions& op
     mapped = ByteBuffer::MapFile(path);  // no address space for the stream: map again, decode whole
     if (!mapped) return MakeUnexpected(mapped.error());
   }
-  auto input = DecodeFile(std::move(mapped).value(), path, progress);
-  if (!input) return MakeUnexpected(input.error());
-  input->bytes.MarkSingleReader();  // this load is its only reader: decompressed pages go behind the parser
-  return LoadDecoded(*input, path, path, options, progress);
+  return LoadOwned(DecodeFile(std::move(mapped).value(), path, progress), path, options, progress);
 }
 
 Result<Trace, LoadError> LoadBytes(std::string_view bytes, const std::string& name, const LoadOptions& options,
