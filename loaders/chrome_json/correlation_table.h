@@ -31,7 +31,6 @@ class CorrelationTable {
     for (size_t k = 0; k < count; ++k) Insert(source(k));
   }
   SliceId Find(uint32_t track, uint64_t correlation) const;
-  bool empty() const { return slots_.empty(); }
 
  private:
   // Open addressing, linear probing, load factor <= 0.5. Flat: tens of
