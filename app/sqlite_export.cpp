@@ -286,6 +286,7 @@ void BindArgValue(const Trace& trace, ArgValue v, SqliteInsert* ins, std::deque<
     case ArgType::kDouble: ins->Real(kValue, v.as_double()); break;
     case ArgType::kString:
     case ArgType::kJson: ins->Text(kValue, trace.str(v.as_string())); break;
+    case ArgType::kDecimalString: ins->Text(kValue, digits->emplace_back(std::to_string(v.as_uint()))); break;
     case ArgType::kUint:
       // Past INT64_MAX an integer column would wrap: keep the exact digits as text.
       if (v.as_uint() > static_cast<uint64_t>(INT64_MAX)) {

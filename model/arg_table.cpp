@@ -23,7 +23,8 @@ double ArgValue::as_double() const {
 bool ArgValue::ToInt64(int64_t* out) const {
   switch (type) {
     case ArgType::kInt: *out = as_int(); return true;
-    case ArgType::kUint: *out = static_cast<int64_t>(bits); return true;
+    case ArgType::kUint:
+    case ArgType::kDecimalString: *out = static_cast<int64_t>(bits); return true;
     case ArgType::kBool: *out = as_bool() ? 1 : 0; return true;
     case ArgType::kDouble: {
       const double d = as_double();

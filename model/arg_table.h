@@ -5,7 +5,8 @@
 // Columns per row:
 //   key    StringId  interned arg name ("correlation", "grid", ...)
 //   type   ArgType   which member of the 8-byte value is meaningful
-//   value  uint64    the bits: int64, uint64, double, StringId (kString / kJson) or 0/1 (kBool)
+//   value  uint64    the bits: int64, uint64, double, StringId (kString / kJson), 0/1 (kBool) or
+//                    the number a kDecimalString spells
 // Rows within a set keep the order the trace gave them.
 #pragma once
 
@@ -27,6 +28,13 @@ enum class ArgType : uint8_t {
   kString,   // StringId
   kBool,     // 0 / 1
   kJson,     // StringId of compact JSON text (arrays, objects, null)
+  // A string of decimal digits held as the uint64 it spells, not in the
+  // pool: TensorBoard writes every launch's "correlation_id" as a string
+  // ("11253"), one distinct string per launch, and interning them cost 15%
+  // of a load (issue #22). Only canonical text ("0", or digits without a
+  // leading zero, up to UINT64_MAX) is held so, so the digits give the text
+  // back exactly: shown, written and exported as that string.
+  kDecimalString,
 };
 
 struct ArgValue {
@@ -39,13 +47,15 @@ struct ArgValue {
   static ArgValue String(StringId s) { return {ArgType::kString, s.value}; }
   static ArgValue Bool(bool b) { return {ArgType::kBool, b ? 1u : 0u}; }
   static ArgValue Json(StringId s) { return {ArgType::kJson, s.value}; }
+  static ArgValue DecimalString(uint64_t v) { return {ArgType::kDecimalString, v}; }
 
   int64_t as_int() const { return static_cast<int64_t>(bits); }
   uint64_t as_uint() const { return bits; }
   double as_double() const;
   StringId as_string() const { return StringId(static_cast<uint32_t>(bits)); }
   bool as_bool() const { return bits != 0; }
-  // Numeric value of kInt/kUint/kDouble/kBool; false for strings.
+  // Numeric value of kInt/kUint/kDouble/kBool/kDecimalString; false for
+  // pooled strings (a uint64 past INT64_MAX wraps, as kUint's does).
   bool ToInt64(int64_t* out) const;
 };
 

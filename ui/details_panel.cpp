@@ -16,7 +16,8 @@ namespace {
 std::string ArgValueText(const Trace& trace, ArgValue v) {
   switch (v.type) {
     case ArgType::kInt: return std::to_string(v.as_int());
-    case ArgType::kUint: return std::to_string(v.as_uint());
+    case ArgType::kUint:
+    case ArgType::kDecimalString: return std::to_string(v.as_uint());
     case ArgType::kDouble: {
       char buf[40];
       std::snprintf(buf, sizeof buf, "%.6g", v.as_double());

@@ -27,7 +27,8 @@ std::string PhaseName(char ph) { return std::string("'") + ph + "'"; }
 bool ArgNumber(const RawArg& a, std::string_view text, double* out) {
   switch (a.type) {
     case ArgType::kInt: *out = static_cast<double>(static_cast<int64_t>(a.bits)); return true;
-    case ArgType::kUint: *out = static_cast<double>(a.bits); return true;
+    case ArgType::kUint:
+    case ArgType::kDecimalString: *out = static_cast<double>(a.bits); return true;
     case ArgType::kDouble: std::memcpy(out, &a.bits, sizeof *out); return true;
     case ArgType::kString: {
       while (!text.empty() && text.front() == ' ') text.remove_prefix(1);

@@ -180,4 +180,17 @@ bool ParseIdText(std::string_view text, uint64_t* out) {
   return true;
 }
 
+bool ParseCanonicalDecimal(std::string_view text, uint64_t* out) {
+  if (text.empty() || text.size() > 20 || (text[0] == '0' && text.size() > 1)) return false;
+  uint64_t v = 0;
+  for (char c : text) {
+    if (!IsDigit(c)) return false;
+    const auto digit = static_cast<uint64_t>(c - '0');
+    if (v > (UINT64_MAX - digit) / 10) return false;
+    v = v * 10 + digit;
+  }
+  *out = v;
+  return true;
+}
+
 }  // namespace stepline::loaders

@@ -35,4 +35,8 @@ bool ParseIntegerKey(std::string_view text, int64_t* out);
 // text is neither; callers then hash the text.
 bool ParseIdText(std::string_view text, uint64_t* out);
 
+// Text that std::to_string(*out) gives back exactly: "0", or 1 to 20 digits
+// without a leading zero, up to UINT64_MAX. No sign, space or other byte.
+bool ParseCanonicalDecimal(std::string_view text, uint64_t* out);
+
 }  // namespace stepline::loaders

@@ -22,8 +22,9 @@
 
 namespace stepline::column_cache {
 
-// Bump when the layout, a table's VisitStorage order or a column's type changes.
-inline constexpr uint32_t kFormatVersion = 1;
+// Bump when the layout, a table's VisitStorage order, a column's type or a value a
+// column may hold changes (2: ArgType::kDecimalString).
+inline constexpr uint32_t kFormatVersion = 2;
 
 // What a cache file must match to stand for a trace file.
 struct TraceKey {

@@ -135,7 +135,8 @@ class DemoSimulation {
     first_kernel_of_step_ = false;
     return start;
   }
-  StringId CorrelationString(uint64_t corr) { return e_.Intern(std::to_string(corr)); }
+  // TensorFlow's "correlation_id" string, held as the loader holds it.
+  static ArgValue CorrelationString(uint64_t corr) { return ArgValue::DecimalString(corr); }
   ArgValue Str(StringId s) const { return ArgValue::String(s); }
 
   const DemoScenarioParams& p_;
@@ -352,7 +353,7 @@ void DemoSimulation::CopyInput() {
   const TimeNs call_start = host_, call_dur = rng_.Jitter(kCopyCallUs, 0.15);
   SliceId call;
   if (tf) {
-    const Arg args[] = {{k_corr_, Str(CorrelationString(corr))}, {k_group_, Str(step_group_)}};
+    const Arg args[] = {{k_corr_, CorrelationString(corr)}, {k_group_, Str(step_group_)}};
     call = e_.MainLeaf(call_start, call_start + call_dur, n_.copy_call, StringId(), HostTag::kCopyLaunch, args);
   } else {
     const Arg args[] = {{k_ext_, ArgValue::Int(ext)},
@@ -369,7 +370,7 @@ void DemoSimulation::CopyInput() {
   SliceId copy;
   if (tf) {
     const std::string details = "kind_src:pinned kind_dst:device size:" + std::to_string(bytes) + " dest:0 async:1";
-    const Arg args[] = {{k_corr_, Str(CorrelationString(corr))},
+    const Arg args[] = {{k_corr_, CorrelationString(corr)},
                         {k_group_, Str(step_group_)},
                         {e_.Intern("memcpy_details"), Str(e_.Intern(details))}};
     copy = e_.GpuSlice(DemoStream::kH2D, start, start + dur, n_.h2d, StringId(), GpuKind::kMemcpyH2D, args);
@@ -430,10 +431,10 @@ void DemoSimulation::LaunchKernel(const KernelStatic& k, size_t op, int64_t ext)
   const uint64_t corr = next_correlation_++;
   const TimeNs launch_start = host_, launch_dur = rng_.Jitter(kLaunchUs, 0.15);
   const bool tf = e_.is_tf();
-  const StringId corr_str = tf ? CorrelationString(corr) : StringId();
+  const ArgValue corr_str = CorrelationString(corr);
   SliceId launch;
   if (tf) {
-    const Arg args[] = {{k_corr_, Str(corr_str)}, {k_group_, Str(step_group_)}};
+    const Arg args[] = {{k_corr_, corr_str}, {k_group_, Str(step_group_)}};
     launch = e_.MainLeaf(launch_start, launch_start + launch_dur, n_.launch, StringId(), HostTag::kLaunch, args);
   } else {
     const Arg args[] = {{k_ext_, ArgValue::Int(ext)},
@@ -448,7 +449,7 @@ void DemoSimulation::LaunchKernel(const KernelStatic& k, size_t op, int64_t ext)
   const TimeNs end = start + rng_.Jitter(k.us, 0.04);
   SliceId kernel;
   if (tf) {
-    const Arg args[] = {{k_corr_, Str(corr_str)},
+    const Arg args[] = {{k_corr_, corr_str},
                         {k_group_, Str(step_group_)},
                         {k_details_, Str(k.details)},
                         {k_tf_op_, Str(tf_ops_[op])}};
@@ -507,10 +508,10 @@ void DemoSimulation::FetchScalar() {
   const TimeNs done = copy_end + rng_.Jitter(kSyncWakeUs, 0.3);
   SliceId call, copy;
   if (tf) {
-    const Arg args[] = {{k_corr_, Str(CorrelationString(corr))}, {k_group_, Str(step_group_)}};
+    const Arg args[] = {{k_corr_, CorrelationString(corr)}, {k_group_, Str(step_group_)}};
     call = e_.MainLeaf(call_start, std::max(done, call_start + 10'000), n_.sync, StringId(), HostTag::kSync, args);
     const Arg copy_args[] = {
-        {k_corr_, Str(CorrelationString(corr))},
+        {k_corr_, CorrelationString(corr)},
         {k_group_, Str(step_group_)},
         {e_.Intern("memcpy_details"), Str(e_.Intern("kind_src:device kind_dst:pageable size:4 dest:0 async:0"))}};
     copy = e_.GpuSlice(DemoStream::kD2H, copy_start, copy_end, n_.d2h, StringId(), GpuKind::kMemcpyD2H, copy_args);

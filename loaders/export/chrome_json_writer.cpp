@@ -263,6 +263,11 @@ class Serializer {
       case ArgType::kUint: Uint(v.as_uint()); break;
       case ArgType::kDouble: AppendJsonDouble(&buf_, v.as_double()); break;
       case ArgType::kString: Str(v.as_string()); break;
+      case ArgType::kDecimalString:
+        buf_.push_back('"');
+        Uint(v.as_uint());
+        buf_.push_back('"');
+        break;
       case ArgType::kBool: buf_.append(v.as_bool() ? "true" : "false"); break;
       case ArgType::kJson: {
         std::string_view json = trace_.str(v.as_string());

@@ -51,6 +51,7 @@ std::string ArgText(const Trace& trace, ArgSetId set, StringId key) {
   ArgValue v;
   if (key.is_none() || !trace.args().Find(set, key, &v)) return {};
   if (v.type == ArgType::kString || v.type == ArgType::kJson) return std::string(trace.str(v.as_string()));
+  if (v.type == ArgType::kDecimalString) return std::to_string(v.as_uint());
   int64_t i = 0;
   if (v.ToInt64(&i)) return std::to_string(i);
   return {};

@@ -135,6 +135,22 @@ TEST(SqliteExportTest, TablesHoldTheModelRowForRow) {
   for (const auto& r : sums) EXPECT_EQ(r[0], r[1]);
 }
 
+// TensorBoard's "correlation_id" strings are held as their number in the
+// model (ArgType::kDecimalString); the export keeps them text, as written.
+TEST(SqliteExportTest, DecimalStringArgsStayText) {
+  auto trace = loaders::LoadBytes(
+      R"({"traceEvents":[{"ph":"X","pid":1,"tid":2,"ts":1,"dur":2,"name":"k","args":{"correlation_id":"11253"}}]})",
+      "tb.json");
+  ASSERT_TRUE(trace.ok()) << trace.error().ToString();
+  ArgValue v;
+  ASSERT_TRUE(trace->args().Find(trace->slices().arg_set()[0], trace->strings().Find("correlation_id"), &v));
+  ASSERT_EQ(v.type, ArgType::kDecimalString);
+  const std::string db = Export(*trace, "sqlite-export-decimal-string");
+  const Rows rows = Query(db, "SELECT typeof(value), value FROM arg WHERE key = 'correlation_id'");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"text", "11253"}));
+}
+
 // `slice` is a view over slice_row and name (names stored once): a script
 // still reads names as text, and SQLite's planner still answers the two
 // lookups the issue names from the indexes, not by scanning.

@@ -12,6 +12,7 @@
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
 #include "loaders/chrome_json/kineto_conventions.h"
+#include "loaders/export/chrome_json_writer.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::loaders {
@@ -179,6 +180,52 @@ TEST(ChromeJsonGpuTest, TensorBoardStreamsAndDerivedRows) {
   EXPECT_EQ(t.slices().start_ns()[SliceNamed(t, "volta_sgemm_128x64_nn")], 120000);
   EXPECT_EQ(t.slices().dur_ns()[SliceNamed(t, "volta_sgemm_128x64_nn")], 5500);
   EXPECT_TRUE(t.diagnostics().empty());
+}
+
+// TensorBoard writes one "correlation_id" string per launch. Canonical
+// decimal text is held as its number (ArgType::kDecimalString, no pool
+// entry); any other text stays a string. Both link the launch, and both read
+// and write back as the string the trace gave.
+TEST(ChromeJsonGpuTest, TensorBoardCorrelationIdsAreHeldAsTheirDigits) {
+  const Trace t = Load(R"json({"traceEvents":[
+    {"ph":"M","name":"process_name","pid":1,"args":{"name":"/device:GPU:0"}},
+    {"ph":"M","name":"process_name","pid":7,"args":{"name":"/host:CPU"}},
+    {"ph":"M","name":"thread_name","pid":1,"tid":14,"args":{"name":"Stream #14(Compute)"}},
+    {"ph":"X","pid":7,"tid":1,"ts":1,"dur":2,"name":"cuLaunchKernel","args":{"correlation_id":"11253","group_id":"0"}},
+    {"ph":"X","pid":7,"tid":1,"ts":4,"dur":2,"name":"cuLaunchKernel","args":{"correlation_id":"007"}},
+    {"ph":"X","pid":7,"tid":1,"ts":7,"dur":2,"name":"cuLaunchKernel","args":{"correlation_id":"18446744073709551615"}},
+    {"ph":"X","pid":7,"tid":1,"ts":10,"dur":2,"name":"other","args":{"correlation_id":"x1"}},
+    {"ph":"X","pid":1,"tid":14,"ts":20,"dur":5,"name":"kernel_a","args":{"correlation_id":"11253"}},
+    {"ph":"X","pid":1,"tid":14,"ts":30,"dur":5,"name":"kernel_b","args":{"correlation_id":"7"}},
+    {"ph":"X","pid":1,"tid":14,"ts":40,"dur":5,"name":"kernel_c","args":{"correlation_id":"18446744073709551615"}}
+  ]})json");
+  const StringId key = t.strings().Find("correlation_id");
+  ASSERT_FALSE(key.is_none());
+  const auto value_of = [&](int64_t ts_us) {
+    ArgValue v;
+    for (size_t i = 0; i < t.slices().size(); ++i) {
+      if (t.slices().start_ns()[i] != ts_us * 1000) continue;
+      EXPECT_TRUE(t.args().Find(t.slices().arg_set()[i], key, &v)) << ts_us;
+      return v;
+    }
+    ADD_FAILURE() << "no slice at " << ts_us << " us";
+    return v;
+  };
+  EXPECT_EQ(value_of(1).type, ArgType::kDecimalString);
+  EXPECT_EQ(value_of(1).as_uint(), 11253u);
+  EXPECT_EQ(value_of(7).type, ArgType::kDecimalString);
+  EXPECT_EQ(value_of(7).as_uint(), UINT64_MAX);
+  EXPECT_EQ(value_of(4).type, ArgType::kString);  // "007" is not what 7 prints
+  EXPECT_EQ(t.str(value_of(4).as_string()), "007");
+  EXPECT_EQ(t.str(value_of(10).as_string()), "x1");
+  EXPECT_TRUE(t.strings().Find("11253").is_none());  // not interned
+  // "007" and "7" name the same launch, as before.
+  EXPECT_EQ(LaunchLinks(t), (std::set<std::pair<std::string, std::string>>{
+                                {"cuLaunchKernel", "kernel_a"}, {"cuLaunchKernel", "kernel_b"}, {"cuLaunchKernel", "kernel_c"}}));
+  const std::string json = ChromeJsonText(t);
+  EXPECT_NE(json.find(R"("args":{"correlation_id":"11253","group_id":"0"})"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("args":{"correlation_id":"18446744073709551615"})"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("args":{"correlation_id":"007"})"), std::string::npos) << json;
 }
 
 TEST(ChromeJsonGpuTest, ConventionHelpers) {

@@ -99,7 +99,8 @@ inline std::vector<std::string> ArgStrings(const Trace& t, ArgSetId set) {
     std::string value;
     switch (v.type) {
       case ArgType::kInt: value = std::to_string(v.as_int()); break;
-      case ArgType::kUint: value = std::to_string(v.as_uint()); break;
+      case ArgType::kUint:
+      case ArgType::kDecimalString: value = std::to_string(v.as_uint()); break;
       case ArgType::kDouble: value = std::to_string(v.as_double()); break;
       case ArgType::kBool: value = v.as_bool() ? "true" : "false"; break;
       case ArgType::kString:
