@@ -4,7 +4,7 @@
 namespace stepline::loaders {
 
 void CorrelationTable::Insert(const Entry& e) {
-  size_t i = Hash(e.track, e.correlation) & mask_;
+  size_t i = Home(e.correlation);
   while (slots_[i].slice_plus_one != 0) {
     if (slots_[i].track == e.track && slots_[i].correlation == e.correlation) return;  // first wins
     i = (i + 1) & mask_;
@@ -14,7 +14,7 @@ void CorrelationTable::Insert(const Entry& e) {
 
 SliceId CorrelationTable::Find(uint32_t track, uint64_t correlation) const {
   if (slots_.empty()) return SliceId::None();
-  for (size_t i = Hash(track, correlation) & mask_; slots_[i].slice_plus_one != 0; i = (i + 1) & mask_) {
+  for (size_t i = Home(correlation); slots_[i].slice_plus_one != 0; i = (i + 1) & mask_) {
     if (slots_[i].track == track && slots_[i].correlation == correlation) return SliceId(slots_[i].slice_plus_one - 1);
   }
   return SliceId::None();

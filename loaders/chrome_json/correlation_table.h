@@ -5,6 +5,7 @@
 // afterwards, so lookups may run on several threads.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -28,6 +29,7 @@ class CorrelationTable {
     while (capacity < count * 2) capacity *= 2;
     slots_.assign(capacity, Slot{});
     mask_ = capacity - 1;
+    shift_ = std::countr_zero(capacity) - 1;
     for (size_t k = 0; k < count; ++k) Insert(source(k));
   }
   SliceId Find(uint32_t track, uint64_t correlation) const;
@@ -40,13 +42,22 @@ class CorrelationTable {
     uint32_t track = 0;
     uint32_t slice_plus_one = 0;  // 0 = empty
   };
-  static size_t Hash(uint32_t track, uint64_t correlation) {
-    return static_cast<size_t>((correlation * 0x9E3779B97F4A7C15ull ^ track * 0xC2B2AE3D27D4EB4Full) >> 17);
+  // Correlation ids are mostly consecutive integers (a counter per process),
+  // inserted and looked up in nearly ascending order. Slots two apart per id
+  // (a launch and its kernel: one id on two tracks) keep that order, so the
+  // lookups walk the table instead of missing the cache on every one (issue
+  // #22: the table was most of the launch-link pass). The bits above the
+  // table's size are folded in, so ids a multiple of its size apart (or
+  // hashed from strings) still spread. The track is compared, not hashed.
+  size_t Home(uint64_t correlation) const {
+    const uint64_t folded = correlation ^ (correlation >> shift_) ^ (correlation >> 2 * shift_);
+    return static_cast<size_t>(folded << 1) & mask_;
   }
   void Insert(const Entry& e);
 
   std::vector<Slot> slots_;
   size_t mask_ = 0;
+  int shift_ = 1;  // log2(capacity) - 1: the id bits a slot pair can tell apart
 };
 
 }  // namespace stepline::loaders

@@ -1,0 +1,78 @@
+// CorrelationTable: (track, correlation id) -> the first slice entered for it,
+// whatever the pattern of the ids. Its slots keep consecutive ids in order
+// (the common case); these check that ids which share their low bits, ids a
+// multiple of the table's size apart, hashed ids and one id on many tracks
+// all stay exact, and that the first entry of a repeated key wins.
+#include "loaders/chrome_json/correlation_table.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <utility>
+#include <vector>
+
+namespace stepline::loaders {
+namespace {
+
+using Key = std::pair<uint32_t, uint64_t>;
+
+// Builds a table from `entries` (in order) and checks every entered key and
+// some that were not against a map built the same way.
+void ExpectExact(const std::vector<CorrelationTable::Entry>& entries) {
+  CorrelationTable table;
+  table.Build(entries.size(), [&](size_t i) { return entries[i]; });
+  std::map<Key, SliceId> first;
+  for (const auto& e : entries) first.try_emplace(Key{e.track, e.correlation}, e.slice);
+  for (const auto& [key, slice] : first) {
+    ASSERT_EQ(table.Find(key.first, key.second), slice) << "track " << key.first << " id " << key.second;
+  }
+  for (const auto& e : entries) {
+    if (!first.contains(Key{e.track + 1000, e.correlation})) {
+      EXPECT_TRUE(table.Find(e.track + 1000, e.correlation).is_none());
+    }
+    if (!first.contains(Key{e.track, e.correlation + 1})) {
+      EXPECT_TRUE(table.Find(e.track, e.correlation + 1).is_none());
+    }
+  }
+}
+
+TEST(CorrelationTableTest, ConsecutiveIdsOnTwoTracks) {
+  std::vector<CorrelationTable::Entry> entries;
+  for (uint32_t i = 0; i < 5000; ++i) entries.push_back({1, 100 + i, SliceId(2 * i)});  // launches
+  for (uint32_t i = 0; i < 5000; ++i) entries.push_back({2, 100 + i, SliceId(2 * i + 1)});  // kernels
+  ExpectExact(entries);
+}
+
+TEST(CorrelationTableTest, IdsAMultipleOfTheTableSizeApart) {
+  std::vector<CorrelationTable::Entry> entries;
+  for (int shift : {12, 13, 14, 20, 32, 40, 56}) {
+    for (uint32_t i = 1; i < 200; ++i) {
+      const auto slice = SliceId(static_cast<uint32_t>(entries.size()));
+      entries.push_back({static_cast<uint32_t>(shift), uint64_t{i} << shift, slice});
+    }
+  }
+  ExpectExact(entries);
+}
+
+TEST(CorrelationTableTest, HashedIdsAndOneIdOnManyTracks) {
+  std::mt19937_64 rng(7);
+  std::vector<CorrelationTable::Entry> entries;
+  for (uint32_t i = 0; i < 20000; ++i) entries.push_back({i % 5, rng(), SliceId(i)});
+  for (uint32_t t = 0; t < 300; ++t) entries.push_back({t, 42, SliceId(100000 + t)});
+  ExpectExact(entries);
+}
+
+TEST(CorrelationTableTest, TheFirstEntryOfARepeatedKeyWins) {
+  std::vector<CorrelationTable::Entry> entries = {{3, 9, SliceId(5)}, {3, 9, SliceId(1)}, {4, 9, SliceId(2)}};
+  CorrelationTable table;
+  table.Build(entries.size(), [&](size_t i) { return entries[i]; });
+  EXPECT_EQ(table.Find(3, 9), SliceId(5));
+  EXPECT_EQ(table.Find(4, 9), SliceId(2));
+  EXPECT_TRUE(table.Find(5, 9).is_none());
+  EXPECT_TRUE(CorrelationTable().Find(3, 9).is_none());  // never built
+}
+
+}  // namespace
+}  // namespace stepline::loaders
