@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "loaders/chrome_json/event_importer.h"
+#include "loaders/chrome_json/stable_sort_runs.h"
 
 namespace stepline::loaders {
 
@@ -73,11 +74,11 @@ void EventImporter::LinkFlows() {
     if (parallel) {
       helper = std::jthread([&] {
         table = BuildCorrelationTable();
-        std::stable_sort(launch.begin() + half, launch.end(), FlowChainOrder);
+        StableSortRuns(launch.begin() + half, launch.end(), FlowChainOrder);
       });
     }
-    std::stable_sort(launch.begin(), launch.begin() + half, FlowChainOrder);
-    std::stable_sort(flow_events_.begin(), flow_events_.end(), FlowChainOrder);
+    StableSortRuns(launch.begin(), launch.begin() + half, FlowChainOrder);
+    StableSortRuns(flow_events_.begin(), flow_events_.end(), FlowChainOrder);
     for (const FlowEvent& f : flow_events_) {
       builder_->AddFlowEvent(f.phase, f.id, f.category, f.name, f.track, f.ts_ns, f.bind_enclosing, f.kind, f.offset);
     }
@@ -87,7 +88,9 @@ void EventImporter::LinkFlows() {
   if (parallel) {
     // Both halves are stable-sorted and std::inplace_merge takes the first
     // half's element on ties, so the result is one stable sort's.
-    std::inplace_merge(launch.begin(), launch.begin() + half, launch.end(), FlowChainOrder);
+    if (FlowChainOrder(launch[half], launch[half - 1])) {  // else the halves are in order already
+      std::inplace_merge(launch.begin(), launch.begin() + half, launch.end(), FlowChainOrder);
+    }
   } else if (!launch.empty()) {
     table = BuildCorrelationTable();
   }
