@@ -3,18 +3,21 @@
 
 namespace stepline::loaders {
 
-void CorrelationTable::Insert(const Entry& e) {
-  size_t i = Home(e.correlation);
+size_t CorrelationTable::Insert(const Entry& e) {
+  size_t probes = 1;
+  size_t i = Home(e.track, e.correlation);
   while (slots_[i].slice_plus_one != 0) {
-    if (slots_[i].track == e.track && slots_[i].correlation == e.correlation) return;  // first wins
+    if (slots_[i].track == e.track && slots_[i].correlation == e.correlation) return probes;  // first wins
     i = (i + 1) & mask_;
+    ++probes;
   }
   slots_[i] = Slot{e.correlation, e.track, e.slice.value + 1};
+  return probes;
 }
 
 SliceId CorrelationTable::Find(uint32_t track, uint64_t correlation) const {
   if (slots_.empty()) return SliceId::None();
-  for (size_t i = Home(correlation); slots_[i].slice_plus_one != 0; i = (i + 1) & mask_) {
+  for (size_t i = Home(track, correlation); slots_[i].slice_plus_one != 0; i = (i + 1) & mask_) {
     if (slots_[i].track == track && slots_[i].correlation == correlation) return SliceId(slots_[i].slice_plus_one - 1);
   }
   return SliceId::None();
