@@ -277,7 +277,8 @@ void WriteCounters(const Trace& trace, SqliteDb* db, SqliteExportCounts* counts)
   counts->counters = c.size();
 }
 
-// `digits` keeps the text of uint64 values past INT64_MAX alive until the insert finishes.
+// `digits` keeps the text of kDecimalString values and of uint64 values past INT64_MAX alive until
+// the insert has run the rows that bind it.
 void BindArgValue(const Trace& trace, ArgValue v, SqliteInsert* ins, std::deque<std::string>* digits) {
   constexpr int kValue = 4;  // arg.value
   switch (v.type) {
@@ -315,6 +316,10 @@ void WriteArgs(const Trace& trace, SqliteDb* db, SqliteExportCounts* counts) {
       BindArgValue(trace, args.value(row), &ins, &digits);
       if (!ins.Row()) return;
       ++rows;
+      // Every kRowsPerStatement rows the insert binds and runs its buffered
+      // rows: their digit strings are no longer needed (a TensorBoard trace
+      // has a kDecimalString per launch and per kernel).
+      if (rows % SqliteInsert::kRowsPerStatement == 0) digits.clear();
     }
   }
   counts->args = rows;
