@@ -138,17 +138,25 @@ TEST(SqliteExportTest, TablesHoldTheModelRowForRow) {
 // TensorBoard's "correlation_id" strings are held as their number in the
 // model (ArgType::kDecimalString); the export keeps them text, as written.
 TEST(SqliteExportTest, DecimalStringArgsStayText) {
-  auto trace = loaders::LoadBytes(
-      R"({"traceEvents":[{"ph":"X","pid":1,"tid":2,"ts":1,"dur":2,"name":"k","args":{"correlation_id":"11253"}}]})",
-      "tb.json");
+  // 300 slices: the export inserts 64 rows at a time and keeps each digit
+  // string only until its rows are in.
+  std::string json = R"({"traceEvents":[)";
+  for (int i = 0; i < 300; ++i) {
+    json += std::string(i ? "," : "") + R"({"ph":"X","pid":1,"tid":2,"ts":)" + std::to_string(i) +
+            R"(,"dur":1,"name":"k","args":{"correlation_id":")" + std::to_string(1000 + i * 7) + R"("}})";
+  }
+  json += "]}";
+  auto trace = loaders::LoadBytes(json, "tb.json");
   ASSERT_TRUE(trace.ok()) << trace.error().ToString();
   ArgValue v;
   ASSERT_TRUE(trace->args().Find(trace->slices().arg_set()[0], trace->strings().Find("correlation_id"), &v));
   ASSERT_EQ(v.type, ArgType::kDecimalString);
   const std::string db = Export(*trace, "sqlite-export-decimal-string");
-  const Rows rows = Query(db, "SELECT typeof(value), value FROM arg WHERE key = 'correlation_id'");
-  ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(rows[0], (std::vector<std::string>{"text", "11253"}));
+  const Rows rows = Query(db, "SELECT typeof(value), value FROM arg WHERE key = 'correlation_id' ORDER BY slice_id");
+  ASSERT_EQ(rows.size(), 300u);
+  for (int i = 0; i < 300; ++i) {
+    EXPECT_EQ(rows[i], (std::vector<std::string>{"text", std::to_string(1000 + i * 7)})) << i;
+  }
 }
 
 // `slice` is a view over slice_row and name (names stored once): a script
