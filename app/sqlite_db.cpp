@@ -87,6 +87,7 @@ bool SqliteInsert::Flush() {
   sqlite3_reset(stmt);
   if (stmt != full_) sqlite3_finalize(stmt);
   pending_ = 0;
+  owned_.clear();
   if (rc != SQLITE_DONE) {
     db_->Fail("cannot insert into " + table_);
     failed_ = true;

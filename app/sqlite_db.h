@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,7 +42,8 @@ class SqliteDb {
 // Rows for one table, inserted kRowsPerStatement at a time through one
 // multi-row INSERT (per-statement overhead dominates narrow rows). Values
 // are bound column by column (1-based) into the current row; Row() ends it.
-// Text is not copied: it must stay valid until Finish() (StringPool views do).
+// Text() is not copied: it must stay valid until Finish() (StringPool views
+// do); OwnedText() keeps its string until the rows holding it are inserted.
 class SqliteInsert {
  public:
   static constexpr int kRowsPerStatement = 64;
@@ -53,6 +55,8 @@ class SqliteInsert {
   void Int(int column, int64_t v) { Cell(column) = {CellType::kInt, v, 0, {}}; }
   void Real(int column, double v) { Cell(column) = {CellType::kReal, 0, v, {}}; }
   void Text(int column, std::string_view v) { Cell(column) = {CellType::kText, 0, 0, v}; }
+  // Text made for the row (a number's digits): kept here until the row is run.
+  void OwnedText(int column, std::string v) { Text(column, owned_.emplace_back(std::move(v))); }
   void Null(int column) { Cell(column) = {CellType::kNull, 0, 0, {}}; }
   // A name that may be absent: NULL for "".
   void TextOrNull(int column, std::string_view v) { v.empty() ? Null(column) : Text(column, v); }
@@ -76,6 +80,7 @@ class SqliteInsert {
   int columns_;
   int pending_ = 0;  // rows buffered in cells_
   std::vector<Value> cells_;
+  std::deque<std::string> owned_;  // OwnedText() of the buffered rows; a deque: appending moves none
   sqlite3_stmt* full_ = nullptr;  // kRowsPerStatement rows
   bool failed_ = false;
 };

@@ -23,7 +23,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <deque>
 #include <filesystem>
 #include <future>
 #include <unordered_map>
@@ -277,9 +276,7 @@ void WriteCounters(const Trace& trace, SqliteDb* db, SqliteExportCounts* counts)
   counts->counters = c.size();
 }
 
-// `digits` keeps the text of kDecimalString values and of uint64 values past INT64_MAX alive until
-// the insert has run the rows that bind it.
-void BindArgValue(const Trace& trace, ArgValue v, SqliteInsert* ins, std::deque<std::string>* digits) {
+void BindArgValue(const Trace& trace, ArgValue v, SqliteInsert* ins) {
   constexpr int kValue = 4;  // arg.value
   switch (v.type) {
     case ArgType::kInt: ins->Int(kValue, v.as_int()); break;
@@ -287,11 +284,11 @@ void BindArgValue(const Trace& trace, ArgValue v, SqliteInsert* ins, std::deque<
     case ArgType::kDouble: ins->Real(kValue, v.as_double()); break;
     case ArgType::kString:
     case ArgType::kJson: ins->Text(kValue, trace.str(v.as_string())); break;
-    case ArgType::kDecimalString: ins->Text(kValue, digits->emplace_back(std::to_string(v.as_uint()))); break;
+    case ArgType::kDecimalString: ins->OwnedText(kValue, std::to_string(v.as_uint())); break;
     case ArgType::kUint:
       // Past INT64_MAX an integer column would wrap: keep the exact digits as text.
       if (v.as_uint() > static_cast<uint64_t>(INT64_MAX)) {
-        ins->Text(kValue, digits->emplace_back(std::to_string(v.as_uint())));
+        ins->OwnedText(kValue, std::to_string(v.as_uint()));
       } else {
         ins->Int(kValue, static_cast<int64_t>(v.as_uint()));
       }
@@ -300,7 +297,6 @@ void BindArgValue(const Trace& trace, ArgValue v, SqliteInsert* ins, std::deque<
 }
 
 void WriteArgs(const Trace& trace, SqliteDb* db, SqliteExportCounts* counts) {
-  std::deque<std::string> digits;
   SqliteInsert ins(db, "arg", 4);
   const SliceTable& s = trace.slices();
   const ArgTable& args = trace.args();
@@ -313,13 +309,9 @@ void WriteArgs(const Trace& trace, SqliteDb* db, SqliteExportCounts* counts) {
       ins.Int(1, static_cast<int64_t>(i));
       ins.Int(2, row - args.set_begin(set));
       ins.Text(3, trace.str(args.key()[row]));
-      BindArgValue(trace, args.value(row), &ins, &digits);
+      BindArgValue(trace, args.value(row), &ins);
       if (!ins.Row()) return;
       ++rows;
-      // Every kRowsPerStatement rows the insert binds and runs its buffered
-      // rows: their digit strings are no longer needed (a TensorBoard trace
-      // has a kDecimalString per launch and per kernel).
-      if (rows % SqliteInsert::kRowsPerStatement == 0) digits.clear();
     }
   }
   counts->args = rows;
