@@ -307,33 +307,28 @@ bool EventTokenizer::Impl::ReadValue(od::value v, uint32_t key, RawArg* arg, con
   }
   switch (type) {
     case od::json_type::string: {
-      if (key == kStrCorrelationId) {
-        // One distinct string per launch: held as its number when that
-        // gives the text back (ArgType::kDecimalString), else interned.
-        std::string_view body;
-        bool escaped = false;
-        uint64_t corr = 0;
-        if (PlainStringBody(token, &body, &escaped) && !escaped && ParseCanonicalDecimal(body, &corr)) {
-          arg->type = ArgType::kDecimalString;
-          arg->bits = corr;
-        } else {
-          uint32_t id = 0;
-          ReadStringId(v, &id);
-          arg->type = ArgType::kString;
-          arg->bits = id;
-          if (!ParseIdText(batch->strings.Get(id), &corr)) return true;
-        }
-        if (ev != nullptr) {
-          ev->correlation = corr;
-          ev->flags |= RawEvent::kHasCorrelation | RawEvent::kCorrelationFromTb;
-        }
-        return true;
+      // "correlation_id": one distinct string per launch, held as its number
+      // when that gives the text back (ArgType::kDecimalString), not interned.
+      uint64_t corr = 0;
+      std::string_view body;
+      bool escaped = false;
+      bool is_corr = false;
+      if (key == kStrCorrelationId && PlainStringBody(token, &body, &escaped) && !escaped &&
+          ParseCanonicalDecimal(body, &corr)) {
+        arg->type = ArgType::kDecimalString;
+        arg->bits = corr;
+        is_corr = true;
+      } else {
+        uint32_t id = 0;
+        ReadStringId(v, &id);
+        arg->type = ArgType::kString;
+        arg->bits = id;
+        is_corr = key == kStrCorrelationId && ParseIdText(batch->strings.Get(id), &corr);
       }
-      uint32_t id = 0;
-      ReadStringId(v, &id);
-      arg->type = ArgType::kString;
-      arg->bits = id;
-      if (ev != nullptr && key == kStrMemcpyDetails) {
+      if (ev != nullptr && is_corr) {
+        ev->correlation = corr;
+        ev->flags |= RawEvent::kHasCorrelation | RawEvent::kCorrelationFromTb;
+      } else if (ev != nullptr && key == kStrMemcpyDetails) {
         ev->flags |= RawEvent::kHasMemcpyDetails;
       }
       return true;
