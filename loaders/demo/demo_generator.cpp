@@ -431,10 +431,9 @@ void DemoSimulation::LaunchKernel(const KernelStatic& k, size_t op, int64_t ext)
   const uint64_t corr = next_correlation_++;
   const TimeNs launch_start = host_, launch_dur = rng_.Jitter(kLaunchUs, 0.15);
   const bool tf = e_.is_tf();
-  const ArgValue corr_str = CorrelationString(corr);
   SliceId launch;
   if (tf) {
-    const Arg args[] = {{k_corr_, corr_str}, {k_group_, Str(step_group_)}};
+    const Arg args[] = {{k_corr_, CorrelationString(corr)}, {k_group_, Str(step_group_)}};
     launch = e_.MainLeaf(launch_start, launch_start + launch_dur, n_.launch, StringId(), HostTag::kLaunch, args);
   } else {
     const Arg args[] = {{k_ext_, ArgValue::Int(ext)},
@@ -449,7 +448,7 @@ void DemoSimulation::LaunchKernel(const KernelStatic& k, size_t op, int64_t ext)
   const TimeNs end = start + rng_.Jitter(k.us, 0.04);
   SliceId kernel;
   if (tf) {
-    const Arg args[] = {{k_corr_, corr_str},
+    const Arg args[] = {{k_corr_, CorrelationString(corr)},
                         {k_group_, Str(step_group_)},
                         {k_details_, Str(k.details)},
                         {k_tf_op_, Str(tf_ops_[op])}};
