@@ -404,14 +404,12 @@ void EventImporter::ImportFlow(const RawEvent& e) {
   }
   const StringId category = Global(e.cat);
   const StringId name = Global(e.name);
-  const FlowKind kind = IsLaunchFlow(builder_->trace().strings().Get(category), builder_->trace().strings().Get(name))
-                            ? FlowKind::kLaunch
-                            : FlowKind::kGeneric;
+  const bool launch = IsLaunchFlow(builder_->trace().strings().Get(category), builder_->trace().strings().Get(name));
   const auto phase = e.ph == 's'   ? TraceBuilder::FlowPhase::kStart
                      : e.ph == 't' ? TraceBuilder::FlowPhase::kStep
                                    : TraceBuilder::FlowPhase::kEnd;
-  (kind == FlowKind::kLaunch ? launch_flow_events_ : flow_events_)
-      .push_back({e.ts_ns, e.id, e.offset, category, name, Track(e), phase, kind, e.has(RawEvent::kBindEnclosing)});
+  (launch ? launch_flow_events_ : flow_events_)
+      .push_back({e.ts_ns, e.id, e.offset, category, name, Track(e), phase, e.has(RawEvent::kBindEnclosing)});
 }
 
 void EventImporter::ImportAsync(const RawEvent& e) {

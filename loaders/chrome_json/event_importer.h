@@ -78,7 +78,6 @@ class EventImporter {
     StringId category, name;
     TrackId track;
     TraceBuilder::FlowPhase phase;
-    FlowKind kind;
     bool bind_enclosing;
   };
   // Async events (b/e/n, S/T/p/F) also wait: Catapult matches them in time

@@ -80,7 +80,8 @@ void EventImporter::LinkFlows() {
     StableSortRuns(launch.begin(), launch.begin() + half, FlowChainOrder);
     StableSortRuns(flow_events_.begin(), flow_events_.end(), FlowChainOrder);
     for (const FlowEvent& f : flow_events_) {
-      builder_->AddFlowEvent(f.phase, f.id, f.category, f.name, f.track, f.ts_ns, f.bind_enclosing, f.kind, f.offset);
+      builder_->AddFlowEvent(f.phase, f.id, f.category, f.name, f.track, f.ts_ns, f.bind_enclosing, FlowKind::kGeneric,
+                             f.offset);
     }
     flow_events_.clear();
     flow_events_.shrink_to_fit();
