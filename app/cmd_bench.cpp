@@ -235,6 +235,7 @@ struct BenchFigures {
   double parse_floor_mb_per_s = 0;  // Chrome JSON: simdjson on-demand alone, same bytes and cores (0 = n/a)
   double parse_floor_cpu_ms = 0;    // its CPU time over all threads (on a busy machine the fairer peer of cpu_ms)
   std::optional<ConfigResult> file_open;  // compressed input: LoadFile, decompression included
+  double open_mb_per_s = 0;               // its content MB per second
   FrameBenchResult frames;  // viewer frame times at 1920x1080
   std::optional<SqliteBenchResult> sqlite;  // with --sqlite
 };
@@ -309,9 +310,8 @@ void WriteBenchJson(const BenchSettings& settings, const BenchInput& input, cons
     json.FieldFixed("parse_floor_cpu_ms", f.parse_floor_cpu_ms, 3);
   }
   if (f.file_open) {
-    const double seconds = f.file_open->load_ms / 1e3;
     json.FieldFixed("open_ms", f.file_open->load_ms, 3).FieldFixed("open_cpu_ms", f.file_open->cpu_ms, 3);
-    json.FieldFixed("open_mb_per_s", seconds > 0 ? static_cast<double>(input.decoded.bytes.size()) / 1e6 / seconds : 0, 1);
+    json.FieldFixed("open_mb_per_s", f.open_mb_per_s, 1);
   }
   WriteFrameTimes(json, "frame_build_ms", f.frames.build_ms);
   if (f.frames.total_ms) WriteFrameTimes(json, "frame_total_ms", *f.frames.total_ms);
@@ -375,10 +375,9 @@ void WriteBenchText(const BenchSettings& settings, const BenchInput& input, cons
         << FormatFixed(q.floor_name_index_rows_per_s / 1e6, 2) << " M rows/s\n";
   }
   if (f.file_open) {
-    const double seconds = f.file_open->load_ms / 1e3;
     out << "open     " << FormatFixed(f.file_open->load_ms, 1) << " ms median, CPU " << FormatFixed(f.file_open->cpu_ms, 1)
         << " ms: the whole open of the " << input.decoded.compression << " file, decompression included ("
-        << FormatFixed(seconds > 0 ? static_cast<double>(bytes) / 1e6 / seconds : 0, 1) << " MB/s of content)\n";
+        << FormatFixed(f.open_mb_per_s, 1) << " MB/s of content)\n";
   }
   out << "memory   with args:    " << MemoryFigures(f.with_args) << "\n";
   out << "         without args: " << MemoryFigures(f.no_args) << " (load " << FormatFixed(f.no_args.load_ms, 1)
@@ -420,6 +419,8 @@ int RunBench(const Args& args, std::ostream& out, std::ostream& err) {
       return 1;
     }
     figures.file_open = *opened;
+    const double seconds = opened->load_ms / 1e3;
+    figures.open_mb_per_s = seconds > 0 ? static_cast<double>(input->decoded.bytes.size()) / 1e6 / seconds : 0;
   }
   if (input->format == loaders::Format::kChromeJson) {
     // In this process: the threads are joined before any later fork.
