@@ -75,11 +75,8 @@ RankDetail ExtractRankDetail(const Trace& trace, const TraceAnalysis& analysis) 
     const TrackId track = s.track()[slice];
     auto [it, fresh] = track_index.try_emplace(track.index(), 0);
     if (fresh) {
-      const std::string_view name = trace.str(trace.tracks().name(track));
-      const bool gpu = trace.tracks().kind(track) != TrackKind::kHostThread;
       it->second = static_cast<uint32_t>(d.names.size());
-      d.names.push_back(!name.empty() ? std::string(name)
-                                      : (gpu ? "stream " : "thread ") + std::to_string(trace.tracks().tid(track)));
+      d.names.push_back(RankTrackName(trace, track));
     }
     return it->second;
   };

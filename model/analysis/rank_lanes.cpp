@@ -51,6 +51,13 @@ std::vector<uint8_t> BusyShareBins(std::vector<Interval> intervals, TimeRange ra
   return out;
 }
 
+std::string RankTrackName(const Trace& trace, TrackId track) {
+  const std::string_view name = trace.str(trace.tracks().name(track));
+  if (!name.empty()) return std::string(name);
+  const bool host = trace.tracks().kind(track) == TrackKind::kHostThread;
+  return (host ? "thread " : "stream ") + std::to_string(trace.tracks().tid(track));
+}
+
 RankLaneSources FindRankLaneSources(const Trace& trace, const TraceAnalysis& analysis) {
   RankLaneSources src;
   std::map<uint32_t, DurNs> by_stream;  // merged compute time per stream track
@@ -79,10 +86,8 @@ RankLaneSources FindRankLaneSources(const Trace& trace, const TraceAnalysis& ana
     for (size_t i = 0; i < own; ++i) kept.push_back(totals[i].second);
     std::sort(kept.begin(), kept.end());
     for (uint32_t track : kept) {
-      const std::string_view name = trace.str(trace.tracks().name(TrackId(track)));
       src.compute_tracks.push_back({track});
-      src.compute_names.push_back(name.empty() ? "stream " + std::to_string(trace.tracks().tid(TrackId(track)))
-                                               : std::string(name));
+      src.compute_names.push_back(RankTrackName(trace, TrackId(track)));
     }
     if (own < totals.size()) {
       std::vector<uint32_t> rest;
@@ -125,8 +130,7 @@ RankLaneSources FindRankLaneSources(const Trace& trace, const TraceAnalysis& ana
     if (ns > best_ns) {
       best_ns = ns;
       src.host_slices = std::move(top);
-      const std::string_view name = trace.str(trace.tracks().name(track));
-      src.host_thread = name.empty() ? "thread " + std::to_string(trace.tracks().tid(track)) : std::string(name);
+      src.host_thread = RankTrackName(trace, track);
     }
   }
   return src;

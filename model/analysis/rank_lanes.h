@@ -74,6 +74,9 @@ struct RankLaneSources {
   std::string host_thread;                 // RankLanes::host_thread
 };
 RankLaneSources FindRankLaneSources(const Trace& trace, const TraceAnalysis& analysis);
+// A lane's name for a track: its own, else "stream N" (a device track) or
+// "thread N" (a host thread), N its tid.
+std::string RankTrackName(const Trace& trace, TrackId track);
 
 // The lanes of one rank: the primary device's kernels split into compute
 // (also per stream, see compute_streams) and collective, and the main thread, the host thread with the most time in
