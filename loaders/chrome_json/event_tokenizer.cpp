@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "loaders/chrome_json/event_tokenizer_impl.h"
+#include "loaders/chrome_json/fast_event_scanner.h"
 #include "model/string_pool.h"
 
 namespace stepline::loaders {
@@ -58,9 +59,10 @@ TokenizeResult EventTokenizer::Impl::Run(const ChunkSpec& spec, std::string_view
   batch = out;
   result = TokenizeResult{};
   result.ok = true;
-  doc = BuildChunkDocument(spec, input, &doc_buffer, &doc_capacity);
   batch->input_begin = spec.begin;
   batch->input_end = spec.end;
+  if (TryFastPath(spec, input)) return result;
+  doc = BuildChunkDocument(spec, input, &doc_buffer, &doc_capacity);
   od::document d;
   simdjson::error_code e = parser.iterate(doc.data, doc.size, doc.size + kDocumentPadding).get(d);
   if (e == simdjson::UTF8_ERROR || e == simdjson::UNESCAPED_CHARS) {
@@ -81,6 +83,24 @@ TokenizeResult EventTokenizer::Impl::Run(const ChunkSpec& spec, std::string_view
   std::stable_sort(batch->problems.begin(), batch->problems.end(),
                    [](const RawProblem& a, const RawProblem& b) { return a.offset < b.offset; });
   return result;
+}
+
+// A trace whose chunks keep giving up (escaped names everywhere, say) would
+// be read twice: after 3 give-ups, try again only while they stay under a
+// fifth of the tries.
+bool EventTokenizer::Impl::TryFastPath(const ChunkSpec& spec, std::string_view input) {
+  if (!fast_path || !FastPathApplies(spec)) return false;
+  if (fast_give_ups >= 3 && fast_give_ups * 4 > fast_chunks) return false;
+  if (ScanChunkEventsFast(spec, input, keep_args, batch)) {
+    ++fast_chunks;
+    result.saw_events = true;
+    return true;
+  }
+  ++fast_give_ups;
+  batch->Clear();
+  batch->input_begin = spec.begin;
+  batch->input_end = spec.end;
+  return false;
 }
 
 bool EventTokenizer::Impl::WalkTop(od::document& d, const ChunkSpec& spec) {
@@ -223,5 +243,9 @@ EventTokenizer::~EventTokenizer() = default;
 TokenizeResult EventTokenizer::Tokenize(const ChunkSpec& spec, std::string_view input, RawEventBatch* batch) {
   return impl_->Run(spec, input, batch);
 }
+
+void EventTokenizer::set_fast_path(bool enabled) { impl_->fast_path = enabled; }
+uint64_t EventTokenizer::fast_chunks() const { return impl_->fast_chunks; }
+uint64_t EventTokenizer::fast_give_ups() const { return impl_->fast_give_ups; }
 
 }  // namespace stepline::loaders

@@ -40,6 +40,13 @@ class EventTokenizer {
   // once if simdjson rejects them) and fills `batch`, which must be empty.
   TokenizeResult Tokenize(const ChunkSpec& spec, std::string_view input, RawEventBatch* batch);
 
+  // The fast path (fast_event_scanner.h) is tried on middle chunks unless
+  // switched off here (tests compare both paths). Chunks it read, and chunks
+  // it gave back to simdjson, since construction.
+  void set_fast_path(bool enabled);
+  uint64_t fast_chunks() const;
+  uint64_t fast_give_ups() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

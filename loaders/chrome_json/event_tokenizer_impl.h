@@ -69,6 +69,7 @@ struct EventTokenizer::Impl {
 
   // --- event_tokenizer.cpp: document, top level, events --------------------
   TokenizeResult Run(const ChunkSpec& spec, std::string_view input, RawEventBatch* out);
+  bool TryFastPath(const ChunkSpec& spec, std::string_view input);
   bool WalkTop(od::document& d, const ChunkSpec& spec);
   bool WalkEvents(od::array events);
   bool ParseEvent(od::object obj, uint64_t offset);
@@ -109,6 +110,9 @@ struct EventTokenizer::Impl {
   std::unique_ptr<char[]> doc_buffer;  // this thread's chunk copies, reused chunk after chunk
   size_t doc_capacity = 0;
   bool keep_args;
+  bool fast_path = true;
+  uint64_t fast_chunks = 0;
+  uint64_t fast_give_ups = 0;
   RawEventBatch* batch = nullptr;
   ChunkDocument doc;
   TokenizeResult result;

@@ -137,4 +137,25 @@ size_t FindJsonSyntaxError(std::string_view text, std::string* expected) {
   return std::string_view::npos;
 }
 
+// Copies JSON text without the whitespace outside strings.
+size_t CompactJson(std::string_view raw, char* out) {
+  size_t n = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    const char c = raw[i];
+    if (in_string) {
+      out[n++] = c;
+      if (c == '\\' && i + 1 < raw.size()) {
+        out[n++] = raw[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (!IsJsonSpace(c)) {
+      out[n++] = c;
+      in_string = c == '"';
+    }
+  }
+  return n;
+}
+
 }  // namespace stepline::loaders

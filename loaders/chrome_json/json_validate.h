@@ -18,4 +18,9 @@ namespace stepline::loaders {
 // is neither whitespace, structural nor a quote.
 size_t FindJsonSyntaxError(std::string_view text, std::string* expected);
 
+// Copies JSON text into `out` (room for raw.size() bytes) without the
+// whitespace outside strings; returns the bytes written. Kept args are
+// stored in this compact form.
+size_t CompactJson(std::string_view raw, char* out);
+
 }  // namespace stepline::loaders

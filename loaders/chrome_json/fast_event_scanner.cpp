@@ -1,0 +1,535 @@
+// ScanChunkEventsFast (see fast_event_scanner.h): one pass over a middle
+// chunk, mirroring EventTokenizer::Impl's member readers (event_fields.cpp)
+// case by case; every case those readers would turn into a problem, or that
+// needs simdjson's judgement (unescaping, a number beyond int64/double), is a
+// give-up here instead.
+//
+// [SECTION] Lexical helpers
+// [SECTION] The scanner: events, members, args, skipped values
+// [SECTION] Entry points
+#include "loaders/chrome_json/fast_event_scanner.h"
+
+#include <charconv>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "loaders/chrome_json/event_tokenizer_impl.h"
+#include "loaders/chrome_json/json_number.h"
+#include "loaders/chrome_json/json_validate.h"
+#include "model/string_pool.h"
+
+namespace stepline::loaders {
+namespace {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Lexical helpers
+//-----------------------------------------------------------------------------
+
+constexpr int kMaxDepth = 64;  // deeper values go to simdjson (its limit is 1024)
+
+constexpr bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// A byte that ends a string's plain run: the quote, an escape, or a raw
+// control byte (which JSON forbids in strings).
+constexpr bool IsStringStop(char c) { return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20; }
+
+// The first string stop in [p, end), or end. Names are tens of bytes, so
+// 16 at a time (SSE2 is part of x86-64).
+inline const char* FindStringStop(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i control_max = _mm_set1_epi8(0x1F);
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(v, control_max), v);  // v <= 0x1F, unsigned
+    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control);
+    const int mask = _mm_movemask_epi8(hit);
+    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#endif
+  while (p < end && !IsStringStop(*p)) ++p;
+  return p;
+}
+
+// What may follow a scalar: the end, whitespace, a separator or a closer.
+constexpr bool EndsScalar(char c) { return IsJsonSpace(c) || c == ',' || c == '}' || c == ']'; }
+
+// The end of the JSON number at p (RFC 8259 grammar), or nullptr when the
+// bytes are not exactly one number. *integral: no fraction and no exponent.
+const char* NumberEnd(const char* p, const char* end, bool* integral) {
+  if (p < end && *p == '-') ++p;
+  if (p == end) return nullptr;
+  if (*p == '0') {
+    ++p;
+  } else if (*p >= '1' && *p <= '9') {
+    while (p < end && IsDigit(*p)) ++p;
+  } else {
+    return nullptr;
+  }
+  *integral = true;
+  if (p < end && *p == '.') {
+    ++p;
+    if (p == end || !IsDigit(*p)) return nullptr;
+    while (p < end && IsDigit(*p)) ++p;
+    *integral = false;
+  }
+  if (p < end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    if (p < end && (*p == '+' || *p == '-')) ++p;
+    if (p == end || !IsDigit(*p)) return nullptr;
+    while (p < end && IsDigit(*p)) ++p;
+    *integral = false;
+  }
+  if (p < end && !EndsScalar(*p)) return nullptr;
+  return p;
+}
+
+// Digits (already checked) to uint64; false on overflow.
+bool DigitsToU64(std::string_view digits, uint64_t* out) {
+  uint64_t v = 0;
+  for (char c : digits) {
+    if (__builtin_mul_overflow(v, uint64_t{10}, &v) || __builtin_add_overflow(v, uint64_t(c - '0'), &v)) return false;
+  }
+  *out = v;
+  return true;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] The scanner: events, members, args, skipped values
+//-----------------------------------------------------------------------------
+
+// Each reader returns false to give the chunk up. Readers start at their
+// value's first byte (whitespace already skipped) and end just past it.
+class Scanner {
+ public:
+  Scanner(std::string_view input, const ChunkSpec& spec, bool keep_args, RawEventBatch* batch)
+      : base_(input.data()), p_(input.data() + spec.begin), end_(input.data() + spec.end), keep_args_(keep_args),
+        batch_(batch) {}
+
+  // The body of "[" + events + "]", where the chunk's last comma (the one
+  // before the next chunk's first event) counts as blank.
+  bool Events() {
+    SkipSpace();
+    while (p_ < end_) {
+      if (*p_ != '{' || !Event()) return false;
+      SkipSpace();
+      if (p_ == end_) break;
+      if (*p_ != ',') return false;
+      ++p_;
+      SkipSpace();
+      if (p_ < end_ && *p_ != '{') return false;
+    }
+    return true;
+  }
+
+ private:
+  void SkipSpace() {
+    while (p_ < end_ && IsJsonSpace(*p_)) ++p_;
+  }
+  bool Expect(char c) {
+    SkipSpace();
+    if (p_ == end_ || *p_ != c) return false;
+    ++p_;
+    SkipSpace();
+    return p_ < end_;
+  }
+
+  // A string at p_ ('"'): its raw body (escapes as written). Escapes are
+  // stepped over as simdjson's stage 1 does; *escaped says there were some.
+  bool String(std::string_view* body, bool* escaped) {
+    const char* start = ++p_;
+    *escaped = false;
+    for (;;) {
+      p_ = FindStringStop(p_, end_);
+      if (p_ == end_) return false;
+      if (*p_ == '"') break;
+      if (*p_ != '\\' || end_ - p_ < 2) return false;  // a raw control byte: simdjson's repair path
+      *escaped = true;
+      p_ += 2;
+    }
+    *body = std::string_view(start, static_cast<size_t>(p_ - start));
+    ++p_;
+    return true;
+  }
+  // A string read as text: escapes would need unescaping, which is simdjson's.
+  bool PlainString(std::string_view* body) {
+    bool escaped = false;
+    return String(body, &escaped) && !escaped;
+  }
+  bool Number(std::string_view* token, bool* integral) {
+    const char* e = NumberEnd(p_, end_, integral);
+    if (e == nullptr) return false;
+    *token = std::string_view(p_, static_cast<size_t>(e - p_));
+    p_ = e;
+    return true;
+  }
+  // true / false / null at p_; *value is the literal's first byte.
+  bool Literal(char* value) {
+    const char c = *p_;
+    const std::string_view word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+    if (static_cast<size_t>(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0) return false;
+    p_ += word.size();
+    if (p_ < end_ && !EndsScalar(*p_)) return false;
+    *value = c;
+    return true;
+  }
+
+  // Any value, checked strictly and dropped (simdjson skips what is not read).
+  bool SkipValue(int depth) {
+    std::string_view text;
+    bool flag = false;
+    char literal = 0;
+    switch (*p_) {
+      case '"': return String(&text, &flag);
+      case '{':
+      case '[': return SkipContainer(depth + 1);
+      case 't':
+      case 'f':
+      case 'n': return Literal(&literal);
+      default: return Number(&text, &flag);
+    }
+  }
+  bool SkipContainer(int depth) {
+    if (depth > kMaxDepth) return false;
+    const char close = *p_ == '{' ? '}' : ']';
+    const bool object = close == '}';
+    ++p_;
+    SkipSpace();
+    if (p_ < end_ && *p_ == close) {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      if (p_ == end_) return false;
+      if (object) {
+        std::string_view key;
+        bool escaped = false;
+        if (*p_ != '"' || !String(&key, &escaped) || !Expect(':')) return false;
+      }
+      if (!SkipValue(depth)) return false;
+      SkipSpace();
+      if (p_ == end_) return false;
+      if (*p_ == close) {
+        ++p_;
+        return true;
+      }
+      if (*p_ != ',') return false;
+      ++p_;
+      SkipSpace();
+    }
+  }
+
+  bool Event();
+  bool Member(EventKey kind, RawEvent* ev, uint64_t* scope_hash);
+  bool Time(bool is_ts, RawEvent* ev);
+  bool PidOrTid(bool is_pid, RawEvent* ev);
+  bool NameOrCategory(bool is_name, RawEvent* ev);
+  bool Id(bool is_bind_id, RawEvent* ev);
+  bool Args(RawEvent* ev);
+  bool ArgValue(uint32_t key, RawArg* arg, RawEvent* ev);
+  bool ArgNumber(uint32_t key, RawArg* arg, RawEvent* ev);
+
+  const char* base_;  // the input's first byte: offsets are input offsets
+  const char* p_;
+  const char* end_;
+  bool keep_args_;
+  RawEventBatch* batch_;
+  std::string scratch_;
+};
+
+// EventTokenizer::Impl::ParseEvent, minus its problems.
+bool Scanner::Event() {
+  RawEvent ev;
+  ev.offset = static_cast<uint64_t>(p_ - base_);
+  ev.args_begin = static_cast<uint32_t>(batch_->args.size());
+  uint64_t scope_hash = 0;
+  ++p_;
+  SkipSpace();
+  bool any_member = false;
+  if (p_ < end_ && *p_ == '}') {
+    ++p_;
+  } else {
+    for (;;) {
+      std::string_view key;
+      if (p_ == end_ || *p_ != '"' || !PlainString(&key) || !Expect(':')) return false;
+      any_member = true;
+      const EventKey kind = ClassifyEventKey(key);
+      if (!(kind == EventKey::kOther ? SkipValue(1) : Member(kind, &ev, &scope_hash))) return false;
+      SkipSpace();
+      if (p_ == end_) return false;
+      if (*p_ == '}') {
+        ++p_;
+        break;
+      }
+      if (*p_ != ',') return false;
+      ++p_;
+      SkipSpace();
+    }
+  }
+  ev.args_end = static_cast<uint32_t>(batch_->args.size());
+  if (!any_member) return true;  // {} terminator: ignored, as the simdjson walk does
+  if (ev.ph == 0) return false;  // a problem ("an event without \"ph\"")
+  if (scope_hash != 0) ev.id ^= scope_hash * 0x9E3779B97F4A7C15ull;
+  batch_->events.push_back(ev);
+  return true;
+}
+
+bool Scanner::Member(EventKey kind, RawEvent* ev, uint64_t* scope_hash) {
+  std::string_view body;
+  bool escaped = false;
+  char literal = 0;
+  switch (kind) {
+    case EventKey::kPh:
+      // One plain character; anything else is a problem or a bad phase.
+      if (*p_ != '"' || !String(&body, &escaped) || body.size() != 1) return false;
+      ev->ph = body[0];
+      return true;
+    case EventKey::kTs:
+    case EventKey::kDur: return Time(kind == EventKey::kTs, ev);
+    case EventKey::kPid:
+    case EventKey::kTid: return PidOrTid(kind == EventKey::kPid, ev);
+    case EventKey::kName:
+    case EventKey::kCat: return NameOrCategory(kind == EventKey::kName, ev);
+    case EventKey::kId:
+    case EventKey::kBindId: return Id(kind == EventKey::kBindId, ev);
+    case EventKey::kArgs: return *p_ == '{' && Args(ev);
+    case EventKey::kBp:
+    case EventKey::kS:
+    case EventKey::kScope:
+      // The raw body, escapes as written (PlainStringBody); other values are ignored.
+      if (*p_ != '"') return SkipValue(1);
+      if (!String(&body, &escaped)) return false;
+      if (body.empty()) return true;
+      if (kind == EventKey::kBp && body == "e") ev->flags |= RawEvent::kBindEnclosing;
+      if (kind == EventKey::kS) ev->scope = body[0];
+      if (kind == EventKey::kScope) *scope_hash = StringPool::Hash(body);
+      return true;
+    case EventKey::kFlowIn:
+    case EventKey::kFlowOut:
+      if (*p_ != 't' && *p_ != 'f') return SkipValue(1);  // not a boolean: ignored
+      if (!Literal(&literal)) return false;
+      if (literal == 't') ev->flags |= kind == EventKey::kFlowIn ? RawEvent::kFlowIn : RawEvent::kFlowOut;
+      return true;
+    case EventKey::kId2:  // an object: the simdjson walk reads it
+    case EventKey::kOther: return false;
+  }
+  return false;
+}
+
+// ReadTime: a number or a plain numeric string; anything else is a problem.
+bool Scanner::Time(bool is_ts, RawEvent* ev) {
+  std::string_view text;
+  bool integral = false;
+  if (*p_ == '"' ? !PlainString(&text) : !Number(&text, &integral)) return false;
+  int64_t ns = 0;
+  if (ParseMicrosToNs(text, &ns) != NumberStatus::kOk) return false;
+  if (is_ts) {
+    ev->ts_ns = ns;
+    ev->flags |= RawEvent::kHasTs;
+  } else {
+    ev->dur_ns = ns;
+    ev->flags |= RawEvent::kHasDur;
+  }
+  return true;
+}
+
+// ReadPidOrTid: numbers and numeric strings are keys, "stream N" tids too,
+// any other plain string is a local string id.
+bool Scanner::PidOrTid(bool is_pid, RawEvent* ev) {
+  std::string_view text;
+  bool integral = false;
+  const bool was_string = *p_ == '"';
+  if (was_string ? !PlainString(&text) : !Number(&text, &integral)) return false;
+  int64_t value = 0;
+  bool numeric = ParseIntegerKey(text, &value) ||
+                 (!was_string && ParseScaledDecimal(text, 0, &value) == NumberStatus::kOk);
+  if (!numeric && was_string && !is_pid && text.starts_with("stream ")) numeric = ParseIntegerKey(text.substr(7), &value);
+  if (numeric) {
+    (is_pid ? ev->pid : ev->tid) = value;
+    ev->flags &= static_cast<decltype(ev->flags)>(~(is_pid ? RawEvent::kPidIsString : RawEvent::kTidIsString));
+  } else {
+    if (!was_string) return false;  // a number no key holds: a problem
+    (is_pid ? ev->pid : ev->tid) = batch_->strings.Intern(text);
+    ev->flags |= is_pid ? RawEvent::kPidIsString : RawEvent::kTidIsString;
+  }
+  if (is_pid) ev->flags |= RawEvent::kHasPid;
+  return true;
+}
+
+// ReadNameOrCategory: a plain string, or a number kept as its text.
+bool Scanner::NameOrCategory(bool is_name, RawEvent* ev) {
+  std::string_view text;
+  bool integral = false;
+  if (*p_ == '"' ? !PlainString(&text) : !Number(&text, &integral)) return false;
+  (is_name ? ev->name : ev->cat) = batch_->strings.Intern(text);
+  return true;
+}
+
+// ReadId for "id" and "bind_id": a number, or a string's raw body.
+bool Scanner::Id(bool is_bind_id, RawEvent* ev) {
+  std::string_view text;
+  bool flag = false;
+  if (*p_ == '"' ? !String(&text, &flag) : !Number(&text, &flag)) return false;
+  uint64_t id = 0;
+  if (!ParseIdText(text, &id)) id = StringPool::Hash(text);
+  if (is_bind_id) {
+    ev->flags |= RawEvent::kHasBindId;
+    ev->bind_id = id;
+  } else {
+    ev->flags |= RawEvent::kHasId;
+    ev->id = id;
+  }
+  return true;
+}
+
+// ParseArgs: every key is interned; values kept as the simdjson walk keeps them.
+bool Scanner::Args(RawEvent* ev) {
+  ++p_;
+  SkipSpace();
+  if (p_ < end_ && *p_ == '}') {
+    ++p_;
+    return true;
+  }
+  for (;;) {
+    std::string_view key;
+    if (p_ == end_ || *p_ != '"' || !PlainString(&key) || !Expect(':')) return false;
+    RawArg arg;
+    arg.key = batch_->strings.Intern(key);
+    const bool keep = keep_args_ || arg.key < kWellKnownCount || ev->ph == 0 || ev->ph == 'C' || ev->ph == 'M';
+    if (!keep) {
+      if (!SkipValue(2)) return false;
+    } else {
+      if (!ArgValue(arg.key, &arg, ev)) return false;
+      batch_->args.push_back(arg);
+    }
+    SkipSpace();
+    if (p_ == end_) return false;
+    if (*p_ == '}') {
+      ++p_;
+      return true;
+    }
+    if (*p_ != ',') return false;
+    ++p_;
+    SkipSpace();
+  }
+}
+
+// ReadValue's cases for an arg of an event.
+bool Scanner::ArgValue(uint32_t key, RawArg* arg, RawEvent* ev) {
+  std::string_view body;
+  bool escaped = false;
+  char literal = 0;
+  switch (*p_) {
+    case '"': {
+      if (!String(&body, &escaped)) return false;
+      uint64_t corr = 0;
+      bool is_corr = false;
+      if (key == kStrCorrelationId && !escaped && ParseCanonicalDecimal(body, &corr)) {
+        arg->type = ArgType::kDecimalString;
+        arg->bits = corr;
+        is_corr = true;
+      } else {
+        if (escaped) return false;  // unescaping is simdjson's
+        const uint32_t id = batch_->strings.Intern(body);
+        arg->type = ArgType::kString;
+        arg->bits = id;
+        is_corr = key == kStrCorrelationId && ParseIdText(batch_->strings.Get(id), &corr);
+      }
+      if (is_corr) {
+        ev->correlation = corr;
+        ev->flags |= RawEvent::kHasCorrelation | RawEvent::kCorrelationFromTb;
+      } else if (key == kStrMemcpyDetails) {
+        ev->flags |= RawEvent::kHasMemcpyDetails;
+      }
+      return true;
+    }
+    case 't':
+    case 'f':
+    case 'n':
+      if (!Literal(&literal)) return false;
+      if (literal == 'n') {
+        arg->type = ArgType::kJson;
+        arg->bits = batch_->strings.Intern("null");
+      } else {
+        arg->type = ArgType::kBool;
+        arg->bits = literal == 't' ? 1 : 0;
+      }
+      return true;
+    case '{':
+    case '[': {
+      const char* start = p_;
+      if (!SkipContainer(2)) return false;
+      const std::string_view raw(start, static_cast<size_t>(p_ - start));
+      std::string expected;
+      if (FindJsonSyntaxError(raw, &expected) != std::string_view::npos) return false;
+      scratch_.resize(raw.size());
+      scratch_.resize(CompactJson(raw, scratch_.data()));
+      arg->type = ArgType::kJson;
+      arg->bits = batch_->strings.Intern(scratch_);
+      return true;
+    }
+    default: return ArgNumber(key, arg, ev);
+  }
+}
+
+// simdjson's get_int64 / get_uint64 / get_double, for the numbers whose
+// answer is certain: integers within int64 or uint64, finite doubles
+// (std::from_chars rounds correctly, as simdjson does).
+bool Scanner::ArgNumber(uint32_t key, RawArg* arg, RawEvent* ev) {
+  std::string_view text;
+  bool integral = false;
+  if (!Number(&text, &integral)) return false;
+  if (integral) {
+    const bool negative = text.front() == '-';
+    uint64_t magnitude = 0;
+    if (!DigitsToU64(text.substr(negative ? 1 : 0), &magnitude)) return false;
+    if (negative) {
+      if (magnitude == 0 || magnitude > static_cast<uint64_t>(INT64_MAX)) return false;  // "-0", below INT64_MIN + 1
+      arg->type = ArgType::kInt;
+      arg->bits = static_cast<uint64_t>(-static_cast<int64_t>(magnitude));
+    } else {
+      arg->type = magnitude <= static_cast<uint64_t>(INT64_MAX) ? ArgType::kInt : ArgType::kUint;
+      arg->bits = magnitude;
+    }
+    if (key == kStrCorrelation) {
+      ev->correlation = arg->bits;
+      ev->flags |= RawEvent::kHasCorrelation;
+    }
+    return true;
+  }
+  // No exponent and few digits: far from overflow and underflow, where
+  // simdjson's error and from_chars' answer could part ways.
+  if (text.size() > 32 || text.find_first_of("eE") != std::string_view::npos) return false;
+  double d = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+  if (ec != std::errc() || end != text.data() + text.size()) return false;
+  arg->type = ArgType::kDouble;
+  std::memcpy(&arg->bits, &d, sizeof d);
+  return true;
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Entry points
+//-----------------------------------------------------------------------------
+
+bool FastPathApplies(const ChunkSpec& spec) {
+  return !spec.starts_document && !spec.ends_document && spec.opener == "[" && spec.closer == "]" &&
+         spec.blanks.empty();
+}
+
+bool ScanChunkEventsFast(const ChunkSpec& spec, std::string_view input, bool keep_args, RawEventBatch* batch) {
+  if (!FastPathApplies(spec) || spec.end > input.size() || spec.begin > spec.end) return false;
+  // simdjson rejects a document with invalid UTF-8 anywhere (then repairs it).
+  if (!simdjson::validate_utf8(input.data() + spec.begin, spec.end - spec.begin)) return false;
+  Scanner scanner(input, spec, keep_args, batch);
+  return scanner.Events();
+}
+
+}  // namespace stepline::loaders

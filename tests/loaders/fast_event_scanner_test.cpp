@@ -1,0 +1,246 @@
+// The tokenizer's fast path (fast_event_scanner.h) gives, chunk by chunk,
+// exactly the batch of the simdjson walk (events, args, string ids, problems)
+// or gives the chunk up: on every demo scenario, on the shared real traces,
+// and on hand-written events for each case it must read or hand back.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "loaders/byte_source.h"
+#include "loaders/chrome_json/event_tokenizer.h"
+#include "loaders/chrome_json/fast_event_scanner.h"
+#include "loaders/chrome_json/json_chunker.h"
+#include "loaders/demo/demo_generator.h"
+#include "loaders/export/chrome_json_writer.h"
+#include "tests/support/test_traces.h"
+
+namespace stepline::loaders {
+namespace {
+
+// What both paths did with a whole input, chunk by chunk.
+struct Comparison {
+  size_t chunks = 0;
+  uint64_t fast_chunks = 0;
+  uint64_t give_ups = 0;
+};
+
+void ExpectSameEvent(const RawEvent& a, const RawEvent& b, const std::string& where) {
+  EXPECT_EQ(a.offset, b.offset) << where;
+  EXPECT_EQ(a.ts_ns, b.ts_ns) << where;
+  EXPECT_EQ(a.dur_ns, b.dur_ns) << where;
+  EXPECT_EQ(a.pid, b.pid) << where;
+  EXPECT_EQ(a.tid, b.tid) << where;
+  EXPECT_EQ(a.id, b.id) << where;
+  EXPECT_EQ(a.bind_id, b.bind_id) << where;
+  EXPECT_EQ(a.correlation, b.correlation) << where;
+  EXPECT_EQ(a.name, b.name) << where;
+  EXPECT_EQ(a.cat, b.cat) << where;
+  EXPECT_EQ(a.args_begin, b.args_begin) << where;
+  EXPECT_EQ(a.args_end, b.args_end) << where;
+  EXPECT_EQ(a.phase_text, b.phase_text) << where;
+  EXPECT_EQ(a.flags, b.flags) << where;
+  EXPECT_EQ(a.ph, b.ph) << where;
+  EXPECT_EQ(a.scope, b.scope) << where;
+}
+
+void ExpectSameBatch(const RawEventBatch& fast, const RawEventBatch& slow, const std::string& where) {
+  ASSERT_EQ(fast.events.size(), slow.events.size()) << where;
+  for (size_t i = 0; i < fast.events.size(); ++i) {
+    ExpectSameEvent(fast.events[i], slow.events[i], where + " event " + std::to_string(i));
+  }
+  ASSERT_EQ(fast.args.size(), slow.args.size()) << where;
+  for (size_t i = 0; i < fast.args.size(); ++i) {
+    EXPECT_EQ(fast.args[i].key, slow.args[i].key) << where << " arg " << i;
+    EXPECT_EQ(fast.args[i].type, slow.args[i].type) << where << " arg " << i;
+    EXPECT_EQ(fast.args[i].bits, slow.args[i].bits) << where << " arg " << i;
+  }
+  ASSERT_EQ(fast.strings.size(), slow.strings.size()) << where;
+  for (uint32_t i = 0; i < fast.strings.size(); ++i) {
+    EXPECT_EQ(fast.strings.Get(i), slow.strings.Get(i)) << where << " string " << i;
+  }
+  ASSERT_EQ(fast.problems.size(), slow.problems.size()) << where;
+  for (size_t i = 0; i < fast.problems.size(); ++i) {
+    EXPECT_EQ(fast.problems[i].offset, slow.problems[i].offset) << where;
+    EXPECT_EQ(fast.problems[i].code, slow.problems[i].code) << where;
+    EXPECT_EQ(fast.problems[i].detail, slow.problems[i].detail) << where;
+  }
+  EXPECT_EQ(fast.metadata.size(), slow.metadata.size()) << where;
+  EXPECT_EQ(fast.input_begin, slow.input_begin) << where;
+  EXPECT_EQ(fast.input_end, slow.input_end) << where;
+}
+
+// Plans `json` into speculative chunks of about `chunk_bytes` and tokenizes
+// every chunk with and without the fast path.
+Comparison CompareOnChunks(std::string json, uint64_t chunk_bytes, bool keep_args = true) {
+  const size_t size = json.size();
+  json.append(64, '\0');  // the padding the loader's buffers carry
+  const std::string_view input(json.data(), size);
+  Comparison c;
+  EventTokenizer fast(keep_args);
+  EventTokenizer slow(keep_args);
+  slow.set_fast_path(false);
+  for (const ChunkSpec& spec : PlanSpeculativeChunks(input, chunk_bytes)) {
+    RawEventBatch a, b;
+    const TokenizeResult ra = fast.Tokenize(spec, input, &a);
+    const TokenizeResult rb = slow.Tokenize(spec, input, &b);
+    const std::string where = "chunk [" + std::to_string(spec.begin) + ", " + std::to_string(spec.end) + ")";
+    EXPECT_EQ(ra.ok, rb.ok) << where;
+    EXPECT_EQ(ra.saw_events, rb.saw_events) << where;
+    EXPECT_EQ(ra.failure_offset, rb.failure_offset) << where;
+    EXPECT_EQ(ra.failure, rb.failure) << where;
+    ExpectSameBatch(a, b, where);
+    ++c.chunks;
+  }
+  EXPECT_EQ(slow.fast_chunks(), 0u);
+  c.fast_chunks = fast.fast_chunks();
+  c.give_ups = fast.fast_give_ups();
+  return c;
+}
+
+// A middle chunk holding `events` (the text between two event boundaries),
+// scanned with the fast path alone.
+bool FastReads(const std::string& events, RawEventBatch* batch, bool keep_args = true) {
+  const std::string json = "[{\"ph\":\"i\",\"ts\":0},\n" + events + ",\n{\"ph\":\"i\",\"ts\":0}]";
+  ChunkSpec spec;
+  spec.begin = json.find('\n') + 1;
+  spec.end = json.rfind('\n');
+  spec.opener = "[";
+  spec.closer = "]";
+  return ScanChunkEventsFast(spec, json, keep_args, batch);
+}
+
+// The fast path reads `events` itself, and agrees with the simdjson walk.
+void ExpectFastAgrees(const std::string& events, bool keep_args = true) {
+  RawEventBatch batch;
+  EXPECT_TRUE(FastReads(events, &batch, keep_args)) << events;
+  const std::string head = "[{\"ph\":\"i\",\"ts\":0},\n";
+  std::string json = head;
+  for (int i = 0; i < 40; ++i) json += events + ",\n";  // several chunks of it
+  json += "{\"ph\":\"i\",\"ts\":0}]";
+  const Comparison c = CompareOnChunks(json, 64, keep_args);
+  EXPECT_GT(c.fast_chunks, 0u) << events;
+  EXPECT_EQ(c.give_ups, 0u) << events;
+}
+
+// The fast path hands `events` back, and the simdjson walk's answer stands.
+void ExpectGivenUp(const std::string& events) {
+  RawEventBatch batch;
+  EXPECT_FALSE(FastReads(events, &batch)) << events;
+  std::string json = "[{\"ph\":\"i\",\"ts\":0},\n";
+  for (int i = 0; i < 6; ++i) json += events + ",\n";
+  json += "{\"ph\":\"i\",\"ts\":0}]";
+  const Comparison c = CompareOnChunks(json, 64);
+  EXPECT_GT(c.give_ups, 0u) << events;
+}
+
+TEST(FastEventScannerTest, ReadsThePlainShapes) {
+  ExpectFastAgrees(R"j({"ph":"X","pid":701,"tid":84213,"ts":475396.870,"dur":22.256,"name":"cuLaunchKernel","args":{"correlation_id":"13084","group_id":"11"}})j");
+  ExpectFastAgrees(R"j({"ph":"X","cat":"kernel","name":"void gemm<128>(float*)","pid":0,"tid":"stream 7","ts":1695835535123456.789,"dur":3.5,"args":{"correlation":42,"grid":[80,1,1],"Input Dims":[[2,3],[]],"stream":7,"blocks per SM":0.5,"ok":true,"no":false,"none":null,"neg":-17,"big":18446744073709551615}})j");
+  ExpectFastAgrees(R"j({ "ph" : "B" , "pid" : "1441273664" , "tid" : "worker" , "ts" : "12.5" , "name" : "span" , "args" : { } })j");
+  ExpectFastAgrees(R"j({"ph":"s","id":"0x1f","cat":"ac2g","name":"ac2g","pid":1,"tid":2,"ts":3,"bp":"e"},{"ph":"f","bind_id":77,"flow_in":true,"flow_out":false,"ts":4,"pid":1,"tid":2})j");
+  ExpectFastAgrees(R"j({"ph":"i","s":"g","scope":"my\"scope","id":"x\\y","ts":5,"name":7,"cat":-3,"tts":9,"sf":{"a":[1,{"b":"c\"d"}]},"stack":["x","y"]})j");
+  ExpectFastAgrees(R"j({},{"ph":"C","name":"mem","pid":1,"ts":1,"args":{"bytes":1.25,"count":3}},{"ph":"M","name":"thread_name","pid":1,"tid":2,"args":{"name":"main"}})j");
+  ExpectFastAgrees(R"j({"ph":"X","ph":"B","pid":"p","pid":5,"tid":1,"ts":1,"ts":2,"args":{"memcpy_details":"kind: HtoD","correlation_id":"007"}})j");
+  ExpectFastAgrees(R"j({"name":"args before ph","args":{"x":1,"correlation":5},"ph":"X","ts":1,"dur":2,"pid":1,"tid":1})j");
+  ExpectFastAgrees("{\"ph\":\"X\",\"name\":\"caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\",\"ts\":1,\"dur\":1,\"pid\":1,\"tid\":1}");
+}
+
+TEST(FastEventScannerTest, WithoutArgsSkipsWhatTheWalkSkips) {
+  ExpectFastAgrees(R"j({"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":"k","args":{"correlation":5,"junk":[1,2,{"a":"b"}],"s":"t\"u","d":1e400}})j",
+                   /*keep_args=*/false);
+}
+
+TEST(FastEventScannerTest, HandsBackWhatNeedsTheWalk) {
+  ExpectGivenUp(R"j({"ph":"X","name":"esc\"aped","ts":1,"dur":1,"pid":1,"tid":1})j");     // unescaping
+  ExpectGivenUp(R"j({"p\u0068":"X","ts":1,"pid":1,"tid":1})j");                          // escaped key
+  ExpectGivenUp(R"j({"ph":"X","ts":"soon","pid":1,"tid":1})j");                           // a problem
+  ExpectGivenUp(R"j({"ph":"X","ts":1e30,"pid":1,"tid":1})j");                             // out of range
+  ExpectGivenUp(R"j({"ts":1,"pid":1,"tid":1})j");                                         // no "ph"
+  ExpectGivenUp(R"j({"ph":"XY","ts":1,"pid":1,"tid":1})j");                               // bad phase
+  ExpectGivenUp(R"j({"ph":"b","id2":{"local":"0x5"},"ts":1,"pid":1,"tid":1})j");          // id2
+  ExpectGivenUp(R"j({"ph":"X","ts":1,"pid":{},"tid":1})j");                               // pid an object
+  ExpectGivenUp(R"j({"ph":"X","ts":1,"pid":1,"tid":1,"args":[1]})j");                     // args not an object
+  ExpectGivenUp(R"j({"ph":"X","ts":1,"pid":1,"tid":1,"args":{"v":-0}})j");                 // -0
+  ExpectGivenUp(R"j({"ph":"X","ts":1,"pid":1,"tid":1,"args":{"v":1.5e3}})j");              // an exponent
+  ExpectGivenUp(R"j({"ph":"X","ts":1,"pid":1,"tid":1,"args":{"v":99999999999999999999}})j");  // beyond uint64
+  ExpectGivenUp(R"j({"ph":"X","ts":1,"pid":1,"tid":1,"args":{"v":"a\nb"}})j");              // escaped value
+  ExpectGivenUp("{\"ph\":\"X\",\"name\":\"raw\ttab\",\"ts\":1,\"pid\":1,\"tid\":1}");        // control byte
+  ExpectGivenUp("{\"ph\":\"X\",\"name\":\"bad \xC3\x28\",\"ts\":1,\"pid\":1,\"tid\":1}");    // invalid UTF-8
+  ExpectGivenUp(R"j({"ph":"i","ts":0},7,{"ph":"i","ts":0})j");                            // not an object
+  ExpectGivenUp(R"j({"ph":"X","ts":01,"pid":1,"tid":1})j");                               // not JSON
+  ExpectGivenUp(R"j({"ph":"X","ts":1,"pid":1,"tid":1,"x":tru})j");                        // not JSON
+}
+
+TEST(FastEventScannerTest, ReadsOnlyMiddleChunks) {
+  ChunkSpec spec;
+  spec.opener = "[";
+  spec.closer = "]";
+  EXPECT_TRUE(FastPathApplies(spec));
+  spec.blanks.push_back(3);
+  EXPECT_FALSE(FastPathApplies(spec));
+  spec.blanks.clear();
+  spec.starts_document = true;
+  EXPECT_FALSE(FastPathApplies(spec));
+  spec.starts_document = false;
+  spec.ends_document = true;
+  EXPECT_FALSE(FastPathApplies(spec));
+}
+
+TEST(FastEventScannerTest, SplitsInsideStringsAreNotRead) {
+  // Speculative splits land inside this string (it holds "},{"): each such
+  // chunk must fail in both paths alike.
+  std::string json = "[{\"ph\":\"i\",\"ts\":0},\n";
+  for (int i = 0; i < 30; ++i) {
+    json += R"j({"ph":"X","ts":1,"dur":1,"pid":1,"tid":1,"name":"a\"},{\"ph\":\"X\"b"},)j";
+    json += "\n";
+  }
+  json += "{\"ph\":\"i\",\"ts\":0}]";
+  CompareOnChunks(json, 48);
+}
+
+TEST(FastEventScannerTest, EveryDemoScenarioReadsTheSameBothWays) {
+  for (const DemoScenarioInfo& scenario : DemoScenarios()) {
+    for (const DemoStyle style : {DemoStyle::kTensorFlow, DemoStyle::kPyTorch}) {
+      DemoOptions options;
+      options.scenario = std::string(scenario.name);
+      options.style = style;
+      options.steps = 2;
+      options.compute_truth = false;
+      auto trace = GenerateDemoTrace(options);
+      ASSERT_TRUE(trace.ok()) << trace.error();
+      const std::string json = ChromeJsonText(*trace);
+      for (const bool keep_args : {true, style == DemoStyle::kTensorFlow}) {
+        SCOPED_TRACE(std::string(scenario.name) + (keep_args ? "" : " without args"));
+        const Comparison c = CompareOnChunks(json, 16 << 10, keep_args);
+        EXPECT_GT(c.chunks, 4u);
+        EXPECT_EQ(c.fast_chunks + 2, c.chunks);  // every middle chunk
+        EXPECT_EQ(c.give_ups, 0u);
+      }
+    }
+  }
+}
+
+TEST(FastEventScannerTest, SharedRealTracesReadTheSameBothWays) {
+  STEPLINE_REQUIRE_SHARED_TRACES();
+  namespace fs = std::filesystem;
+  size_t files = 0;
+  uint64_t fast = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(testing::SharedTracesDir())) {
+    const std::string path = entry.path().string();
+    if (!entry.is_regular_file() || (!path.ends_with(".json") && !path.ends_with(".json.gz"))) continue;
+    auto input = OpenInput(path, nullptr);
+    ASSERT_TRUE(input.ok()) << path;
+    SCOPED_TRACE(path);
+    const std::string_view text = input->bytes.view();
+    const Comparison c = CompareOnChunks(std::string(text.substr(0, std::min<size_t>(text.size(), 6 << 20))), 256 << 10);
+    fast += c.fast_chunks;
+    ++files;
+  }
+  EXPECT_GT(files, 30u);
+  EXPECT_GT(fast, 100u);
+}
+
+}  // namespace
+}  // namespace stepline::loaders
