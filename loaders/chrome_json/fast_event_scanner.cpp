@@ -32,9 +32,12 @@ constexpr int kMaxDepth = 64;  // deeper values go to simdjson (its limit is 102
 
 constexpr bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-// A byte that ends a string's plain run: the quote, an escape, or a raw
-// control byte (which JSON forbids in strings).
-constexpr bool IsStringStop(char c) { return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20; }
+// A byte that ends a string's plain ASCII run: the quote, an escape, a raw
+// control byte (which JSON forbids in strings) or a non-ASCII byte (whose
+// UTF-8 sequence is checked there, as simdjson checks the whole document).
+constexpr bool IsStringStop(char c) {
+  return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x80;
+}
 
 // The first string stop in [p, end), or end. Names are tens of bytes, so
 // 16 at a time (SSE2 is part of x86-64).
@@ -47,7 +50,7 @@ inline const char* FindStringStop(const char* p, const char* end) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(v, control_max), v);  // v <= 0x1F, unsigned
     const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control);
-    const int mask = _mm_movemask_epi8(hit);
+    const int mask = _mm_movemask_epi8(hit) | _mm_movemask_epi8(v);  // the sign bits: bytes >= 0x80
     if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
     p += 16;
   }
@@ -59,34 +62,68 @@ inline const char* FindStringStop(const char* p, const char* end) {
 // What may follow a scalar: the end, whitespace, a separator or a closer.
 constexpr bool EndsScalar(char c) { return IsJsonSpace(c) || c == ',' || c == '}' || c == ']'; }
 
-// The end of the JSON number at p (RFC 8259 grammar), or nullptr when the
-// bytes are not exactly one number. *integral: no fraction and no exponent.
-const char* NumberEnd(const char* p, const char* end, bool* integral) {
-  if (p < end && *p == '-') ++p;
+// One JSON number, read once: its text, and its value while that is cheap
+// (the shapes traces write: integers, and times like "475396.870").
+struct Number {
+  std::string_view text;
+  bool integral = true;   // no fraction and no exponent
+  bool negative = false;
+  bool exponent = false;
+  int int_digits = 0;
+  uint64_t int_part = 0;  // the integer digits' value when int_digits <= 19
+  uint32_t frac3 = 0;     // the first three fraction digits, zero-padded
+  bool round_up = false;  // the fourth fraction digit is >= 5
+};
+
+// Reads the JSON number at p (RFC 8259 grammar); nullptr when the bytes are
+// not exactly one number.
+const char* ReadNumber(const char* p, const char* end, Number* n) {
+  const char* start = p;
+  if (p < end && *p == '-') {
+    n->negative = true;
+    ++p;
+  }
   if (p == end) return nullptr;
+  const char* int_begin = p;
   if (*p == '0') {
     ++p;
   } else if (*p >= '1' && *p <= '9') {
-    while (p < end && IsDigit(*p)) ++p;
+    uint64_t v = 0;
+    while (p < end && IsDigit(*p)) v = v * 10 + static_cast<uint64_t>(*p++ - '0');  // wraps past 19 digits
+    n->int_part = v;
   } else {
     return nullptr;
   }
-  *integral = true;
+  n->int_digits = static_cast<int>(p - int_begin);
   if (p < end && *p == '.') {
-    ++p;
-    if (p == end || !IsDigit(*p)) return nullptr;
+    const char* frac_begin = ++p;
     while (p < end && IsDigit(*p)) ++p;
-    *integral = false;
+    const long frac_digits = p - frac_begin;
+    if (frac_digits == 0) return nullptr;
+    for (long k = 0; k < 3; ++k) n->frac3 = n->frac3 * 10 + (k < frac_digits ? static_cast<uint32_t>(frac_begin[k] - '0') : 0);
+    n->round_up = frac_digits > 3 && frac_begin[3] >= '5';
+    n->integral = false;
   }
   if (p < end && (*p == 'e' || *p == 'E')) {
     ++p;
     if (p < end && (*p == '+' || *p == '-')) ++p;
     if (p == end || !IsDigit(*p)) return nullptr;
     while (p < end && IsDigit(*p)) ++p;
-    *integral = false;
+    n->integral = false;
+    n->exponent = true;
   }
   if (p < end && !EndsScalar(*p)) return nullptr;
+  n->text = std::string_view(start, static_cast<size_t>(p - start));
   return p;
+}
+
+// ParseMicrosToNs's answer, from the digits already read when the number has
+// no exponent and few integer digits (no overflow); the parse otherwise.
+NumberStatus MicrosToNs(const Number& n, int64_t* ns) {
+  if (n.exponent || n.int_digits > 15) return ParseMicrosToNs(n.text, ns);
+  const auto magnitude = static_cast<int64_t>(n.int_part * 1000 + n.frac3 + (n.round_up ? 1 : 0));
+  *ns = n.negative ? -magnitude : magnitude;
+  return NumberStatus::kOk;
 }
 
 // Digits (already checked) to uint64; false on overflow.
@@ -148,7 +185,14 @@ class Scanner {
       p_ = FindStringStop(p_, end_);
       if (p_ == end_) return false;
       if (*p_ == '"') break;
-      if (*p_ != '\\' || end_ - p_ < 2) return false;  // a raw control byte: simdjson's repair path
+      if (static_cast<unsigned char>(*p_) >= 0x80) {
+        const size_t n = Utf8SequenceLength(reinterpret_cast<const unsigned char*>(p_),
+                                            reinterpret_cast<const unsigned char*>(end_));
+        if (n == 0) return false;  // invalid UTF-8: simdjson's repair path
+        p_ += n;
+        continue;
+      }
+      if (*p_ != '\\' || end_ - p_ < 2) return false;  // a raw control byte: the repair path too
       *escaped = true;
       p_ += 2;
     }
@@ -161,10 +205,9 @@ class Scanner {
     bool escaped = false;
     return String(body, &escaped) && !escaped;
   }
-  bool Number(std::string_view* token, bool* integral) {
-    const char* e = NumberEnd(p_, end_, integral);
+  bool ReadNumber(Number* n) {
+    const char* e = loaders::ReadNumber(p_, end_, n);
     if (e == nullptr) return false;
-    *token = std::string_view(p_, static_cast<size_t>(e - p_));
     p_ = e;
     return true;
   }
@@ -184,6 +227,7 @@ class Scanner {
     std::string_view text;
     bool flag = false;
     char literal = 0;
+    Number number;
     switch (*p_) {
       case '"': return String(&text, &flag);
       case '{':
@@ -191,7 +235,7 @@ class Scanner {
       case 't':
       case 'f':
       case 'n': return Literal(&literal);
-      default: return Number(&text, &flag);
+      default: return ReadNumber(&number);
     }
   }
   bool SkipContainer(int depth) {
@@ -323,11 +367,14 @@ bool Scanner::Member(EventKey kind, RawEvent* ev, uint64_t* scope_hash) {
 
 // ReadTime: a number or a plain numeric string; anything else is a problem.
 bool Scanner::Time(bool is_ts, RawEvent* ev) {
-  std::string_view text;
-  bool integral = false;
-  if (*p_ == '"' ? !PlainString(&text) : !Number(&text, &integral)) return false;
   int64_t ns = 0;
-  if (ParseMicrosToNs(text, &ns) != NumberStatus::kOk) return false;
+  if (*p_ == '"') {
+    std::string_view text;
+    if (!PlainString(&text) || ParseMicrosToNs(text, &ns) != NumberStatus::kOk) return false;
+  } else {
+    Number n;
+    if (!ReadNumber(&n) || MicrosToNs(n, &ns) != NumberStatus::kOk) return false;
+  }
   if (is_ts) {
     ev->ts_ns = ns;
     ev->flags |= RawEvent::kHasTs;
@@ -342,12 +389,20 @@ bool Scanner::Time(bool is_ts, RawEvent* ev) {
 // any other plain string is a local string id.
 bool Scanner::PidOrTid(bool is_pid, RawEvent* ev) {
   std::string_view text;
-  bool integral = false;
+  Number n;
   const bool was_string = *p_ == '"';
-  if (was_string ? !PlainString(&text) : !Number(&text, &integral)) return false;
+  if (was_string ? !PlainString(&text) : !ReadNumber(&n)) return false;
   int64_t value = 0;
-  bool numeric = ParseIntegerKey(text, &value) ||
-                 (!was_string && ParseScaledDecimal(text, 0, &value) == NumberStatus::kOk);
+  bool numeric = false;
+  if (!was_string && n.integral && n.int_digits <= 18) {
+    // ParseIntegerKey's answer, already read.
+    value = n.negative ? -static_cast<int64_t>(n.int_part) : static_cast<int64_t>(n.int_part);
+    numeric = true;
+  } else {
+    if (!was_string) text = n.text;
+    numeric = ParseIntegerKey(text, &value) ||
+              (!was_string && ParseScaledDecimal(text, 0, &value) == NumberStatus::kOk);
+  }
   if (!numeric && was_string && !is_pid && text.starts_with("stream ")) numeric = ParseIntegerKey(text.substr(7), &value);
   if (numeric) {
     (is_pid ? ev->pid : ev->tid) = value;
@@ -364,8 +419,13 @@ bool Scanner::PidOrTid(bool is_pid, RawEvent* ev) {
 // ReadNameOrCategory: a plain string, or a number kept as its text.
 bool Scanner::NameOrCategory(bool is_name, RawEvent* ev) {
   std::string_view text;
-  bool integral = false;
-  if (*p_ == '"' ? !PlainString(&text) : !Number(&text, &integral)) return false;
+  Number n;
+  if (*p_ == '"') {
+    if (!PlainString(&text)) return false;
+  } else {
+    if (!ReadNumber(&n)) return false;
+    text = n.text;  // a numeric name keeps its text
+  }
   (is_name ? ev->name : ev->cat) = batch_->strings.Intern(text);
   return true;
 }
@@ -374,7 +434,13 @@ bool Scanner::NameOrCategory(bool is_name, RawEvent* ev) {
 bool Scanner::Id(bool is_bind_id, RawEvent* ev) {
   std::string_view text;
   bool flag = false;
-  if (*p_ == '"' ? !String(&text, &flag) : !Number(&text, &flag)) return false;
+  Number n;
+  if (*p_ == '"') {
+    if (!String(&text, &flag)) return false;
+  } else {
+    if (!ReadNumber(&n)) return false;
+    text = n.text;
+  }
   uint64_t id = 0;
   if (!ParseIdText(text, &id)) id = StringPool::Hash(text);
   if (is_bind_id) {
@@ -481,13 +547,13 @@ bool Scanner::ArgValue(uint32_t key, RawArg* arg, RawEvent* ev) {
 // answer is certain: integers within int64 or uint64, finite doubles
 // (std::from_chars rounds correctly, as simdjson does).
 bool Scanner::ArgNumber(uint32_t key, RawArg* arg, RawEvent* ev) {
-  std::string_view text;
-  bool integral = false;
-  if (!Number(&text, &integral)) return false;
-  if (integral) {
-    const bool negative = text.front() == '-';
-    uint64_t magnitude = 0;
-    if (!DigitsToU64(text.substr(negative ? 1 : 0), &magnitude)) return false;
+  Number n;
+  if (!ReadNumber(&n)) return false;
+  const std::string_view text = n.text;
+  if (n.integral) {
+    const bool negative = n.negative;
+    uint64_t magnitude = n.int_part;
+    if (n.int_digits > 19 && !DigitsToU64(text.substr(negative ? 1 : 0), &magnitude)) return false;
     if (negative) {
       if (magnitude == 0 || magnitude > static_cast<uint64_t>(INT64_MAX)) return false;  // "-0", below INT64_MIN + 1
       arg->type = ArgType::kInt;
@@ -526,8 +592,6 @@ bool FastPathApplies(const ChunkSpec& spec) {
 
 bool ScanChunkEventsFast(const ChunkSpec& spec, std::string_view input, bool keep_args, RawEventBatch* batch) {
   if (!FastPathApplies(spec) || spec.end > input.size() || spec.begin > spec.end) return false;
-  // simdjson rejects a document with invalid UTF-8 anywhere (then repairs it).
-  if (!simdjson::validate_utf8(input.data() + spec.begin, spec.end - spec.begin)) return false;
   Scanner scanner(input, spec, keep_args, batch);
   return scanner.Events();
 }

@@ -23,4 +23,9 @@ size_t FindJsonSyntaxError(std::string_view text, std::string* expected);
 // stored in this compact form.
 size_t CompactJson(std::string_view raw, char* out);
 
+// Length of the valid UTF-8 sequence at p (1..4; no overlong forms,
+// surrogates or code points past U+10FFFF), or 0 when invalid: what
+// simdjson's validation rejects, byte by byte.
+size_t Utf8SequenceLength(const unsigned char* p, const unsigned char* end);
+
 }  // namespace stepline::loaders

@@ -144,6 +144,9 @@ TEST(FastEventScannerTest, ReadsThePlainShapes) {
   ExpectFastAgrees(R"j({},{"ph":"C","name":"mem","pid":1,"ts":1,"args":{"bytes":1.25,"count":3}},{"ph":"M","name":"thread_name","pid":1,"tid":2,"args":{"name":"main"}})j");
   ExpectFastAgrees(R"j({"ph":"X","ph":"B","pid":"p","pid":5,"tid":1,"ts":1,"ts":2,"args":{"memcpy_details":"kind: HtoD","correlation_id":"007"}})j");
   ExpectFastAgrees(R"j({"name":"args before ph","args":{"x":1,"correlation":5},"ph":"X","ts":1,"dur":2,"pid":1,"tid":1})j");
+  ExpectFastAgrees(R"j({"ph":"X","ts":-0.0005,"dur":0.00049,"pid":12345678901234567890,"tid":-9223372036854775808,"name":"n","args":{"a":1234567890123456789,"b":12345678901234567890,"c":0.1,"d":-12.5}})j");
+  ExpectFastAgrees(R"j({"ph":"X","ts":1234567890123456.5,"dur":"7","pid":-3,"tid":0,"name":"long integer part"})j");
+  ExpectFastAgrees("{\"ph\":\"X\",\"name\":\"sixteen bytes in \xF0\x9F\x98\x80 then \xE2\x82\xAC\",\"ts\":1,\"pid\":1,\"tid\":1}");
   ExpectFastAgrees("{\"ph\":\"X\",\"name\":\"caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\",\"ts\":1,\"dur\":1,\"pid\":1,\"tid\":1}");
 }
 
@@ -168,6 +171,8 @@ TEST(FastEventScannerTest, HandsBackWhatNeedsTheWalk) {
   ExpectGivenUp(R"j({"ph":"X","ts":1,"pid":1,"tid":1,"args":{"v":"a\nb"}})j");              // escaped value
   ExpectGivenUp("{\"ph\":\"X\",\"name\":\"raw\ttab\",\"ts\":1,\"pid\":1,\"tid\":1}");        // control byte
   ExpectGivenUp("{\"ph\":\"X\",\"name\":\"bad \xC3\x28\",\"ts\":1,\"pid\":1,\"tid\":1}");    // invalid UTF-8
+  ExpectGivenUp("{\"ph\":\"X\",\"name\":\"past the first sixteen bytes \xED\xA0\x80\",\"ts\":1,\"pid\":1,\"tid\":1}");  // a surrogate
+  ExpectGivenUp("{\"ph\":\"X\",\"name\":\"cut \xE2\x82\",\"ts\":1,\"pid\":1,\"tid\":1}");  // a cut sequence
   ExpectGivenUp(R"j({"ph":"i","ts":0},7,{"ph":"i","ts":0})j");                            // not an object
   ExpectGivenUp(R"j({"ph":"X","ts":01,"pid":1,"tid":1})j");                               // not JSON
   ExpectGivenUp(R"j({"ph":"X","ts":1,"pid":1,"tid":1,"x":tru})j");                        // not JSON
