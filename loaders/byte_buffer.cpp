@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "loaders/byte_source.h"
+#include "model/huge_pages.h"
 #include "model/sl_assert.h"
 #include "model/text_format.h"
 
@@ -30,15 +31,7 @@ LoadError IoError(const std::string& path, const char* what, int err) {
 // Large output buffers are written once, front to back, right after being
 // allocated, so 4 KiB page faults cost as much as inflating: libdeflate on a
 // 54 MB trace takes 35 ms CPU into fresh small pages, 19 ms with huge pages
-// (zstd: 53 -> 28 ms). Advice only; failure is harmless.
-void AdviseHugePages(char* data, size_t bytes) {
-  constexpr size_t kMinBytes = size_t{4} << 20;
-  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-  if (bytes < kMinBytes) return;
-  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + page - 1) / page * page;
-  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) / page * page;
-  ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
+// (zstd: 53 -> 28 ms). AdviseHugePages: model/huge_pages.h.
 
 struct FdCloser {
   int fd;

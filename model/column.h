@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/huge_pages.h"
 #include "model/sl_assert.h"
 
 namespace stepline {
@@ -48,10 +49,17 @@ class Column {
   T* begin() { return Owned().data(); }
   T* end() { return Owned().data() + owned_.size(); }
   T& operator[](size_t i) { return owned_[i]; }
-  void push_back(const T& v) { Owned().push_back(v); }
-  void reserve(size_t n) { Owned().reserve(n); }
-  void resize(size_t n) { Owned().resize(n); }
-  void assign(size_t n, const T& v) { Owned().assign(n, v); }
+  // Large columns grow into huge pages (huge_pages.h).
+  void push_back(const T& v) { PushBackAdvised(Owned(), v); }
+  void reserve(size_t n) { ReserveAdvised(Owned(), n); }
+  void resize(size_t n) {
+    ReserveAdvised(Owned(), n);
+    owned_.resize(n);
+  }
+  void assign(size_t n, const T& v) {
+    ReserveAdvised(Owned(), n);
+    owned_.assign(n, v);
+  }
   void clear() { Owned().clear(); }
   void swap(std::vector<T>& other) { Owned().swap(other); }
   std::vector<T>& Owned() {

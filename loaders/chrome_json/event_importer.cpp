@@ -7,6 +7,8 @@
 // [SECTION] Metadata, flows, async
 #include "loaders/chrome_json/event_importer.h"
 
+#include "model/huge_pages.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -264,11 +266,11 @@ void EventImporter::NoteSlice(const RawEvent& e, SliceId slice, TrackId track, C
   if (traits.device_side) track_flags_[track.index()] |= kHasDeviceEvents;
   if (e.has(RawEvent::kHasCorrelation)) {
     if (e.has(RawEvent::kCorrelationFromTb)) {
-      correlations_.push_back({slice, e.correlation, CorrelationSource::kTensorBoard});
+      PushBackAdvised(correlations_, {slice, e.correlation, CorrelationSource::kTensorBoard});
     } else if (traits.kind == KinetoCategory::kRuntime) {
-      correlations_.push_back({slice, e.correlation, CorrelationSource::kKinetoRuntime});
+      PushBackAdvised(correlations_, {slice, e.correlation, CorrelationSource::kKinetoRuntime});
     } else if (traits.device_side) {
-      correlations_.push_back({slice, e.correlation, CorrelationSource::kKinetoDevice});
+      PushBackAdvised(correlations_, {slice, e.correlation, CorrelationSource::kKinetoDevice});
     }
   }
   if (e.has(RawEvent::kHasMemcpyDetails)) {
@@ -306,7 +308,7 @@ void EventImporter::ImportComplete(const RawEvent& e) {
   const SliceId slice = builder_->AddSlice(row);
   NoteSlice(e, slice, track, traits);
   if (e.has(RawEvent::kHasBindId) && (e.has(RawEvent::kFlowIn) || e.has(RawEvent::kFlowOut))) {
-    flow_v2_.push_back({e.bind_id, e.ts_ns, slice, e.offset, e.has(RawEvent::kFlowIn), e.has(RawEvent::kFlowOut)});
+    PushBackAdvised(flow_v2_, {e.bind_id, e.ts_ns, slice, e.offset, e.has(RawEvent::kFlowIn), e.has(RawEvent::kFlowOut)});
   }
 }
 
@@ -408,8 +410,8 @@ void EventImporter::ImportFlow(const RawEvent& e) {
   const auto phase = e.ph == 's'   ? TraceBuilder::FlowPhase::kStart
                      : e.ph == 't' ? TraceBuilder::FlowPhase::kStep
                                    : TraceBuilder::FlowPhase::kEnd;
-  (launch ? launch_flow_events_ : flow_events_)
-      .push_back({e.ts_ns, e.id, e.offset, category, name, Track(e), phase, e.has(RawEvent::kBindEnclosing)});
+  PushBackAdvised(launch ? launch_flow_events_ : flow_events_,
+                  {e.ts_ns, e.id, e.offset, category, name, Track(e), phase, e.has(RawEvent::kBindEnclosing)});
 }
 
 void EventImporter::ImportAsync(const RawEvent& e) {

@@ -288,7 +288,7 @@ class Scanner {
 
 // EventTokenizer::Impl::ParseEvent, minus its problems.
 bool Scanner::Event() {
-  RawEvent ev;
+  RawEvent& ev = batch_->events.emplace_back();  // filled in place: no copy of 88 bytes per event
   ev.offset = static_cast<uint64_t>(p_ - base_);
   ev.args_begin = static_cast<uint32_t>(batch_->args.size());
   uint64_t scope_hash = 0;
@@ -316,10 +316,12 @@ bool Scanner::Event() {
     }
   }
   ev.args_end = static_cast<uint32_t>(batch_->args.size());
-  if (!any_member) return true;  // {} terminator: ignored, as the simdjson walk does
+  if (!any_member) {  // {} terminator: ignored, as the simdjson walk does
+    batch_->events.pop_back();
+    return true;
+  }
   if (ev.ph == 0) return false;  // a problem ("an event without \"ph\"")
   if (scope_hash != 0) ev.id ^= scope_hash * 0x9E3779B97F4A7C15ull;
-  batch_->events.push_back(ev);
   return true;
 }
 
