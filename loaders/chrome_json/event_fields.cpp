@@ -243,15 +243,7 @@ bool EventTokenizer::Impl::ReadId(od::value& v, EventKey kind, RawEvent* ev, boo
       return true;
     }
   }
-  uint64_t id = 0;
-  if (!ParseIdText(text, &id)) id = StringPool::Hash(text);
-  if (kind == EventKey::kBindId) {
-    ev->flags |= RawEvent::kHasBindId;
-    ev->bind_id = id;
-  } else {
-    ev->flags |= RawEvent::kHasId;
-    ev->id = id;
-  }
+  SetEventId(text, kind == EventKey::kBindId, ev);
   return true;
 }
 

@@ -11,6 +11,8 @@
 
 #include "loaders/chrome_json/event_tokenizer.h"
 #include "loaders/chrome_json/json_lexical.h"
+#include "loaders/chrome_json/json_number.h"
+#include "model/string_pool.h"
 
 namespace stepline::loaders {
 
@@ -62,6 +64,20 @@ inline bool PlainStringBody(std::string_view token, std::string_view* body, bool
   *body = token.substr(1, token.size() - 2);
   *escaped = HasByte(body->data(), body->size(), '\\');
   return true;
+}
+
+// "id" or "bind_id" from its text: an integer (decimal or 0x hex), else the
+// text's hash. Both tokenizer paths read ids this way.
+inline void SetEventId(std::string_view text, bool is_bind_id, RawEvent* ev) {
+  uint64_t id = 0;
+  if (!ParseIdText(text, &id)) id = StringPool::Hash(text);
+  if (is_bind_id) {
+    ev->flags |= RawEvent::kHasBindId;
+    ev->bind_id = id;
+  } else {
+    ev->flags |= RawEvent::kHasId;
+    ev->id = id;
+  }
 }
 
 struct EventTokenizer::Impl {

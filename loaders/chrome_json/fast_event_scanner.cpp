@@ -443,15 +443,7 @@ bool Scanner::Id(bool is_bind_id, RawEvent* ev) {
     if (!ReadNumber(&n)) return false;
     text = n.text;
   }
-  uint64_t id = 0;
-  if (!ParseIdText(text, &id)) id = StringPool::Hash(text);
-  if (is_bind_id) {
-    ev->flags |= RawEvent::kHasBindId;
-    ev->bind_id = id;
-  } else {
-    ev->flags |= RawEvent::kHasId;
-    ev->id = id;
-  }
+  SetEventId(text, is_bind_id, ev);
   return true;
 }
 
