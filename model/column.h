@@ -5,6 +5,7 @@
 // not care which; only the building-phase mutators require owned storage.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <type_traits>
@@ -53,12 +54,13 @@ class Column {
   void push_back(const T& v) { PushBackAdvised(Owned(), v); }
   void reserve(size_t n) { ReserveAdvised(Owned(), n); }
   void resize(size_t n) {
-    ReserveAdvised(Owned(), n);
+    if (n > Owned().capacity()) ReserveAdvised(owned_, std::max(n, 2 * owned_.size()));  // geometric, as vector's
     owned_.resize(n);
   }
   void assign(size_t n, const T& v) {
+    const T copy = v;  // v may be an element of this column
     ReserveAdvised(Owned(), n);
-    owned_.assign(n, v);
+    owned_.assign(n, copy);
   }
   void clear() { Owned().clear(); }
   void swap(std::vector<T>& other) { Owned().swap(other); }

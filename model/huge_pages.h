@@ -39,7 +39,12 @@ void ReserveAdvised(std::vector<T>& v, size_t n) {
 // standard library does), so that the new block is advised before use.
 template <typename T>
 void PushBackAdvised(std::vector<T>& v, const T& x) {
-  if (v.size() == v.capacity()) ReserveAdvised(v, std::max<size_t>(16, 2 * v.capacity()));
+  if (v.size() == v.capacity()) {
+    const T copy = x;  // x may be an element of v, which the growth moves
+    ReserveAdvised(v, std::max<size_t>(16, 2 * v.capacity()));
+    v.push_back(copy);
+    return;
+  }
   v.push_back(x);
 }
 

@@ -94,6 +94,7 @@ const char* ReadNumber(const char* p, const char* end, Number* n) {
   } else {
     return nullptr;
   }
+  if (p - int_begin > 40) return nullptr;  // more digits than any int64 or exact time: simdjson's
   n->int_digits = static_cast<int>(p - int_begin);
   if (p < end && *p == '.') {
     const char* frac_begin = ++p;
@@ -176,8 +177,9 @@ class Scanner {
     return p_ < end_;
   }
 
-  // A string at p_ ('"'): its raw body (escapes as written). Escapes are
-  // stepped over as simdjson's stage 1 does; *escaped says there were some.
+  // A string at p_ ('"'): its raw body (escapes as written). An escape is
+  // stepped over (its letter is not checked: simdjson does not check what it
+  // does not unescape); *escaped says there were some.
   bool String(std::string_view* body, bool* escaped) {
     const char* start = ++p_;
     *escaped = false;
@@ -193,6 +195,10 @@ class Scanner {
         continue;
       }
       if (*p_ != '\\' || end_ - p_ < 2) return false;  // a raw control byte: the repair path too
+      // simdjson checks the escaped byte like any other byte of the string:
+      // a control byte or non-ASCII there fails the document (a review finding).
+      const auto next = static_cast<unsigned char>(p_[1]);
+      if (next < 0x20 || next >= 0x80) return false;
       *escaped = true;
       p_ += 2;
     }

@@ -173,6 +173,13 @@ TEST(FastEventScannerTest, HandsBackWhatNeedsTheWalk) {
   ExpectGivenUp("{\"ph\":\"X\",\"name\":\"bad \xC3\x28\",\"ts\":1,\"pid\":1,\"tid\":1}");    // invalid UTF-8
   ExpectGivenUp("{\"ph\":\"X\",\"name\":\"past the first sixteen bytes \xED\xA0\x80\",\"ts\":1,\"pid\":1,\"tid\":1}");  // a surrogate
   ExpectGivenUp("{\"ph\":\"X\",\"name\":\"cut \xE2\x82\",\"ts\":1,\"pid\":1,\"tid\":1}");  // a cut sequence
+  // The byte after a backslash is checked as simdjson checks it, in values
+  // the walk skips too (a review finding): a control byte, invalid UTF-8.
+  ExpectGivenUp("{\"ph\":\"X\",\"ts\":1,\"cname\":\"\\\x01\"}");
+  ExpectGivenUp("{\"ph\":\"X\",\"ts\":1,\"id\":\"\\\xFF\"}");
+  ExpectGivenUp("{\"ph\":\"X\",\"ts\":1,\"s\":\"\\\xC3\"}");
+  ExpectGivenUp(R"j({"ph":"X","ts":1,"pid":1,"tid":1,"args":{"v":-9223372036854775808}})j");  // INT64_MIN
+  ExpectGivenUp("{\"ph\":\"X\",\"ts\":1,\"x\":\"a\x02\"}");  // a control byte in the scalar tail
   ExpectGivenUp(R"j({"ph":"i","ts":0},7,{"ph":"i","ts":0})j");                            // not an object
   ExpectGivenUp(R"j({"ph":"X","ts":01,"pid":1,"tid":1})j");                               // not JSON
   ExpectGivenUp(R"j({"ph":"X","ts":1,"pid":1,"tid":1,"x":tru})j");                        // not JSON

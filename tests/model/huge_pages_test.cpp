@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/column.h"
 #include "model/huge_pages.h"
 
 namespace stepline {
@@ -17,6 +18,32 @@ TEST(HugePagesTest, PushBackAdvisedKeepsEveryElementAcrossGrowths) {
   for (size_t i = 0; i < n; ++i) PushBackAdvised(v, uint64_t{i} * 2654435761u);
   ASSERT_EQ(v.size(), n);
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(v[i], uint64_t{i} * 2654435761u) << i;
+}
+
+TEST(HugePagesTest, PushBackAdvisedOfItsOwnElementSurvivesTheGrowth) {
+  std::vector<std::vector<int>::size_type> v;
+  for (size_t round = 0; round < 17; ++round) {  // to 2 M elements: past the advice threshold
+    while (v.size() < v.capacity()) v.push_back(v.size());
+    PushBackAdvised(v, v.empty() ? size_t{7} : v.front() + 7);  // grows with x read from v
+    PushBackAdvised(v, v[0]);                                     // x an element of v itself
+    ASSERT_EQ(v.back(), v[0]);
+  }
+}
+
+TEST(HugePagesTest, ColumnResizeGrowsGeometrically) {
+  Column<uint32_t> c;
+  size_t allocations = 0;
+  const uint32_t* last = nullptr;
+  for (uint32_t i = 0; i < 100000; ++i) {
+    c.resize(c.size() + 1);
+    c[i] = i;
+    if (c.data() != last) ++allocations, last = c.data();
+  }
+  EXPECT_LT(allocations, 40u);  // one per doubling, not one per element
+  EXPECT_EQ(c[99999], 99999u);
+  c.assign(3, c[5]);  // the value is an element of the column
+  EXPECT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[2], 5u);
 }
 
 TEST(HugePagesTest, ReserveAdvisedGrowsOnlyAndKeepsContent) {
