@@ -7,14 +7,13 @@
 // [SECTION] Metadata, flows, async
 #include "loaders/chrome_json/event_importer.h"
 
-#include "model/huge_pages.h"
-
 #include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <limits>
 #include <thread>
 
+#include "model/huge_pages.h"
 #include "model/string_pool.h"
 
 namespace stepline::loaders {

@@ -59,9 +59,10 @@ TokenizeResult EventTokenizer::Impl::Run(const ChunkSpec& spec, std::string_view
   batch = out;
   result = TokenizeResult{};
   result.ok = true;
+  const bool read_fast = TryFastPath(spec, input);  // a give-up leaves the batch cleared
   batch->input_begin = spec.begin;
   batch->input_end = spec.end;
-  if (TryFastPath(spec, input)) return result;
+  if (read_fast) return result;
   doc = BuildChunkDocument(spec, input, &doc_buffer, &doc_capacity);
   od::document d;
   simdjson::error_code e = parser.iterate(doc.data, doc.size, doc.size + kDocumentPadding).get(d);
@@ -98,8 +99,6 @@ bool EventTokenizer::Impl::TryFastPath(const ChunkSpec& spec, std::string_view i
   }
   ++fast_give_ups;
   batch->Clear();
-  batch->input_begin = spec.begin;
-  batch->input_end = spec.end;
   return false;
 }
 

@@ -127,16 +127,6 @@ NumberStatus MicrosToNs(const Number& n, int64_t* ns) {
   return NumberStatus::kOk;
 }
 
-// Digits (already checked) to uint64; false on overflow.
-bool DigitsToU64(std::string_view digits, uint64_t* out) {
-  uint64_t v = 0;
-  for (char c : digits) {
-    if (__builtin_mul_overflow(v, uint64_t{10}, &v) || __builtin_add_overflow(v, uint64_t(c - '0'), &v)) return false;
-  }
-  *out = v;
-  return true;
-}
-
 //-----------------------------------------------------------------------------
 // [SECTION] The scanner: events, members, args, skipped values
 //-----------------------------------------------------------------------------
@@ -553,7 +543,13 @@ bool Scanner::ArgNumber(uint32_t key, RawArg* arg, RawEvent* ev) {
   if (n.integral) {
     const bool negative = n.negative;
     uint64_t magnitude = n.int_part;
-    if (n.int_digits > 19 && !DigitsToU64(text.substr(negative ? 1 : 0), &magnitude)) return false;
+    if (n.int_digits > 19) {
+      // Beyond the digits read: ParseIntegerKey keeps values up to UINT64_MAX
+      // as their bits (a negative one this long is below INT64_MIN anyway).
+      int64_t bits = 0;
+      if (negative || !ParseIntegerKey(text, &bits)) return false;
+      magnitude = static_cast<uint64_t>(bits);
+    }
     if (negative) {
       if (magnitude == 0 || magnitude > static_cast<uint64_t>(INT64_MAX)) return false;  // "-0", below INT64_MIN + 1
       arg->type = ArgType::kInt;
