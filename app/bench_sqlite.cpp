@@ -12,15 +12,10 @@
 
 #include "app/process_memory.h"
 #include "app/sqlite_db.h"
+#include "app/timing.h"
 
 namespace stepline::app {
 namespace {
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n == 0 ? 0 : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 double RowsPerS(uint64_t rows, double cpu_ms) { return cpu_ms > 0 ? static_cast<double>(rows) / cpu_ms * 1e3 : 0; }
 

@@ -36,6 +36,7 @@
 #include "app/json_writer.h"
 #include "app/process_memory.h"
 #include "app/text_format.h"
+#include "app/timing.h"
 #include "app/trace_tiler.h"
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
@@ -119,12 +120,6 @@ RunReport MeasureOnce(const BenchInput& input, const std::string& name, const lo
   const auto trimmed = ReadResidentMemory();
   if (before && trimmed) report.rss_trimmed_bytes = int64_t(trimmed->anon_bytes) - int64_t(before->anon_bytes);
   return report;
-}
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n == 0 ? 0 : n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 // R runs of one configuration, each in its own child; medians of the figures.

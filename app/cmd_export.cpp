@@ -11,6 +11,7 @@
 #include "app/commands.h"
 #include "app/sqlite_export.h"
 #include "app/text_format.h"
+#include "app/timing.h"
 #include "loaders/load.h"
 
 namespace stepline::app {
@@ -30,10 +31,6 @@ double CpuMs() {
   getrusage(RUSAGE_SELF, &usage);
   const auto ms = [](const timeval& t) { return t.tv_sec * 1e3 + t.tv_usec / 1e3; };
   return ms(usage.ru_utime) + ms(usage.ru_stime);
-}
-
-double MsSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace

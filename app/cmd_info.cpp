@@ -22,7 +22,6 @@ namespace {
 constexpr std::string_view kInfoUsage =
     "usage: stepline info FILE [--json]\n"
     "  FILE may be a TensorBoard/XProf log directory: its newest profile run is used\n";
-constexpr int kLabelWidth = 17;
 
 // GPU-side slices per GpuKind: a count and summed duration.
 struct GpuTotals {
@@ -102,19 +101,14 @@ void WriteInfoJson(const Trace& trace, const analysis::TraceSummary& s, double l
   out << json.text() << "\n";
 }
 
-// "label            value" with the value column aligned.
-void Line(std::ostream& out, std::string_view label, const std::string& value) {
-  out << label << std::string(label.size() < kLabelWidth ? kLabelWidth - label.size() : 1, ' ') << value << "\n";
-}
-
 std::string CountAndTime(const GpuGroup& g) { return FormatCount(g.count) + " (" + FormatDuration(g.ns) + ")"; }
 
 void WriteGpuText(const GpuGroups& g, std::ostream& out) {
-  Line(out, "gpu kernels", CountAndTime(g.kernel) + ", incl. collective " + CountAndTime(g.collective));
-  Line(out, "gpu memcpy",
+  LabelledLine(out, "gpu kernels", CountAndTime(g.kernel) + ", incl. collective " + CountAndTime(g.collective));
+  LabelledLine(out, "gpu memcpy",
        "h2d " + CountAndTime(g.memcpy_h2d) + ", d2h " + CountAndTime(g.memcpy_d2h) + ", other " +
            CountAndTime(g.memcpy_other));
-  Line(out, "gpu memset", CountAndTime(g.memset));
+  LabelledLine(out, "gpu memset", CountAndTime(g.memset));
 }
 
 void WriteDevicesText(const analysis::TraceSummary& s, std::ostream& out) {
@@ -125,7 +119,7 @@ void WriteDevicesText(const analysis::TraceSummary& s, std::ostream& out) {
     const GpuGroup copies{g.memcpy_h2d.count + g.memcpy_d2h.count + g.memcpy_other.count,
                           g.memcpy_h2d.ns + g.memcpy_d2h.ns + g.memcpy_other.ns};
     const std::string label = device_id < 0 ? std::string("device ?") : "device " + std::to_string(device_id);
-    Line(out, label,
+    LabelledLine(out, label,
          FormatCount(streams) + (streams == 1 ? " stream" : " streams") + "; kernels " +
              CountAndTime(g.kernel) + "; memcpy " + CountAndTime(copies) + "; memset " + CountAndTime(g.memset));
   }
@@ -134,10 +128,10 @@ void WriteDevicesText(const analysis::TraceSummary& s, std::ostream& out) {
 void WriteDiagnosticsText(const Diagnostics& diagnostics, std::ostream& out) {
   const auto entries = diagnostics.NonEmpty();
   if (entries.empty()) {
-    Line(out, "diagnostics", "none");
+    LabelledLine(out, "diagnostics", "none");
     return;
   }
-  Line(out, "diagnostics",
+  LabelledLine(out, "diagnostics",
        FormatCount(diagnostics.total()) + " in " + std::to_string(entries.size()) +
            (entries.size() == 1 ? " kind" : " kinds"));
   for (const Diagnostics::Entry* entry : entries) {
@@ -153,27 +147,27 @@ void WriteDiagnosticsText(const Diagnostics& diagnostics, std::ostream& out) {
 void WriteInfoText(const std::string& path, const Trace& trace, const analysis::TraceSummary& s, double load_ms,
                    std::ostream& out) {
   const TraceInfo& info = trace.info();
-  Line(out, "file", path);
-  Line(out, "format", info.format);
+  LabelledLine(out, "file", path);
+  LabelledLine(out, "format", info.format);
   const std::string on_disk = FormatBytes(info.file_bytes) + " on disk" +
                               (info.compression.empty() ? std::string() : " (" + info.compression + ")");
-  Line(out, "size", on_disk + ", " + FormatBytes(info.input_bytes) + " parsed");
-  Line(out, "load", FormatFixed(load_ms, 1) + " ms");
-  Line(out, "span", FormatDuration(s.span_ns));
-  Line(out, "slices", FormatCount(s.slices));
-  Line(out, "instants", FormatCount(s.instants));
-  if (s.memory_events > 0) Line(out, "memory events", FormatCount(s.memory_events));
-  Line(out, "counter samples", FormatCount(s.counter_samples));
-  Line(out, "flows", FormatCount(s.flows) + " (" + FormatCount(s.launch_flows) + " launch)");
+  LabelledLine(out, "size", on_disk + ", " + FormatBytes(info.input_bytes) + " parsed");
+  LabelledLine(out, "load", FormatFixed(load_ms, 1) + " ms");
+  LabelledLine(out, "span", FormatDuration(s.span_ns));
+  LabelledLine(out, "slices", FormatCount(s.slices));
+  LabelledLine(out, "instants", FormatCount(s.instants));
+  if (s.memory_events > 0) LabelledLine(out, "memory events", FormatCount(s.memory_events));
+  LabelledLine(out, "counter samples", FormatCount(s.counter_samples));
+  LabelledLine(out, "flows", FormatCount(s.flows) + " (" + FormatCount(s.launch_flows) + " launch)");
   std::string tracks;
   for (int k = 0; k < kTrackKindCount; ++k) {
     if (k > 0) tracks += ", ";
     tracks += FormatCount(s.tracks_by_kind[size_t(k)]) + " " + std::string(TrackKindName(static_cast<TrackKind>(k)));
   }
-  Line(out, "tracks", tracks);
+  LabelledLine(out, "tracks", tracks);
   WriteGpuText(GroupGpu(GpuTotals{s.gpu_count, s.gpu_ns}), out);
   WriteDevicesText(s, out);
-  Line(out, "steps", FormatCount(s.steps));
+  LabelledLine(out, "steps", FormatCount(s.steps));
   WriteDiagnosticsText(trace.diagnostics(), out);
 }
 

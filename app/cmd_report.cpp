@@ -20,7 +20,9 @@
 #include "app/command_options.h"
 #include "app/commands.h"
 #include "app/diagnostics_output.h"
+#include "app/posix_write.h"
 #include "app/report_output.h"
+#include "app/timing.h"
 #include "loaders/export/file_publish.h"
 #include "loaders/load.h"
 #include "model/analysis/ranks_summary_json.h"
@@ -102,36 +104,21 @@ std::string ReadSettings(const ParsedArgs& a, ReportSettings* s) {
   return "";
 }
 
-std::string Errno(const std::string& what, const std::string& path) {
-  return what + " " + path + ": " + std::strerror(errno);
-}
-
-bool WriteAll(int fd, const std::string& bytes) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
 // Writes `bytes` to `path` through a temporary file in the same directory,
 // so a reader never sees a half-written table. Without `force`, link() makes
 // the final step fail atomically if `path` appeared meanwhile.
 std::string PublishFile(const std::string& path, const std::string& bytes, bool force) {
   std::string tmp = path + ".tmp-XXXXXX";
   const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return Errno("cannot create a temporary file next to", path);
+  if (fd < 0) return ErrnoMessage("cannot create a temporary file next to", path);
   const mode_t mask = ::umask(0);  // mkstemp makes 0600; give the usual 0666 & ~umask
   ::umask(mask);
   ::fchmod(fd, 0666 & ~mask);
   const bool written = WriteAll(fd, bytes);
-  const std::string write_error = written ? "" : Errno("cannot write", tmp);
+  const std::string write_error = written ? "" : ErrnoMessage("cannot write", tmp);
   if (::close(fd) != 0 || !written) {
     ::unlink(tmp.c_str());
-    return write_error.empty() ? Errno("cannot write", tmp) : write_error;
+    return write_error.empty() ? ErrnoMessage("cannot write", tmp) : write_error;
   }
   auto published = loaders::file_publish::Publish(tmp, path, force);
   if (!published.ok()) {
@@ -165,10 +152,6 @@ std::string WriteCsvTables(const analysis::Report& report, const std::string& di
     if (log) *log << "wrote " << paths[t] << " (" << rows[t] << (rows[t] == 1 ? " row)\n" : " rows)\n");
   }
   return "";
-}
-
-double MsSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace

@@ -10,20 +10,10 @@
 #include <cstdio>
 #include <cstring>
 
+#include "app/posix_write.h"
+
 namespace stepline::app {
 namespace {
-
-// Writes all of `data` to `fd`, retrying short writes and EINTR.
-bool WriteAll(int fd, const std::string& data) {
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
 
 std::string ReadAll(int fd) {
   std::string data;

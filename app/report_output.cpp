@@ -435,12 +435,7 @@ void AppendReportCsv(const Report& report, ReportTable table, std::string* out) 
 
 namespace {
 
-constexpr int kLabelWidth = 17;
 constexpr size_t kTopRows = 10;
-
-void Line(std::ostream& out, std::string_view label, const std::string& value) {
-  out << label << std::string(label.size() < kLabelWidth ? kLabelWidth - label.size() : 1, ' ') << value << "\n";
-}
 
 std::string Percent(DurNs part, DurNs whole) {
   return whole > 0 ? FormatFixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 1) + "%" : "-";
@@ -540,21 +535,21 @@ void GapsText(const Report& r, const ReportTextContext& context, std::ostream& o
 }  // namespace
 
 void WriteReportText(const Report& report, const ReportTextContext& context, std::ostream& out) {
-  Line(out, "file", context.path);
+  LabelledLine(out, "file", context.path);
   if (context.load_ms >= 0 && context.analysis_ms >= 0) {
-    Line(out, "time",
+    LabelledLine(out, "time",
          "load " + FormatFixed(context.load_ms, 1) + " ms, analysis " + FormatFixed(context.analysis_ms, 1) + " ms");
   }
   if (report.primary_device_index < 0) {
-    Line(out, "primary device", "none (no GPU kernels in the trace)");
-    Line(out, "steps", StepSummary(report, context.step_source));
-    if (!report.step_source_sentence.empty()) Line(out, "step source", report.step_source_sentence);
+    LabelledLine(out, "primary device", "none (no GPU kernels in the trace)");
+    LabelledLine(out, "steps", StepSummary(report, context.step_source));
+    if (!report.step_source_sentence.empty()) LabelledLine(out, "step source", report.step_source_sentence);
   } else {
     const size_t devices = report.devices.size();
-    Line(out, "primary device",
+    LabelledLine(out, "primary device",
          report.primary_device + (devices > 1 ? " (of " + std::to_string(devices) + " devices)" : std::string()));
-    Line(out, "steps", StepSummary(report, context.step_source));
-    Line(out, "step source", report.step_source_sentence);
+    LabelledLine(out, "steps", StepSummary(report, context.step_source));
+    LabelledLine(out, "step source", report.step_source_sentence);
     BreakdownText(report, out);
     IdleText(report, out);
     WriteOutlierText(report, out);

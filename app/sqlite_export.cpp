@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "app/gui/safe_write.h"
+#include "app/posix_write.h"
 #include "app/sqlite_db.h"
 #include "loaders/export/file_publish.h"
 
@@ -424,10 +425,6 @@ std::string WriteDatabase(const Trace& trace, const std::string& path, const std
   return error;
 }
 
-std::string Errno(const std::string& what, const std::string& path) {
-  return what + " " + path + ": " + std::strerror(errno);
-}
-
 }  // namespace
 
 std::string ExportSqlite(const Trace& trace, const std::string& path, const SqliteExportOptions& options,
@@ -443,7 +440,7 @@ std::string ExportSqlite(const Trace& trace, const std::string& path, const Sqli
   }
   std::string tmp = path + ".tmp-XXXXXX";
   const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return Errno("cannot create a temporary file next to", path);
+  if (fd < 0) return ErrnoMessage("cannot create a temporary file next to", path);
   const mode_t mask = ::umask(0);  // mkstemp makes 0600; give the usual 0666 & ~umask
   ::umask(mask);
   ::fchmod(fd, 0666 & ~mask);
@@ -452,7 +449,7 @@ std::string ExportSqlite(const Trace& trace, const std::string& path, const Sqli
   const int side_fd = ::mkstemp(side.data());
   if (side_fd < 0) {
     ::unlink(tmp.c_str());
-    return Errno("cannot create a temporary file next to", path);
+    return ErrnoMessage("cannot create a temporary file next to", path);
   }
   ::close(side_fd);
   SqliteExportCounts local;

@@ -1,5 +1,7 @@
-// Table cell padding and name clipping; see text_format.h.
+// Table cell padding, name clipping and labelled lines; see text_format.h.
 #include "app/text_format.h"
+
+#include <ostream>
 
 namespace stepline::app {
 
@@ -12,6 +14,10 @@ std::string PadCell(std::string s, size_t width, bool right_align) {
 std::string ClipName(std::string_view name) {
   if (name.size() <= kMaxNameChars) return std::string(name);
   return std::string(name.substr(0, kMaxNameChars - 3)) + "...";
+}
+
+void LabelledLine(std::ostream& out, std::string_view label, const std::string& value) {
+  out << label << std::string(label.size() < kLabelWidth ? kLabelWidth - label.size() : 1, ' ') << value << "\n";
 }
 
 }  // namespace stepline::app

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 
@@ -24,5 +25,10 @@ std::string PadCell(std::string s, size_t width, bool right_align);
 // cannot stretch a whole text table.
 inline constexpr size_t kMaxNameChars = 96;
 std::string ClipName(std::string_view name);
+
+// "label            value\n": the value column of `info` and `report` text
+// starts at kLabelWidth (one space after a longer label).
+inline constexpr size_t kLabelWidth = 17;
+void LabelledLine(std::ostream& out, std::string_view label, const std::string& value);
 
 }  // namespace stepline::app

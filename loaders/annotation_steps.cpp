@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 
+#include "model/ascii_case.h"
+
 namespace stepline::loaders {
 namespace {
 
@@ -20,12 +22,6 @@ std::string_view WithoutNumber(std::string_view name) {
 }
 
 bool EndsWithDigit(std::string_view s) { return !s.empty() && std::isdigit(static_cast<unsigned char>(s.back())); }
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // Keeps the ranges no other range of their thread encloses.
 std::vector<AnnotationRange> TopLevel(std::vector<AnnotationRange> ranges) {
@@ -70,7 +66,7 @@ std::vector<AnnotationRange> LargestGroup(const Trace& trace, const std::vector<
 }  // namespace
 
 bool IsStepWordName(std::string_view name) {
-  const std::string base = Lower(WithoutNumber(name));
+  const std::string base = AsciiLower(WithoutNumber(name));
   if (base.empty() || base.size() > 64) return false;
   for (char c : base) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != ' ' && c != '.' && c != '-') return false;

@@ -21,8 +21,6 @@
 namespace stepline::loaders {
 namespace {
 
-constexpr size_t kMinGrowth = size_t{1} << 20;
-
 LoadError IoError(const std::string& path, const char* what, int err) {
   return MakeLoadError(LoadErrorCode::kIoError, path, LoadError::kNoOffset,
                        std::string(what) + ": " + std::strerror(err));
@@ -52,7 +50,7 @@ Result<ByteBuffer, LoadError> ReadPipe(int fd, const std::string& path) {
                                             "pipe delivers more than the limit of " + text::FormatBytes(limit)));
       }
       buf.Resize(used);
-      buf.Reserve(std::min<uint64_t>(limit, std::max<uint64_t>(kMinGrowth, uint64_t{used} * 2)));
+      buf.Reserve(std::min<uint64_t>(limit, std::max<uint64_t>(ByteBuffer::kMinGrowth, uint64_t{used} * 2)));
       if (buf.capacity() == used) return MakeUnexpected(IoError(path, "read", ENOMEM));
     }
     ssize_t n = ::read(fd, buf.mutable_data() + used, buf.capacity() - used);

@@ -14,6 +14,7 @@
 // (or DecodeGzip) | DecodeZstd, with a StreamSink taking the output as it is written.
 #include "loaders/byte_source.h"
 #include "loaders/decode_stream.h"
+#include "loaders/zstd_frames.h"
 
 #define ZLIB_CONST  // const next_in: zlib never writes to our (read-only mapped) input
 #include <fcntl.h>
@@ -44,7 +45,6 @@ namespace {
 
 constexpr uint64_t kMaxDecodedCeiling = uint64_t{64} << 30;
 constexpr size_t kOutputWindow = size_t{64} << 20;  // decoded bytes between cancel checks
-constexpr size_t kMinGrowth = size_t{1} << 20;
 constexpr size_t kZlibInputChunk = size_t{1} << 30;  // avail_in is 32-bit
 constexpr size_t kZstdInputChunk = size_t{4} << 10;  // see DecodeZstdFrame
 // Deflate cannot expand data by more than ~1032:1, which bounds any presize
@@ -63,11 +63,6 @@ LoadError MakeError(LoadErrorCode code, const std::string& path, std::string mes
   e.path = path;
   e.message = std::move(message);
   return e;
-}
-
-uint32_t ReadLe32(const char* p) {
-  const auto* u = reinterpret_cast<const unsigned char*>(p);
-  return uint32_t{u[0]} | uint32_t{u[1]} << 8 | uint32_t{u[2]} << 16 | uint32_t{u[3]} << 24;
 }
 
 bool IsAllZero(std::string_view bytes) {
@@ -171,7 +166,7 @@ std::optional<LoadError> MakeRoom(Layer& l, uint64_t in_offset) {
   const uint64_t cap = l.out.capacity();
   if (l.out.size() < cap) return std::nullopt;
   if (cap >= l.limit) return TooLarge(l, in_offset);
-  l.out.Reserve(static_cast<size_t>(std::min(l.limit, std::max(cap * 2, cap + kMinGrowth))));
+  l.out.Reserve(static_cast<size_t>(std::min(l.limit, std::max(cap * 2, cap + ByteBuffer::kMinGrowth))));
   if (l.out.capacity() > cap) return std::nullopt;
   return LayerError(l, LoadErrorCode::kTooLarge, in_offset,
                     "out of memory: cannot grow the decompression buffer beyond " + HumanBytes(cap));
@@ -262,7 +257,7 @@ bool DeflateMember(Layer& l, libdeflate_decompressor* d, size_t* pos) {
     }
     const uint64_t cap = l.out.capacity();
     if (r != LIBDEFLATE_INSUFFICIENT_SPACE || cap >= l.limit) return false;
-    l.out.Reserve(static_cast<size_t>(std::min(l.limit, std::max(cap * 2, cap + kMinGrowth))));
+    l.out.Reserve(static_cast<size_t>(std::min(l.limit, std::max(cap * 2, cap + ByteBuffer::kMinGrowth))));
     if (l.out.capacity() <= cap) return false;
   }
   return false;

@@ -22,6 +22,9 @@ namespace stepline::loaders {
 class ByteBuffer {
  public:
   static constexpr size_t kPadding = 64;
+  // A growing buffer takes at least this much more each time (reads and
+  // decoders grow by doubling, so small inputs do not grow byte by byte).
+  static constexpr size_t kMinGrowth = size_t{1} << 20;
 
   ByteBuffer() = default;
   ByteBuffer(ByteBuffer&&) noexcept;

@@ -4,24 +4,9 @@
 #include <algorithm>
 #include <string>
 
+#include "model/ascii_case.h"
+
 namespace stepline::loaders {
-namespace {
-
-// ASCII case folding, inline: libc tolower() per character was most of the
-// XSpace load time on long kernel names.
-inline char AsciiLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool IContains(std::string_view hay, std::string_view needle) {
-  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(),
-                        [](char a, char b) { return AsciiLower(a) == AsciiLower(b); });
-  return it != hay.end();
-}
-
-bool IStartsWith(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && IContains(s.substr(0, prefix.size()), prefix);
-}
-
-}  // namespace
 
 KinetoCategory ClassifyKinetoCategory(std::string_view c) {
   if (c == "kernel" || c == "Kernel") return KinetoCategory::kKernel;
@@ -38,17 +23,17 @@ KinetoCategory ClassifyKinetoCategory(std::string_view c) {
 }
 
 GpuKind ClassifyMemcpyName(std::string_view n) {
-  if (IContains(n, "HtoD") || IContains(n, "H2D") || IContains(n, "HostToDevice")) return GpuKind::kMemcpyH2D;
-  if (IContains(n, "DtoH") || IContains(n, "D2H") || IContains(n, "DeviceToHost")) return GpuKind::kMemcpyD2H;
-  if (IContains(n, "DtoD") || IContains(n, "D2D") || IContains(n, "DeviceToDevice")) return GpuKind::kMemcpyD2D;
+  if (ContainsIgnoringCase(n, "HtoD") || ContainsIgnoringCase(n, "H2D") || ContainsIgnoringCase(n, "HostToDevice")) return GpuKind::kMemcpyH2D;
+  if (ContainsIgnoringCase(n, "DtoH") || ContainsIgnoringCase(n, "D2H") || ContainsIgnoringCase(n, "DeviceToHost")) return GpuKind::kMemcpyD2H;
+  if (ContainsIgnoringCase(n, "DtoD") || ContainsIgnoringCase(n, "D2D") || ContainsIgnoringCase(n, "DeviceToDevice")) return GpuKind::kMemcpyD2D;
   return GpuKind::kMemcpyOther;  // PtoP, P2P, MemcpyOther, unknown
 }
 
 GpuKind ClassifyMemcpyKinds(std::string_view src, std::string_view dst) {
   auto is_host = [](std::string_view k) {
-    return IStartsWith(k, "host") || IStartsWith(k, "pinned") || IStartsWith(k, "pageable");
+    return StartsWithIgnoringCase(k, "host") || StartsWithIgnoringCase(k, "pinned") || StartsWithIgnoringCase(k, "pageable");
   };
-  auto is_device = [](std::string_view k) { return IStartsWith(k, "device") || IStartsWith(k, "array"); };
+  auto is_device = [](std::string_view k) { return StartsWithIgnoringCase(k, "device") || StartsWithIgnoringCase(k, "array"); };
   if (src.empty() || dst.empty()) return GpuKind::kNone;
   if (is_host(src) && is_device(dst)) return GpuKind::kMemcpyH2D;
   if (is_device(src) && is_host(dst)) return GpuKind::kMemcpyD2H;
@@ -57,9 +42,9 @@ GpuKind ClassifyMemcpyKinds(std::string_view src, std::string_view dst) {
 }
 
 bool IsCollectiveKernelName(std::string_view n) {
-  return IContains(n, "nccl") || IContains(n, "rccl") || IContains(n, "cross_device_reduce") ||
-         IContains(n, "all_reduce") || IContains(n, "allreduce") || IContains(n, "all_gather") ||
-         IContains(n, "allgather") || IContains(n, "reduce_scatter") || IContains(n, "reducescatter");
+  return ContainsIgnoringCase(n, "nccl") || ContainsIgnoringCase(n, "rccl") || ContainsIgnoringCase(n, "cross_device_reduce") ||
+         ContainsIgnoringCase(n, "all_reduce") || ContainsIgnoringCase(n, "allreduce") || ContainsIgnoringCase(n, "all_gather") ||
+         ContainsIgnoringCase(n, "allgather") || ContainsIgnoringCase(n, "reduce_scatter") || ContainsIgnoringCase(n, "reducescatter");
 }
 
 }  // namespace stepline::loaders

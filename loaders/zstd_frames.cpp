@@ -16,11 +16,6 @@ constexpr uint32_t kFrameMagic = 0xFD2FB528;
 constexpr uint32_t kSkippableMagic = 0x184D2A50;
 constexpr uint32_t kSkippableMask = 0xFFFFFFF0;
 
-uint32_t ReadLe32(const char* p) {
-  const auto* u = reinterpret_cast<const unsigned char*>(p);
-  return uint32_t{u[0]} | uint32_t{u[1]} << 8 | uint32_t{u[2]} << 16 | uint32_t{u[3]} << 24;
-}
-
 }  // namespace
 
 std::vector<ZstdFrame> MapZstdFrames(std::string_view in, uint64_t limit) {

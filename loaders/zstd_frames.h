@@ -11,6 +11,12 @@
 
 namespace stepline::loaders {
 
+// A little-endian uint32 at `p` (zstd frame headers and magic numbers).
+inline uint32_t ReadLe32(const char* p) {
+  const auto* u = reinterpret_cast<const unsigned char*>(p);
+  return uint32_t{u[0]} | uint32_t{u[1]} << 8 | uint32_t{u[2]} << 16 | uint32_t{u[3]} << 24;
+}
+
 struct ZstdFrame {
   uint64_t in_begin = 0;   // compressed offset of the frame (after any skippable frames)
   uint64_t in_size = 0;    // compressed size

@@ -2,6 +2,8 @@
 // names follow XLA's HloOpcode spellings and XProf's hlo_category values.
 #include "model/xla_op.h"
 
+#include "model/ascii_case.h"
+
 namespace stepline {
 namespace {
 
@@ -17,24 +19,6 @@ bool IsDigits(std::string_view s) {
     if (c < '0' || c > '9') return false;
   }
   return true;
-}
-
-char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool IStartsWith(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (size_t i = 0; i < prefix.size(); ++i) {
-    if (Lower(s[i]) != prefix[i]) return false;
-  }
-  return true;
-}
-
-bool IContains(std::string_view s, std::string_view needle) {
-  if (needle.size() > s.size()) return false;
-  for (size_t i = 0; i + needle.size() <= s.size(); ++i) {
-    if (IStartsWith(s.substr(i), needle)) return true;
-  }
-  return false;
 }
 
 // XLA's collective opcodes (and the spellings XProf's hlo_category uses
@@ -65,7 +49,7 @@ constexpr CollectiveOpcode kCollectiveOpcodes[] = {
 // The table row `op` starts with; null when none.
 const CollectiveOpcode* FindCollectiveOpcode(std::string_view op) {
   for (const CollectiveOpcode& c : kCollectiveOpcodes) {
-    if (!IStartsWith(op, c.prefix)) continue;
+    if (!StartsWithIgnoringCase(op, c.prefix)) continue;
     const size_t n = c.prefix.size();
     if (c.word_only && op.size() != n && op[n] != '-' && op[n] != '.') continue;
     return &c;
@@ -111,9 +95,9 @@ GpuKind ClassifyXlaOp(std::string_view name, std::string_view hlo_category) {
   if (op.empty()) op = HloOpGroup(HloInstructionName(name));
   for (std::string_view s : {hlo_category, op}) {
     if (s.empty()) continue;
-    if (IStartsWith(s, "infeed") || IContains(s, "recv-from-host") || IContains(s, "host-to-device"))
+    if (StartsWithIgnoringCase(s, "infeed") || ContainsIgnoringCase(s, "recv-from-host") || ContainsIgnoringCase(s, "host-to-device"))
       return GpuKind::kMemcpyH2D;
-    if (IStartsWith(s, "outfeed") || IContains(s, "send-to-host") || IContains(s, "device-to-host"))
+    if (StartsWithIgnoringCase(s, "outfeed") || ContainsIgnoringCase(s, "send-to-host") || ContainsIgnoringCase(s, "device-to-host"))
       return GpuKind::kMemcpyD2H;
     if (IsCollectiveOp(s)) return GpuKind::kCollective;
   }
@@ -127,9 +111,9 @@ bool ParseXlaCollective(std::string_view name, std::string_view hlo_category, Xl
   if (const CollectiveOpcode* c = FindCollectiveOpcode(op)) {
     const std::string_view rest = op.substr(c->prefix.size());
     XlaAsyncPart part = XlaAsyncPart::kWhole;
-    if (IStartsWith(rest, "-start")) {
+    if (StartsWithIgnoringCase(rest, "-start")) {
       part = XlaAsyncPart::kStart;
-    } else if (IStartsWith(rest, "-done")) {
+    } else if (StartsWithIgnoringCase(rest, "-done")) {
       part = XlaAsyncPart::kDone;
     } else if (c->word_only && rest.empty()) {
       part = XlaAsyncPart::kStart;  // send / recv: their -done ends them

@@ -30,12 +30,6 @@ namespace stepline::ui {
 // [SECTION] Frame
 //-----------------------------------------------------------------------------
 
-namespace {
-
-float CaptionHeight() { return ImGui::GetFontSize() + 2 * theme::kCaptionPadding * UiScale(); }
-
-}  // namespace
-
 ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRenderer* renderer) {
   ViewRequests req;
   ImGuiIO& io = ImGui::GetIO();

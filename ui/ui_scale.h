@@ -11,4 +11,7 @@ namespace stepline::ui {
 
 inline float UiScale() { return ImGui::GetFontSize() / theme::kDesignFontSize; }
 
+// A view's caption bar: one line of text with theme::kCaptionPadding around it.
+inline float CaptionHeight() { return ImGui::GetFontSize() + 2 * theme::kCaptionPadding * UiScale(); }
+
 }  // namespace stepline::ui

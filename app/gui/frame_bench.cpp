@@ -14,6 +14,7 @@
 #include "app/gui/gl_quad_renderer.h"
 #include "app/gui/gl_window.h"
 #include "app/gui/headless_frame.h"
+#include "app/timing.h"
 #include "ui/main_view.h"
 
 namespace stepline::app {
@@ -30,12 +31,6 @@ double NowMs(bool cpu_time) {
     return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
   }
   return std::chrono::duration<double, std::milli>(Clock::now().time_since_epoch()).count();
-}
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 TimeRange LevelRange(const TimeRange& span, double fraction) {

@@ -30,8 +30,6 @@ namespace {
 
 constexpr int kMaxDepth = 64;  // deeper values go to simdjson (its limit is 1024)
 
-constexpr bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
 // A byte that ends a string's plain ASCII run: the quote, an escape, a raw
 // control byte (which JSON forbids in strings) or a non-ASCII byte (whose
 // UTF-8 sequence is checked there, as simdjson checks the whole document).
@@ -133,9 +131,9 @@ NumberStatus MicrosToNs(const Number& n, int64_t* ns) {
 
 // Each reader returns false to give the chunk up. Readers start at their
 // value's first byte (whitespace already skipped) and end just past it.
-class Scanner {
+class FastScanner {
  public:
-  Scanner(std::string_view input, const ChunkSpec& spec, bool keep_args, RawEventBatch* batch)
+  FastScanner(std::string_view input, const ChunkSpec& spec, bool keep_args, RawEventBatch* batch)
       : base_(input.data()), p_(input.data() + spec.begin), end_(input.data() + spec.end), keep_args_(keep_args),
         batch_(batch) {}
 
@@ -283,7 +281,7 @@ class Scanner {
 };
 
 // EventTokenizer::Impl::ParseEvent, minus its problems.
-bool Scanner::Event() {
+bool FastScanner::Event() {
   RawEvent& ev = batch_->events.emplace_back();  // filled in place: no copy of 88 bytes per event
   ev.offset = static_cast<uint64_t>(p_ - base_);
   ev.args_begin = static_cast<uint32_t>(batch_->args.size());
@@ -321,7 +319,7 @@ bool Scanner::Event() {
   return true;
 }
 
-bool Scanner::Member(EventKey kind, RawEvent* ev, uint64_t* scope_hash) {
+bool FastScanner::Member(EventKey kind, RawEvent* ev, uint64_t* scope_hash) {
   std::string_view body;
   bool escaped = false;
   char literal = 0;
@@ -364,7 +362,7 @@ bool Scanner::Member(EventKey kind, RawEvent* ev, uint64_t* scope_hash) {
 }
 
 // ReadTime: a number or a plain numeric string; anything else is a problem.
-bool Scanner::Time(bool is_ts, RawEvent* ev) {
+bool FastScanner::Time(bool is_ts, RawEvent* ev) {
   int64_t ns = 0;
   if (*p_ == '"') {
     std::string_view text;
@@ -385,7 +383,7 @@ bool Scanner::Time(bool is_ts, RawEvent* ev) {
 
 // ReadPidOrTid: numbers and numeric strings are keys, "stream N" tids too,
 // any other plain string is a local string id.
-bool Scanner::PidOrTid(bool is_pid, RawEvent* ev) {
+bool FastScanner::PidOrTid(bool is_pid, RawEvent* ev) {
   std::string_view text;
   Number n;
   const bool was_string = *p_ == '"';
@@ -415,7 +413,7 @@ bool Scanner::PidOrTid(bool is_pid, RawEvent* ev) {
 }
 
 // ReadNameOrCategory: a plain string, or a number kept as its text.
-bool Scanner::NameOrCategory(bool is_name, RawEvent* ev) {
+bool FastScanner::NameOrCategory(bool is_name, RawEvent* ev) {
   std::string_view text;
   Number n;
   if (*p_ == '"') {
@@ -429,7 +427,7 @@ bool Scanner::NameOrCategory(bool is_name, RawEvent* ev) {
 }
 
 // ReadId for "id" and "bind_id": a number, or a string's raw body.
-bool Scanner::Id(bool is_bind_id, RawEvent* ev) {
+bool FastScanner::Id(bool is_bind_id, RawEvent* ev) {
   std::string_view text;
   bool flag = false;
   Number n;
@@ -444,7 +442,7 @@ bool Scanner::Id(bool is_bind_id, RawEvent* ev) {
 }
 
 // ParseArgs: every key is interned; values kept as the simdjson walk keeps them.
-bool Scanner::Args(RawEvent* ev) {
+bool FastScanner::Args(RawEvent* ev) {
   ++p_;
   SkipSpace();
   if (p_ < end_ && *p_ == '}') {
@@ -476,7 +474,7 @@ bool Scanner::Args(RawEvent* ev) {
 }
 
 // ReadValue's cases for an arg of an event.
-bool Scanner::ArgValue(uint32_t key, RawArg* arg, RawEvent* ev) {
+bool FastScanner::ArgValue(uint32_t key, RawArg* arg, RawEvent* ev) {
   std::string_view body;
   bool escaped = false;
   char literal = 0;
@@ -536,7 +534,7 @@ bool Scanner::ArgValue(uint32_t key, RawArg* arg, RawEvent* ev) {
 // simdjson's get_int64 / get_uint64 / get_double, for the numbers whose
 // answer is certain: integers within int64 or uint64, finite doubles
 // (std::from_chars rounds correctly, as simdjson does).
-bool Scanner::ArgNumber(uint32_t key, RawArg* arg, RawEvent* ev) {
+bool FastScanner::ArgNumber(uint32_t key, RawArg* arg, RawEvent* ev) {
   Number n;
   if (!ReadNumber(&n)) return false;
   const std::string_view text = n.text;
@@ -588,7 +586,7 @@ bool FastPathApplies(const ChunkSpec& spec) {
 
 bool ScanChunkEventsFast(const ChunkSpec& spec, std::string_view input, bool keep_args, RawEventBatch* batch) {
   if (!FastPathApplies(spec) || spec.end > input.size() || spec.begin > spec.end) return false;
-  Scanner scanner(input, spec, keep_args, batch);
+  FastScanner scanner(input, spec, keep_args, batch);
   return scanner.Events();
 }
 

@@ -11,8 +11,6 @@ namespace {
 constexpr int kMaxDigits = 40;            // more significant digits never change an int64 result
 constexpr int64_t kExponentCap = 100000;  // |exponents| beyond this saturate (the result is 0 or out of range)
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && IsJsonSpace(s.front())) s.remove_prefix(1);
   while (!s.empty() && IsJsonSpace(s.back())) s.remove_suffix(1);

@@ -9,6 +9,9 @@
 
 namespace stepline::loaders {
 
+// An ASCII digit, without the locale lookup of std::isdigit.
+constexpr bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
 enum class NumberStatus : uint8_t {
   kOk = 0,
   kNotANumber,  // not JSON number syntax (after trimming whitespace)

@@ -24,17 +24,7 @@ namespace {
 // [SECTION] Scanner state
 //-----------------------------------------------------------------------------
 
-// What the scanner expects next.
-enum class Expect : uint8_t {
-  kValue,         // any value (after ':' , '[' or ',' in an array)
-  kValueOrClose,  // right after '[': a value or ']'
-  kKeyOrClose,    // right after '{': a key or '}'
-  kKey,           // after ',' in an object
-  kColon,         // after a key
-  kCommaOrClose,  // after a value inside a container
-  kEnd,           // after the top-level value: only whitespace may follow
-};
-
+using Expect = JsonExpect;
 
 class Scanner {
  public:

@@ -41,7 +41,7 @@ size_t SkipString(std::string_view text, size_t i, size_t* error, const char** w
   return std::string_view::npos;
 }
 
-enum class Expect : uint8_t { kValue, kValueOrClose, kKeyOrClose, kKey, kColon, kCommaOrClose, kEnd };
+using Expect = JsonExpect;
 
 const char* Describe(Expect e, char open) {
   switch (e) {

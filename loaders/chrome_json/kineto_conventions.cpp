@@ -6,15 +6,10 @@
 #include <string>
 
 #include "loaders/chrome_json/json_number.h"
+#include "model/ascii_case.h"
 
 namespace stepline::loaders {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return out;
-}
 
 // Spellings gpu_classify.h does not list (it compares exactly); matched
 // lower-cased. "gpu_user_Annotation" is the pre-2022 spelling.
@@ -46,7 +41,7 @@ constexpr ExtraCategory kExtraCategories[] = {
 // Device rows without GpuKind activity: CUDA sync/event rows.
 constexpr std::string_view kOtherDeviceCategories[] = {"cuda_sync", "cuda_event"};
 
-bool LowerContains(std::string_view name, std::string_view needle) { return Lower(name).find(needle) != std::string::npos; }
+bool LowerContains(std::string_view name, std::string_view needle) { return AsciiLower(name).find(needle) != std::string::npos; }
 
 // An accelerator queue event by its name (MTIA: pe_exe, merge, remote run;
 // dma_request copies; event_record / event_wait order the queues).
@@ -83,7 +78,7 @@ int32_t NumberAfter(std::string_view s, std::string_view prefix) {
 CategoryTraits ClassifyCategory(std::string_view category) {
   CategoryTraits t;
   t.kind = ClassifyKinetoCategory(category);
-  const std::string lower = Lower(category);
+  const std::string lower = AsciiLower(category);
   if (t.kind == KinetoCategory::kOther) {
     for (const ExtraCategory& e : kExtraCategories) {
       if (lower == e.lower) t.kind = e.kind;

@@ -12,7 +12,7 @@
 namespace stepline::loaders {
 namespace {
 
-struct Layer {
+struct NetLayer {
   std::string name;   // Keras layer stem, e.g. "conv3_block2_2"
   int filter = 1;     // 1, 3, 7 or 11
   int stage = 2;      // ResNet stage 1..5, 6 for the head
@@ -21,8 +21,8 @@ struct Layer {
 };
 
 // ResNet-50 backbone (53 convs) + ASPP and decoder head (7 convs).
-std::vector<Layer> BuildLayers(bool output_conv_11x11) {
-  std::vector<Layer> layers;
+std::vector<NetLayer> BuildLayers(bool output_conv_11x11) {
+  std::vector<NetLayer> layers;
   layers.push_back({"conv1", 7, 1, 6'200});
   const int blocks[] = {3, 4, 6, 3};
   for (int stage = 2; stage <= 5; ++stage) {
@@ -139,7 +139,7 @@ class NetworkBuilder {
  public:
   explicit NetworkBuilder(DemoStyle style) : style_(style), k_(KernelsFor(style)) {}
 
-  void Forward(const Layer& l) {
+  void Forward(const NetLayer& l) {
     const bool tf = style_ == DemoStyle::kTensorFlow;
     const std::string tf_prefix = "model/" + l.name;
     Op(tf ? tf_prefix + "_conv/Conv2D" : "aten::conv2d", tf ? "" : "aten::cudnn_convolution",
@@ -152,7 +152,7 @@ class NetworkBuilder {
     Op(tf ? tf_prefix + "_relu/Relu" : "aten::relu_", "", {Kernel(k_.relu, l.fwd_us * 0.045, 16, 0, 512)});
   }
 
-  void Backward(const Layer& l) {
+  void Backward(const NetLayer& l) {
     const bool tf = style_ == DemoStyle::kTensorFlow;
     const std::string tf_prefix = "gradient_tape/model/" + l.name;
     if (l.has_bn) {
@@ -227,10 +227,10 @@ class NetworkBuilder {
 std::string_view DemoOutputConvKernelName() { return kConv11x11Fwd; }
 
 DemoNetwork BuildDemoNetwork(DemoStyle style, bool output_conv_11x11) {
-  const std::vector<Layer> layers = BuildLayers(output_conv_11x11);
+  const std::vector<NetLayer> layers = BuildLayers(output_conv_11x11);
   NetworkBuilder b(style);
   size_t variables = 0;
-  for (const Layer& l : layers) {
+  for (const NetLayer& l : layers) {
     b.Forward(l);
     variables += l.has_bn ? 3 : 2;  // kernel + gamma/beta, or kernel + bias
   }

@@ -16,7 +16,7 @@ LoadError Cancelled(const std::string& path) {
   return LoadError{LoadErrorCode::kCancelled, path, LoadError::kNoOffset, LoadError::kNoOffset, "load cancelled"};
 }
 
-Result<Trace, LoadError> LoadImpl(std::string_view bytes, const std::string& path, const LoadOptions& options,
+Result<Trace, LoadError> LoadPerfettoImpl(std::string_view bytes, const std::string& path, const LoadOptions& options,
                                   LoadProgress* progress, const DecodedInput* input) {
   auto framing = perfetto::WalkPackets(bytes, 0, path, "Trace", /*tolerate_truncation=*/true);
   if (!framing.ok()) return MakeUnexpected(framing.error());
@@ -71,12 +71,12 @@ Result<Trace, LoadError> LoadImpl(std::string_view bytes, const std::string& pat
 
 Result<Trace, LoadError> LoadPerfetto(const DecodedInput& input, const std::string& path, const LoadOptions& options,
                                       LoadProgress* progress) {
-  return LoadImpl(input.bytes.view(), path, options, progress, &input);
+  return LoadPerfettoImpl(input.bytes.view(), path, options, progress, &input);
 }
 
 Result<Trace, LoadError> LoadPerfettoBytes(std::string_view bytes, const std::string& path,
                                            const LoadOptions& options, LoadProgress* progress) {
-  return LoadImpl(bytes, path, options, progress, nullptr);
+  return LoadPerfettoImpl(bytes, path, options, progress, nullptr);
 }
 
 }  // namespace stepline::loaders

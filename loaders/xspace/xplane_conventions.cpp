@@ -5,21 +5,12 @@
 #include <charconv>
 
 #include "loaders/gpu_classify.h"
+#include "model/ascii_case.h"
 
 namespace stepline::loaders::xspace {
 namespace {
 
 bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
-char AsciiLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool IStartsWith(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (size_t i = 0; i < prefix.size(); ++i) {
-    if (AsciiLower(s[i]) != AsciiLower(prefix[i])) return false;
-  }
-  return true;
-}
 
 // "<digits>" at the end of `s` after `prefix`; false if anything else follows.
 bool ParseOrdinal(std::string_view s, std::string_view prefix, int32_t* out) {
@@ -120,12 +111,12 @@ MemcpyKinds ParseMemcpyDetails(std::string_view details) {
 
 GpuKind ClassifyDeviceEvent(const DeviceEventFacts& f) {
   if (f.line_name == "CUPTI overhead") return GpuKind::kNone;
-  if (f.has_memcpy_details || IStartsWith(f.name, "Memcpy")) {
+  if (f.has_memcpy_details || StartsWithIgnoringCase(f.name, "Memcpy")) {
     const MemcpyKinds kinds = ParseMemcpyDetails(f.memcpy_details);
     const GpuKind by_kinds = ClassifyMemcpyKinds(kinds.src, kinds.dst);
     return by_kinds != GpuKind::kNone ? by_kinds : ClassifyMemcpyName(f.name);
   }
-  if (f.has_memset_details || IStartsWith(f.name, "Memset")) return GpuKind::kMemset;
+  if (f.has_memset_details || StartsWithIgnoringCase(f.name, "Memset")) return GpuKind::kMemset;
   if (f.has_memory_details || StartsWith(f.name, "Memory") || StartsWith(f.name, "UnifiedMemory")) {
     return GpuKind::kNone;
   }

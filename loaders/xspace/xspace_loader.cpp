@@ -88,7 +88,7 @@ void SetClockOrigins(const SpaceState& state, TraceInfo* info) {
   }
 }
 
-Result<Trace, LoadError> LoadImpl(std::string_view bytes, const std::string& path, const LoadOptions& options,
+Result<Trace, LoadError> LoadXSpaceImpl(std::string_view bytes, const std::string& path, const LoadOptions& options,
                                   LoadProgress* progress, const DecodedInput* input,
                                   const xspace::CutRepair* cut = nullptr) {
   if (bytes.empty()) return MakeUnexpected(LoadError{LoadErrorCode::kEmpty, path, 0, LoadError::kNoOffset, "empty XSpace"});
@@ -104,7 +104,7 @@ Result<Trace, LoadError> LoadImpl(std::string_view bytes, const std::string& pat
       return MakeUnexpected(LoadError{LoadErrorCode::kProtobufInvalid, path, 0, LoadError::kNoOffset,
                                       "XSpace: " + repaired->detail + "; nothing before the cut to load"});
     }
-    return LoadImpl(repaired->bytes, path, options, progress, input, &*repaired);
+    return LoadXSpaceImpl(repaired->bytes, path, options, progress, input, &*repaired);
   }
   if (progress) progress->bytes_total.store(bytes.size());
 
@@ -171,12 +171,12 @@ Result<Trace, LoadError> LoadImpl(std::string_view bytes, const std::string& pat
 
 Result<Trace, LoadError> LoadXSpace(const DecodedInput& input, const std::string& path, const LoadOptions& options,
                                     LoadProgress* progress) {
-  return LoadImpl(input.bytes.view(), path, options, progress, &input);
+  return LoadXSpaceImpl(input.bytes.view(), path, options, progress, &input);
 }
 
 Result<Trace, LoadError> LoadXSpaceBytes(std::string_view bytes, const std::string& path, const LoadOptions& options,
                                          LoadProgress* progress) {
-  return LoadImpl(bytes, path, options, progress, nullptr);
+  return LoadXSpaceImpl(bytes, path, options, progress, nullptr);
 }
 
 }  // namespace stepline::loaders

@@ -11,9 +11,10 @@
 #include "model/analysis/outlier_steps.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <unordered_map>
+
+#include "model/ascii_case.h"
 
 namespace stepline::analysis {
 namespace {
@@ -89,12 +90,6 @@ bool Contains(const std::vector<TimeRange>& outer, const TimeRange& r) {
     if (o.start_ns <= r.start_ns && o.end_ns >= r.end_ns) return true;
   }
   return false;
-}
-
-bool ContainsWord(std::string_view name, std::string_view word) {
-  std::string lower(name);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower.find(word) != std::string::npos;
 }
 
 std::string Duration(DurNs ns) {
@@ -298,12 +293,12 @@ std::string OutlierRecommendation(const Trace& trace, const OutlierSteps& outlie
   const std::string_view full = trace.str(StringId(top->first));
   const std::string name = ShortEventName(full);
   std::string kind, advice = "move it off the training thread or run it less often";
-  if (ContainsWord(full, "save") || ContainsWord(full, "checkpoint") || ContainsWord(full, "serializ")) {
+  if (ContainsIgnoringCase(full, "save") || ContainsIgnoringCase(full, "checkpoint") || ContainsIgnoringCase(full, "serializ")) {
     kind = " (checkpointing)";
     advice = "move it off the training thread or save less often";
-  } else if (ContainsWord(full, "summary") || ContainsWord(full, "flush") || ContainsWord(full, "log")) {
+  } else if (ContainsIgnoringCase(full, "summary") || ContainsIgnoringCase(full, "flush") || ContainsIgnoringCase(full, "log")) {
     kind = " (logging)";
-  } else if (ContainsWord(full, "eval") || ContainsWord(full, "valid")) {
+  } else if (ContainsIgnoringCase(full, "eval") || ContainsIgnoringCase(full, "valid")) {
     kind = " (evaluation)";
   }
   const std::string where =

@@ -6,16 +6,11 @@
 #include <map>
 #include <unordered_map>
 
+#include "model/ascii_case.h"
 #include "model/xla_op.h"
 
 namespace stepline::analysis {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // Reads the integer after `pos` (skipping spaces, ':' and '"'); -1 when none.
 int64_t IntAfter(std::string_view s, size_t pos) {
@@ -186,7 +181,7 @@ void ParseDistributedInfo(std::string_view json, int32_t* rank, int32_t* world_s
 }
 
 int32_t RankFromFileName(std::string_view file_name) {
-  const std::string name = Lower(file_name);
+  const std::string name = AsciiLower(file_name);
   int32_t found = -1;
   for (std::string_view word : {"rank", "worker"}) {
     for (size_t p = name.find(word); p != std::string::npos; p = name.find(word, p + 1)) {

@@ -29,7 +29,6 @@
 namespace stepline::ui {
 
 namespace {
-float CaptionHeight() { return ImGui::GetFontSize() + 2 * theme::kCaptionPadding * UiScale(); }
 constexpr int kKeyF12 = 301;  // GLFW_KEY_F12; ImGui 1.86 indexes keys by backend codes
 }  // namespace
 

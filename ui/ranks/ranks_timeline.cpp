@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "model/text_format.h"
+#include "ui/ranks/hatch.h"
 #include "ui/ranks/ranks_detail.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
@@ -75,13 +76,6 @@ constexpr uint32_t kWaitHatch = theme::Rgba(120, 40, 20, 200);
 constexpr uint32_t kSelectedOutline = theme::Rgba(255, 255, 255, 230);
 constexpr uint32_t kSelectedFill = theme::Rgba(255, 255, 255, 40);
 constexpr uint32_t kStepEdge = theme::Rgba(200, 205, 215, 70);
-
-void Hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, uint32_t color, float spacing) {
-  dl->PushClipRect(a, b, true);
-  const float h = b.y - a.y;
-  for (float x = a.x - h; x < b.x; x += spacing) dl->AddLine(ImVec2(x, b.y), ImVec2(x + h, a.y), color, 1.f);
-  dl->PopClipRect();
-}
 
 constexpr uint32_t kDetailEdge = theme::Rgba(20, 22, 28, 160);
 constexpr uint32_t kDetailText = theme::Rgba(240, 242, 246);

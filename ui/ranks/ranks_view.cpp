@@ -11,6 +11,7 @@
 
 #include "model/text_format.h"
 #include "ui/analysis_format.h"
+#include "ui/ranks/hatch.h"
 #include "ui/sortable_table.h"
 #include "ui/step_chart.h"
 #include "ui/theme.h"
@@ -167,14 +168,6 @@ constexpr SortableColumn kColumns[kRanksColumnCount] = {
 void Cell(const std::string& text) {
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(text.c_str());
-}
-
-// Diagonal lines across [a, b], clipped to it: the hatched collective wait.
-void Hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, uint32_t color, float spacing) {
-  dl->PushClipRect(a, b, true);
-  const float h = b.y - a.y;
-  for (float x = a.x - h; x < b.x; x += spacing) dl->AddLine(ImVec2(x, b.y), ImVec2(x + h, a.y), color, 1.f);
-  dl->PopClipRect();
 }
 
 }  // namespace
