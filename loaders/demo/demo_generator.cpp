@@ -285,7 +285,12 @@ void DemoSimulation::RunStep(int g, int marked) {
 void DemoSimulation::Input(int g) {
   ProduceBatch(g);
   const TimeNs start = host_;
-  const TimeNs end = std::max(start + rng_.Jitter(kDequeueUs, 0.2), ready_[g] + rng_.Jitter(kHandoffUs, 0.3));
+  // One draw a statement: the order of two draws inside one call is
+  // unspecified (GCC takes the second first, clang the first), and a demo
+  // must not depend on the compiler. This is GCC's order, the goldens'.
+  const DurNs handoff = rng_.Jitter(kHandoffUs, 0.3);
+  const DurNs dequeue = rng_.Jitter(kDequeueUs, 0.2);
+  const TimeNs end = std::max(start + dequeue, ready_[g] + handoff);
   e_.Open(start, n_.input, e_.cats().user_annotation, HostTag::kInput);
   if (e_.is_tf()) e_.MainLeaf(start + 5'000, end - 5'000, n_.input_inner, StringId(), HostTag::kInputInner);
   e_.Close(end);

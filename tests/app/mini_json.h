@@ -15,27 +15,20 @@
 
 namespace stepline::testing {
 
+struct JsonMember;  // a key and its value, defined below
+
 struct JsonValue {
   enum class Type { kNull, kBool, kNumber, kString, kArray, kObject };
   Type type = Type::kNull;
   bool boolean = false;
   std::string text;                                        // kNumber: the literal; kString: the unescaped value
   std::vector<JsonValue> items;                            // kArray
-  std::vector<std::pair<std::string, JsonValue>> members;  // kObject, in order
+  std::vector<JsonMember> members;                         // kObject, in order
 
   bool is_null() const { return type == Type::kNull; }
   // Member by key, or nullptr (also for non-objects).
-  const JsonValue* Find(std::string_view key) const {
-    for (const auto& [k, v] : members) {
-      if (k == key) return &v;
-    }
-    return nullptr;
-  }
-  std::vector<std::string> Keys() const {
-    std::vector<std::string> keys;
-    for (const auto& member : members) keys.push_back(member.first);
-    return keys;
-  }
+  const JsonValue* Find(std::string_view key) const;
+  std::vector<std::string> Keys() const;
   std::optional<uint64_t> AsUint() const {
     uint64_t v = 0;
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -49,6 +42,26 @@ struct JsonValue {
     return v;
   }
 };
+
+// Not std::pair<std::string, JsonValue>: with libstdc++, clang instantiates
+// the pair's constructor constraints while JsonValue is incomplete and fails.
+struct JsonMember {
+  std::string first;
+  JsonValue second;
+};
+
+inline const JsonValue* JsonValue::Find(std::string_view key) const {
+  for (const auto& [k, v] : members) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
+
+inline std::vector<std::string> JsonValue::Keys() const {
+  std::vector<std::string> keys;
+  for (const auto& member : members) keys.push_back(member.first);
+  return keys;
+}
 
 namespace mini_json_detail {
 
@@ -150,7 +163,7 @@ class Parser {
       JsonValue member;
       SkipSpace();
       if (!ParseString(&key) || !Consume(':') || !ParseValue(&member, depth + 1)) return false;
-      v->members.emplace_back(std::move(key), std::move(member));
+      v->members.push_back({std::move(key), std::move(member)});
     } while (Consume(','));
     return Consume('}');
   }

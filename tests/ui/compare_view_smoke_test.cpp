@@ -99,7 +99,7 @@ TEST_F(CompareViewSmokeTest, KeysMoveTheFocusedTimelineOnceAndSyncCarriesIt) {
   io.MouseDown[0] = false;
   Frame();
   const DurNs before = view_.state(0).viewport.visible.duration_ns();
-  io.KeysDown['W'] = true;
+  io.KeysDown[int{'W'}] = true;
   Frame();
   Frame();
   // One press zooms by one step (1.25x), not once per panel.

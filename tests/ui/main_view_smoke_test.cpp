@@ -102,17 +102,17 @@ TEST_F(MainViewSmokeTest, ClickSelectsTheHoveredSliceAndKeysNavigate) {
   EXPECT_EQ(state_.selected, hovered);
   // F fits the selection: the view becomes about the slice's duration.
   const DurNs dur = state_.trace()->slices().dur_ns()[hovered.index()];
-  io.KeysDown['F'] = true;
+  io.KeysDown[int{'F'}] = true;
   Frame();
   Frame();  // the fit request is applied at the next frame's start
   EXPECT_LE(state_.viewport.visible.duration_ns(), std::max<DurNs>(dur, 1000) * 13 / 10);
   // 0 fits everything again; D pans right.
-  io.KeysDown['0'] = true;
+  io.KeysDown[int{'0'}] = true;
   Frame();
   Frame();
   EXPECT_LE(state_.viewport.visible.start_ns, state_.trace()->span().start_ns);
   const TimeNs start = state_.viewport.visible.start_ns;
-  io.KeysDown['D'] = true;
+  io.KeysDown[int{'D'}] = true;
   Frame();
   EXPECT_GT(state_.viewport.visible.start_ns, start);
 }

@@ -531,9 +531,9 @@ TEST(RanksDetailTest, AZoomedInFrameAsksForTheRanksOnScreen) {
   const RanksTimelineLayout layout;
   io.MousePos = ImVec2(t.lanes_left() + 100, t.lanes_top() + 1 * layout.group_h() + 2);
   TimelineFrame(&t, input);
-  io.KeysDown['L'] = true;
+  io.KeysDown[int{'L'}] = true;
   TimelineFrame(&t, input);
-  io.KeysDown['L'] = false;
+  io.KeysDown[int{'L'}] = false;
   TimelineFrame(&t, input);
   EXPECT_EQ(src.loads, (std::vector<size_t>{1}));
 }
