@@ -83,14 +83,17 @@ void DecodeStream::Run() {
 }
 
 void DecodeStream::Publish(uint64_t decoded_bytes, uint64_t consumed) {
-  available_.store(decoded_bytes, std::memory_order_release);
+  available_.store(decoded_bytes);  // seq_cst: see starving_
   if (consumed >= file_released_ + kFileReleaseBytes) {
     // The compressed file's pages are read once, front to back: with the
     // decoded window they are the rest of a streamed load's input memory.
     file_.ReleasePages(file_released_, consumed);
     file_released_ = consumed;
   }
-  if (decoded_bytes - notified_ < kNotifyBytes) return;
+  // Small steps wake nobody, unless a reader waits: it may wait for these
+  // very bytes, and the last frames of a file may all be small (a reader
+  // left asleep there kept a pacing frame decoder, and the load, waiting).
+  if (decoded_bytes - notified_ < kNotifyBytes && starving_.load() == 0) return;
   notified_ = decoded_bytes;
   std::unique_lock lock(mu_);
   cv_.notify_all();
@@ -129,7 +132,7 @@ std::string_view DecodeStream::WaitFor(uint64_t n) {
     wanted_ = std::max(wanted_, n);
     cv_.notify_all();  // a paused decoder must go on
     cv_.wait(lock, [&] {
-      have = available_.load(std::memory_order_acquire);
+      have = available_.load();  // seq_cst: see starving_
       return have >= n || done();
     });
     if (--starving_ == 0) wanted_ = 0;

@@ -121,7 +121,10 @@ class DecodeStream final : public StreamSink {
   std::mutex mu_;
   std::condition_variable cv_;
   uint64_t released_ = 0;    // guarded by mu_
-  int starving_ = 0;         // readers waiting for bytes; guarded by mu_
+  // Readers waiting for bytes: changed under mu_; Publish reads it without
+  // the lock. Sequentially consistent with available_, so a publish either
+  // is seen by the waiting reader or sees the reader and wakes it.
+  std::atomic<int> starving_{0};
   uint64_t wanted_ = 0;      // the most bytes a waiting reader asked for; guarded by mu_
   uint64_t notified_ = 0;    // decoder thread only
   uint64_t file_released_ = 0;  // compressed bytes given back; decoder thread only

@@ -211,6 +211,32 @@ TEST(ZstdFramesTest, SizedFramesAreMappedAndDecodedInParallelUpToADamagedOne) {
   EXPECT_EQ(DecodeZstdFrames(z, frames, out.data(), 2, publish, [] { return true; }), 0u);  // stopped
 }
 
+// A reader that waits while the last frames come out must be woken, though
+// each of those publishes is too small to wake anyone by itself: the decoder
+// that stays behind, pacing, waits for that reader (found hanging in CI).
+TEST(DecodeStreamTest, AReaderWaitingForTheFirstByteOfSmallFramesIsWoken) {
+  const std::string json = MakeJson(240'000);  // under the 256 KiB that wake readers anyway
+  const std::string bytes = Pieces(json, 4, true);
+  for (int run = 0; run < 50; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    LoadProgress progress;
+    auto stream = Start(bytes, 0, true, &progress, 4096);
+    ASSERT_NE(stream, nullptr);
+    // Cancelling ends a hang (the pacing decoder checks it), so a failure
+    // reports instead of blocking the suite.
+    std::atomic<bool> returned{false};
+    std::thread watchdog([&] {
+      for (int i = 0; i < 500 && !returned.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (!returned.load()) progress.cancel.store(true);
+    });
+    const size_t got = stream->WaitFor(1).size();  // right after the start: before the first frame is out
+    returned.store(true);
+    watchdog.join();
+    EXPECT_FALSE(progress.cancel.load()) << "WaitFor(1) was still blocked after 5 s";
+    EXPECT_GE(got, 1u);
+  }
+}
+
 TEST(DecodeStreamTest, PlainBytesAreNotStreamed) {
   EXPECT_EQ(DecodeStream::Start(Buffer("{\"traceEvents\":[]}"), "mem", nullptr), nullptr);
 }
