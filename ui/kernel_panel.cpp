@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "model/ascii_case.h"
 #include "ui/analysis_tables.h"
 #include "ui/op_stats_panel.h"
 #include "ui/sortable_table.h"
@@ -23,7 +24,7 @@ std::vector<uint32_t> FilterKernels(const analysis::Report& report, const std::s
   std::vector<uint32_t> rows;
   for (uint32_t i = 0; i < report.kernels.size(); ++i) {
     const ReportKernel& k = report.kernels[i];
-    if (ContainsNoCase(k.name, filter) || ContainsNoCase(k.framework_op, filter)) rows.push_back(i);
+    if (ContainsIgnoringCase(k.name, filter) || ContainsIgnoringCase(k.framework_op, filter)) rows.push_back(i);
   }
   return rows;
 }

@@ -7,9 +7,9 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cctype>
 #include <numeric>
 
+#include "model/ascii_case.h"
 #include "ui/analysis_tables.h"
 #include "ui/search_matches.h"
 #include "ui/sortable_table.h"
@@ -25,14 +25,6 @@ using analysis::ReportOp;
 // [SECTION] Filter and sort (pure)
 //-----------------------------------------------------------------------------
 
-bool ContainsNoCase(std::string_view text, std::string_view needle) {
-  if (needle.empty()) return true;
-  auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-  });
-  return it != text.end();
-}
-
 std::vector<uint32_t> FilterOps(const analysis::Report& report, const std::string& filter, OpSide side) {
   std::vector<uint32_t> rows;
   for (uint32_t i = 0; i < report.ops.size(); ++i) {
@@ -40,7 +32,7 @@ std::vector<uint32_t> FilterOps(const analysis::Report& report, const std::strin
     const bool device = analysis::IsDeviceOpKind(op.kind);
     if (side == OpSide::kHost && device) continue;
     if (side == OpSide::kDevice && !device) continue;
-    if (ContainsNoCase(op.name, filter)) rows.push_back(i);
+    if (ContainsIgnoringCase(op.name, filter)) rows.push_back(i);
   }
   return rows;
 }

@@ -28,8 +28,6 @@ std::vector<uint32_t> FilterOps(const analysis::Report& report, const std::strin
 void SortOps(const analysis::Report& report, OpColumn column, bool ascending, std::vector<uint32_t>* rows);
 // The `n` rows of report.ops with the most self time, largest first.
 std::vector<uint32_t> TopOpsBySelf(const analysis::Report& report, size_t n);
-// Case-insensitive substring test ("" matches everything).
-bool ContainsNoCase(std::string_view text, std::string_view needle);
 
 class OpStatsPanel {
  public:

@@ -2,8 +2,9 @@
 #include "ui/search_matches.h"
 
 #include <algorithm>
-#include <cctype>
 #include <regex>
+
+#include "model/ascii_case.h"
 
 namespace stepline::ui {
 
@@ -25,11 +26,9 @@ SearchResult ComputeSearchMatches(const Trace& trace, std::string_view text, boo
       name_matches[i] = std::regex_search(s.begin(), s.end(), re);
     }
   } else {
-    auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
     for (size_t i = 1; i < pool.size(); ++i) {
       const std::string_view s = pool.Get(StringId::FromIndex(i));
-      name_matches[i] = std::search(s.begin(), s.end(), text.begin(), text.end(),
-                                    [&](char a, char b) { return lower(a) == lower(b); }) != s.end();
+      name_matches[i] = ContainsIgnoringCase(s, text);
     }
   }
   const auto names = trace.slices().name();

@@ -41,17 +41,15 @@ constexpr ExtraCategory kExtraCategories[] = {
 // Device rows without GpuKind activity: CUDA sync/event rows.
 constexpr std::string_view kOtherDeviceCategories[] = {"cuda_sync", "cuda_event"};
 
-bool LowerContains(std::string_view name, std::string_view needle) { return AsciiLower(name).find(needle) != std::string::npos; }
-
 // An accelerator queue event by its name (MTIA: pe_exe, merge, remote run;
 // dma_request copies; event_record / event_wait order the queues).
 GpuKind AcceleratorActivityKind(std::string_view name) {
   for (std::string_view w : {"wait", "record", "sync", "signal"}) {
-    if (LowerContains(name, w)) return GpuKind::kNone;
+    if (ContainsIgnoringCase(name, w)) return GpuKind::kNone;
   }
-  if (LowerContains(name, "memset")) return GpuKind::kMemset;
+  if (ContainsIgnoringCase(name, "memset")) return GpuKind::kMemset;
   for (std::string_view w : {"dma", "memcpy", "copy"}) {
-    if (LowerContains(name, w)) return ClassifyMemcpyName(name);
+    if (ContainsIgnoringCase(name, w)) return ClassifyMemcpyName(name);
   }
   return ClassifyKernelName(name);
 }

@@ -2,7 +2,7 @@
 // default (identical to assets/idle_cause_patterns.tsv; a test checks it).
 #include "model/analysis/idle_cause_table.h"
 
-#include <cctype>
+#include "model/ascii_case.h"
 
 namespace stepline::analysis {
 
@@ -80,10 +80,6 @@ launch	hipStreamWaitEvent*
 
 namespace {
 
-// ASCII only, as the "C" locale's tolower, without the call: it runs for
-// every character of every host event name the analysis classifies.
-char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\r')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.remove_suffix(1);
@@ -116,19 +112,13 @@ bool GlobMatchFolded(std::string_view pattern, std::string_view text, Fold fold)
   return p == pattern.size();
 }
 
-std::string Lowercase(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = Lower(c);
-  return out;
-}
-
 }  // namespace
 
-bool GlobMatch(std::string_view pattern, std::string_view text) { return GlobMatchFolded(pattern, text, Lower); }
+bool GlobMatch(std::string_view pattern, std::string_view text) { return GlobMatchFolded(pattern, text, [](char c) { return AsciiLower(c); }); }
 
 void IdleCauseTable::Add(HostCategory category, std::string pattern) {
   Compiled c;
-  c.pattern = Lowercase(pattern);
+  c.pattern = AsciiLower(pattern);
   std::string_view rest = c.pattern;
   while (!rest.empty()) {
     const size_t wild = rest.find_first_of("*?");
@@ -182,7 +172,7 @@ bool IdleCauseTable::Parse(std::string_view tsv, IdleCauseTable* out, std::strin
 HostCategory IdleCauseTable::Classify(std::string_view name) const {
   thread_local std::string lower;
   lower.assign(name);
-  for (char& c : lower) c = Lower(c);
+  for (char& c : lower) c = AsciiLower(c);
   auto same = [](char c) { return c; };
   for (size_t i = compiled_.size(); i-- > 0;) {
     const Compiled& c = compiled_[i];

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "model/ascii_case.h"
 #include "ui/analysis_format.h"
 #include "ui/compare/compare_theme.h"
 #include "ui/op_stats_panel.h"
@@ -30,7 +31,7 @@ using analysis::Presence;
 std::vector<uint32_t> FilterDiffRows(const std::vector<OpDiffRow>& rows, std::string_view filter) {
   std::vector<uint32_t> out;
   for (uint32_t i = 0; i < rows.size(); ++i) {
-    if (ContainsNoCase(rows[i].name, filter)) out.push_back(i);
+    if (ContainsIgnoringCase(rows[i].name, filter)) out.push_back(i);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <cinttypes>
 
 #include "model/analysis/memory_analysis.h"
+#include "model/ascii_case.h"
 #include "model/memory_table.h"
 #include "ui/op_stats_panel.h"
 #include "ui/sortable_table.h"
@@ -25,7 +26,7 @@ std::vector<uint32_t> FilterAllocations(const analysis::Report& report, uint32_t
   std::vector<uint32_t> rows;
   for (uint32_t i = 0; i < report.allocations.size(); ++i) {
     const ReportAllocation& a = report.allocations[i];
-    if (a.pool == pool && ContainsNoCase(a.op, filter)) rows.push_back(i);
+    if (a.pool == pool && ContainsIgnoringCase(a.op, filter)) rows.push_back(i);
   }
   return rows;
 }
