@@ -10,6 +10,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "app/posix_write.h"
+
 namespace stepline::app {
 namespace fs = std::filesystem;
 
@@ -30,16 +32,10 @@ bool WriteNew(const std::string& path, std::string_view bytes, std::string* erro
     *error = std::strerror(errno);
     return false;
   }
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      *error = std::strerror(errno);
-      ::close(fd);
-      return false;
-    }
-    done += static_cast<size_t>(n);
+  if (!WriteAll(fd, bytes)) {
+    *error = std::strerror(errno);
+    ::close(fd);
+    return false;
   }
   // On disk before the rename makes it visible: a crash then leaves the old
   // state or the whole new file, never an empty one under the final name.
