@@ -39,7 +39,7 @@ void ExpectAsStableSort(std::vector<Item> items) {
 TEST(StableSortRunsTest, MatchesStableSortForAnyNumberOfRuns) {
   for (size_t runs : {1, 2, 3, 7, 64, 1000, 5000}) {
     for (int key_range : {3, 1000, 1 << 30}) {  // many ties, some, almost none
-      SCOPED_TRACE(testing::Message() << runs << " runs, keys < " << key_range);
+      SCOPED_TRACE(::testing::Message() << runs << " runs, keys < " << key_range);
       ExpectAsStableSort(Runs(10000, runs, key_range, runs * 31 + static_cast<uint64_t>(key_range)));
     }
   }
