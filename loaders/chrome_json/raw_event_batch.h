@@ -107,6 +107,8 @@ struct RawEvent {
   char scope = 0;  // instant scope "s": 't', 'p', 'g'; 0 = absent
 
   bool has(Flags f) const { return (flags & f) != 0; }
+  // Every field (the fast-path tests compare whole batches).
+  bool operator==(const RawEvent&) const = default;
 };
 
 // One arg: key and string values are local string ids (kString, kJson).
@@ -114,6 +116,7 @@ struct RawArg {
   uint32_t key = 0;
   ArgType type = ArgType::kInt;
   uint64_t bits = 0;
+  bool operator==(const RawArg&) const = default;
 };
 
 // A problem found while tokenizing (bad field, invalid UTF-8, ...). The
