@@ -16,6 +16,7 @@
 #include "loaders/demo/demo_generator.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/app/mini_json.h"
+#include "tests/support/file_bytes.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {
@@ -213,8 +214,7 @@ TEST_F(CmdDiffTest, BadOptionsExitTwoWithTheUsage) {
 
 // The ```json block after README.md's <!-- diff-json-keys --> marker.
 std::string ReadmeDiffJson() {
-  std::ifstream in(std::string(STEPLINE_SOURCE_DIR) + "/README.md");
-  const std::string readme(std::istreambuf_iterator<char>(in), {});
+  const std::string readme = ::stepline::testing::ReadFileBytes(std::string(STEPLINE_SOURCE_DIR) + "/README.md");
   const size_t at = readme.find("<!-- diff-json-keys -->");
   if (at == std::string::npos) return "";
   const size_t begin = readme.find("```json\n", at);

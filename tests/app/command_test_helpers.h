@@ -20,6 +20,7 @@
 #include "loaders/demo/demo_generator.h"
 #include "loaders/export/chrome_json_writer.h"
 #include "tests/app/mini_json.h"
+#include "tests/support/file_bytes.h"
 
 namespace stepline::app {
 
@@ -38,10 +39,7 @@ inline RunOutput RunCommand(int (*command)(const Args&, std::ostream&, std::ostr
   return r;
 }
 
-inline std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+inline std::string ReadFile(const std::string& path) { return ::stepline::testing::ReadFileBytes(path); }
 
 // An empty directory `name`-<pid> under the system temp directory: the pid
 // keeps parallel test processes apart, and a leftover of a crashed run is

@@ -10,6 +10,7 @@
 #include "app/commands.h"
 #include "model/diagnostics.h"
 #include "tests/app/mini_json.h"
+#include "tests/support/file_bytes.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {
@@ -19,8 +20,7 @@ using ::stepline::testing::JsonValue;
 using ::stepline::testing::ParseJson;
 
 std::string ReadReadme() {
-  std::ifstream in(std::string(STEPLINE_SOURCE_DIR) + "/README.md");
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  return ::stepline::testing::ReadFileBytes(std::string(STEPLINE_SOURCE_DIR) + "/README.md");
 }
 
 // The ```json block that follows `marker` in README.md.

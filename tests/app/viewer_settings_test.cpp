@@ -2,6 +2,7 @@
 // field; missing or corrupt files and values fall back to the defaults one
 // key at a time; the default export folder is not pinned in the file.
 #include "app/gui/viewer_settings.h"
+#include "tests/support/file_bytes.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -111,16 +112,13 @@ TEST(ViewerSettingsTest, DamagedFileIsKeptAsideBeforeTheNextSave) {
   EXPECT_EQ(s.window_height, ViewerSettings{}.window_height);
   EXPECT_NE(notice.find(path + ".bad"), std::string::npos) << notice;
   EXPECT_NE(notice.find("line 2: bad value for window_height"), std::string::npos) << notice;
-  std::ifstream kept(path + ".bad", std::ios::binary);
-  const std::string kept_text((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(kept_text, damaged);
+  EXPECT_EQ(::stepline::testing::ReadFileBytes(path + ".bad"), damaged);
   std::string error;
   ASSERT_TRUE(SaveSettings(path, s, &error)) << error;
   std::string again;
   EXPECT_EQ(LoadSettings(path, &again), s);
   EXPECT_EQ(again, "") << "the saved file is clean";
-  std::ifstream still(path + ".bad", std::ios::binary);
-  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(still)), std::istreambuf_iterator<char>()), damaged);
+  EXPECT_EQ(::stepline::testing::ReadFileBytes(path + ".bad"), damaged);
   fs::remove_all(dir);
 }
 

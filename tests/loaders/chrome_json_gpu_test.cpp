@@ -13,6 +13,7 @@
 #include "loaders/chrome_json/chrome_json_loader.h"
 #include "loaders/chrome_json/kineto_conventions.h"
 #include "loaders/export/chrome_json_writer.h"
+#include "tests/support/file_bytes.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::loaders {
@@ -61,9 +62,9 @@ std::set<std::pair<std::string, std::string>> LaunchLinks(const Trace& t) {
 }
 
 std::string ReadTestData(const std::string& name) {
-  std::ifstream in(::stepline::testing::TestDataPath(name), std::ios::binary);
-  EXPECT_TRUE(in.good()) << name;
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bytes = ::stepline::testing::ReadFileBytes(::stepline::testing::TestDataPath(name));
+  EXPECT_FALSE(bytes.empty()) << name;
+  return bytes;
 }
 
 // tests/data/chrome_kineto_gpu.json: current Kineto categories (and the

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "loaders/load.h"
+#include "tests/support/file_bytes.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::loaders {
@@ -135,8 +136,7 @@ TEST(ChromeJsonRealTracesTest, FuchsiaCountersAndLargeMetadata) {
 
 TEST(ChromeJsonRealTracesTest, CutCompressedFileLoadsItsPrefix) {
   STEPLINE_REQUIRE_SHARED_TRACES();
-  std::ifstream in(::stepline::testing::SharedTracePath("hta/nccl_parser_config_nccl_data.json.gz"), std::ios::binary);
-  const std::string gz((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string gz = ::stepline::testing::ReadFileBytes(::stepline::testing::SharedTracePath("hta/nccl_parser_config_nccl_data.json.gz"));
   ASSERT_GT(gz.size(), 100000u);
   auto r = LoadBytes(std::string_view(gz).substr(0, gz.size() / 2), "cut.json.gz");
   ASSERT_TRUE(r.ok()) << r.error().ToString();

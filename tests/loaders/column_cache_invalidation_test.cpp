@@ -19,19 +19,17 @@
 #include "loaders/export/chrome_json_writer.h"
 #include "loaders/load.h"
 #include "tests/loaders/column_cache_test_util.h"
+#include "tests/support/file_bytes.h"
 
 namespace stepline {
 namespace {
 
 using column_cache::CacheOutcome;
 using testing::ExpectSameTrace;
+using testing::ReadFileBytes;
 using testing::ScratchDir;
 using testing::TestCacheSettings;
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 void WriteAll(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
@@ -71,7 +69,7 @@ class ColumnCacheInvalidation : public ::testing::Test {
   std::string FilledCache() {
     Open("fill");
     EXPECT_EQ(Open("hit"), CacheOutcome::kHit);
-    return ReadAll(cache_path_);
+    return ReadFileBytes(cache_path_);
   }
 
   ScratchDir dir_;
@@ -89,7 +87,7 @@ TEST_F(ColumnCacheInvalidation, TouchedTrace) {
 
 TEST_F(ColumnCacheInvalidation, TruncatedTrace) {
   FilledCache();
-  const std::string json = ReadAll(trace_path_);
+  const std::string json = ReadFileBytes(trace_path_);
   WriteAll(trace_path_, json.substr(0, json.size() * 2 / 3));
   EXPECT_EQ(Open("truncated"), CacheOutcome::kRejected);
   EXPECT_EQ(Open("rebuilt"), CacheOutcome::kHit);
@@ -100,7 +98,7 @@ TEST_F(ColumnCacheInvalidation, RewrittenTraceWithSameSizeAndTime) {
   FilledCache();
   struct stat before {};
   ASSERT_EQ(stat(trace_path_.c_str(), &before), 0);
-  std::string json = ReadAll(trace_path_);
+  std::string json = ReadFileBytes(trace_path_);
   const size_t pos = json.rfind("\"dur\":");
   ASSERT_NE(pos, std::string::npos);
   char& digit = json[pos + 6];
@@ -122,7 +120,7 @@ TEST_F(ColumnCacheInvalidation, CacheFileCutAtTwentyOffsets) {
     SCOPED_TRACE("cut at " + std::to_string(cut));
     WriteAll(cache_path_, good.substr(0, cut));
     EXPECT_EQ(Open("cut cache"), CacheOutcome::kRejected);
-    EXPECT_EQ(ReadAll(cache_path_).size(), good.size()) << "rebuilt";
+    EXPECT_EQ(ReadFileBytes(cache_path_).size(), good.size()) << "rebuilt";
   }
 }
 
@@ -136,7 +134,7 @@ TEST_F(ColumnCacheInvalidation, CacheFileWithFlippedBytes) {
     SCOPED_TRACE("byte " + std::to_string(at) + " flipped");
     WriteAll(cache_path_, bad);
     EXPECT_EQ(Open("flipped byte"), CacheOutcome::kRejected);
-    EXPECT_EQ(ReadAll(cache_path_).size(), good.size()) << "rebuilt";
+    EXPECT_EQ(ReadFileBytes(cache_path_).size(), good.size()) << "rebuilt";
   }
 }
 
@@ -147,7 +145,7 @@ TEST_F(ColumnCacheInvalidation, OtherStepineVersionOrFormatVersion) {
   EXPECT_EQ(Open("rebuilt"), CacheOutcome::kHit);
   // The format version field (after the 8-byte magic), with the header
   // checksum left as it was: refused before anything else is read.
-  std::string bytes = ReadAll(cache_path_);
+  std::string bytes = ReadFileBytes(cache_path_);
   const uint32_t other = column_cache::kFormatVersion + 1;
   std::memcpy(bytes.data() + 8, &other, sizeof other);
   WriteAll(cache_path_, bytes);

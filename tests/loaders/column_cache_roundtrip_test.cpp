@@ -14,6 +14,7 @@
 #include "loaders/load.h"
 #include "tests/loaders/column_cache_test_util.h"
 #include "tests/loaders/gzip_for_test.h"
+#include "tests/support/file_bytes.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline {
@@ -150,8 +151,7 @@ TEST(ColumnCacheLoadThrough, ThresholdCountsDecompressedBytes) {
   ScratchDir dir;
   auto settings = TestCacheSettings(dir / "cache");
   const std::string json_path = WriteDemoJson(dir, "demo.json");
-  std::ifstream in(json_path, std::ios::binary);
-  const std::string json((std::istreambuf_iterator<char>(in)), {});
+  const std::string json = ::stepline::testing::ReadFileBytes(json_path);
   const std::string gz_path = dir / "demo.json.gz";
   std::ofstream(gz_path, std::ios::binary) << loaders::Gzip(json);
   ASSERT_LT(std::filesystem::file_size(gz_path) * 2, json.size());

@@ -16,6 +16,7 @@
 #include "model/analysis/step_set.h"
 #include "tests/loaders/gzip_for_test.h"
 #include "tests/loaders/nsys_fixture.h"
+#include "tests/support/file_bytes.h"
 
 namespace stepline::loaders {
 namespace {
@@ -413,9 +414,7 @@ TEST(NsysLoaderTest, FileAndBytesEntryPointsAgreeAndNeverWrite) {
   EXPECT_EQ(after.st_size, before.st_size);
   EXPECT_EQ(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
   EXPECT_EQ(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
-  std::ifstream in(path, std::ios::binary);
-  const std::string reread((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(reread, bytes);
+  EXPECT_EQ(::stepline::testing::ReadFileBytes(path), bytes);
   // No journal or WAL file appeared next to it.
   EXPECT_FALSE(std::filesystem::exists(path + "-journal"));
   EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
