@@ -15,8 +15,8 @@
 #include "app/commands.h"
 #include "loaders/demo/demo_generator.h"
 #include "tests/app/command_test_helpers.h"
-#include "tests/app/mini_json.h"
 #include "tests/support/file_bytes.h"
+#include "tests/support/mini_json.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {

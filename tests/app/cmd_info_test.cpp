@@ -9,7 +9,7 @@
 
 #include "app/commands.h"
 #include "tests/app/command_test_helpers.h"
-#include "tests/app/mini_json.h"
+#include "tests/support/mini_json.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {

@@ -9,8 +9,8 @@
 #include "app/commands.h"
 #include "app/rank_set.h"
 #include "tests/app/command_test_helpers.h"
-#include "tests/app/mini_json.h"
 #include "tests/loaders/xspace_ranks_builder.h"
+#include "tests/support/mini_json.h"
 
 namespace stepline::app {
 namespace {

@@ -13,7 +13,7 @@
 #include "app/commands.h"
 #include "loaders/demo/demo_generator.h"
 #include "tests/app/command_test_helpers.h"
-#include "tests/app/mini_json.h"
+#include "tests/support/mini_json.h"
 
 namespace stepline::app {
 namespace {

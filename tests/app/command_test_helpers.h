@@ -19,8 +19,8 @@
 #include "app/commands.h"
 #include "loaders/demo/demo_generator.h"
 #include "loaders/export/chrome_json_writer.h"
-#include "tests/app/mini_json.h"
 #include "tests/support/file_bytes.h"
+#include "tests/support/mini_json.h"
 
 namespace stepline::app {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "tests/app/command_test_helpers.h"
-#include "tests/app/mini_json.h"
+#include "tests/support/mini_json.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {

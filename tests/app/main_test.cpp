@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "tests/app/mini_json.h"
+#include "tests/support/mini_json.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {

@@ -9,8 +9,8 @@
 
 #include "app/commands.h"
 #include "model/diagnostics.h"
-#include "tests/app/mini_json.h"
 #include "tests/support/file_bytes.h"
+#include "tests/support/mini_json.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {

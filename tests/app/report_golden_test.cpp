@@ -13,7 +13,7 @@
 #include "loaders/byte_source.h"
 #include "loaders/demo/demo_scenarios.h"
 #include "tests/app/command_test_helpers.h"
-#include "tests/app/mini_json.h"
+#include "tests/support/mini_json.h"
 
 namespace stepline::app {
 namespace {

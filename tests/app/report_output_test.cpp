@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "loaders/demo/demo_generator.h"
-#include "tests/app/mini_json.h"
+#include "tests/support/mini_json.h"
 #include "tests/support/synthetic_trace.h"
 #include "ui/table_export.h"
 

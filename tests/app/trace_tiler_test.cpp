@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/app/mini_json.h"
+#include "tests/support/mini_json.h"
 
 namespace stepline::app {
 namespace {

@@ -1,8 +1,5 @@
-// A minimal JSON reader for the app tests, which check the --json outputs of
-// the subcommands without linking simdjson (only stepline_loaders sees it).
-// Keeps object keys in order and duplicates visible; numbers keep their text
-// so 64-bit integers compare exactly.
-#pragma once
+// The reader of tests/support/mini_json.h.
+#include "tests/support/mini_json.h"
 
 #include <charconv>
 #include <cstdint>
@@ -15,55 +12,20 @@
 
 namespace stepline::testing {
 
-struct JsonMember;  // a key and its value, defined below
-
-struct JsonValue {
-  enum class Type { kNull, kBool, kNumber, kString, kArray, kObject };
-  Type type = Type::kNull;
-  bool boolean = false;
-  std::string text;                                        // kNumber: the literal; kString: the unescaped value
-  std::vector<JsonValue> items;                            // kArray
-  std::vector<JsonMember> members;                         // kObject, in order
-
-  bool is_null() const { return type == Type::kNull; }
-  // Member by key, or nullptr (also for non-objects).
-  const JsonValue* Find(std::string_view key) const;
-  std::vector<std::string> Keys() const;
-  std::optional<uint64_t> AsUint() const {
-    uint64_t v = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (type != Type::kNumber || ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
-    return v;
-  }
-  std::optional<double> AsDouble() const {
-    double v = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (type != Type::kNumber || ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
-    return v;
-  }
-};
-
-// Not std::pair<std::string, JsonValue>: with libstdc++, clang instantiates
-// the pair's constructor constraints while JsonValue is incomplete and fails.
-struct JsonMember {
-  std::string first;
-  JsonValue second;
-};
-
-inline const JsonValue* JsonValue::Find(std::string_view key) const {
+const JsonValue* JsonValue::Find(std::string_view key) const {
   for (const auto& [k, v] : members) {
     if (k == key) return &v;
   }
   return nullptr;
 }
 
-inline std::vector<std::string> JsonValue::Keys() const {
+std::vector<std::string> JsonValue::Keys() const {
   std::vector<std::string> keys;
   for (const auto& member : members) keys.push_back(member.first);
   return keys;
 }
 
-namespace mini_json_detail {
+namespace {
 
 class Parser {
  public:
@@ -183,11 +145,11 @@ class Parser {
   size_t pos_ = 0;
 };
 
-}  // namespace mini_json_detail
+}  // namespace
 
 // nullopt unless `text` is exactly one JSON value (plus whitespace).
-inline std::optional<JsonValue> ParseJson(std::string_view text) {
-  return mini_json_detail::Parser(text).ParseDocument();
+std::optional<JsonValue> ParseJson(std::string_view text) {
+  return Parser(text).ParseDocument();
 }
 
 }  // namespace stepline::testing
