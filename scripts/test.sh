@@ -5,9 +5,12 @@
 #   sanitize  AddressSanitizer + UBSan (-DSTEPLINE_SANITIZE=ON, Debug at -O1,
 #             no debug info, no benchmarks; build-sanitize/), built with clang,
 #             every test, leaks checked (ASAN_OPTIONS=detect_leaks=1).
-#   fuzz      the libFuzzer targets (clang; build-fuzz/), each run for
-#             STEPLINE_FUZZ_SECONDS (default 20: a smoke run, as CI has 25
-#             minutes for all three trees) on its seed corpus.
+#             The tree also builds the fuzz targets (-DSTEPLINE_FUZZ=ON).
+#   fuzz      the libFuzzer targets, built in the sanitizer tree (their
+#             coverage instrumentation is on the model and the loaders only,
+#             CMakeLists.txt), each run for STEPLINE_FUZZ_SECONDS (default 20:
+#             a smoke run, as CI has 25 minutes for everything) on its seed
+#             corpus.
 # clang is installed with the rest (install-deps.sh --fuzz): it compiles the
 # sanitizer tree faster than GCC (27% less on the analysis library, half on
 # test files) and is the fuzzers' compiler.
@@ -21,7 +24,6 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${STEPLINE_BUILD_DIR:-$root/build}"
 sanitize_dir="${STEPLINE_SANITIZE_BUILD_DIR:-$build_dir-sanitize}"
-fuzz_dir="${STEPLINE_FUZZ_BUILD_DIR:-$build_dir-fuzz}"
 configs="${STEPLINE_TEST_CONFIGS:-normal sanitize fuzz}"
 jobs="$(nproc)"
 # Each test executable runs as this many CTest shards, plus one test
@@ -80,6 +82,19 @@ record() {  # record NAME STATUS
   result[$1]="$2"
 }
 
+# The sanitizer tree, with the fuzz targets: -O1 keeps ASan's slowdown small;
+# -g0, clang and no benchmarks keep the build inside CI's budget (README,
+# "Sanitizers and fuzzing"). Building the fuzzers here rather than in a tree of
+# their own saves compiling the loaders a third time (107 to 149 s of CI).
+sanitize_args=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g0" "-DCMAKE_C_FLAGS_DEBUG=-O1 -g0"
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DSTEPLINE_SANITIZE=ON -DSTEPLINE_WERROR=ON
+  -DSTEPLINE_BUILD_BENCH=OFF -DSTEPLINE_TEST_PCH=ON -DSTEPLINE_TEST_SHARDS=$shards -DSTEPLINE_FUZZ=ON
+  "-DSTEPLINE_FUZZ_SMOKE_SECONDS=${STEPLINE_FUZZ_SECONDS:-20}"
+  # Edge coverage only: libFuzzer's comparison tracing made the loaders' tests
+  # in this tree 55% slower (CMakeLists.txt, STEPLINE_FUZZ_COVERAGE).
+  -DSTEPLINE_FUZZ_COVERAGE=-fsanitize-coverage=inline-8bit-counters,pc-table)
+sanitize_built=0
+
 for config in $configs; do
   start=$SECONDS
   case "$config" in
@@ -97,21 +112,17 @@ for config in $configs; do
       record normal "$status"
       ;;
     sanitize)
-      # -O1 keeps ASan's slowdown small; -g0, clang and no benchmarks keep
-      # the build inside CI's budget (README, "Sanitizers and fuzzing").
-      if ! configure_and_build sanitize "$sanitize_dir" all -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g0" \
-          -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-          "-DCMAKE_C_FLAGS_DEBUG=-O1 -g0" -DSTEPLINE_SANITIZE=ON -DSTEPLINE_WERROR=ON -DSTEPLINE_BUILD_BENCH=OFF \
-          -DSTEPLINE_TEST_PCH=ON -DSTEPLINE_TEST_SHARDS=$shards; then
+      if ! configure_and_build sanitize "$sanitize_dir" all "${sanitize_args[@]}"; then
         summary[sanitize]="build failed; no tests were run"
         record sanitize 1
         continue
       fi
+      sanitize_built=1
       status=0
       ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=0" \
       UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
       LSAN_OPTIONS="suppressions=$root/tests/sanitizer/lsan.supp:print_suppressions=0" \
-        run_ctest sanitize "$sanitize_dir" -LE window -E "$packaging_tests" || status=$?
+        run_ctest sanitize "$sanitize_dir" -LE 'window|fuzz' -E "$packaging_tests" || status=$?
       record sanitize "$status"
       # Named exclusion: the tests that run the viewer under Xvfb keep ASan and
       # UBSan but not the leak check. Mesa's llvmpipe driver is dlclose()d
@@ -124,19 +135,15 @@ for config in $configs; do
       record sanitize-gui "$status"
       ;;
     fuzz)
-      # -O1 with line tables: libFuzzer's usual flags, and 15% less build
-      # time than RelWithDebInfo's -O2 -g (77 against 92 s on 2 cores).
-      if ! configure_and_build fuzz "$fuzz_dir" stepline_fuzzers -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-          "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
-          "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" -DCMAKE_C_COMPILER=clang \
-          -DCMAKE_CXX_COMPILER=clang++ -DSTEPLINE_FUZZ=ON -DSTEPLINE_BUILD_TESTS=OFF \
-          "-DSTEPLINE_FUZZ_SMOKE_SECONDS=${STEPLINE_FUZZ_SECONDS:-20}"; then
+      # In the sanitizer tree (built above, or only its fuzz targets when
+      # STEPLINE_TEST_CONFIGS leaves the sanitizer tests out).
+      if ((sanitize_built == 0)) && ! configure_and_build fuzz "$sanitize_dir" stepline_fuzzers "${sanitize_args[@]}"; then
         summary[fuzz]="build failed; no fuzzer was run"
         record fuzz 1
         continue
       fi
       status=0
-      run_ctest fuzz "$fuzz_dir" -L fuzz || status=$?
+      run_ctest fuzz "$sanitize_dir" -L fuzz || status=$?
       record fuzz "$status"
       ;;
     *)
