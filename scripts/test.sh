@@ -90,8 +90,8 @@ sanitize_args=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g0" "-DCMA
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DSTEPLINE_SANITIZE=ON -DSTEPLINE_WERROR=ON
   -DSTEPLINE_BUILD_BENCH=OFF -DSTEPLINE_TEST_PCH=ON -DSTEPLINE_TEST_SHARDS=$shards -DSTEPLINE_FUZZ=ON
   "-DSTEPLINE_FUZZ_SMOKE_SECONDS=${STEPLINE_FUZZ_SECONDS:-20}"
-  # Edge coverage only: libFuzzer's comparison tracing made the loaders' tests
-  # in this tree 55% slower (CMakeLists.txt, STEPLINE_FUZZ_COVERAGE).
+  # Edge coverage only: libFuzzer's comparison tracing slowed the loaders'
+  # tests in this tree (CMakeLists.txt, STEPLINE_FUZZ_COVERAGE).
   -DSTEPLINE_FUZZ_COVERAGE=-fsanitize-coverage=inline-8bit-counters,pc-table)
 sanitize_built=0
 
