@@ -21,6 +21,7 @@
 #include "app/commands.h"
 #include "app/diagnostics_output.h"
 #include "app/posix_write.h"
+#include "loaders/posix_io.h"
 #include "app/report_output.h"
 #include "app/timing.h"
 #include "loaders/export/file_publish.h"
@@ -114,7 +115,7 @@ std::string PublishFile(const std::string& path, const std::string& bytes, bool 
   const mode_t mask = ::umask(0);  // mkstemp makes 0600; give the usual 0666 & ~umask
   ::umask(mask);
   ::fchmod(fd, 0666 & ~mask);
-  const bool written = WriteAll(fd, bytes);
+  const bool written = loaders::WriteAll(fd, bytes);
   const std::string write_error = written ? "" : ErrnoMessage("cannot write", tmp);
   if (::close(fd) != 0 || !written) {
     ::unlink(tmp.c_str());

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "app/posix_write.h"
+#include "loaders/posix_io.h"
 
 namespace stepline::app {
 namespace {
@@ -19,8 +19,7 @@ std::string ReadAll(int fd) {
   std::string data;
   char chunk[4096];
   for (;;) {
-    const ssize_t n = read(fd, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
+    const ssize_t n = loaders::ReadSome(fd, chunk, sizeof chunk);
     if (n <= 0) break;
     data.append(chunk, static_cast<size_t>(n));
   }
@@ -65,7 +64,7 @@ Result<std::string, std::string> RunInChild(const std::function<std::string()>& 
   }
   if (pid == 0) {
     close(fds[0]);
-    const bool written = WriteAll(fds[1], measure());
+    const bool written = loaders::WriteAll(fds[1], measure());
     close(fds[1]);
     _exit(written ? 0 : 3);  // no atexit handlers, no stream flushing in the copy
   }

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "loaders/byte_source.h"
+#include "loaders/posix_io.h"
 #include "model/huge_pages.h"
 #include "model/sl_assert.h"
 #include "model/text_format.h"
@@ -53,8 +54,7 @@ Result<ByteBuffer, LoadError> ReadPipe(int fd, const std::string& path) {
       buf.Reserve(std::min<uint64_t>(limit, std::max<uint64_t>(ByteBuffer::kMinGrowth, uint64_t{used} * 2)));
       if (buf.capacity() == used) return MakeUnexpected(IoError(path, "read", ENOMEM));
     }
-    ssize_t n = ::read(fd, buf.mutable_data() + used, buf.capacity() - used);
-    if (n < 0 && errno == EINTR) continue;
+    const ssize_t n = ReadSome(fd, buf.mutable_data() + used, buf.capacity() - used);
     if (n < 0) return MakeUnexpected(IoError(path, "read", errno));
     if (n == 0) break;
     used += static_cast<size_t>(n);

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "app/posix_write.h"
+#include "loaders/posix_io.h"
 
 namespace stepline::app {
 namespace fs = std::filesystem;
@@ -32,7 +32,7 @@ bool WriteNew(const std::string& path, std::string_view bytes, std::string* erro
     *error = std::strerror(errno);
     return false;
   }
-  if (!WriteAll(fd, bytes)) {
+  if (!loaders::WriteAll(fd, bytes)) {
     *error = std::strerror(errno);
     ::close(fd);
     return false;

@@ -19,6 +19,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "loaders/posix_io.h"
+
 namespace stepline::column_cache {
 
 //-----------------------------------------------------------------------------
@@ -198,18 +200,9 @@ class Writer {
   }
 
   bool WriteAt(const char* data, uint64_t bytes, uint64_t at) {
-    while (bytes > 0) {
-      const ssize_t n = pwrite(fd_, data, std::min<uint64_t>(bytes, uint64_t{1} << 30), static_cast<off_t>(at));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        Fail(std::string("write: ") + std::strerror(errno));
-        return false;
-      }
-      data += n;
-      at += static_cast<uint64_t>(n);
-      bytes -= static_cast<uint64_t>(n);
-    }
-    return true;
+    if (loaders::WriteAllAt(fd_, data, bytes, at)) return true;
+    Fail(std::string("write: ") + std::strerror(errno));
+    return false;
   }
 
   int fd_;

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <functional>
 
+#include "loaders/posix_io.h"
+
 namespace stepline::column_cache {
 namespace {
 
@@ -30,18 +32,6 @@ double EnvNumber(const char* name, double fallback) {
   char* end = nullptr;
   const double d = std::strtod(v, &end);
   return end != v && d >= 0 ? d : fallback;
-}
-
-bool ReadAt(int fd, char* buf, uint64_t bytes, uint64_t at) {
-  while (bytes > 0) {
-    const ssize_t n = pread(fd, buf, bytes, static_cast<off_t>(at));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    buf += n;
-    at += static_cast<uint64_t>(n);
-    bytes -= static_cast<uint64_t>(n);
-  }
-  return true;
 }
 
 std::string AbsolutePath(const std::string& path) {
@@ -112,7 +102,7 @@ bool ComputeKey(const std::string& path, TraceKey* key) {
     const uint64_t head = std::min(kEdgeBytes, key->size);
     const uint64_t tail = std::min(kEdgeBytes, key->size - head);
     std::vector<char> buf(head + tail);
-    ok = ReadAt(fd, buf.data(), head, 0) && ReadAt(fd, buf.data() + head, tail, key->size - tail);
+    ok = loaders::ReadAllAt(fd, buf.data(), head, 0) && loaders::ReadAllAt(fd, buf.data() + head, tail, key->size - tail);
     key->edge_hash = HashBytes(buf.data(), buf.size(), key->size);
     const std::string abs = AbsolutePath(path);
     key->path_hash = HashBytes(abs.data(), abs.size(), 7);

@@ -23,6 +23,7 @@
 
 #include "loaders/export/file_publish.h"
 #include "loaders/export/json_text.h"
+#include "loaders/posix_io.h"
 #include "loaders/trace_builder.h"
 
 namespace stepline::loaders {
@@ -64,16 +65,11 @@ class FileSink final : public ByteSink {
     if (fd_ >= 0) ::close(fd_);
   }
   bool Write(std::string_view bytes) override {
-    while (!bytes.empty()) {
-      ssize_t n = ::write(fd_, bytes.data(), bytes.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        error_ = std::string("write failed: ") + std::strerror(errno);
-        return false;
-      }
-      bytes.remove_prefix(static_cast<size_t>(n));
-      written_ += static_cast<uint64_t>(n);
+    if (!WriteAll(fd_, bytes)) {
+      error_ = std::string("write failed: ") + std::strerror(errno);
+      return false;
     }
+    written_ += bytes.size();
     return true;
   }
   bool Finish() override {
