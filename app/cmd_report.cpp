@@ -20,7 +20,7 @@
 #include "app/command_options.h"
 #include "app/commands.h"
 #include "app/diagnostics_output.h"
-#include "app/posix_write.h"
+#include "app/errno_message.h"
 #include "loaders/posix_io.h"
 #include "app/report_output.h"
 #include "app/timing.h"

@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "app/gui/safe_write.h"
-#include "app/posix_write.h"
+#include "app/errno_message.h"
 #include "app/sqlite_db.h"
 #include "loaders/export/file_publish.h"
 

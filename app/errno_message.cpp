@@ -1,5 +1,5 @@
-// Failed system calls; see posix_write.h.
-#include "app/posix_write.h"
+// Failed system calls; see errno_message.h.
+#include "app/errno_message.h"
 
 #include <cerrno>
 #include <cstring>
