@@ -13,7 +13,7 @@
 namespace stepline::analysis {
 namespace {
 
-const SummaryRow& Row(const Comparison& c, SummaryGroup group, std::string_view label) {
+const SummaryRow& InputRow(const Comparison& c, SummaryGroup group, std::string_view label) {
   for (const SummaryRow& r : c.summary) {
     if (r.group == group && r.label == label) return r;
   }
@@ -74,12 +74,12 @@ TEST(CompareDemoTest, InputIdleFallsByThePlantedAmount) {
   EXPECT_EQ(c.b.steps, b.steps);
   EXPECT_EQ(c.a.step_mean_ns, a.step_ns);
   EXPECT_EQ(c.b.step_mean_ns, b.step_ns);
-  const SummaryRow& input = Row(c, SummaryGroup::kIdleByCause, "input");
+  const SummaryRow& input = InputRow(c, SummaryGroup::kIdleByCause, "input");
   EXPECT_EQ(input.a, double(a.input_ns));
   EXPECT_EQ(input.b, double(b.input_ns));
   EXPECT_EQ(input.delta, double(b.input_ns - a.input_ns));
   EXPECT_EQ(ChangeOf(input), Change::kImprovement);
-  EXPECT_EQ(ChangeOf(Row(c, SummaryGroup::kRun, "mean step")), Change::kImprovement);
+  EXPECT_EQ(ChangeOf(InputRow(c, SummaryGroup::kRun, "mean step")), Change::kImprovement);
   // The generator's profile window opens inside the unmarked step 0, so every
   // marked step is whole and the alignment anchor is the first one.
   EXPECT_EQ(c.a.first_full_step, 0);

@@ -136,19 +136,19 @@ TEST(RankLanesTest, ComputeLanesPerStreamAreBoundedAndInStreamOrder) {
   }
 }
 
-struct Demo {
+struct RankDemo {
   std::vector<RankSummary> ranks;
   RanksAnalysis analysis;
 };
 
-Demo MakeDemo(DurNs skew_ns) {
+RankDemo MakeDemo(DurNs skew_ns) {
   loaders::DdpDemoOptions o;
   o.ranks = 4;
   o.steps = 4;
   o.kernels_per_step = 6;
   o.skew_ns = skew_ns;
   const loaders::DdpDemo demo(o);
-  Demo d;
+  RankDemo d;
   for (int r = 0; r < o.ranks; ++r) {
     auto trace = loaders::LoadBytes(demo.RankJson(r), "rank" + std::to_string(r) + ".json");
     EXPECT_TRUE(static_cast<bool>(trace)) << trace.error().ToString();
@@ -196,7 +196,7 @@ TEST(RankLanesTest, DemoRankLanesHoldItsKernelsHostThreadAndSteps) {
 
 TEST(RankLanesTest, AClickOnACollectiveFindsTheSameInstanceOnEveryRankDespiteSkew) {
   const DurNs skew = 3'000'000'000;  // rank r's clock is r * 3 s ahead
-  const Demo d = MakeDemo(skew);
+  const RankDemo d = MakeDemo(skew);
   ASSERT_EQ(d.analysis.error, "");
   const AlignedInstances in = AlignInstances(d.ranks, d.analysis);
   ASSERT_EQ(in.instances.size(), 4u);  // one all-reduce per step
@@ -235,7 +235,7 @@ TEST(RankLanesTest, AClickOnACollectiveFindsTheSameInstanceOnEveryRankDespiteSke
 }
 
 TEST(RankLanesTest, AStepWindowSpansEveryRanksStepOnTheAlignedClock) {
-  const Demo d = MakeDemo(2'000'000'000);
+  const RankDemo d = MakeDemo(2'000'000'000);
   ASSERT_EQ(d.analysis.error, "");
   TimeNs origin = 0;
   const std::optional<TimeRange> w = AlignedStepWindow(d.ranks, d.analysis, 2, &origin);

@@ -21,7 +21,7 @@ constexpr uint64_t kSmallTraceSlices = 9;  // see cmd_info_test.cpp
 
 RunOutput Bench(const Args& args) { return RunCommand(RunBench, args); }
 
-double Number(const JsonValue& object, std::string_view key) {
+double NumberAt(const JsonValue& object, std::string_view key) {
   const JsonValue* v = object.Find(key);
   EXPECT_NE(v, nullptr) << "missing key " << key;
   return v ? v->AsDouble().value_or(-1e300) : -1e300;
@@ -43,16 +43,16 @@ TEST(CmdBenchTest, JsonHasTheDocumentedKeys) {
                               "model_bytes_no_args", "format", "tiled_copies", "repeat", "threads", "analysis_ms", "parse_floor_mb_per_s",
                               "load_vs_parse_floor", "parse_floor_cpu_ms", "frame_build_ms"}));
   std::ifstream file(path, std::ios::binary | std::ios::ate);
-  EXPECT_EQ(Number(*json, "bytes"), static_cast<double>(file.tellg()));
-  EXPECT_EQ(Number(*json, "slices"), kSmallTraceSlices);
-  EXPECT_GT(Number(*json, "load_ms"), 0.0);
-  EXPECT_GT(Number(*json, "load_mb_per_s"), 0.0);
-  EXPECT_GT(Number(*json, "model_bytes"), 0.0);
-  EXPECT_GT(Number(*json, "parse_floor_mb_per_s"), 0.0);
-  EXPECT_EQ(Number(*json, "tiled_copies"), 0.0);
+  EXPECT_EQ(NumberAt(*json, "bytes"), static_cast<double>(file.tellg()));
+  EXPECT_EQ(NumberAt(*json, "slices"), kSmallTraceSlices);
+  EXPECT_GT(NumberAt(*json, "load_ms"), 0.0);
+  EXPECT_GT(NumberAt(*json, "load_mb_per_s"), 0.0);
+  EXPECT_GT(NumberAt(*json, "model_bytes"), 0.0);
+  EXPECT_GT(NumberAt(*json, "parse_floor_mb_per_s"), 0.0);
+  EXPECT_EQ(NumberAt(*json, "tiled_copies"), 0.0);
   EXPECT_EQ(json->Find("format")->text, "chrome-json");
   // RSS moves in whole pages, so a 9-slice trace gives a coarse but finite figure.
-  EXPECT_NEAR(Number(*json, "bytes_per_slice"), Number(*json, "rss_bytes") / kSmallTraceSlices, 0.01);
+  EXPECT_NEAR(NumberAt(*json, "bytes_per_slice"), NumberAt(*json, "rss_bytes") / kSmallTraceSlices, 0.01);
 }
 
 TEST(CmdBenchTest, TileMbBuildsALargerTraceWithProportionalSlices) {
@@ -60,10 +60,10 @@ TEST(CmdBenchTest, TileMbBuildsALargerTraceWithProportionalSlices) {
   ASSERT_EQ(r.code, 0) << r.err;
   const auto json = ParseJson(r.out);
   ASSERT_TRUE(json.has_value()) << r.out;
-  const double copies = Number(*json, "tiled_copies");
-  EXPECT_GE(Number(*json, "bytes"), 1e6);
+  const double copies = NumberAt(*json, "tiled_copies");
+  EXPECT_GE(NumberAt(*json, "bytes"), 1e6);
   EXPECT_GT(copies, 100.0);
-  EXPECT_EQ(Number(*json, "slices"), copies * kSmallTraceSlices);
+  EXPECT_EQ(NumberAt(*json, "slices"), copies * kSmallTraceSlices);
 }
 
 // --sqlite adds the export's speed and SQLite's own floors (issue #23).
@@ -74,9 +74,9 @@ TEST(CmdBenchTest, SqliteAddsTheExportAndItsFloors) {
   ASSERT_TRUE(json.has_value()) << r.out;
   for (const char* key : {"export_ms", "export_cpu_ms", "export_slices_per_s", "export_slices_per_s_cpu",
                           "sqlite_floor_insert_rows_per_s", "sqlite_floor_name_index_rows_per_s"}) {
-    EXPECT_GT(Number(*json, key), 0.0) << key;
+    EXPECT_GT(NumberAt(*json, key), 0.0) << key;
   }
-  EXPECT_NEAR(Number(*json, "export_slices_per_s"), kSmallTraceSlices / Number(*json, "export_ms") * 1e3, 1.0);
+  EXPECT_NEAR(NumberAt(*json, "export_slices_per_s"), kSmallTraceSlices / NumberAt(*json, "export_ms") * 1e3, 1.0);
   const RunOutput text = Bench({TestDataPath("app_small.json"), "--repeat", "1", "--sqlite"});
   EXPECT_NE(text.out.find("SQLite floor"), std::string::npos) << text.out;
 }

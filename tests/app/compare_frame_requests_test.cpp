@@ -12,7 +12,7 @@
 namespace stepline::app {
 namespace {
 
-std::shared_ptr<const ui::TimelineData> Demo(const char* scenario) {
+std::shared_ptr<const ui::TimelineData> DemoData(const char* scenario) {
   loaders::DemoOptions options;
   options.scenario = scenario;
   options.steps = 4;
@@ -24,7 +24,7 @@ std::shared_ptr<const ui::TimelineData> Demo(const char* scenario) {
 class CompareFrameRequestsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto a = Demo("input-bound"), b = Demo("baseline");
+    auto a = DemoData("input-bound"), b = DemoData("baseline");
     ASSERT_TRUE(a && b);
     session_.ShowCompare(a, "ib.json.gz", b, "bl.json.gz");
     for (int i = 0; i < 3; ++i) Frame();

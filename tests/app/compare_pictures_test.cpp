@@ -24,7 +24,7 @@ namespace stepline::app {
 namespace {
 namespace fs = std::filesystem;
 
-std::shared_ptr<const ui::TimelineData> Demo(const char* scenario) {
+std::shared_ptr<const ui::TimelineData> PictureDemo(const char* scenario) {
   loaders::DemoOptions options;
   options.scenario = scenario;
   options.steps = 4;
@@ -64,7 +64,7 @@ TEST(ComparePicturesTest, WholeCompareViewWithItsCaption) {
   std::string error;
   ASSERT_TRUE(window.Create(options, &error)) << error;
   ui::DrawListQuadRenderer renderer;
-  auto a = Demo("input-bound"), b = Demo("baseline");
+  auto a = PictureDemo("input-bound"), b = PictureDemo("baseline");
   ASSERT_TRUE(a && b);
   ViewerSession session{RecentFiles("/dev/null/never")};
   session.ShowCompare(a, "ib.json.gz", b, "bl.json.gz");

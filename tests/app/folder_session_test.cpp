@@ -17,7 +17,7 @@ namespace stepline::app {
 namespace {
 namespace fs = std::filesystem;
 
-void WriteTrace(const fs::path& path, int slices) {
+void WriteSliceTrace(const fs::path& path, int slices) {
   fs::create_directories(path.parent_path());
   std::ofstream out(path);
   out << "{\"traceEvents\":[";
@@ -34,8 +34,8 @@ void WaitForLoads(ViewerSession& session) {
 
 TEST(FolderSessionTest, ADroppedLogDirectoryOpensTheNewestRun) {
   const fs::path logs = MakeScratchDirRemovedAtExit("folder-session-drop") / "logs";
-  WriteTrace(logs / "plugins" / "profile" / "2024_01_01_00_00_00" / "h.pt.trace.json", 3);
-  WriteTrace(logs / "plugins" / "profile" / "2024_02_01_00_00_00" / "h.pt.trace.json", 7);
+  WriteSliceTrace(logs / "plugins" / "profile" / "2024_01_01_00_00_00" / "h.pt.trace.json", 3);
+  WriteSliceTrace(logs / "plugins" / "profile" / "2024_02_01_00_00_00" / "h.pt.trace.json", 7);
   ViewerSession session{RecentFiles("/dev/null/never")};
   session.HandleDrops({logs.string()});
   WaitForLoads(session);
@@ -62,8 +62,8 @@ TEST(FolderSessionTest, AFolderWithoutARunIsAnErrorOnScreen) {
 // runs, and picks nothing by itself.
 TEST(FolderSessionTest, RunPickerDrawsHeadless) {
   const fs::path logs = MakeScratchDirRemovedAtExit("folder-session-picker") / "logs";
-  WriteTrace(logs / "plugins" / "profile" / "run" / "a.xplane.pb", 1);
-  WriteTrace(logs / "plugins" / "profile" / "run" / "b.xplane.pb", 1);
+  WriteSliceTrace(logs / "plugins" / "profile" / "run" / "a.xplane.pb", 1);
+  WriteSliceTrace(logs / "plugins" / "profile" / "run" / "b.xplane.pb", 1);
   testing::HeadlessImGui imgui(ImVec2(1280, 800));
   RunPicker picker;
   picker.Open(logs.string());

@@ -35,7 +35,7 @@ Png ReadSize(const fs::path& path) {
   return p;
 }
 
-std::vector<fs::path> PngsIn(const fs::path& dir) {
+std::vector<fs::path> SavedPngsIn(const fs::path& dir) {
   std::vector<fs::path> out;
   for (const auto& e : fs::directory_iterator(dir)) {
     if (e.path().extension() == ".png") out.push_back(e.path());
@@ -98,7 +98,7 @@ TEST_F(PictureSaverWindowTest, SavesAPanelWithItsCaptionAndTheWholeWindow) {
   std::string notice;
   for (int f = 0; f < 6 && notice.empty(); ++f) notice = Frame(window, session, pictures, &renderer);
   ASSERT_FALSE(pictures.pending());
-  std::vector<fs::path> files = PngsIn(dir_);
+  std::vector<fs::path> files = SavedPngsIn(dir_);
   ASSERT_EQ(files.size(), 1u) << notice;
   EXPECT_NE(files[0].filename().string().find("stepline-timeline-"), std::string::npos);
   EXPECT_NE(notice.find(files[0].string()), std::string::npos) << notice;
@@ -111,7 +111,7 @@ TEST_F(PictureSaverWindowTest, SavesAPanelWithItsCaptionAndTheWholeWindow) {
   pictures.RequestWindow();
   notice.clear();
   for (int f = 0; f < 6 && notice.empty(); ++f) notice = Frame(window, session, pictures, &renderer);
-  files = PngsIn(dir_);
+  files = SavedPngsIn(dir_);
   ASSERT_EQ(files.size(), 1u) << notice;
   const Png whole = ReadSize(files[0]);
   EXPECT_EQ(whole.w, static_cast<int>(ImGui::GetIO().DisplaySize.x * scale));

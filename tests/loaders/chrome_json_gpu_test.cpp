@@ -19,7 +19,7 @@
 namespace stepline::loaders {
 namespace {
 
-Trace Load(std::string_view json, bool keep_args = true) {
+Trace LoadGpu(std::string_view json, bool keep_args = true) {
   auto input = DecodeBytes(json, "gpu.json", nullptr);
   EXPECT_TRUE(input.ok());
   LoadOptions options;
@@ -51,7 +51,7 @@ Row RowOf(const Trace& t, std::string_view slice_name) {
   return {t.tracks().kind(track), t.tracks().device_id(track), t.slices().gpu_kind()[s]};
 }
 
-std::set<std::pair<std::string, std::string>> LaunchLinks(const Trace& t) {
+std::set<std::pair<std::string, std::string>> LaunchLinkNames(const Trace& t) {
   std::set<std::pair<std::string, std::string>> links;
   for (size_t i = 0; i < t.flows().size(); ++i) {
     if (t.flows().kind()[i] != FlowKind::kLaunch) continue;
@@ -74,7 +74,7 @@ std::string ReadTestData(const std::string& name) {
 // the categories their events carry.
 
 TEST(ChromeJsonGpuTest, KinetoDeviceCategoriesMakeGpuStreams) {
-  const Trace t = Load(ReadTestData("chrome_kineto_gpu.json"));
+  const Trace t = LoadGpu(ReadTestData("chrome_kineto_gpu.json"));
   const Row gemm = RowOf(t, "void gemm<float>(int)");
   EXPECT_EQ(gemm.kind, TrackKind::kGpuStream);
   EXPECT_EQ(gemm.device, 0);
@@ -109,23 +109,23 @@ TEST(ChromeJsonGpuTest, KinetoDeviceCategoriesMakeGpuStreams) {
     EXPECT_EQ(t.processes().device_id(p), pid == 100 ? -1 : static_cast<int32_t>(pid)) << pid;
   }
   // The correlation pair and the ac2g flow give one launch link per kernel.
-  EXPECT_EQ(LaunchLinks(t),
+  EXPECT_EQ(LaunchLinkNames(t),
             (std::set<std::pair<std::string, std::string>>{{"cudaLaunchKernel", "void gemm<float>(int)"},
                                                            {"cudaMemcpyAsync", "Memcpy DtoH (Device -> Pinned)"}}));
   EXPECT_TRUE(t.diagnostics().empty());
 }
 
 TEST(ChromeJsonGpuTest, KinetoConventionsHoldWithoutArgs) {
-  const Trace t = Load(ReadTestData("chrome_kineto_gpu.json"), /*keep_args=*/false);
+  const Trace t = LoadGpu(ReadTestData("chrome_kineto_gpu.json"), /*keep_args=*/false);
   // Only the trace-level metadata (schemaVersion) keeps its args.
   EXPECT_EQ(t.args().size(), 1u);
   for (size_t i = 0; i < t.slices().size(); ++i) EXPECT_TRUE(t.slices().arg_set()[i].is_none());
   EXPECT_EQ(RowOf(t, "void gemm<float>(int)").gpu_kind, GpuKind::kKernel);
-  EXPECT_EQ(LaunchLinks(t).size(), 2u);
+  EXPECT_EQ(LaunchLinkNames(t).size(), 2u);
 }
 
 TEST(ChromeJsonGpuTest, OldKinetoCategoriesAndStringStreams) {
-  const Trace t = Load(R"json({"schemaVersion":1,"traceEvents":[
+  const Trace t = LoadGpu(R"json({"schemaVersion":1,"traceEvents":[
     {"ph":"X","cat":"Operator","name":"aten::conv2d","pid":9,"tid":"509646592","ts":1,"dur":50},
     {"ph":"X","cat":"Runtime","name":"cudaLaunchKernel","pid":9,"tid":"509646592","ts":2,"dur":3,"args":{"correlation":31255}},
     {"ph":"s","id":31255,"pid":9,"tid":509646592,"ts":2,"cat":"async","name":"launch"},
@@ -141,12 +141,12 @@ TEST(ChromeJsonGpuTest, OldKinetoCategoriesAndStringStreams) {
   EXPECT_EQ(t.tracks().tid(t.slices().track()[SliceNamed(t, "cudnn::wgrad")]), 7);
   EXPECT_EQ(RowOf(t, "Memcpy HtoD (Pageable -> Device)").gpu_kind, GpuKind::kMemcpyH2D);
   EXPECT_EQ(RowOf(t, "Memset (Device)").gpu_kind, GpuKind::kMemset);
-  EXPECT_EQ(LaunchLinks(t), (std::set<std::pair<std::string, std::string>>{{"cudaLaunchKernel", "cudnn::wgrad"}}));
+  EXPECT_EQ(LaunchLinkNames(t), (std::set<std::pair<std::string, std::string>>{{"cudaLaunchKernel", "cudnn::wgrad"}}));
   EXPECT_EQ(t.flows().size(), 1u);  // the "async"/"launch" flow is the same link
 }
 
 TEST(ChromeJsonGpuTest, ProcessLabelsNameTheDevice) {
-  const Trace t = Load(R"([
+  const Trace t = LoadGpu(R"([
     {"ph":"X","cat":"kernel","name":"k","pid":3,"tid":7,"ts":1,"dur":1},
     {"ph":"M","name":"process_labels","pid":3,"args":{"labels":"GPU 5"}}])");
   EXPECT_EQ(RowOf(t, "k").device, 5);
@@ -157,7 +157,7 @@ TEST(ChromeJsonGpuTest, ProcessLabelsNameTheDevice) {
 // processes are "/device:GPU:n" (here with a host prefix), names come last.
 
 TEST(ChromeJsonGpuTest, TensorBoardStreamsAndDerivedRows) {
-  const Trace t = Load(ReadTestData("chrome_tensorboard_gpu.json"));
+  const Trace t = LoadGpu(ReadTestData("chrome_tensorboard_gpu.json"));
   const Row sgemm = RowOf(t, "volta_sgemm_128x64_nn");
   EXPECT_EQ(sgemm.kind, TrackKind::kGpuStream);
   EXPECT_EQ(sgemm.device, 0);
@@ -175,7 +175,7 @@ TEST(ChromeJsonGpuTest, TensorBoardStreamsAndDerivedRows) {
   }
   const Row host = RowOf(t, "cuLaunchKernel");
   EXPECT_EQ(host.kind, TrackKind::kHostThread);
-  EXPECT_EQ(LaunchLinks(t),
+  EXPECT_EQ(LaunchLinkNames(t),
             (std::set<std::pair<std::string, std::string>>{{"cuLaunchKernel", "volta_sgemm_128x64_nn"}}));
   // Sub-microsecond times survive: 120.000001 us.
   EXPECT_EQ(t.slices().start_ns()[SliceNamed(t, "volta_sgemm_128x64_nn")], 120000);
@@ -188,7 +188,7 @@ TEST(ChromeJsonGpuTest, TensorBoardStreamsAndDerivedRows) {
 // entry); any other text stays a string. Both link the launch, and both read
 // and write back as the string the trace gave.
 TEST(ChromeJsonGpuTest, TensorBoardCorrelationIdsAreHeldAsTheirDigits) {
-  const Trace t = Load(R"json({"traceEvents":[
+  const Trace t = LoadGpu(R"json({"traceEvents":[
     {"ph":"M","name":"process_name","pid":1,"args":{"name":"/device:GPU:0"}},
     {"ph":"M","name":"process_name","pid":7,"args":{"name":"/host:CPU"}},
     {"ph":"M","name":"thread_name","pid":1,"tid":14,"args":{"name":"Stream #14(Compute)"}},
@@ -221,7 +221,7 @@ TEST(ChromeJsonGpuTest, TensorBoardCorrelationIdsAreHeldAsTheirDigits) {
   EXPECT_EQ(t.str(value_of(10).as_string()), "x1");
   EXPECT_TRUE(t.strings().Find("11253").is_none());  // not interned
   // "007" and "7" name the same launch, as before.
-  EXPECT_EQ(LaunchLinks(t), (std::set<std::pair<std::string, std::string>>{
+  EXPECT_EQ(LaunchLinkNames(t), (std::set<std::pair<std::string, std::string>>{
                                 {"cuLaunchKernel", "kernel_a"}, {"cuLaunchKernel", "kernel_b"}, {"cuLaunchKernel", "kernel_c"}}));
   const std::string json = ChromeJsonText(t);
   EXPECT_NE(json.find(R"("args":{"correlation_id":"11253","group_id":"0"})"), std::string::npos) << json;

@@ -14,7 +14,7 @@
 namespace stepline::loaders {
 namespace {
 
-Trace Load(std::string_view json, bool keep_args = true) {
+Trace LoadPhases(std::string_view json, bool keep_args = true) {
   auto input = DecodeBytes(json, "test.json", nullptr);
   EXPECT_TRUE(input.ok());
   LoadOptions options;
@@ -28,7 +28,7 @@ Trace Load(std::string_view json, bool keep_args = true) {
 }
 
 // Index of the only slice named `name` (fails the test when not exactly one).
-size_t SliceNamed(const Trace& t, std::string_view name) {
+size_t PhaseSliceNamed(const Trace& t, std::string_view name) {
   size_t found = SIZE_MAX, count = 0;
   for (size_t i = 0; i < t.slices().size(); ++i) {
     if (t.str(t.slices().name()[i]) == name) {
@@ -46,14 +46,14 @@ ArgValue ArgOf(const Trace& t, ArgSetId set, std::string_view key) {
   return v;
 }
 
-TrackId TrackOfSlice(const Trace& t, std::string_view name) { return t.slices().track()[SliceNamed(t, name)]; }
+TrackId TrackOfSlice(const Trace& t, std::string_view name) { return t.slices().track()[PhaseSliceNamed(t, name)]; }
 
 TEST(ChromeJsonPhasesTest, CompleteEventsBothForms) {
   for (const char* json : {
            R"([{"ph":"X","name":"a","cat":"c","pid":1,"tid":2,"ts":10,"dur":5}])",
            R"({"traceEvents":[{"ph":"X","name":"a","cat":"c","pid":1,"tid":2,"ts":10,"dur":5}]})",
        }) {
-    const Trace t = Load(json);
+    const Trace t = LoadPhases(json);
     ASSERT_EQ(t.slices().size(), 1u) << json;
     EXPECT_EQ(t.slices().start_ns()[0], 10000);
     EXPECT_EQ(t.slices().dur_ns()[0], 5000);
@@ -72,37 +72,37 @@ TEST(ChromeJsonPhasesTest, ByteOrderMarkIsSkipped) {
        {"\xEF\xBB\xBF[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]",
         "\xEF\xBB\xBF\n{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]}",
         "\xEF\xBB\xBF[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"}) {
-    const Trace t = Load(json);
+    const Trace t = LoadPhases(json);
     EXPECT_EQ(t.slices().size(), 1u) << json;
     EXPECT_TRUE(t.diagnostics().empty()) << json;
   }
 }
 
 TEST(ChromeJsonPhasesTest, TimestampsConvertExactlyFromTheirText) {
-  const Trace t = Load(R"([
+  const Trace t = LoadPhases(R"([
     {"ph":"X","name":"frac","pid":1,"tid":1,"ts":1695835535123456.789,"dur":0.001},
     {"ph":"X","name":"string","pid":1,"tid":1,"ts":"1695835535123456.789","dur":"2.5"},
     {"ph":"X","name":"exp","pid":1,"tid":1,"ts":1.5e3,"dur":1e0},
     {"ph":"X","name":"round","pid":1,"tid":1,"ts":0.0005,"dur":0.0004}])");
-  EXPECT_EQ(t.slices().start_ns()[SliceNamed(t, "frac")], 1695835535123456789);
-  EXPECT_EQ(t.slices().dur_ns()[SliceNamed(t, "frac")], 1);
-  EXPECT_EQ(t.slices().start_ns()[SliceNamed(t, "string")], 1695835535123456789);
-  EXPECT_EQ(t.slices().dur_ns()[SliceNamed(t, "string")], 2500);
-  EXPECT_EQ(t.slices().start_ns()[SliceNamed(t, "exp")], 1500000);
-  EXPECT_EQ(t.slices().dur_ns()[SliceNamed(t, "exp")], 1000);
-  EXPECT_EQ(t.slices().start_ns()[SliceNamed(t, "round")], 1);
-  EXPECT_EQ(t.slices().dur_ns()[SliceNamed(t, "round")], 0);
+  EXPECT_EQ(t.slices().start_ns()[PhaseSliceNamed(t, "frac")], 1695835535123456789);
+  EXPECT_EQ(t.slices().dur_ns()[PhaseSliceNamed(t, "frac")], 1);
+  EXPECT_EQ(t.slices().start_ns()[PhaseSliceNamed(t, "string")], 1695835535123456789);
+  EXPECT_EQ(t.slices().dur_ns()[PhaseSliceNamed(t, "string")], 2500);
+  EXPECT_EQ(t.slices().start_ns()[PhaseSliceNamed(t, "exp")], 1500000);
+  EXPECT_EQ(t.slices().dur_ns()[PhaseSliceNamed(t, "exp")], 1000);
+  EXPECT_EQ(t.slices().start_ns()[PhaseSliceNamed(t, "round")], 1);
+  EXPECT_EQ(t.slices().dur_ns()[PhaseSliceNamed(t, "round")], 0);
 }
 
 TEST(ChromeJsonPhasesTest, BaseTimeNanosecondsIsTheWallClockOrigin) {
-  const Trace t = Load(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":12.345,"dur":1}],
+  const Trace t = LoadPhases(R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":12.345,"dur":1}],
                            "displayTimeUnit":"ms","baseTimeNanoseconds":1751410836000000000})");
   EXPECT_EQ(t.slices().start_ns()[0], 12345);  // model time stays ts * 1000
   EXPECT_EQ(t.info().wall_clock_origin_ns, 1751410836000000000);
 }
 
 TEST(ChromeJsonPhasesTest, TopLevelKeysBecomeTraceMetadata) {
-  const Trace t = Load(R"({"schemaVersion": 1, "deviceProperties": [ {"id": 0, "name": "A100"} ],
+  const Trace t = LoadPhases(R"({"schemaVersion": 1, "deviceProperties": [ {"id": 0, "name": "A100"} ],
     "traceEvents": [],
     "distributedInfo": {"backend": "nccl", "rank": 1}, "flag": true, "ratio": 0.5, "none": null,
     "traceName": "x.json"})");
@@ -118,7 +118,7 @@ TEST(ChromeJsonPhasesTest, TopLevelKeysBecomeTraceMetadata) {
 }
 
 TEST(ChromeJsonPhasesTest, ArgsKeepTheirTypes) {
-  const Trace t = Load(R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,"args":{
+  const Trace t = LoadPhases(R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,"args":{
       "i": -5, "u": 18446744073709551615, "d": 2.5, "s": "text", "b": false, "n": null,
       "arr": [1, [ 2 ], "a b"], "obj": {"k": {"x": "y z"}}, "esc": "tab\there"}}])");
   const ArgSetId set = t.slices().arg_set()[0];
@@ -135,13 +135,13 @@ TEST(ChromeJsonPhasesTest, ArgsKeepTheirTypes) {
   EXPECT_EQ(t.str(ArgOf(t, set, "obj").as_string()), R"({"k":{"x":"y z"}})");
   EXPECT_EQ(t.str(ArgOf(t, set, "esc").as_string()), "tab\there");
   // Without args: nothing stored.
-  const Trace lean = Load(R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,"args":{"i":1}}])", false);
+  const Trace lean = LoadPhases(R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,"args":{"i":1}}])", false);
   EXPECT_TRUE(lean.slices().arg_set()[0].is_none());
   EXPECT_EQ(lean.args().size(), 0u);
 }
 
 TEST(ChromeJsonPhasesTest, BeginEndNestPerThreadAndMergeArgs) {
-  const Trace t = Load(R"([
+  const Trace t = LoadPhases(R"([
     {"ph":"B","name":"outer","pid":1,"tid":1,"ts":1,"args":{"a":1}},
     {"ph":"B","name":"other-thread","pid":1,"tid":2,"ts":2},
     {"ph":"B","name":"inner","pid":1,"tid":1,"ts":2},
@@ -149,18 +149,18 @@ TEST(ChromeJsonPhasesTest, BeginEndNestPerThreadAndMergeArgs) {
     {"ph":"E","pid":1,"tid":2,"ts":4},
     {"ph":"E","pid":1,"tid":1,"ts":5,"args":{"b":2}}])");
   ASSERT_EQ(t.slices().size(), 3u);
-  const size_t outer = SliceNamed(t, "outer"), inner = SliceNamed(t, "inner");
+  const size_t outer = PhaseSliceNamed(t, "outer"), inner = PhaseSliceNamed(t, "inner");
   EXPECT_EQ(t.slices().dur_ns()[outer], 4000);
   EXPECT_EQ(t.slices().dur_ns()[inner], 1000);
   EXPECT_EQ(t.slices().depth()[inner], 1);
-  EXPECT_EQ(t.slices().dur_ns()[SliceNamed(t, "other-thread")], 2000);
+  EXPECT_EQ(t.slices().dur_ns()[PhaseSliceNamed(t, "other-thread")], 2000);
   EXPECT_EQ(ArgOf(t, t.slices().arg_set()[outer], "a").as_int(), 1);
   EXPECT_EQ(ArgOf(t, t.slices().arg_set()[outer], "b").as_int(), 2);
   EXPECT_TRUE(t.diagnostics().empty());
 }
 
 TEST(ChromeJsonPhasesTest, InstantScopes) {
-  const Trace t = Load(R"([
+  const Trace t = LoadPhases(R"([
     {"ph":"i","name":"thread","pid":1,"tid":3,"ts":1},
     {"ph":"I","name":"legacy","pid":1,"tid":3,"ts":2,"s":"t"},
     {"ph":"R","name":"mark","pid":1,"tid":3,"ts":3},
@@ -185,7 +185,7 @@ TEST(ChromeJsonPhasesTest, InstantScopes) {
 }
 
 TEST(ChromeJsonPhasesTest, CountersMakeOneTrackPerSeries) {
-  const Trace t = Load(R"([
+  const Trace t = LoadPhases(R"([
     {"ph":"C","name":"mem","pid":7,"tid":1,"ts":1,"args":{"used":10,"free":"20.5","label":"x"}},
     {"ph":"C","name":"mem","pid":7,"tid":2,"ts":2,"args":{"used":11}},
     {"ph":"C","name":"q","id":3,"pid":7,"ts":3,"args":{"depth":4}},
@@ -206,7 +206,7 @@ TEST(ChromeJsonPhasesTest, CountersMakeOneTrackPerSeries) {
 
 TEST(ChromeJsonPhasesTest, MetadataNamesAndSortsProcessesAndThreads) {
   // M events after the events they describe, as Kineto writes them.
-  const Trace t = Load(R"([
+  const Trace t = LoadPhases(R"([
     {"ph":"X","name":"a","pid":5,"tid":6,"ts":1,"dur":1},
     {"ph":"M","name":"process_name","pid":5,"args":{"name":"python"}},
     {"ph":"M","name":"process_sort_index","pid":5,"args":{"sort_index":3}},
@@ -225,7 +225,7 @@ TEST(ChromeJsonPhasesTest, MetadataNamesAndSortsProcessesAndThreads) {
 }
 
 TEST(ChromeJsonPhasesTest, StringPidsAndTids) {
-  const Trace t = Load(R"([
+  const Trace t = LoadPhases(R"([
     {"ph":"X","name":"kernel","cat":"kernel","pid":0,"tid":"stream 7","ts":1,"dur":1},
     {"ph":"X","name":"host","pid":100,"tid":"12345","ts":1,"dur":1},
     {"ph":"f","id":1,"pid":100,"tid":12345,"ts":1,"cat":"x","name":"x","bp":"e"},
@@ -251,7 +251,7 @@ TEST(ChromeJsonPhasesTest, StringPidsAndTids) {
 
 TEST(ChromeJsonPhasesTest, FlowsStepAndBindingPoints) {
   // File order is not time order (Kineto writes "f" first); "t" continues.
-  const Trace t = Load(R"([
+  const Trace t = LoadPhases(R"([
     {"ph":"X","name":"a","pid":1,"tid":1,"ts":10,"dur":10},
     {"ph":"X","name":"b","pid":1,"tid":2,"ts":30,"dur":10},
     {"ph":"X","name":"c","pid":1,"tid":3,"ts":50,"dur":10},
@@ -273,18 +273,18 @@ TEST(ChromeJsonPhasesTest, FlowsStepAndBindingPoints) {
 }
 
 TEST(ChromeJsonPhasesTest, FlowV2BindIdsLinkCompleteEvents) {
-  const Trace t = Load(R"([
+  const Trace t = LoadPhases(R"([
     {"ph":"X","name":"consumer","pid":1,"tid":2,"ts":20,"dur":5,"bind_id":"0x11","flow_in":true},
     {"ph":"X","name":"producer","pid":1,"tid":1,"ts":10,"dur":5,"bind_id":17,"flow_out":true},
     {"ph":"X","name":"lonely","pid":1,"tid":1,"ts":30,"dur":5,"bind_id":99,"flow_out":true}])");
   ASSERT_EQ(t.flows().size(), 1u);
-  EXPECT_EQ(t.flows().from()[0].index(), SliceNamed(t, "producer"));
-  EXPECT_EQ(t.flows().to()[0].index(), SliceNamed(t, "consumer"));
+  EXPECT_EQ(t.flows().from()[0].index(), PhaseSliceNamed(t, "producer"));
+  EXPECT_EQ(t.flows().to()[0].index(), PhaseSliceNamed(t, "consumer"));
   EXPECT_EQ(t.diagnostics().count(DiagCode::kUnmatchedFlow), 1u);
 }
 
 TEST(ChromeJsonPhasesTest, NestableAsyncGetsATrackPerId) {
-  const Trace t = Load(R"([
+  const Trace t = LoadPhases(R"([
     {"ph":"b","name":"req","cat":"net","id":"0x1","pid":1,"tid":1,"ts":1},
     {"ph":"b","name":"req","cat":"net","id":"0x2","pid":1,"tid":2,"ts":2},
     {"ph":"b","name":"phase","cat":"net","id":"0x1","pid":1,"tid":3,"ts":3},
@@ -318,7 +318,7 @@ TEST(ChromeJsonPhasesTest, NestableAsyncGetsATrackPerId) {
 }
 
 TEST(ChromeJsonPhasesTest, LegacyAsyncStartFinish) {
-  const Trace t = Load(R"([
+  const Trace t = LoadPhases(R"([
     {"ph":"S","name":"load","id":5,"pid":1,"tid":1,"ts":1},
     {"ph":"T","name":"load","id":5,"pid":1,"tid":1,"ts":2,"args":{"step":"parse"}},
     {"ph":"p","name":"load","id":5,"pid":1,"tid":1,"ts":3},
@@ -337,7 +337,7 @@ TEST(ChromeJsonPhasesTest, UnsupportedAndUnknownPhasesAreCountedNotFatal) {
                            R"({"ph":"Q","name":"q","pid":1,"tid":1,"ts":1},)"
                            R"({"ph":"XY","name":"q","pid":1,"tid":1,"ts":1},)"
                            R"({"ph":"X","name":"kept","pid":1,"tid":1,"ts":1,"dur":1}])";
-  const Trace t = Load(json);
+  const Trace t = LoadPhases(json);
   EXPECT_EQ(t.slices().size(), 1u);
   EXPECT_EQ(t.diagnostics().count(DiagCode::kUnsupportedFeature), 2u);
   EXPECT_EQ(t.diagnostics().entry(DiagCode::kUnsupportedFeature).first_offset, 1u);
@@ -354,7 +354,7 @@ TEST(ChromeJsonPhasesTest, TolerancesOfWritersThatStopEarly) {
                            R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},])",
                            R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},)",
                            "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}\n"}) {
-    const Trace t = Load(json);
+    const Trace t = LoadPhases(json);
     EXPECT_EQ(t.slices().size(), 1u) << json;
     EXPECT_TRUE(t.diagnostics().empty()) << json;
   }

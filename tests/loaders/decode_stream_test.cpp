@@ -43,7 +43,7 @@ std::string MakeJson(size_t approx_bytes, uint32_t seed = 7) {
   return s;
 }
 
-std::string SkippableFrame(std::string_view payload) {
+std::string SkippableZstdFrame(std::string_view payload) {
   std::string f = "\x50\x2A\x4D\x18";
   const auto size = static_cast<uint32_t>(payload.size());
   for (int i = 0; i < 4; ++i) f += static_cast<char>((size >> (8 * i)) & 0xFF);
@@ -58,7 +58,7 @@ std::string Pieces(std::string_view text, int pieces, bool zstd, bool some_unsiz
   const size_t step = text.size() / static_cast<size_t>(pieces) + 1;
   for (size_t at = 0; at < text.size(); at += step) {
     const std::string_view piece = text.substr(at, step);
-    out += zstd ? SkippableFrame("pzstd") + Zstd(piece, !some_unsized || at % 2 == 0) : Gzip(piece);
+    out += zstd ? SkippableZstdFrame("pzstd") + Zstd(piece, !some_unsized || at % 2 == 0) : Gzip(piece);
   }
   return out;
 }

@@ -74,7 +74,7 @@ void FillStandard(NsysFixture& f) {
   f.Exec("UPDATE NVTX_EVENTS SET textId = 10 WHERE text IS NULL AND eventType = 59;");
 }
 
-Trace MustLoad(const std::string& bytes, LoadOptions options = {}) {
+Trace MustLoadNsys(const std::string& bytes, LoadOptions options = {}) {
   auto r = LoadNsysSqliteBytes(bytes, "fixture.sqlite", options);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().ToString());
   if (!r.ok()) return Trace();
@@ -88,13 +88,13 @@ std::map<GpuKind, int> CountByKind(const Trace& t) {
   return n;
 }
 
-int CountNamed(const Trace& t, std::string_view name) {
+int CountNsysNamed(const Trace& t, std::string_view name) {
   int n = 0;
   for (size_t i = 0; i < t.slices().size(); ++i) n += t.str(t.slices().name()[i]) == name;
   return n;
 }
 
-SliceId FindSlice(const Trace& t, std::string_view name) {
+SliceId NsysSlice(const Trace& t, std::string_view name) {
   for (size_t i = 0; i < t.slices().size(); ++i)
     if (t.str(t.slices().name()[i]) == name) return SliceId(static_cast<uint32_t>(i));
   return SliceId::None();
@@ -109,7 +109,7 @@ int LaunchFlows(const Trace& t) {
 TEST(NsysLoaderTest, StandardExportBecomesDevicesStreamsAndHostThreads) {
   NsysFixture f;
   FillStandard(f);
-  const Trace t = MustLoad(f.Bytes());
+  const Trace t = MustLoadNsys(f.Bytes());
   EXPECT_EQ(t.info().format, "nsys-sqlite");
   auto kinds = CountByKind(t);
   EXPECT_EQ(kinds[GpuKind::kKernel], 1);
@@ -117,7 +117,7 @@ TEST(NsysLoaderTest, StandardExportBecomesDevicesStreamsAndHostThreads) {
   EXPECT_EQ(kinds[GpuKind::kMemcpyH2D], 1);
   EXPECT_EQ(kinds[GpuKind::kMemset], 1);
   // Kernel names come from demangledName through StringIds.
-  const SliceId gemm = FindSlice(t, "void gemm<float>(float*)");
+  const SliceId gemm = NsysSlice(t, "void gemm<float>(float*)");
   ASSERT_FALSE(gemm.is_none());
   const TrackId stream = t.slices().track()[gemm.index()];
   EXPECT_EQ(t.tracks().kind(stream), TrackKind::kGpuStream);
@@ -126,24 +126,24 @@ TEST(NsysLoaderTest, StandardExportBecomesDevicesStreamsAndHostThreads) {
   EXPECT_EQ(t.str(t.processes().name(t.tracks().process(stream))), "GPU 0 (NVIDIA H100 80GB HBM3)");
   EXPECT_EQ(t.slices().dur_ns()[gemm.index()], 400);
   // Copies and memsets are named as Kineto names them.
-  EXPECT_EQ(CountNamed(t, "Memcpy HtoD (Pageable -> Device)"), 1);
-  EXPECT_EQ(CountNamed(t, "Memset (Device)"), 1);
+  EXPECT_EQ(CountNsysNamed(t, "Memcpy HtoD (Pageable -> Device)"), 1);
+  EXPECT_EQ(CountNsysNamed(t, "Memset (Device)"), 1);
   // The sync record sits on its own row of the stream, not a GPU activity.
-  const SliceId sync = FindSlice(t, "Stream sync");
+  const SliceId sync = NsysSlice(t, "Stream sync");
   ASSERT_FALSE(sync.is_none());
   EXPECT_EQ(t.str(t.tracks().name(t.slices().track()[sync.index()])), "Stream 7 (sync)");
   EXPECT_EQ(t.slices().gpu_kind()[sync.index()], GpuKind::kNone);
   // Host calls on the named thread of the named process.
-  const SliceId launch = FindSlice(t, "cudaLaunchKernel");
+  const SliceId launch = NsysSlice(t, "cudaLaunchKernel");
   ASSERT_FALSE(launch.is_none());
   const TrackId host = t.slices().track()[launch.index()];
   EXPECT_EQ(t.tracks().kind(host), TrackKind::kHostThread);
   EXPECT_EQ(t.str(t.tracks().name(host)), "main-thread");
   EXPECT_EQ(t.str(t.processes().name(t.tracks().process(host))), "python3");
-  EXPECT_EQ(CountNamed(t, "pthread_cond_wait"), 1);
+  EXPECT_EQ(CountNsysNamed(t, "pthread_cond_wait"), 1);
   // CUPTI's ABI suffix is dropped, as Kineto names the calls.
-  EXPECT_EQ(CountNamed(t, "cudaStreamSynchronize"), 1);
-  EXPECT_EQ(CountNamed(t, "cudaMemcpyAsync"), 1);
+  EXPECT_EQ(CountNsysNamed(t, "cudaStreamSynchronize"), 1);
+  EXPECT_EQ(CountNsysNamed(t, "cudaMemcpyAsync"), 1);
   // Kernel args read like Kineto's, so kernel stats find them.
   ArgValue v;
   const ArgSetId args = t.slices().arg_set()[gemm.index()];
@@ -158,8 +158,8 @@ TEST(NsysLoaderTest, StandardExportBecomesDevicesStreamsAndHostThreads) {
 TEST(NsysLoaderTest, GlobalTidDecodesToPidAndTid) {
   NsysFixture f;
   FillStandard(f);
-  const Trace t = MustLoad(f.Bytes());
-  const TrackId host = t.slices().track()[FindSlice(t, "cudaLaunchKernel").index()];
+  const Trace t = MustLoadNsys(f.Bytes());
+  const TrackId host = t.slices().track()[NsysSlice(t, "cudaLaunchKernel").index()];
   EXPECT_EQ(t.tracks().tid(host), kTid);
   EXPECT_EQ(t.processes().pid(t.tracks().process(host)), kPid);
 }
@@ -167,10 +167,10 @@ TEST(NsysLoaderTest, GlobalTidDecodesToPidAndTid) {
 TEST(NsysLoaderTest, LaunchesLinkToTheirGpuWorkByCorrelation) {
   NsysFixture f;
   FillStandard(f);
-  const Trace t = MustLoad(f.Bytes());
+  const Trace t = MustLoadNsys(f.Bytes());
   // Two kernels, the copy and the memset each have a launching call.
   EXPECT_EQ(LaunchFlows(t), 4);
-  const SliceId gemm = FindSlice(t, "void gemm<float>(float*)");
+  const SliceId gemm = NsysSlice(t, "void gemm<float>(float*)");
   for (size_t i = 0; i < t.flows().size(); ++i) {
     if (t.flows().to()[i] != gemm) continue;
     EXPECT_EQ(t.slices().start_ns()[t.flows().from()[i].index()], 1000);
@@ -194,7 +194,7 @@ TEST(NsysLoaderTest, CorrelationIdsArePerProcess) {
         " demangledName) VALUES (" +
         std::to_string(p * 10 + 10) + ", " + std::to_string(p * 10 + 20) + ", " + dev + ", 7, 1, " + gpid + ", 1);");
   }
-  const Trace t = MustLoad(f.Bytes());
+  const Trace t = MustLoadNsys(f.Bytes());
   ASSERT_EQ(LaunchFlows(t), 2);
   for (size_t i = 0; i < t.flows().size(); ++i) {
     const TrackId from = t.slices().track()[t.flows().from()[i].index()];
@@ -219,20 +219,20 @@ TEST(NsysLoaderTest, EachTableMissingInTurn) {
                           "NVTX_EVENTS"};
   NsysFixture full;
   FillStandard(full);
-  const Trace all = MustLoad(full.Bytes());
+  const Trace all = MustLoadNsys(full.Bytes());
   for (const char* dropped : tables) {
     SCOPED_TRACE(dropped);
     NsysFixture f;
     FillStandard(f);
     f.Exec(std::string("DROP TABLE ") + dropped);
-    const Trace t = MustLoad(f.Bytes());
+    const Trace t = MustLoadNsys(f.Bytes());
     const std::string d = dropped;
     auto kinds = CountByKind(t);
     EXPECT_EQ(kinds[GpuKind::kKernel] + kinds[GpuKind::kCollective], d == "CUPTI_ACTIVITY_KIND_KERNEL" ? 0 : 2);
     EXPECT_EQ(kinds[GpuKind::kMemcpyH2D], d == "CUPTI_ACTIVITY_KIND_MEMCPY" ? 0 : 1);
     EXPECT_EQ(kinds[GpuKind::kMemset], d == "CUPTI_ACTIVITY_KIND_MEMSET" ? 0 : 1);
-    EXPECT_EQ(CountNamed(t, "Stream sync"), d == "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION" ? 0 : 1);
-    EXPECT_EQ(CountNamed(t, "train_step"), d == "NVTX_EVENTS" ? 0 : 3);
+    EXPECT_EQ(CountNsysNamed(t, "Stream sync"), d == "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION" ? 0 : 1);
+    EXPECT_EQ(CountNsysNamed(t, "train_step"), d == "NVTX_EVENTS" ? 0 : 3);
     EXPECT_EQ(t.instants().size(), d == "NVTX_EVENTS" ? 0u : 1u);
     if (d == "StringIds") {
       // Without the string table, names by id are unknown but the events stay.
@@ -240,10 +240,10 @@ TEST(NsysLoaderTest, EachTableMissingInTurn) {
     } else if (d == "CUPTI_ACTIVITY_KIND_RUNTIME") {
       EXPECT_EQ(LaunchFlows(t), 0);
     } else if (d == "ThreadNames") {
-      const TrackId host = t.slices().track()[FindSlice(t, "cudaLaunchKernel").index()];
+      const TrackId host = t.slices().track()[NsysSlice(t, "cudaLaunchKernel").index()];
       EXPECT_EQ(t.str(t.tracks().name(host)), "Thread " + std::to_string(kTid));
     } else if (d == "TARGET_INFO_GPU") {
-      const SliceId k = FindSlice(t, "void gemm<float>(float*)");
+      const SliceId k = NsysSlice(t, "void gemm<float>(float*)");
       EXPECT_EQ(t.str(t.processes().name(t.tracks().process(t.slices().track()[k.index()]))), "GPU 0");
     }
   }
@@ -278,13 +278,13 @@ TEST(NsysLoaderTest, OlderColumnNamesAreRead) {
       "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, text TEXT, globalTid INTEGER);"
       "INSERT INTO NVTX_EVENTS VALUES (40, 200, 59, 'outer', " +
       gtid + ");");
-  const Trace t = MustLoad(f.Bytes());
-  const SliceId k = FindSlice(t, "short_kernel");
+  const Trace t = MustLoadNsys(f.Bytes());
+  const SliceId k = NsysSlice(t, "short_kernel");
   ASSERT_FALSE(k.is_none());
   EXPECT_EQ(t.tracks().device_id(t.slices().track()[k.index()]), 3);
   EXPECT_EQ(t.str(t.tracks().name(t.slices().track()[k.index()])), "Stream 9");
-  EXPECT_EQ(CountNamed(t, "cudaLaunch"), 1);
-  EXPECT_EQ(CountNamed(t, "outer"), 1);
+  EXPECT_EQ(CountNsysNamed(t, "cudaLaunch"), 1);
+  EXPECT_EQ(CountNsysNamed(t, "outer"), 1);
   // No globalPid: the kernel's process is unknown (0), and so is the launch's
   // pairing across processes; within "process 0" nothing links.
   EXPECT_EQ(t.diagnostics().count(DiagCode::kMissingField), 0u);
@@ -297,16 +297,16 @@ TEST(NsysLoaderTest, CopyKindsAndMemoryKindsNameTheCopy) {
       "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, streamId, copyKind, srcKind, dstKind) VALUES"
       " (0, 10, 0, 1, 1, 1, 2), (20, 30, 0, 1, 2, 2, 0), (40, 50, 0, 1, 8, 2, 2), (60, 70, 0, 1, 10, 2, 2),"
       " (80, 90, 0, 1, 11, 4, 4);");
-  const Trace t = MustLoad(f.Bytes());
+  const Trace t = MustLoadNsys(f.Bytes());
   auto kinds = CountByKind(t);
   EXPECT_EQ(kinds[GpuKind::kMemcpyH2D], 1);
   EXPECT_EQ(kinds[GpuKind::kMemcpyD2H], 1);
   EXPECT_EQ(kinds[GpuKind::kMemcpyD2D], 1);
   EXPECT_EQ(kinds[GpuKind::kMemcpyOther], 2);
-  EXPECT_EQ(CountNamed(t, "Memcpy HtoD (Pinned -> Device)"), 1);
-  EXPECT_EQ(CountNamed(t, "Memcpy DtoH (Device -> Pageable)"), 1);
-  EXPECT_EQ(CountNamed(t, "Memcpy PtoP (Device -> Device)"), 1);
-  EXPECT_EQ(CountNamed(t, "Memcpy Unknown (Managed -> Managed)"), 1);
+  EXPECT_EQ(CountNsysNamed(t, "Memcpy HtoD (Pinned -> Device)"), 1);
+  EXPECT_EQ(CountNsysNamed(t, "Memcpy DtoH (Device -> Pageable)"), 1);
+  EXPECT_EQ(CountNsysNamed(t, "Memcpy PtoP (Device -> Device)"), 1);
+  EXPECT_EQ(CountNsysNamed(t, "Memcpy Unknown (Managed -> Managed)"), 1);
 }
 
 TEST(NsysLoaderTest, NvtxRangesMarksDomainsAndSteps) {
@@ -316,13 +316,13 @@ TEST(NsysLoaderTest, NvtxRangesMarksDomainsAndSteps) {
       "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
       " (0, NULL, 75, 'megatron', NULL, 3), (16100, 16200, 59, 'layer', " +
       std::to_string(GlobalTid(kPid, kTid)) + ", 3);");
-  const Trace t = MustLoad(f.Bytes());
+  const Trace t = MustLoadNsys(f.Bytes());
   // textId resolves through StringIds; the domain becomes the category.
-  EXPECT_EQ(CountNamed(t, "forward"), 1);
-  const SliceId layer = FindSlice(t, "layer");
+  EXPECT_EQ(CountNsysNamed(t, "forward"), 1);
+  const SliceId layer = NsysSlice(t, "layer");
   ASSERT_FALSE(layer.is_none());
   EXPECT_EQ(t.str(t.slices().category()[layer.index()]), "megatron");
-  EXPECT_EQ(t.str(t.slices().category()[FindSlice(t, "forward").index()]), "nvtx");
+  EXPECT_EQ(t.str(t.slices().category()[NsysSlice(t, "forward").index()]), "nvtx");
   ASSERT_EQ(t.instants().size(), 1u);
   EXPECT_EQ(t.str(t.instants().name()[0]), "checkpoint");
   // The three top-level train_step ranges are the steps, from NVTX.
@@ -345,7 +345,7 @@ TEST(NsysLoaderTest, EmitNvtxOpRangesAreNotSteps) {
            ", " + std::to_string(i * 100 + 50) + ", 59, 'aten::mul, op_id = " + std::to_string(i) + "', " + gtid +
            ");");
   }
-  const Trace t = MustLoad(f.Bytes());
+  const Trace t = MustLoadNsys(f.Bytes());
   EXPECT_NE(analysis::ComputeSteps(t).source, analysis::StepSource::kNvtx);
   // A numbered identifier is a step when nothing better exists.
   NsysFixture g;
@@ -354,7 +354,7 @@ TEST(NsysLoaderTest, EmitNvtxOpRangesAreNotSteps) {
     g.Exec("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES (" + std::to_string(i * 100) +
            ", " + std::to_string(i * 100 + 50) + ", 59, 'epoch0 batch " + std::to_string(i) + "', " + gtid + ");");
   }
-  const Trace u = MustLoad(g.Bytes());
+  const Trace u = MustLoadNsys(g.Bytes());
   const analysis::StepSet steps = analysis::ComputeSteps(u);
   EXPECT_EQ(steps.source, analysis::StepSource::kNvtx);
   EXPECT_EQ(steps.steps.size(), 3u);
@@ -365,7 +365,7 @@ TEST(NsysLoaderTest, WithoutArgsTheEventsStay) {
   FillStandard(f);
   LoadOptions options;
   options.keep_args = false;
-  const Trace t = MustLoad(f.Bytes(), options);
+  const Trace t = MustLoadNsys(f.Bytes(), options);
   for (size_t i = 0; i < t.slices().size(); ++i) EXPECT_TRUE(t.slices().arg_set()[i].is_none());
   EXPECT_EQ(LaunchFlows(t), 4);
 }
@@ -377,8 +377,8 @@ TEST(NsysLoaderTest, OneThreadAndPrefetchAgree) {
   FillStandard(f);
   LoadOptions one;
   one.threads = 1;
-  const Trace a = MustLoad(f.Bytes(), one);
-  const Trace b = MustLoad(f.Bytes());
+  const Trace a = MustLoadNsys(f.Bytes(), one);
+  const Trace b = MustLoadNsys(f.Bytes());
   ASSERT_EQ(a.slices().size(), b.slices().size());
   for (size_t i = 0; i < a.slices().size(); ++i) {
     EXPECT_EQ(a.str(a.slices().name()[i]), b.str(b.slices().name()[i]));
@@ -403,7 +403,7 @@ TEST(NsysLoaderTest, FileAndBytesEntryPointsAgreeAndNeverWrite) {
   auto by_dispatch = LoadFile(path);
   ASSERT_TRUE(by_file.ok()) << by_file.error().ToString();
   ASSERT_TRUE(by_dispatch.ok()) << by_dispatch.error().ToString();
-  const Trace by_bytes = MustLoad(bytes);
+  const Trace by_bytes = MustLoadNsys(bytes);
   EXPECT_EQ(by_file->slices().size(), by_bytes.slices().size());
   EXPECT_EQ(by_dispatch->slices().size(), by_bytes.slices().size());
   EXPECT_EQ(by_file->flows().size(), by_bytes.flows().size());
@@ -429,7 +429,7 @@ TEST(NsysLoaderTest, GzipCompressedExportLoads) {
   ASSERT_TRUE(r.ok()) << r.error().ToString();
   EXPECT_EQ(r->info().format, "nsys-sqlite");
   EXPECT_EQ(r->info().compression, "gzip");
-  EXPECT_EQ(r->slices().size(), MustLoad(bytes).slices().size());
+  EXPECT_EQ(r->slices().size(), MustLoadNsys(bytes).slices().size());
 }
 
 TEST(NsysLoaderTest, NsysRepGetsAnExportHint) {

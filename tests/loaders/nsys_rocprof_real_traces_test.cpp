@@ -17,11 +17,11 @@
 namespace stepline::loaders {
 namespace {
 
-using Row = std::map<std::string, std::string>;
+using ManifestRow = std::map<std::string, std::string>;
 
-std::vector<Row> ReadTsv(const std::string& path) {
+std::vector<ManifestRow> ReadManifestTsv(const std::string& path) {
   std::ifstream in(path);
-  std::vector<Row> rows;
+  std::vector<ManifestRow> rows;
   std::vector<std::string> header;
   for (std::string line; std::getline(in, line);) {
     std::vector<std::string> cells;
@@ -31,13 +31,13 @@ std::vector<Row> ReadTsv(const std::string& path) {
       header = cells;
       continue;
     }
-    Row& row = rows.emplace_back();
+    ManifestRow& row = rows.emplace_back();
     for (size_t i = 0; i < header.size() && i < cells.size(); ++i) row[header[i]] = cells[i];
   }
   return rows;
 }
 
-std::vector<Row> Facts() { return ReadTsv(::stepline::testing::TestDataPath("nsys_rocprof_facts/facts.tsv")); }
+std::vector<ManifestRow> Facts() { return ReadManifestTsv(::stepline::testing::TestDataPath("nsys_rocprof_facts/facts.tsv")); }
 
 // The same counts, from the loaded model.
 struct ModelFacts {
@@ -84,9 +84,9 @@ ModelFacts Count(const Trace& t) {
 
 TEST(NsysRocprofRealTracesTest, FactsMatchTheIndependentCount) {
   STEPLINE_REQUIRE_SHARED_TRACES();
-  const std::vector<Row> facts = Facts();
+  const std::vector<ManifestRow> facts = Facts();
   ASSERT_GE(facts.size(), 5u) << "cannot read tests/data/nsys_rocprof_facts/facts.tsv";
-  for (const Row& row : facts) {
+  for (const ManifestRow& row : facts) {
     const std::string& path = row.at("path");
     SCOPED_TRACE(path);
     auto loaded = LoadFile(::stepline::testing::SharedTracePath(path));
@@ -123,13 +123,13 @@ TEST(NsysRocprofRealTracesTest, FactsMatchTheIndependentCount) {
 TEST(NsysRocprofRealTracesTest, EveryManifestRowHasFactsAndSniffsAsItsFormat) {
   STEPLINE_REQUIRE_SHARED_TRACES();
   std::set<std::string> with_facts;
-  for (const Row& row : Facts()) with_facts.insert(row.at("path"));
+  for (const ManifestRow& row : Facts()) with_facts.insert(row.at("path"));
   int checked = 0;
   for (const char* folder : {"nsys", "rocprof"}) {
-    const std::vector<Row> manifest =
-        ReadTsv(::stepline::testing::SharedTracePath(std::string(folder) + "/MANIFEST.tsv"));
+    const std::vector<ManifestRow> manifest =
+        ReadManifestTsv(::stepline::testing::SharedTracePath(std::string(folder) + "/MANIFEST.tsv"));
     ASSERT_FALSE(manifest.empty()) << folder << "/MANIFEST.tsv";
-    for (const Row& m : manifest) {
+    for (const ManifestRow& m : manifest) {
       const std::string path = std::string(folder) + "/" + m.at("local_path");
       EXPECT_TRUE(with_facts.count(path)) << path << ": run count_facts.py and commit facts.tsv";
       const std::string& format = m.at("format");
@@ -164,7 +164,7 @@ TEST(NsysRocprofRealTracesTest, BeforeAfterPairCompares) {
     if (row.kind == analysis::OpKind::kKernel) kernel_delta += row.delta_ns;
   }
   int64_t before = 0, after = 0;
-  for (const Row& row : Facts()) {
+  for (const ManifestRow& row : Facts()) {
     if (row.at("path") == "nsys/mfu_2gpu_before.sqlite") before = std::stoll(row.at("kernel_ns"));
     if (row.at("path") == "nsys/mfu_2gpu_after.sqlite") after = std::stoll(row.at("kernel_ns"));
   }

@@ -75,7 +75,7 @@ std::string Document() {
   return s;
 }
 
-Trace MustLoad(const std::string& text) {
+Trace MustLoadRocprof(const std::string& text) {
   auto r = LoadBytes(text, "results.json");
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().ToString());
   if (!r.ok()) return Trace();
@@ -83,7 +83,7 @@ Trace MustLoad(const std::string& text) {
   return std::move(r).value();
 }
 
-SliceId FindSlice(const Trace& t, std::string_view name) {
+SliceId RocprofSlice(const Trace& t, std::string_view name) {
   for (size_t i = 0; i < t.slices().size(); ++i)
     if (t.str(t.slices().name()[i]) == name) return SliceId(static_cast<uint32_t>(i));
   return SliceId::None();
@@ -99,7 +99,7 @@ TEST(RocprofLoaderTest, SniffedByItsFirstKey) {
 }
 
 TEST(RocprofLoaderTest, DispatchesCopiesAndApiCalls) {
-  const Trace t = MustLoad(Document());
+  const Trace t = MustLoadRocprof(Document());
   EXPECT_EQ(t.info().format, "rocprof-json");
   std::map<GpuKind, int> kinds;
   for (size_t i = 0; i < t.slices().size(); ++i) ++kinds[t.slices().gpu_kind()[i]];
@@ -109,9 +109,9 @@ TEST(RocprofLoaderTest, DispatchesCopiesAndApiCalls) {
   EXPECT_EQ(kinds[GpuKind::kMemcpyD2H], 1);
   EXPECT_EQ(kinds[GpuKind::kMemcpyOther], 1);  // GPU 0 -> GPU 1: peer to peer
   // kernel_id -> formatted name, else kernel_name without ".kd".
-  const SliceId gemm = FindSlice(t, "gemm_kernel");
+  const SliceId gemm = RocprofSlice(t, "gemm_kernel");
   ASSERT_FALSE(gemm.is_none());
-  EXPECT_FALSE(FindSlice(t, "ncclDevKernel_AllReduce").is_none());
+  EXPECT_FALSE(RocprofSlice(t, "ncclDevKernel_AllReduce").is_none());
   const TrackId queue = t.slices().track()[gemm.index()];
   EXPECT_EQ(t.tracks().kind(queue), TrackKind::kGpuStream);
   EXPECT_EQ(t.tracks().device_id(queue), 0);
@@ -126,7 +126,7 @@ TEST(RocprofLoaderTest, DispatchesCopiesAndApiCalls) {
     if (t.slices().gpu_kind()[i] != GpuKind::kNone) devices.insert(t.tracks().device_id(t.slices().track()[i]));
   EXPECT_EQ(devices, (std::set<int32_t>{0, 1}));
   // HIP calls on their threads of process 908, named from strings, linked by correlation id.
-  const SliceId launch = FindSlice(t, "hipLaunchKernel");
+  const SliceId launch = RocprofSlice(t, "hipLaunchKernel");
   ASSERT_FALSE(launch.is_none());
   const TrackId host = t.slices().track()[launch.index()];
   EXPECT_EQ(t.tracks().kind(host), TrackKind::kHostThread);
@@ -139,7 +139,7 @@ TEST(RocprofLoaderTest, DispatchesCopiesAndApiCalls) {
 }
 
 TEST(RocprofLoaderTest, RoctxRangesAreHostSlicesAndSteps) {
-  const Trace t = MustLoad(Document());
+  const Trace t = MustLoadRocprof(Document());
   int ranges = 0;
   for (size_t i = 0; i < t.slices().size(); ++i) ranges += t.str(t.slices().name()[i]) == "train_step";
   EXPECT_EQ(ranges, 3);

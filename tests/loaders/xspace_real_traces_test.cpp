@@ -46,7 +46,7 @@ Trace LoadShared(const std::string& relative) {
   return std::move(result).value();
 }
 
-uint64_t CountTracks(const Trace& t, TrackKind kind, std::string_view process_name = {}) {
+uint64_t CountXSpaceTracks(const Trace& t, TrackKind kind, std::string_view process_name = {}) {
   uint64_t n = 0;
   for (size_t i = 0; i < t.tracks().size(); ++i) {
     const TrackId id = TrackId::FromIndex(i);
@@ -72,7 +72,7 @@ TEST_P(XSpaceRealTrace, MatchesIndependentlyCountedFacts) {
   EXPECT_EQ(got.memcpy_d2d, want.d2d);
   EXPECT_EQ(got.memsets, 0u);
   EXPECT_EQ(got.gpu_stream_tracks, want.streams_with_events);
-  EXPECT_EQ(CountTracks(t, TrackKind::kHostThread, "/host:CPU"), want.host_threads);
+  EXPECT_EQ(CountXSpaceTracks(t, TrackKind::kHostThread, "/host:CPU"), want.host_threads);
   EXPECT_EQ(got.launch_flows, want.launch_links);
   EXPECT_EQ(t.diagnostics().count(DiagCode::kProducerWarning), 0u);
 }
@@ -92,7 +92,7 @@ TEST(XSpaceRealTraces, TensorFlowStepsLines) {
     for (SliceId s : TrackSlices(t, track)) steps.emplace(t.slices().start_ns()[s.index()], t.str(t.slices().name()[s.index()]));
   }
   EXPECT_EQ(steps, (std::set<std::pair<TimeNs, std::string>>{{1921299828, "0"}, {2568855601, "0"}}));
-  EXPECT_EQ(CountTracks(t, TrackKind::kGpuDerived), 6u);  // Steps, TensorFlow Ops, TensorFlow Name Scope x 2 GPUs
+  EXPECT_EQ(CountXSpaceTracks(t, TrackKind::kGpuDerived), 6u);  // Steps, TensorFlow Ops, TensorFlow Name Scope x 2 GPUs
 }
 
 TEST(XSpaceRealTraces, JaxTaskEnvironmentSetsTheWallClock) {

@@ -24,13 +24,13 @@ namespace {
 using analysis::DeviceKind;
 using analysis::StepSource;
 
-Trace Load(const xs::XSpace& space) {
+Trace LoadXla(const xs::XSpace& space) {
   auto result = loaders::LoadXSpaceBytes(Serialize(space), "tpu.xplane.pb", {});
   EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().ToString());
   return std::move(result).value();
 }
 
-Trace LoadShared(const std::string& relative) {
+Trace LoadSharedXla(const std::string& relative) {
   auto result = loaders::LoadFile(SharedTracePath(relative));
   EXPECT_TRUE(result.ok()) << relative << ": " << (result.ok() ? "" : result.error().ToString());
   return std::move(result).value();
@@ -80,7 +80,7 @@ TEST(XSpaceXla, TpuPlaneIsAnalysedLikeAGpu) {
   f.Module("jit_train_step(42)", 2000, 900);
   f.Module("jit_init(7)", 5000, 4000);
   for (const Op& op : kOps) f.AddOp(op);
-  const Trace t = Load(f.space);
+  const Trace t = LoadXla(f.space);
   const analysis::Report r = analysis::ComputeReport(t);
 
   ASSERT_EQ(r.devices.size(), 1u);
@@ -159,7 +159,7 @@ TEST(XSpaceXla, GpuPlaneWithOnlyXlaLinesUsesItsXlaOps) {
   xs::XLine* ops = gpu.Line(2, "XLA Ops", 0);
   PlaneBuilder::Event(ops, gpu.EventMd("fusion.1"), 0, 1'000'000);
   PlaneBuilder::Event(ops, gpu.EventMd("all-gather.2"), 2'000'000, 1'000'000);
-  const Trace t = Load(space);
+  const Trace t = LoadXla(space);
   const analysis::Report r = analysis::ComputeReport(t);
   ASSERT_EQ(r.devices.size(), 1u);
   EXPECT_EQ(r.devices[0].kind, DeviceKind::kGpu);
@@ -172,7 +172,7 @@ TEST(XSpaceXla, GpuPlaneWithStreamsKeepsItsKernelsAsTheActivity) {
   PlaneBuilder gpu(&space, 1, "/device:GPU:0");
   PlaneBuilder::Event(gpu.Line(14, "Stream #14(Compute)", 0), gpu.EventMd("gemm_kernel"), 0, 1'000'000);
   PlaneBuilder::Event(gpu.Line(2, "XLA Ops", 0), gpu.EventMd("fusion.1"), 0, 5'000'000);
-  const Trace t = Load(space);
+  const Trace t = LoadXla(space);
   const analysis::Report r = analysis::ComputeReport(t);
   ASSERT_EQ(r.devices.size(), 1u);
   EXPECT_EQ(r.devices[0].busy_ns, 1000);  // the XLA Ops row duplicates kernels: not counted
@@ -201,7 +201,7 @@ TEST(XlaOpNames, HloTextAndGroups) {
 // tests/data/xspace_xla_facts.txt: per TPU core the union of its XLA Ops.
 TEST(XSpaceXla, RealTpuInferenceTrace) {
   STEPLINE_REQUIRE_SHARED_TRACES();
-  const Trace t = LoadShared("xprof/tpu_inference_2.xplane.pb");
+  const Trace t = LoadSharedXla("xprof/tpu_inference_2.xplane.pb");
   const analysis::Report r = analysis::ComputeReport(t);
   struct Core {
     DurNs busy_ns, span_ns;
@@ -241,7 +241,7 @@ TEST(XSpaceXla, JaxGpuTracesHaveAModulesTable) {
   } kCases[] = {{"tracelens/jax08_conv_mi300.xplane.pb", "jit_forward_3d_conv", 198},
                 {"tracelens/jax08_gemm_mi300.xplane.pb", "jit_dot", 18}};
   for (const auto& c : kCases) {
-    const Trace t = LoadShared(c.file);
+    const Trace t = LoadSharedXla(c.file);
     const analysis::Report r = analysis::ComputeReport(t);
     ASSERT_FALSE(r.xla.modules.empty()) << c.file;
     EXPECT_EQ(r.xla.modules[0].name, c.top_module);
@@ -259,7 +259,7 @@ TEST(XSpaceXla, JaxGpuTracesHaveAModulesTable) {
 // explains none of it; no gap of the trace is launch-bound for long.
 TEST(XSpaceXla, Jax08BlameIsWhatTheEvidenceSupports) {
   STEPLINE_REQUIRE_SHARED_TRACES();
-  const Trace t = LoadShared("tracelens/jax08_conv_mi300.xplane.pb");
+  const Trace t = LoadSharedXla("tracelens/jax08_conv_mi300.xplane.pb");
   const analysis::TraceAnalysis a = analysis::ComputeAnalysis(t);
   const analysis::Report r = analysis::ResolveReport(t, a);
   const analysis::ReportGap* longest = nullptr;
@@ -307,7 +307,7 @@ TEST(XSpaceXla, Jax08BlameIsWhatTheEvidenceSupports) {
 // the fix named is a HIP graph, not a CUDA one.
 TEST(XSpaceXla, RocmTraceGetsHipAdvice) {
   STEPLINE_REQUIRE_SHARED_TRACES();
-  const Trace t = LoadShared("hta/amd_trace_mi250_minitoy_train_ROCm6_2_kineto.json.gz");
+  const Trace t = LoadSharedXla("hta/amd_trace_mi250_minitoy_train_ROCm6_2_kineto.json.gz");
   const analysis::Report r = analysis::ComputeReport(t);
   ASSERT_FALSE(r.recommendations.empty());
   EXPECT_NE(r.recommendations[0].find("kernel-launch-bound"), std::string::npos) << r.recommendations[0];
@@ -319,7 +319,7 @@ TEST(XSpaceXla, RocmTraceGetsHipAdvice) {
 // analysed with its kind; its advice speaks of "the device".
 TEST(XSpaceXla, MtiaDeviceIsAnalysedWithItsKind) {
   STEPLINE_REQUIRE_SHARED_TRACES();
-  const Trace t = LoadShared("hta/mtia_inference_trace_mtia_inference_rank_0.json.gz");
+  const Trace t = LoadSharedXla("hta/mtia_inference_trace_mtia_inference_rank_0.json.gz");
   const analysis::Report r = analysis::ComputeReport(t);
   ASSERT_EQ(r.devices.size(), 1u);
   EXPECT_EQ(r.devices[0].kind, DeviceKind::kOther);

@@ -17,7 +17,7 @@ using stepline::testing::Us;
 
 // Gaps on stream 7: [110,420) input (IteratorGetNext), [520,525) other,
 // [600,650) sync (cudaStreamSynchronize right before the launch of D).
-std::shared_ptr<const TimelineData> MakeData() {
+std::shared_ptr<const TimelineData> GapsPanelData() {
   Trace t = SyntheticTrace()
                 .Thread("main")
                 .Slice("ProfilerStep#1", Us(0), Us(1000))
@@ -38,7 +38,7 @@ std::shared_ptr<const TimelineData> MakeData() {
 constexpr uint32_t Bit(analysis::IdleCause c) { return 1u << static_cast<unsigned>(c); }
 
 TEST(IdleGapsPanelTest, FiltersByCauseAndMinimumDuration) {
-  auto data = MakeData();
+  auto data = GapsPanelData();
   const AnalysisData& a = data->analysis;
   ASSERT_EQ(a.gaps.size(), 3u);
   EXPECT_EQ(FilterGaps(a, 0x7f, 0).size(), 3u);
@@ -50,7 +50,7 @@ TEST(IdleGapsPanelTest, FiltersByCauseAndMinimumDuration) {
 }
 
 TEST(IdleGapsPanelTest, SortsByEveryColumnBothWays) {
-  auto data = MakeData();
+  auto data = GapsPanelData();
   const AnalysisData& a = data->analysis;
   std::vector<uint32_t> rows = FilterGaps(a, 0x7f, 0);
   SortGaps(*data->trace, a, GapColumn::kDuration, false, &rows);
@@ -71,7 +71,7 @@ TEST(IdleGapsPanelTest, SortsByEveryColumnBothWays) {
 }
 
 TEST(IdleGapsPanelTest, HistogramCountsEveryListedGapOnLogBins) {
-  auto data = MakeData();
+  auto data = GapsPanelData();
   const AnalysisData& a = data->analysis;
   const std::vector<uint32_t> rows = FilterGaps(a, 0x7f, 0);
   const DurationHistogram h = ComputeDurationHistogram(a, rows, 4);

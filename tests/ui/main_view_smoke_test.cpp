@@ -15,7 +15,7 @@
 namespace stepline::ui {
 namespace {
 
-std::shared_ptr<const TimelineData> MakeData() {
+std::shared_ptr<const TimelineData> SmokeData() {
   auto trace = std::make_shared<Trace>();
   StringPool& s = trace->mutable_strings();
   const ProcessId host = trace->mutable_processes().Append({100, s.Intern("python"), 0, -1});
@@ -43,7 +43,7 @@ std::shared_ptr<const TimelineData> MakeData() {
 
 class MainViewSmokeTest : public ::testing::Test {
  protected:
-  void SetUp() override { state_.data = MakeData(); }
+  void SetUp() override { state_.data = SmokeData(); }
 
   ViewRequests Frame() {
     ImGui::NewFrame();

@@ -18,7 +18,7 @@ namespace {
 using stepline::testing::SyntheticTrace;
 using stepline::testing::Us;
 
-std::shared_ptr<const TimelineData> MakeData() {
+std::shared_ptr<const TimelineData> OpStatsData() {
   SyntheticTrace b;
   b.Thread("main").Slice("ProfilerStep#1", Us(0), Us(1000)).Slice("forward", Us(10), Us(300));
   for (int i = 0; i < 3; ++i) {
@@ -37,7 +37,7 @@ int FindOp(const analysis::Report& r, std::string_view name) {
 }
 
 TEST(OpStatsPanelTest, FiltersByNameCaseInsensitiveAndBySide) {
-  auto data = MakeData();
+  auto data = OpStatsData();
   const analysis::Report& r = data->analysis.report;
   const auto gemm = FilterOps(r, "GEMM", OpSide::kAll);
   ASSERT_EQ(gemm.size(), 1u);
@@ -51,7 +51,7 @@ TEST(OpStatsPanelTest, FiltersByNameCaseInsensitiveAndBySide) {
 }
 
 TEST(OpStatsPanelTest, SortsByEveryColumnAndReversesExactly) {
-  auto data = MakeData();
+  auto data = OpStatsData();
   const analysis::Report& r = data->analysis.report;
   std::vector<uint32_t> rows = FilterOps(r, "", OpSide::kAll);
   ASSERT_GE(rows.size(), 5u);
@@ -99,7 +99,7 @@ TEST(OpStatsPanelTest, SortsByEveryColumnAndReversesExactly) {
 }
 
 TEST(OpStatsPanelTest, TopOpsBySelfTime) {
-  auto data = MakeData();
+  auto data = OpStatsData();
   const analysis::Report& r = data->analysis.report;
   const auto top = TopOpsBySelf(r, 2);
   ASSERT_EQ(top.size(), 2u);
@@ -110,7 +110,7 @@ TEST(OpStatsPanelTest, TopOpsBySelfTime) {
 
 TEST(OpStatsPanelTest, HighlightFindsEveryOccurrenceOnItsSide) {
   ViewState state;
-  state.data = MakeData();
+  state.data = OpStatsData();
   const AnalysisData& a = state.data->analysis;
   const int gemm = FindOp(a.report, "gemm");
   ASSERT_GE(gemm, 0);
@@ -124,7 +124,7 @@ TEST(OpStatsPanelTest, HighlightFindsEveryOccurrenceOnItsSide) {
 }
 
 TEST(KernelPanelTest, FilterSortAndFormat) {
-  auto data = MakeData();
+  auto data = OpStatsData();
   const analysis::Report& r = data->analysis.report;
   ASSERT_EQ(r.kernels.size(), 3u);
   EXPECT_EQ(FilterKernels(r, "RELU").size(), 1u);

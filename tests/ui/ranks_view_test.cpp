@@ -13,14 +13,14 @@ namespace {
 
 using analysis::TimeCategory;
 
-struct Fixture {
+struct RanksFixture {
   std::vector<analysis::RankSummary> ranks;
   analysis::RanksAnalysis analysis;
 };
 
 // Three ranks; rank 2 is the straggler (late 30 ms, idle input), the others wait.
-Fixture Make() {
-  Fixture f;
+RanksFixture Make() {
+  RanksFixture f;
   for (int r = 0; r < 3; ++r) {
     analysis::RankSummary s;
     s.rank = r;
@@ -50,7 +50,7 @@ Fixture Make() {
 }
 
 TEST(RanksViewTest, RowsCarryTheAnalysisPerStep) {
-  const Fixture f = Make();
+  const RanksFixture f = Make();
   const std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t", {}});
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[2].rank, 2);
@@ -64,7 +64,7 @@ TEST(RanksViewTest, RowsCarryTheAnalysisPerStep) {
 }
 
 TEST(RanksViewTest, SortsByAnyColumnTiesByRank) {
-  const Fixture f = Make();
+  const RanksFixture f = Make();
   std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t", {}});
   SortRanksRows(&rows, RanksColumn::kLate, false);
   EXPECT_EQ(rows[0].rank, 2);
@@ -80,7 +80,7 @@ TEST(RanksViewTest, SortsByAnyColumnTiesByRank) {
 }
 
 TEST(RanksViewTest, CsvHasAHeaderAndOneLinePerRankInTableOrder) {
-  const Fixture f = Make();
+  const RanksFixture f = Make();
   std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t", {}});
   SortRanksRows(&rows, RanksColumn::kLate, false);
   const std::string csv = RanksTableCsv(rows);
@@ -95,7 +95,7 @@ TEST(RanksViewTest, CsvHasAHeaderAndOneLinePerRankInTableOrder) {
 }
 
 TEST(RanksViewTest, BarSegmentsSplitCollectiveIntoHatchedWaitAndTransfer) {
-  const Fixture f = Make();
+  const RanksFixture f = Make();
   const std::vector<RanksTableRow> rows = RanksTableRows({f.ranks, &f.analysis, "t", {}});
   const std::vector<RankBarSegment> seg = RankBarSegments(rows[0]);
   ASSERT_EQ(seg.size(), static_cast<size_t>(analysis::kTimeCategoryCount) + 1);
@@ -110,7 +110,7 @@ TEST(RanksViewTest, BarSegmentsSplitCollectiveIntoHatchedWaitAndTransfer) {
 
 TEST(RanksViewTest, DrawsAFrameHeadless) {
   testing::HeadlessImGui imgui(ImVec2(1200, 700));
-  const Fixture f = Make();
+  const RanksFixture f = Make();
   RanksView view;
   for (int frame = 0; frame < 2; ++frame) {
     ImGui::NewFrame();
@@ -280,7 +280,7 @@ TEST(RanksTimelineTest, AClickOnACollectiveSelectsItsInstanceAndTheWheelZooms) {
 // that run once; the run on screen's row asks for nothing.
 TEST(RanksViewTest, ARunPickedFromTheListIsAskedForOnce) {
   testing::HeadlessImGui imgui(ImVec2(1200, 700));
-  const Fixture f = Make();
+  const RanksFixture f = Make();
   RanksViewInput input{f.ranks, &f.analysis, "demo", {}};
   for (int i = 0; i < 3; ++i) {
     RanksRunChoice c;

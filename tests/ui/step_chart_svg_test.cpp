@@ -37,7 +37,7 @@ std::string CheckBalanced(const std::string& xml) {
   return open.empty() ? "" : "unclosed <" + open.back() + ">";
 }
 
-size_t Count(const std::string& text, const std::string& needle) {
+size_t Occurrences(const std::string& text, const std::string& needle) {
   size_t n = 0;
   for (size_t i = text.find(needle); i != std::string::npos; i = text.find(needle, i + 1)) ++n;
   return n;
@@ -52,7 +52,7 @@ analysis::ReportStep Step(std::initializer_list<std::pair<TimeCategory, DurNs>> 
   return s;
 }
 
-analysis::Report FourSteps() {
+analysis::Report FourStepReport() {
   analysis::Report r;
   r.primary_device = "GPU 0";
   r.steps = {Step({{TimeCategory::kCompute, 5'000'000}, {TimeCategory::kIdleInput, 3'000'000}}),
@@ -72,7 +72,7 @@ TEST(StepChartSvgTest, WellFormedWithViewBox) {
   o.width = 800;
   o.height = 300;
   o.title = "Step time <GPU 0> & co";
-  const std::string svg = BuildStepChartSvg(FourSteps(), o);
+  const std::string svg = BuildStepChartSvg(FourStepReport(), o);
   EXPECT_EQ(CheckBalanced(svg), "");
   EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
   EXPECT_NE(svg.find("xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos);
@@ -82,15 +82,15 @@ TEST(StepChartSvgTest, WellFormedWithViewBox) {
 }
 
 TEST(StepChartSvgTest, OneRectPerSegmentInTheAppColours) {
-  const std::string svg = BuildStepChartSvg(FourSteps(), {});
+  const std::string svg = BuildStepChartSvg(FourStepReport(), {});
   // 2 + 1 + 3 + 1 non-empty categories over the four steps.
-  EXPECT_EQ(Count(svg, "class=\"seg\""), 7u);
+  EXPECT_EQ(Occurrences(svg, "class=\"seg\""), 7u);
   // The mean bar: compute, memcpy H2D, idle input, idle sync.
-  EXPECT_EQ(Count(svg, "class=\"mean-seg\""), 4u);
+  EXPECT_EQ(Occurrences(svg, "class=\"mean-seg\""), 4u);
   // Compute is the kernel green of the timeline, rgb(76, 175, 80).
-  EXPECT_EQ(Count(svg, "fill=\"#4caf50\""), 4u + 1u + 1u);  // steps, mean, legend
+  EXPECT_EQ(Occurrences(svg, "fill=\"#4caf50\""), 4u + 1u + 1u);  // steps, mean, legend
   // A legend swatch and label for each of the four categories present.
-  EXPECT_EQ(Count(svg, "class=\"swatch\""), 4u);
+  EXPECT_EQ(Occurrences(svg, "class=\"swatch\""), 4u);
   EXPECT_NE(svg.find(">Idle: input<"), std::string::npos);
   EXPECT_EQ(svg.find(">Memset<"), std::string::npos);
 }
@@ -101,7 +101,7 @@ TEST(StepChartSvgTest, ManyStepsAreBucketedAndStayWellFormed) {
   r.breakdown_total[0] = 1;
   const std::string svg = BuildStepChartSvg(r, {});
   EXPECT_EQ(CheckBalanced(svg), "");
-  const size_t segs = Count(svg, "class=\"seg\"");
+  const size_t segs = Occurrences(svg, "class=\"seg\"");
   EXPECT_GT(segs, 50u);
   EXPECT_LT(segs, 400u) << "bars narrower than 3 px should be grouped";
   EXPECT_NE(svg.find("per bar (mean)"), std::string::npos);
@@ -110,7 +110,7 @@ TEST(StepChartSvgTest, ManyStepsAreBucketedAndStayWellFormed) {
 TEST(StepChartSvgTest, NoStepsGivesAValidNote) {
   const std::string svg = BuildStepChartSvg(analysis::Report{}, {});
   EXPECT_EQ(CheckBalanced(svg), "");
-  EXPECT_EQ(Count(svg, "class=\"seg\""), 0u);
+  EXPECT_EQ(Occurrences(svg, "class=\"seg\""), 0u);
   EXPECT_NE(svg.find("No steps"), std::string::npos);
 }
 

@@ -9,11 +9,11 @@
 namespace stepline::ui {
 namespace {
 
-struct Fixture {
+struct LayoutFixture {
   Trace trace;
   ProcessId host, gpu;
   TrackId thread, stream_a, stream_b, counter;
-  explicit Fixture(int32_t gpu_sort_index = 0) {
+  explicit LayoutFixture(int32_t gpu_sort_index = 0) {
     StringPool& s = trace.mutable_strings();
     gpu = trace.mutable_processes().Append({0, s.Intern("GPU"), gpu_sort_index, 0});
     host = trace.mutable_processes().Append({100, s.Intern("python"), 0, -1});
@@ -41,7 +41,7 @@ struct Fixture {
 // Devices come first whatever their sort index: the GPU rows are what the
 // viewer is for and must not start below a tall host group.
 TEST(TrackLayoutTest, DeviceGroupFirstWithCopyRowsThenHost) {
-  Fixture f;
+  LayoutFixture f;
   const TrackLayout layout = f.Layout();
   ASSERT_EQ(layout.rows.size(), 7u);
   EXPECT_EQ(layout.rows[0].kind, RowKind::kGroupHeader);
@@ -70,7 +70,7 @@ TEST(TrackLayoutTest, DeviceGroupFirstWithCopyRowsThenHost) {
 // A device still comes first when the trace gives the host a lower sort
 // index (Kineto puts its GPU processes last).
 TEST(TrackLayoutTest, DeviceFirstEvenWhenTheHostSortsBefore) {
-  Fixture f(5'000'000);
+  LayoutFixture f(5'000'000);
   const TrackLayout layout = f.Layout();
   ASSERT_FALSE(layout.rows.empty());
   EXPECT_EQ(layout.rows[0].process, f.gpu);
@@ -97,7 +97,7 @@ TEST(TrackLayoutTest, DerivedDeviceRowsFollowStreamsAndCopyRows) {
 }
 
 TEST(TrackLayoutTest, CollapsePinAndHide) {
-  Fixture f;
+  LayoutFixture f;
   LayoutChoices choices;
   choices.collapsed_processes.insert(f.gpu.value);
   choices.pinned_tracks.insert(f.stream_b.value);
@@ -117,7 +117,7 @@ TEST(TrackLayoutTest, CollapsePinAndHide) {
 
 // A pinned track is shown once, in the pinned group, not again in its own.
 TEST(TrackLayoutTest, PinnedTrackIsNotRepeatedInItsGroup) {
-  Fixture f;
+  LayoutFixture f;
   LayoutChoices choices;
   choices.pinned_tracks.insert(f.stream_b.value);
   const TrackLayout layout = f.Layout(choices);
@@ -127,7 +127,7 @@ TEST(TrackLayoutTest, PinnedTrackIsNotRepeatedInItsGroup) {
 }
 
 TEST(HitTestTest, RowAtYAndItemAtX) {
-  Fixture f;
+  LayoutFixture f;
   const TrackLayout layout = f.Layout();
   EXPECT_EQ(RowAtY(layout, -1.f), -1);
   EXPECT_EQ(RowAtY(layout, 0.f), 0);
@@ -142,7 +142,7 @@ TEST(HitTestTest, RowAtYAndItemAtX) {
 }
 
 TEST(TrackLayoutTest, LabelsNameDevicesAndStreams) {
-  Fixture f;
+  LayoutFixture f;
   EXPECT_EQ(ProcessLabel(f.trace, f.gpu), "GPU 0  GPU");
   EXPECT_EQ(TrackLabel(f.trace, f.stream_a), "stream 7");
 }
