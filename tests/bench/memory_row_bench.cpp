@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ui/memory/memory_series.h"
+#include "ui/timeline/sampled_search.h"
 
 namespace stepline {
 namespace {
@@ -20,12 +21,13 @@ void BM_MemoryRowColumns(benchmark::State& state) {
     values[i] = static_cast<double>((i * 7919) % 100'003);
   }
   const ui::RangeArgMax<double> max(values);
+  const std::vector<TimeNs> samples = ui::SampleKeys(n, [&](size_t i) { return ts[i]; });
   ui::Viewport viewport;
   viewport.visible = {0, static_cast<TimeNs>(n) * 1000};
   viewport.width_px = 2000;
   std::vector<float> columns;
   for (auto _ : state) {
-    ui::BuildStepColumns(ts, values, max, viewport, 2000, &columns);
+    ui::BuildStepColumns(ts, samples, values, max, viewport, 2000, &columns);
     benchmark::DoNotOptimize(columns.data());
   }
 }

@@ -102,6 +102,47 @@ TEST(DrawListTest, WorkIsBoundedByPixelsNotEvents) {
   EXPECT_EQ(total, static_cast<uint64_t>(kSlices));  // every slice accounted for exactly once
 }
 
+// The sampled starts only speed the searches up: every depth of a random
+// nested track folds into the same items with them as by galloping over the
+// rows, at every zoom.
+TEST(DrawListTest, SampledStartsFoldLikeTheRows) {
+  std::mt19937_64 rng(31);
+  Fixture f;
+  TimeNs t = 0;
+  for (int i = 0; i < 60'000; ++i) {
+    t += 1 + static_cast<TimeNs>(rng() % 200);
+    const DurNs dur = 2 + static_cast<DurNs>(rng() % (rng() % 50 == 0 ? 50'000 : 300));
+    f.Slice(t, dur);
+    if (rng() % 3 == 0) f.Slice(t + 1, dur / 2);  // a child, one depth down
+    t += dur;
+  }
+  f.trace.Finalize();
+  const TrackDepthIndex index(f.trace);
+  ASSERT_EQ(index.depth_count(f.track), 2u);
+  std::vector<SliceDrawItem> sampled, galloped;
+  for (int v = 0; v < 300; ++v) {
+    const double fraction = std::pow(10.0, -static_cast<double>(rng() % 500) / 100.0) * 1.2;
+    const auto dur = std::max<DurNs>(1, static_cast<DurNs>(static_cast<double>(t) * fraction));
+    const TimeNs start = static_cast<TimeNs>(rng() % static_cast<uint64_t>(t)) - dur / 3;
+    const Viewport vp{TimeRange{start, start + dur}, v % 3 == 0 ? 333.0 : 1920.0};
+    for (size_t d = 0; d < 2; ++d) {
+      sampled.clear();
+      galloped.clear();
+      ASSERT_FALSE(index.StartSamples(f.track, d).empty());
+      BuildRowDrawList(f.trace, index.Rows(f.track, d), index.StartSamples(f.track, d), static_cast<uint16_t>(d), vp,
+                       &sampled);
+      BuildRowDrawList(f.trace, index.Rows(f.track, d), {}, static_cast<uint16_t>(d), vp, &galloped);
+      ASSERT_EQ(sampled.size(), galloped.size()) << "view " << v << " depth " << d;
+      for (size_t i = 0; i < sampled.size(); ++i) {
+        const SliceDrawItem &a = sampled[i], &b = galloped[i];
+        ASSERT_TRUE(a.x0_px == b.x0_px && a.x1_px == b.x1_px && a.count == b.count && a.slice == b.slice &&
+                    a.index == b.index)
+            << "view " << v << " depth " << d << " item " << i;
+      }
+    }
+  }
+}
+
 // Counter columns against the per-sample walk they replaced.
 
 

@@ -103,7 +103,7 @@ TEST(MemorySeriesTest, StepColumnsHoldTheHighestLevelPerPixel) {
   vp.visible = {0, 40};
   vp.width_px = 4;
   std::vector<float> cols;
-  BuildStepColumns(ts, v, max, vp, 4, &cols);
+  BuildStepColumns(ts, {}, v, max, vp, 4, &cols);
   ASSERT_EQ(cols.size(), 4u);
   EXPECT_EQ(cols[0], 5.f);
   EXPECT_EQ(cols[1], 50.f);  // 50 and 7 start in pixel 1: the higher one

@@ -26,15 +26,17 @@ void DrawMemoryRow(const MemorySeries& series, const Viewport& viewport, ImDrawL
   const double top = series.top > 0 ? series.top : 1;
   const float h = height - 4, base = y0 + 2 + h;
   auto y_of = [&](float v) { return base - h * static_cast<float>(std::clamp(v / top, 0.0, 1.0)); };
+  std::vector<StepColumnRun> runs;  // the same pixel columns for both series
+  FindStepColumnRuns(series.ts, series.ts_samples, viewport, w, &runs);
   std::vector<float> columns;
-  BuildStepColumns(series.ts, series.allocated, series.allocated_max, viewport, w, &columns);
+  FillStepColumns(runs, series.allocated, series.allocated_max, w, &columns);
   for (int c = 0; c < w; ++c) {
     if (std::isnan(columns[c])) continue;
     const float x = x0 + static_cast<float>(c);
     dl->AddRectFilled(ImVec2(x, y_of(columns[c])), ImVec2(x + 1, base), theme::kCounterFill);
   }
   if (!series.reserved.empty()) {
-    BuildStepColumns(series.ts, series.reserved, series.reserved_max, viewport, w, &columns);
+    FillStepColumns(runs, series.reserved, series.reserved_max, w, &columns);
     for (int c = 1; c < w; ++c) {
       if (std::isnan(columns[c]) || std::isnan(columns[c - 1])) continue;
       const float x = x0 + static_cast<float>(c);

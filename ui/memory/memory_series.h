@@ -22,6 +22,7 @@ struct MemorySeries {
   int32_t device_id = -1;  // the device group it is drawn under; -1: none (CPU, host allocators)
   bool relative = false;
   std::vector<TimeNs> ts;
+  std::vector<TimeNs> ts_samples;  // every kSampleStride-th of ts (sampled_search.h)
   std::vector<double> allocated;
   std::vector<double> reserved;  // empty when the pool records none
   RangeArgMax<double> allocated_max, reserved_max;
@@ -40,10 +41,28 @@ std::vector<MemorySeries> BuildMemorySeries(const MemoryTable& table, const anal
 // The level in force at `t` (the last sample at or before it); NaN before the first.
 double SeriesValueAt(std::span<const TimeNs> ts, std::span<const double> values, TimeNs t);
 
-// A step chart's columns over `viewport`, one per pixel in [0, width): the
-// highest sample starting in the column, else the level held from the last
-// earlier sample, else NaN. O(width * log samples).
-void BuildStepColumns(std::span<const TimeNs> ts, std::span<const double> values, const RangeArgMax<double>& value_max,
-                      const Viewport& viewport, int width, std::vector<float>* columns);
+// The samples a step chart draws in each pixel column of `viewport`: those
+// at [begin, end) start in `column`, and the last of them holds until x_end
+// (exclusive; the next sample's column, or the width). Found once per row
+// and used for both of its series. O(width * log samples); `ts_samples`
+// (every kSampleStride-th of ts, or empty) keeps the searches in cache.
+struct StepColumnRun {
+  int column = 0;
+  uint32_t begin = 0, end = 0;
+  int x_end = 0;
+};
+void FindStepColumnRuns(std::span<const TimeNs> ts, std::span<const TimeNs> ts_samples, const Viewport& viewport,
+                        int width, std::vector<StepColumnRun>* runs);
+
+// A step chart's columns, one per pixel in [0, width): the highest sample
+// starting in the column, else the level held from the last earlier sample,
+// else NaN. `runs` from FindStepColumnRuns over the same width.
+void FillStepColumns(std::span<const StepColumnRun> runs, std::span<const double> values,
+                     const RangeArgMax<double>& value_max, int width, std::vector<float>* columns);
+
+// Both in one: the columns of one series.
+void BuildStepColumns(std::span<const TimeNs> ts, std::span<const TimeNs> ts_samples, std::span<const double> values,
+                      const RangeArgMax<double>& value_max, const Viewport& viewport, int width,
+                      std::vector<float>* columns);
 
 }  // namespace stepline::ui

@@ -20,6 +20,7 @@
 #include <limits>
 
 #include "ui/timeline/gallop.h"
+#include "ui/timeline/sampled_search.h"
 
 namespace stepline::ui {
 namespace {
@@ -28,29 +29,21 @@ float ClampPx(double x, double width) { return static_cast<float>(std::clamp(x, 
 
 }  // namespace
 
-void BuildRowDrawList(const Trace& trace, std::span<const uint32_t> rows, uint16_t depth, const Viewport& viewport,
-                      std::vector<SliceDrawItem>* out, const DrawListOptions& options) {
+void BuildRowDrawList(const Trace& trace, std::span<const uint32_t> rows, std::span<const TimeNs> start_samples,
+                      uint16_t depth, const Viewport& viewport, std::vector<SliceDrawItem>* out,
+                      const DrawListOptions& options) {
   const auto starts = trace.slices().start_ns();
   const auto durs = trace.slices().dur_ns();
   const TimeRange visible = viewport.visible;
   const double min_px = options.min_slice_px;
   const double width = viewport.width_px;
   auto end_of = [&](uint32_t row) { return starts[row] + durs[row]; };
-  // Galloping search from `from`: the answer is usually a few thousand rows
-  // ahead, and probing near `from` first keeps the memory touched local
-  // (a plain binary search over millions of rows misses the cache each step).
+  // The answer is usually a few thousand rows ahead: the sampled starts find
+  // the stretch of kSampleStride rows that holds it without touching the
+  // rows in between (sampled_search.h).
+  auto start_at = [&](size_t i) { return starts[rows[i]]; };
   auto first_starting_at_or_after = [&](size_t from, TimeNs t) {
-    size_t lo = from, step = 1, hi = from;
-    while (hi < rows.size() && starts[rows[hi]] < t) {
-      lo = hi + 1;
-      hi = from + step;
-      step *= 2;
-    }
-    hi = std::min(hi, rows.size());
-    return static_cast<size_t>(
-        std::lower_bound(rows.begin() + lo, rows.begin() + hi, t,
-                         [&](uint32_t row, TimeNs v) { return starts[row] < v; }) -
-        rows.begin());
+    return SampledPartition(start_samples, from, rows.size(), start_at, [&](TimeNs start) { return start < t; });
   };
 
   // The first row that can be visible: the last one starting before the
@@ -93,7 +86,8 @@ void BuildRowDrawList(const Trace& trace, std::span<const uint32_t> rows, uint16
 void BuildSliceDrawList(const Trace& trace, const TrackDepthIndex& index, TrackId track, const Viewport& viewport,
                         std::vector<SliceDrawItem>* out, const DrawListOptions& options) {
   for (size_t d = 0; d < index.depth_count(track); ++d) {
-    BuildRowDrawList(trace, index.Rows(track, d), static_cast<uint16_t>(d), viewport, out, options);
+    BuildRowDrawList(trace, index.Rows(track, d), index.StartSamples(track, d), static_cast<uint16_t>(d), viewport, out,
+                     options);
   }
 }
 

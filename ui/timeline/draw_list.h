@@ -35,9 +35,12 @@ void BuildSliceDrawList(const Trace& trace, const TrackDepthIndex& index, TrackI
 
 // The same for one row of slices given directly: `rows` are slice rows in
 // start order that do not overlap each other (a depth of a track, or a lane of
-// a device's copy row). Items get `depth` as their row.
-void BuildRowDrawList(const Trace& trace, std::span<const uint32_t> rows, uint16_t depth, const Viewport& viewport,
-                      std::vector<SliceDrawItem>* out, const DrawListOptions& options = {});
+// a device's copy row). Items get `depth` as their row. `start_samples`: the
+// start of every kSampleStride-th row (TrackDepthIndex::StartSamples), or
+// empty (then the searches gallop over the rows themselves).
+void BuildRowDrawList(const Trace& trace, std::span<const uint32_t> rows, std::span<const TimeNs> start_samples,
+                      uint16_t depth, const Viewport& viewport, std::vector<SliceDrawItem>* out,
+                      const DrawListOptions& options = {});
 
 // A counter track's step chart, one value per pixel column c in [0, width):
 // the largest sample starting in the column (x in [c, c + 1)), else the value

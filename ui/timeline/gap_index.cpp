@@ -31,6 +31,7 @@ GapIndex::GapIndex(const AnalysisData& analysis, DurNs min_gap_ns, uint32_t caus
   idle_before_.push_back(0);
   for (DurNs d : dur_ns_) idle_before_.push_back(idle_before_.back() + d);
   longest_ = RangeArgMax<DurNs>(dur_ns_);
+  start_samples_ = SampleKeys(start_ns_.size(), [&](size_t pos) { return start_ns_[pos]; });
 }
 
 std::pair<uint32_t, uint32_t> GapIndex::DeviceRange(uint32_t device) const {
@@ -57,7 +58,7 @@ size_t GapIndex::MemoryBytes() const {
   return start_ns_.capacity() * sizeof(TimeNs) + dur_ns_.capacity() * sizeof(DurNs) +
          cause_.capacity() * sizeof(analysis::IdleCause) + ids_.capacity() * sizeof(uint32_t) +
          device_ranges_.capacity() * sizeof(device_ranges_[0]) + idle_before_.capacity() * sizeof(DurNs) +
-         longest_.MemoryBytes();
+         longest_.MemoryBytes() + start_samples_.capacity() * sizeof(TimeNs);
 }
 
 }  // namespace stepline::ui

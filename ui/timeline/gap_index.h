@@ -4,7 +4,7 @@
 // each item's idle time and longest gap without visiting the run. Built once
 // per trace (in TimelineData, on the load thread), and again by the timeline
 // when the Idle gaps filters change: about 25 bytes per gap plus the arg-max
-// blocks.
+// blocks and the sampled starts.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,7 @@
 #include "model/analysis/time_category.h"
 #include "ui/analysis_data.h"
 #include "ui/timeline/range_arg_max.h"
+#include "ui/timeline/sampled_search.h"
 
 namespace stepline::ui {
 
@@ -44,6 +45,9 @@ class GapIndex {
   // The position of the longest gap in [begin, end) (begin < end), the
   // earliest on ties.
   uint32_t Longest(size_t begin, size_t end) const { return longest_.Query(dur_ns_, begin, end); }
+  // Every kSampleStride-th start, for SampledPartition over positions (each
+  // device's gaps are in start order, so within one device they are sorted).
+  std::span<const TimeNs> start_samples() const { return start_samples_; }
   // Summed durations of the gaps at positions [begin, end).
   DurNs IdleNs(size_t begin, size_t end) const { return idle_before_[end] - idle_before_[begin]; }
 
@@ -57,6 +61,7 @@ class GapIndex {
   std::vector<std::pair<uint32_t, uint32_t>> device_ranges_;
   std::vector<DurNs> idle_before_;  // size() + 1 prefix sums of dur_ns_ (across devices: take differences within one)
   RangeArgMax<DurNs> longest_;
+  std::vector<TimeNs> start_samples_;
 };
 
 }  // namespace stepline::ui

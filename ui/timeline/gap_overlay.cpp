@@ -11,6 +11,7 @@
 #include "ui/analysis_format.h"
 #include "ui/theme.h"
 #include "ui/timeline/gallop.h"
+#include "ui/timeline/sampled_search.h"
 #include "ui/timeline/time_ruler.h"
 
 namespace stepline::ui {
@@ -29,13 +30,20 @@ void AppendColumns(const GapIndex& index, const Viewport& viewport, uint32_t fir
   const double columns = std::ceil(viewport.width_px);
   const double c_begin = std::max(0.0, std::floor(rel(index.start_ns(first)) * px_per_ns));
   const double c_end = std::min(columns, std::ceil(rel(index.end_ns(end - 1)) * px_per_ns));
-  size_t lo = first;
+  auto start_of = [&](size_t pos) { return index.start_ns(pos); };
+  size_t from = first;
   for (double c = c_begin; c < c_end; ++c) {
     // The last column may stick out of the view; only its part in view counts
     // (gaps starting past the view's end are not in the run).
     const double t0 = c * ns_per_px, t1 = std::min(c + 1, viewport.width_px) * ns_per_px;
-    lo = GallopPartition(lo, end, [&](size_t pos) { return rel(index.end_ns(pos)) <= t0; });
-    const size_t hi = GallopPartition(lo, end, [&](size_t pos) { return rel(index.start_ns(pos)) < t1; });
+    const size_t lo = GallopPartition(from, end, [&](size_t pos) { return rel(index.end_ns(pos)) <= t0; });
+    const size_t hi =
+        SampledPartition(index.start_samples(), lo, end, start_of, [&](TimeNs start) { return rel(start) < t1; });
+    // The next column's search starts at this one's last gap: every earlier
+    // gap ended before that one started, so before the next column. One or
+    // two probes then, in memory just read, instead of a gallop over this
+    // column's gaps.
+    from = hi > lo ? hi - 1 : lo;
     if (lo == hi) continue;
     auto clipped = [&](size_t pos) {
       return std::min(rel(index.end_ns(pos)), t1) - std::max(rel(index.start_ns(pos)), t0);
@@ -73,7 +81,8 @@ void BuildGapOverlay(const GapIndex& index, uint32_t device, const Viewport& vie
   out->clear();
   auto [k, end] = index.InRange(device, viewport.visible);
   const float width = static_cast<float>(viewport.width_px);
-  auto x0_of = [&](size_t pos) { return std::max(-1.f, static_cast<float>(viewport.TimeToX(index.start_ns(pos)))); };
+  auto x0_at = [&](TimeNs start) { return std::max(-1.f, static_cast<float>(viewport.TimeToX(start))); };
+  auto x0_of = [&](size_t pos) { return x0_at(index.start_ns(pos)); };
   auto x1_of = [&](size_t pos) { return std::min(width + 1, static_cast<float>(viewport.TimeToX(index.end_ns(pos)))); };
   while (k < end) {
     const uint32_t first = k;
@@ -87,7 +96,9 @@ void BuildGapOverlay(const GapIndex& index, uint32_t device, const Viewport& vie
     // device costs O(width / min_px) searches however many gaps are in view.
     for (;;) {
       const float limit = x1 + min_px;
-      const auto j = static_cast<uint32_t>(GallopPartition(k, end, [&](size_t pos) { return x0_of(pos) < limit; }));
+      const auto j = static_cast<uint32_t>(SampledPartition(
+          index.start_samples(), k, end, [&](size_t pos) { return index.start_ns(pos); },
+          [&](TimeNs start) { return x0_at(start) < limit; }));
       if (j == k) break;
       x1 = std::max(x1, x1_of(j - 1));
       k = j;

@@ -146,7 +146,7 @@ void TimelinePanel::DrawSliceRow(ViewState& state, ImDrawList* dl, const LayoutR
   const DrawListOptions options{theme::kMinSlicePx};
   if (row.kind == RowKind::kCopyRow) {
     for (size_t lane = 0; lane < row.levels; ++lane) {
-      BuildRowDrawList(trace, data.copies.Lane(row.copy, lane), static_cast<uint16_t>(lane), state.viewport, &items_,
+      BuildRowDrawList(trace, data.copies.Lane(row.copy, lane), {}, static_cast<uint16_t>(lane), state.viewport, &items_,
                        options);
     }
   } else {

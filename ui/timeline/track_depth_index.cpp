@@ -6,6 +6,8 @@
 #include <numeric>
 #include <thread>
 
+#include "ui/timeline/sampled_search.h"
+
 namespace stepline::ui {
 namespace {
 
@@ -20,6 +22,8 @@ TrackDepthIndex::TrackDepthIndex(const Trace& trace) {
   row_count_ = slices.size();
   rows_.reset(new uint32_t[row_count_]);
   depth_begin_.resize(tracks.size());
+  samples_.resize(tracks.size());
+  sample_begin_.resize(tracks.size());
   // Tracks hold consecutive slice ranges: split where half the slices are behind.
   size_t split = tracks.size();
   if (slices.size() >= kParallelSlices && tracks.size() > 1) {
@@ -50,6 +54,7 @@ void TrackDepthIndex::BuildTracks(const Trace& trace, size_t first_track, size_t
       // One level (every GPU stream): the rows in table order, no counting.
       if (levels == 1) begin[1] = r.slice_end;
       std::iota(rows_.get() + r.slice_begin, rows_.get() + r.slice_end, r.slice_begin);
+      SampleStarts(trace, t);
       continue;
     }
     // Slices past the depth limit share the last level.
@@ -60,6 +65,19 @@ void TrackDepthIndex::BuildTracks(const Trace& trace, size_t first_track, size_t
     std::vector<uint32_t> cursor(begin.begin(), begin.end() - 1);
     // Walking rows in table order keeps each depth's rows in start order.
     for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) rows_[cursor[level_of(i)]++] = i;
+    SampleStarts(trace, t);
+  }
+}
+
+void TrackDepthIndex::SampleStarts(const Trace& trace, size_t track) {
+  const auto starts = trace.slices().start_ns();
+  const std::vector<uint32_t>& begin = depth_begin_[track];
+  std::vector<TimeNs>& samples = samples_[track];
+  std::vector<uint32_t>& sample_begin = sample_begin_[track];
+  sample_begin.assign(1, 0);
+  for (size_t d = 0; d + 1 < begin.size(); ++d) {
+    for (uint32_t i = begin[d]; i < begin[d + 1]; i += kSampleStride) samples.push_back(starts[rows_[i]]);
+    sample_begin.push_back(static_cast<uint32_t>(samples.size()));
   }
 }
 
@@ -67,6 +85,12 @@ std::span<const uint32_t> TrackDepthIndex::Rows(TrackId track, size_t depth) con
   const std::vector<uint32_t>& begin = depth_begin_[track.index()];
   if (depth + 1 >= begin.size()) return {};
   return std::span<const uint32_t>(rows_.get(), row_count_).subspan(begin[depth], begin[depth + 1] - begin[depth]);
+}
+
+std::span<const TimeNs> TrackDepthIndex::StartSamples(TrackId track, size_t depth) const {
+  const std::vector<uint32_t>& begin = sample_begin_[track.index()];
+  if (depth + 1 >= begin.size()) return {};
+  return std::span<const TimeNs>(samples_[track.index()]).subspan(begin[depth], begin[depth + 1] - begin[depth]);
 }
 
 }  // namespace stepline::ui
