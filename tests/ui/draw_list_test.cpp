@@ -10,6 +10,8 @@
 #include <random>
 #include <string>
 
+#include "tests/ui/expect_same_columns.h"
+
 namespace stepline::ui {
 namespace {
 
@@ -180,17 +182,6 @@ struct CounterFixture {
     }
   }
 };
-
-void ExpectSameColumns(const std::vector<float>& got, const std::vector<float>& want, const std::string& where) {
-  ASSERT_EQ(got.size(), want.size()) << where;
-  for (size_t c = 0; c < got.size(); ++c) {
-    if (std::isnan(want[c])) {
-      ASSERT_TRUE(std::isnan(got[c])) << where << " column " << c << " got " << got[c];
-    } else {
-      ASSERT_EQ(got[c], want[c]) << where << " column " << c;
-    }
-  }
-}
 
 TEST(CounterColumnsTest, RandomSamplesAtManyZoomsMatchTheWalk) {
   std::mt19937_64 rng(17);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/ui/expect_same_columns.h"
 #include "ui/memory/memory_series.h"
 #include "ui/timeline/sampled_search.h"
 
@@ -35,17 +36,6 @@ std::vector<float> WalkedColumns(const std::vector<TimeNs>& ts, const std::vecto
   return column;
 }
 
-void ExpectSameStepColumns(const std::vector<float>& got, const std::vector<float>& want, const std::string& where) {
-  ASSERT_EQ(got.size(), want.size()) << where;
-  for (size_t c = 0; c < got.size(); ++c) {
-    if (std::isnan(want[c])) {
-      ASSERT_TRUE(std::isnan(got[c])) << where << " column " << c << " got " << got[c];
-    } else {
-      ASSERT_EQ(got[c], want[c]) << where << " column " << c;
-    }
-  }
-}
-
 TEST(StepColumnsTest, RandomLevelsAtManyZoomsMatchTheWalk) {
   std::mt19937_64 rng(29);
   std::vector<TimeNs> ts;
@@ -71,9 +61,9 @@ TEST(StepColumnsTest, RandomLevelsAtManyZoomsMatchTheWalk) {
     const std::string where = "view " + std::to_string(v) + " [" + std::to_string(start) + ", " +
                               std::to_string(start + dur) + ") width " + std::to_string(width);
     BuildStepColumns(ts, samples, values, value_max, vp, width, &got);
-    ExpectSameStepColumns(got, WalkedColumns(ts, values, vp, width), where);
+    ExpectSameColumns(got, WalkedColumns(ts, values, vp, width), where);
     BuildStepColumns(ts, {}, values, value_max, vp, width, &unsampled);
-    ExpectSameStepColumns(unsampled, got, where + " unsampled");
+    ExpectSameColumns(unsampled, got, where + " unsampled");
     if (HasFatalFailure()) return;
   }
 }
