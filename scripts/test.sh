@@ -8,7 +8,7 @@
 #             The tree also builds the fuzz targets (-DSTEPLINE_FUZZ=ON).
 #   fuzz      the libFuzzer targets, built in the sanitizer tree (their
 #             coverage instrumentation is on the model and the loaders only,
-#             CMakeLists.txt), each run for STEPLINE_FUZZ_SECONDS (default 20:
+#             CMakeLists.txt), each run for STEPLINE_FUZZ_SECONDS (default 10:
 #             a smoke run, as CI has 25 minutes for everything) on its seed
 #             corpus.
 # clang is installed with the rest (install-deps.sh --fuzz): it compiles the
@@ -94,7 +94,7 @@ record() {  # record NAME STATUS
 sanitize_args=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g0" "-DCMAKE_C_FLAGS_DEBUG=-O1 -g0"
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DSTEPLINE_SANITIZE=ON -DSTEPLINE_WERROR=ON
   -DSTEPLINE_BUILD_BENCH=OFF -DSTEPLINE_TEST_PCH=ON -DSTEPLINE_TEST_SHARDS=$shards -DSTEPLINE_TEST_UNITY_BUILD=$test_unity -DSTEPLINE_FUZZ=ON
-  "-DSTEPLINE_FUZZ_SMOKE_SECONDS=${STEPLINE_FUZZ_SECONDS:-20}"
+  "-DSTEPLINE_FUZZ_SMOKE_SECONDS=${STEPLINE_FUZZ_SECONDS:-10}"
   # Edge coverage only: libFuzzer's comparison tracing slowed the loaders'
   # tests in this tree (CMakeLists.txt, STEPLINE_FUZZ_COVERAGE).
   -DSTEPLINE_FUZZ_COVERAGE=-fsanitize-coverage=inline-8bit-counters,pc-table)
