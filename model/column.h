@@ -1,18 +1,16 @@
-// Column<T>: the storage of one model column. Either it owns a vector (a
+// Column<T>: the storage of one model column. Either it owns a GrowArray (a
 // trace being built, or loaded by a parser) or it views memory someone else
 // keeps alive (a column cache file mapped read-only, whose mapping the Trace
 // holds). Readers see a contiguous range either way, so spans and indexing do
 // not care which; only the building-phase mutators require owned storage.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
-#include "model/huge_pages.h"
+#include "model/grow_array.h"
 #include "model/sl_assert.h"
 
 namespace stepline {
@@ -25,7 +23,7 @@ class Column {
   using value_type = T;
 
   Column() = default;
-  explicit Column(std::vector<T>&& owned) : owned_(std::move(owned)) {}
+  explicit Column(GrowArray<T>&& owned) : owned_(std::move(owned)) {}
   // A column over `view`, which must outlive it (and be T-aligned).
   static Column Borrow(std::span<const T> view) {
     Column c;
@@ -37,7 +35,7 @@ class Column {
   bool borrowed() const { return borrowed_; }
   size_t size() const { return borrowed_ ? view_.size() : owned_.size(); }
   bool empty() const { return size() == 0; }
-  // Bytes held: the vector's capacity, or the viewed span.
+  // Elements held: the owned capacity, or the viewed span.
   size_t capacity() const { return borrowed_ ? view_.size() : owned_.capacity(); }
   const T* data() const { return borrowed_ ? view_.data() : owned_.data(); }
   const T* begin() const { return data(); }
@@ -50,27 +48,20 @@ class Column {
   T* begin() { return Owned().data(); }
   T* end() { return Owned().data() + owned_.size(); }
   T& operator[](size_t i) { return owned_[i]; }
-  // Large columns grow into huge pages (huge_pages.h).
-  void push_back(const T& v) { PushBackAdvised(Owned(), v); }
-  void reserve(size_t n) { ReserveAdvised(Owned(), n); }
-  void resize(size_t n) {
-    if (n > Owned().capacity()) ReserveAdvised(owned_, std::max(n, 2 * owned_.size()));  // geometric, as vector's
-    owned_.resize(n);
-  }
-  void assign(size_t n, const T& v) {
-    const T copy = v;  // v may be an element of this column
-    ReserveAdvised(Owned(), n);
-    owned_.assign(n, copy);
-  }
+  // Large columns grow in place, in huge pages (grow_array.h).
+  void push_back(const T& v) { Owned().push_back(v); }
+  void reserve(size_t n) { Owned().reserve(n); }
+  void resize(size_t n) { Owned().resize(n); }
+  void assign(size_t n, const T& v) { Owned().assign(n, v); }
   void clear() { Owned().clear(); }
-  void swap(std::vector<T>& other) { Owned().swap(other); }
-  std::vector<T>& Owned() {
+  void swap(GrowArray<T>& other) { Owned().swap(other); }
+  GrowArray<T>& Owned() {
     SL_ASSERT(!borrowed_ && "a borrowed (mapped) column is read-only");
     return owned_;
   }
 
  private:
-  std::vector<T> owned_;
+  GrowArray<T> owned_;
   std::span<const T> view_;
   bool borrowed_ = false;
 };

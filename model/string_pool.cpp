@@ -70,7 +70,7 @@ std::string_view StringPool::Store(std::string_view s) {
 }
 
 void StringPool::Grow() {
-  std::vector<Slot> old = std::move(slots_.Owned());
+  GrowArray<Slot> old = std::move(slots_.Owned());
   slots_.Owned().assign(old.size() * 2, Slot{});
   const size_t mask = slots_.size() - 1;
   for (const Slot& slot : old) {

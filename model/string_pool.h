@@ -89,12 +89,12 @@ class StringPool {
 
 template <typename Visitor>
 void StringPool::VisitStorage(Visitor& v) const {
-  std::vector<char> bytes;
+  GrowArray<char> bytes;
   bytes.reserve(string_bytes_);
-  std::vector<uint64_t> ends;
+  GrowArray<uint64_t> ends;
   ends.reserve(views_.size());
   for (std::string_view s : views_) {
-    bytes.insert(bytes.end(), s.begin(), s.end());
+    bytes.append(s.data(), s.size());
     ends.push_back(bytes.size());
   }
   const Column<char> bytes_column(std::move(bytes));

@@ -133,7 +133,8 @@ bool InFinalOrder(std::span<const TrackId> track, std::span<const TimeNs> start,
 template <typename T>
 void Permute(Column<T>* column, const std::vector<uint32_t>& order) {
   if (column->empty()) return;
-  std::vector<T> out(order.size());
+  GrowArray<T> out;
+  out.resize(order.size());
   for (size_t i = 0; i < order.size(); ++i) out[i] = (*column)[order[i]];
   column->swap(out);
 }

@@ -13,7 +13,6 @@
 #include <limits>
 #include <thread>
 
-#include "model/huge_pages.h"
 #include "model/string_pool.h"
 
 namespace stepline::loaders {
@@ -265,11 +264,11 @@ void EventImporter::NoteSlice(const RawEvent& e, SliceId slice, TrackId track, C
   if (traits.device_side) track_flags_[track.index()] |= kHasDeviceEvents;
   if (e.has(RawEvent::kHasCorrelation)) {
     if (e.has(RawEvent::kCorrelationFromTb)) {
-      PushBackAdvised(correlations_, {slice, e.correlation, CorrelationSource::kTensorBoard});
+      correlations_.push_back({slice, e.correlation, CorrelationSource::kTensorBoard});
     } else if (traits.kind == KinetoCategory::kRuntime) {
-      PushBackAdvised(correlations_, {slice, e.correlation, CorrelationSource::kKinetoRuntime});
+      correlations_.push_back({slice, e.correlation, CorrelationSource::kKinetoRuntime});
     } else if (traits.device_side) {
-      PushBackAdvised(correlations_, {slice, e.correlation, CorrelationSource::kKinetoDevice});
+      correlations_.push_back({slice, e.correlation, CorrelationSource::kKinetoDevice});
     }
   }
   if (e.has(RawEvent::kHasMemcpyDetails)) {
@@ -307,7 +306,7 @@ void EventImporter::ImportComplete(const RawEvent& e) {
   const SliceId slice = builder_->AddSlice(row);
   NoteSlice(e, slice, track, traits);
   if (e.has(RawEvent::kHasBindId) && (e.has(RawEvent::kFlowIn) || e.has(RawEvent::kFlowOut))) {
-    PushBackAdvised(flow_v2_, {e.bind_id, e.ts_ns, slice, e.offset, e.has(RawEvent::kFlowIn), e.has(RawEvent::kFlowOut)});
+    flow_v2_.push_back({e.bind_id, e.ts_ns, slice, e.offset, e.has(RawEvent::kFlowIn), e.has(RawEvent::kFlowOut)});
   }
 }
 
@@ -409,7 +408,7 @@ void EventImporter::ImportFlow(const RawEvent& e) {
   const auto phase = e.ph == 's'   ? TraceBuilder::FlowPhase::kStart
                      : e.ph == 't' ? TraceBuilder::FlowPhase::kStep
                                    : TraceBuilder::FlowPhase::kEnd;
-  PushBackAdvised(launch ? launch_flow_events_ : flow_events_,
+  (launch ? launch_flow_events_ : flow_events_).push_back(
                   {e.ts_ns, e.id, e.offset, category, name, Track(e), phase, e.has(RawEvent::kBindEnclosing)});
 }
 

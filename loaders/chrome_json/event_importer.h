@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -31,6 +32,7 @@
 #include "loaders/chrome_json/raw_event_batch.h"
 #include "loaders/load.h"
 #include "loaders/trace_builder.h"
+#include "model/grow_array.h"
 
 namespace stepline::loaders {
 
@@ -137,7 +139,7 @@ class EventImporter {
   static bool SameChain(const FlowEvent& a, const FlowEvent& b);
   void LinkFlows();
   CorrelationTable BuildCorrelationTable() const;
-  void LinkLaunchFlows(const std::vector<FlowEvent>& events, const CorrelationTable& table);
+  void LinkLaunchFlows(std::span<const FlowEvent> events, const CorrelationTable& table);
   void LinkFlowV2();
   void AssignDevices();
   void ClassifyTensorBoardStreams();
@@ -169,12 +171,12 @@ class EventImporter {
   std::vector<std::pair<TrackId, StringId>> string_tids_;  // thread track -> its tid string
   std::unordered_map<int64_t, int32_t> label_devices_;     // pid -> device from process_labels "GPU n"
   std::unordered_map<CounterKey, TrackId, CounterKeyHash> counter_tracks_;
-  std::vector<PendingCorrelation> correlations_;
+  GrowArray<PendingCorrelation> correlations_;
   std::vector<std::pair<SliceId, GpuKind>> memcpy_details_;
-  std::vector<FlowEvent> flow_events_;         // generic flows, linked by time
-  std::vector<FlowEvent> launch_flow_events_;  // launch flows, linked by correlation
+  GrowArray<FlowEvent> flow_events_;         // generic flows, linked by time
+  GrowArray<FlowEvent> launch_flow_events_;  // launch flows, linked by correlation
   std::vector<AsyncEvent> async_events_;
-  std::vector<FlowV2> flow_v2_;
+  GrowArray<FlowV2> flow_v2_;
   std::vector<Arg> metadata_;
   int64_t base_time_ns_ = 0;
   bool has_base_time_ = false;

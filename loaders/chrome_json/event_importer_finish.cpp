@@ -65,7 +65,7 @@ bool EventImporter::SameChain(const FlowEvent& a, const FlowEvent& b) {
 // builds the table and sorts half the launch flows while this one sorts the
 // other half and the generic flows.
 void EventImporter::LinkFlows() {
-  std::vector<FlowEvent>& launch = launch_flow_events_;
+  GrowArray<FlowEvent>& launch = launch_flow_events_;
   const bool parallel = threads_ > 1 && launch.size() >= kParallelFlowEvents;
   const auto half = static_cast<std::ptrdiff_t>(parallel ? launch.size() / 2 : launch.size());
   CorrelationTable table;
@@ -83,8 +83,7 @@ void EventImporter::LinkFlows() {
       builder_->AddFlowEvent(f.phase, f.id, f.category, f.name, f.track, f.ts_ns, f.bind_enclosing, FlowKind::kGeneric,
                              f.offset);
     }
-    flow_events_.clear();
-    flow_events_.shrink_to_fit();
+    flow_events_.release();
   }
   if (parallel) {
     // Both halves are stable-sorted and std::inplace_merge takes the first
@@ -96,8 +95,7 @@ void EventImporter::LinkFlows() {
     table = BuildCorrelationTable();
   }
   LinkLaunchFlows(launch, table);
-  launch.clear();
-  launch.shrink_to_fit();
+  launch.release();
 }
 
 CorrelationTable EventImporter::BuildCorrelationTable() const {
@@ -116,7 +114,7 @@ CorrelationTable EventImporter::BuildCorrelationTable() const {
 // call when a zero-length call (cudaPeekAtLastError) nested in the launch
 // shares the flow's timestamp. Without such a slice, ends bind like any flow.
 // `events` come grouped per (category, name, id), each group in time order.
-void EventImporter::LinkLaunchFlows(const std::vector<FlowEvent>& events, const CorrelationTable& table) {
+void EventImporter::LinkLaunchFlows(std::span<const FlowEvent> events, const CorrelationTable& table) {
   if (events.empty()) return;
   auto endpoint = [&](const FlowEvent& f) {
     const SliceId slice = table.Find(f.track.value, f.id);
