@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "model/event_tables.h"
+#include "model/grow_array.h"
 
 namespace stepline::loaders {
 
@@ -48,7 +49,7 @@ class LaunchLinks {
   };
   uint32_t OrdinalOf(uint64_t correlation) const;  // index into launches_, or kNoLaunch
 
-  std::vector<Noted> launches_, activities_;
+  GrowArray<Noted> launches_, activities_;  // millions on a large trace: grown without copies
   // Dense index: dense_[id - dense_base_] = ordinal of the id's launch.
   uint64_t dense_base_ = 0;
   std::vector<uint32_t> dense_;
