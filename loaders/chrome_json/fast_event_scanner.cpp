@@ -168,7 +168,7 @@ class FastScanner {
   // A string at p_ ('"'): its raw body (escapes as written). An escape is
   // stepped over (its letter is not checked: simdjson does not check what it
   // does not unescape); *escaped says there were some.
-  bool String(std::string_view* body, bool* escaped) {
+  [[gnu::always_inline]] bool String(std::string_view* body, bool* escaped) {
     const char* start = ++p_;
     *escaped = false;
     for (;;) {
