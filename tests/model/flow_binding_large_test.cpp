@@ -10,36 +10,14 @@
 #include <vector>
 
 #include "model/trace.h"
+#include "tests/model/trace_test_fixture.h"
 
 namespace stepline {
 namespace {
 
-class LargeFlowBindingTest : public ::testing::Test {
- protected:
-  TrackId AddTrack(int64_t tid) {
-    if (process_.is_none()) process_ = trace_.mutable_processes().Append({1, StringId::None(), 0, -1});
-    TrackTable::Row row;
-    row.process = process_;
-    row.tid = tid;
-    return trace_.mutable_tracks().Append(row);
-  }
-  SliceId Slice(TrackId track, TimeNs start, DurNs dur, const char* name) {
-    SliceTable::Row row;
-    row.track = track;
-    row.start_ns = start;
-    row.dur_ns = dur;
-    row.name = trace_.mutable_strings().Intern(name);
-    return trace_.mutable_slices().Append(row);
-  }
+// A suite of its own: this file builds at -O2, apart from trace_test.cpp.
+class LargeFlowBindingTest : public TraceTest {};
 
-  Trace trace_;
-  ProcessId process_;
-};
-
-// Past a million flows Finalize sorts them on two threads and merges the
-// halves with the launch links while writing the columns; the result must
-// be the one sorted, deduplicated list (checked against one std::sort here),
-// the named statement of a link kept.
 TEST_F(LargeFlowBindingTest, MillionsOfFlowsBindAsOneSortedDeduplicatedList) {
   const TrackId host = AddTrack(1), gpu = AddTrack(2);
   constexpr uint32_t kSlices = 4000;

@@ -3,31 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/model/trace_test_fixture.h"
+
 namespace stepline {
 namespace {
-
-class TraceTest : public ::testing::Test {
- protected:
-  TrackId AddTrack(int64_t tid) {
-    if (process_.is_none()) process_ = trace_.mutable_processes().Append({1, StringId::None(), 0, -1});
-    TrackTable::Row row;
-    row.process = process_;
-    row.tid = tid;
-    return trace_.mutable_tracks().Append(row);
-  }
-  SliceId Slice(TrackId track, TimeNs start, DurNs dur, const char* name) {
-    SliceTable::Row row;
-    row.track = track;
-    row.start_ns = start;
-    row.dur_ns = dur;
-    row.name = trace_.mutable_strings().Intern(name);
-    return trace_.mutable_slices().Append(row);
-  }
-  std::string_view NameAt(uint32_t row) const { return trace_.str(trace_.slices().name()[row]); }
-
-  Trace trace_;
-  ProcessId process_;
-};
 
 TEST_F(TraceTest, SortsPerTrackAndComputesDepth) {
   const TrackId t0 = AddTrack(10), t1 = AddTrack(11);
