@@ -1,0 +1,70 @@
+// ClassifyEventKey (loaders/chrome_json/event_tokenizer_impl.h): the 16
+// members the tokenizer reads, found by a perfect hash. Every known key maps
+// to its member and every other string to kOther: the keys with any byte
+// changed, cut, extended or padded with NULs, and every short string over
+// the keys' letters.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "loaders/chrome_json/event_tokenizer_impl.h"
+
+namespace stepline::loaders {
+namespace {
+
+const std::map<std::string, EventKey>& KnownKeys() {
+  static const std::map<std::string, EventKey> keys = {
+      {"ph", EventKey::kPh},     {"ts", EventKey::kTs},       {"dur", EventKey::kDur},
+      {"pid", EventKey::kPid},   {"tid", EventKey::kTid},     {"name", EventKey::kName},
+      {"cat", EventKey::kCat},   {"args", EventKey::kArgs},   {"id", EventKey::kId},
+      {"id2", EventKey::kId2},   {"bind_id", EventKey::kBindId}, {"bp", EventKey::kBp},
+      {"scope", EventKey::kScope}, {"s", EventKey::kS},       {"flow_in", EventKey::kFlowIn},
+      {"flow_out", EventKey::kFlowOut}};
+  return keys;
+}
+
+EventKey Expected(const std::string& key) {
+  const auto it = KnownKeys().find(key);
+  return it == KnownKeys().end() ? EventKey::kOther : it->second;
+}
+
+TEST(EventKeyTest, KnownKeysAndEveryOneByteChange) {
+  for (const auto& [text, member] : KnownKeys()) {
+    ASSERT_EQ(ClassifyEventKey(text), member) << text;
+    for (size_t at = 0; at < text.size(); ++at) {
+      for (int byte = 0; byte < 256; ++byte) {
+        std::string changed = text;
+        changed[at] = static_cast<char>(byte);
+        ASSERT_EQ(ClassifyEventKey(changed), Expected(changed)) << text << " byte " << at << " = " << byte;
+      }
+    }
+    for (int byte = 0; byte < 256; ++byte) {
+      const std::string longer = text + static_cast<char>(byte), earlier = static_cast<char>(byte) + text;
+      ASSERT_EQ(ClassifyEventKey(longer), Expected(longer)) << text << " + " << byte;
+      ASSERT_EQ(ClassifyEventKey(earlier), Expected(earlier)) << byte << " + " << text;
+    }
+    ASSERT_EQ(ClassifyEventKey(text.substr(0, text.size() - 1)), Expected(text.substr(0, text.size() - 1)));
+    ASSERT_EQ(ClassifyEventKey(text + std::string(1, '\0')), EventKey::kOther) << text;  // from an escape
+  }
+  EXPECT_EQ(ClassifyEventKey(""), EventKey::kOther);
+  EXPECT_EQ(ClassifyEventKey("flow_outs"), EventKey::kOther);  // 9 bytes
+}
+
+TEST(EventKeyTest, EveryShortStringOverTheKeysLetters) {
+  const std::string letters = std::string("abcdefghilmnoprstuw_2") + '\0';
+  std::string s;
+  for (char a : letters) {
+    for (char b : letters) {
+      for (char c : letters) {
+        for (size_t n = 1; n <= 3; ++n) {
+          s = std::string{a, b, c}.substr(0, n);
+          ASSERT_EQ(ClassifyEventKey(s), Expected(s)) << s;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace stepline::loaders
