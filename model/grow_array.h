@@ -21,8 +21,6 @@
 #include <type_traits>
 #include <utility>
 
-#include "model/sl_assert.h"
-
 namespace stepline {
 
 namespace grow_array_detail {
@@ -97,12 +95,6 @@ class GrowArray {
     }
     data_[size_++] = v;
   }
-  template <typename... Args>
-  T& emplace_back(Args&&... args) {
-    if (size_ == capacity()) reserve(Grown(size_ + 1));
-    return *::new (static_cast<void*>(data_ + size_++)) T{std::forward<Args>(args)...};
-  }
-  void pop_back() { --size_; }
   void append(const T* p, size_t n) {
     if (n == 0) return;
     if (size_ + n > capacity()) {

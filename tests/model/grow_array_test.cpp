@@ -116,6 +116,22 @@ TEST(GrowArrayTest, GrowingAMappedBlockTouchesNoNewPages) {
 }
 #endif
 
+TEST(GrowArrayTest, ColumnResizeGrowsGeometrically) {
+  Column<uint32_t> c;
+  size_t allocations = 0;
+  const uint32_t* last = nullptr;
+  for (uint32_t i = 0; i < 100000; ++i) {
+    c.resize(c.size() + 1);
+    c[i] = i;
+    if (c.data() != last) ++allocations, last = c.data();
+  }
+  EXPECT_LT(allocations, 40u);  // one per doubling, not one per element
+  EXPECT_EQ(c[99999], 99999u);
+  c.assign(3, c[5]);  // the value is an element of the column
+  EXPECT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[2], 5u);
+}
+
 TEST(GrowArrayTest, ColumnGrowsGeometricallyOverIt) {
   Column<uint32_t> c;
   size_t moves = 0;
