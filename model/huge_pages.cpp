@@ -2,6 +2,7 @@
 #include "model/huge_pages.h"
 
 #include <cstdint>
+#include <cstdlib>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -10,9 +11,17 @@
 
 namespace stepline {
 
-void AdviseHugePages(const void* data, size_t bytes) {
+bool HugePagesWanted() {
+  static const bool wanted = [] {
+    const char* v = std::getenv("STEPLINE_HUGE_PAGES");
+    return v != nullptr && *v != '\0' && *v != '0';
+  }();
+  return wanted;
+}
+
+void AdviseHugePages(const void* data, size_t bytes, bool wanted) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (data == nullptr || bytes < kHugePageAdviceMinBytes) return;
+  if (data == nullptr || bytes < kHugePageAdviceMinBytes || !wanted) return;
   static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
   // Whole pages inside the block only: the partial pages at its ends may
   // belong to other allocations.
@@ -22,6 +31,7 @@ void AdviseHugePages(const void* data, size_t bytes) {
 #else
   (void)data;
   (void)bytes;
+  (void)wanted;
 #endif
 }
 

@@ -12,9 +12,9 @@ namespace {
 
 TEST(HugePagesTest, AdviceOnAnyRangeIsHarmless) {
   std::vector<char> buffer(kHugePageAdviceMinBytes + 4097, 'x');
-  AdviseHugePages(nullptr, 0);
-  AdviseHugePages(buffer.data() + 1, 10);  // below the minimum: ignored
-  AdviseHugePages(buffer.data() + 3, buffer.size() - 3);  // unaligned ends: whole pages inside only
+  AdviseHugePages(nullptr, 0, /*wanted=*/true);
+  AdviseHugePages(buffer.data() + 1, 10, /*wanted=*/true);  // below the minimum: ignored
+  AdviseHugePages(buffer.data() + 3, buffer.size() - 3, /*wanted=*/true);  // unaligned ends: whole pages inside only
   EXPECT_EQ(buffer.front(), 'x');
   EXPECT_EQ(buffer.back(), 'x');
 }
