@@ -31,7 +31,8 @@ size_t CounterTable::MemoryBytes() const {
 size_t FlowTable::MemoryBytes() const {
   return (from_.capacity() + to_.capacity()) * sizeof(SliceId) + kind_.capacity() +
          (name_.capacity() + category_.capacity()) * sizeof(StringId) + flow_id_.capacity() * sizeof(uint64_t) +
-         pending_.capacity() * sizeof(Pending) + launch_links_.capacity() * sizeof(LaunchLink);
+         pending_.capacity() * sizeof(Pending) + launch_links_.capacity() * sizeof(LaunchLink) +
+         launch_flows_.capacity() * sizeof(LaunchFlow);
 }
 
 }  // namespace stepline

@@ -2,7 +2,8 @@
 //
 // [SECTION] Building-phase accessors
 // [SECTION] Grouping rows by track (counting sort + per-track sort)
-// [SECTION] Finalize: slices, depth/parents, instants/counters, flows, span
+// [SECTION] Finalize: slices, depth/parents, instants/counters, span (flows:
+//           trace_flow_binding.cpp)
 // [SECTION] Readers
 // [SECTION] Invariants
 #include "model/trace.h"
@@ -314,129 +315,6 @@ void Trace::SortInstantsAndCounters() {
       r.counter_begin = track_begin[t];
       r.counter_end = track_begin[t + 1];
     }
-  }
-}
-
-void Trace::BindFlows(const std::vector<uint32_t>& new_index_of_old) {
-  FlowTable& f = flows_;
-  struct Bound {
-    SliceId from, to;
-    FlowKind kind;
-    StringId name, category;
-    uint64_t flow_id;
-  };
-  auto resolve = [&](const FlowEndpoint& e) -> SliceId {
-    switch (e.binding) {
-      case FlowEndpoint::Binding::kSlice:
-        if (e.slice.is_none() || e.slice.index() >= slices_.size()) return SliceId::None();
-        return new_index_of_old.empty() ? e.slice : SliceId(new_index_of_old[e.slice.index()]);
-      case FlowEndpoint::Binding::kEnclosing:
-        return FindEnclosingSlice(e.track, e.ts_ns);
-      case FlowEndpoint::Binding::kNext: {
-        if (e.track.is_none() || e.track.index() >= tracks_.size()) return SliceId::None();
-        const auto& r = tracks_.ranges(e.track);
-        auto b = slices_.start_ns_.begin() + r.slice_begin, en = slices_.start_ns_.begin() + r.slice_end;
-        auto it = std::lower_bound(b, en, e.ts_ns);
-        return it == en ? SliceId::None() : SliceId::FromIndex(it - slices_.start_ns_.begin());
-      }
-    }
-    return SliceId::None();
-  };
-  std::vector<Bound> bound;
-  bound.reserve(f.pending_.size());
-  uint64_t unbound = 0, first_unbound_offset = Diagnostics::kNoOffset;
-  for (const FlowTable::Pending& p : f.pending_) {
-    SliceId from = resolve(p.from), to = resolve(p.to);
-    if (from.is_none() || to.is_none()) {
-      if (unbound++ == 0) first_unbound_offset = p.byte_offset;
-      continue;
-    }
-    bound.push_back({from, to, p.kind, p.name, p.category, p.flow_id});
-  }
-  std::vector<FlowTable::Pending>().swap(f.pending_);
-  // One order for both lists: (from, to, kind), then the named flow (ac2g)
-  // first among duplicates, so that dropping duplicates keeps the named one.
-  // Total (the category decides last), so which duplicate is kept does not
-  // depend on how the sort was split.
-  auto flow_less = [](const Bound& a, const Bound& b) {
-    if (a.from != b.from) return a.from < b.from;
-    if (a.to != b.to) return a.to < b.to;
-    if (a.kind != b.kind) return a.kind < b.kind;
-    if (a.name != b.name) return a.name > b.name;
-    if (a.flow_id != b.flow_id) return a.flow_id < b.flow_id;
-    return a.category < b.category;
-  };
-  // Millions of flows on a large trace, sorted in the serial tail of a load
-  // (a third of it on the 4 GB demo): two halves on two threads, merged
-  // below while the columns are written.
-  size_t half = bound.size();
-  if (bound.size() >= (1u << 20) && std::thread::hardware_concurrency() >= 2) {
-    half = bound.size() / 2;
-    std::thread worker([&] { std::sort(bound.begin(), bound.begin() + static_cast<std::ptrdiff_t>(half), flow_less); });
-    std::sort(bound.begin() + static_cast<std::ptrdiff_t>(half), bound.end(), flow_less);
-    worker.join();
-  } else {
-    std::sort(bound.begin(), bound.end(), flow_less);
-  }
-
-  // Launch links: both ends are slices, so binding is a renumbering. They
-  // arrive in (from, to) order and keep it when the slices were not reordered.
-  std::vector<FlowTable::LaunchLink> links;
-  links.swap(f.launch_links_);
-  size_t kept = 0;
-  for (const FlowTable::LaunchLink& l : links) {
-    const SliceId from = resolve(FlowEndpoint::OfSlice(l.from)), to = resolve(FlowEndpoint::OfSlice(l.to));
-    if (from.is_none() || to.is_none()) {
-      ++unbound;  // a link has no byte offset; the first pending one's, if any, stays
-      continue;
-    }
-    links[kept++] = {from, to, l.flow_id};
-  }
-  links.resize(kept);
-  if (unbound > 0) {
-    diagnostics_.Add(DiagCode::kUnboundFlow, unbound, first_unbound_offset, "flow endpoint matched no slice");
-  }
-  auto as_bound = [](const FlowTable::LaunchLink& l) {
-    return Bound{l.from, l.to, FlowKind::kLaunch, StringId::None(), StringId::None(), l.flow_id};
-  };
-  auto link_less = [&](const FlowTable::LaunchLink& a, const FlowTable::LaunchLink& b) {
-    return flow_less(as_bound(a), as_bound(b));
-  };
-  if (!std::is_sorted(links.begin(), links.end(), link_less)) std::sort(links.begin(), links.end(), link_less);
-
-  // Merge the two sorted lists into the columns. Kineto states a launch twice
-  // (correlation args and an ac2g flow): keep the first of each (from, to, kind).
-  const size_t total = bound.size() + links.size();
-  f.from_.reserve(total);
-  f.to_.reserve(total);
-  f.kind_.reserve(total);
-  f.name_.reserve(total);
-  f.category_.reserve(total);
-  f.flow_id_.reserve(total);
-  auto emit = [&](const Bound& b) {
-    const size_t n = f.from_.size();
-    if (n > 0 && f.from_[n - 1] == b.from && f.to_[n - 1] == b.to && f.kind_[n - 1] == b.kind) return;
-    f.from_.push_back(b.from);
-    f.to_.push_back(b.to);
-    f.kind_.push_back(b.kind);
-    f.name_.push_back(b.name);
-    f.category_.push_back(b.category);
-    f.flow_id_.push_back(b.flow_id);
-  };
-  // Three sorted runs: bound[0, half), bound[half, end) and the links; a
-  // flow goes before a link it ties with.
-  size_t a = 0, b = half, j = 0;
-  while (a < half || b < bound.size() || j < links.size()) {
-    const Bound* next = nullptr;
-    size_t* from_run = nullptr;
-    if (a < half) next = &bound[a], from_run = &a;
-    if (b < bound.size() && (next == nullptr || flow_less(bound[b], *next))) next = &bound[b], from_run = &b;
-    if (j < links.size() && (next == nullptr || flow_less(as_bound(links[j]), *next))) {
-      emit(as_bound(links[j++]));
-      continue;
-    }
-    emit(*next);
-    ++*from_run;
   }
 }
 

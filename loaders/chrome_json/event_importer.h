@@ -138,6 +138,7 @@ class EventImporter {
   static bool FlowChainOrder(const FlowEvent& a, const FlowEvent& b);
   static bool SameChain(const FlowEvent& a, const FlowEvent& b);
   void LinkFlows();
+  void NameTracksAndDevices();
   CorrelationTable BuildCorrelationTable() const;
   void LinkLaunchFlows(std::span<const FlowEvent> events, const CorrelationTable& table);
   void LinkFlowV2();
