@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/column.h"
+#include "model/grow_array.h"
 #include "model/ids.h"
 #include "model/time.h"
 
@@ -161,6 +162,15 @@ class FlowTable {
     uint64_t flow_id;
   };
   void AddLaunchFlow(const LaunchFlow& f) { launch_flows_.push_back(f); }
+  // Taken over whole when there are none yet (no copy), appended otherwise.
+  void AddLaunchFlows(GrowArray<LaunchFlow>&& flows) {
+    if (launch_flows_.empty()) {
+      launch_flows_.swap(flows);
+    } else {
+      launch_flows_.append(flows.data(), flows.size());
+    }
+    flows.release();
+  }
   void ReserveLaunchFlows(size_t more) { launch_flows_.reserve(launch_flows_.size() + more); }
   size_t launch_flow_count() const { return launch_flows_.size(); }
   // Lets the builder rewrite the `from` endpoint of pending flows of `kind`

@@ -36,6 +36,8 @@
 
 namespace stepline::loaders {
 
+struct LinkedLaunchChains;  // event_importer_finish.cpp
+
 class EventImporter {
  public:
   EventImporter(TraceBuilder* builder, const LoadOptions& options);
@@ -141,6 +143,8 @@ class EventImporter {
   void NameTracksAndDevices();
   CorrelationTable BuildCorrelationTable() const;
   void LinkLaunchFlows(std::span<const FlowEvent> events, const CorrelationTable& table);
+  static void LinkLaunchChains(std::span<const FlowEvent> events, const CorrelationTable& table,
+                               LinkedLaunchChains* out);
   void LinkFlowV2();
   void AssignDevices();
   void ClassifyTensorBoardStreams();

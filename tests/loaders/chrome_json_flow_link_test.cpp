@@ -1,7 +1,7 @@
 // Chrome JSON flow linking: the post-pass that sorts flow events and binds
 // launch flows through the correlation table gives the same flows and the
 // same diagnostics on one thread and on two (where a second thread builds
-// the table, sorts half the launch flows and resolves half the ends).
+// the table, sorts half the launch flows and links half the chains).
 #include <gtest/gtest.h>
 
 #include <sstream>
