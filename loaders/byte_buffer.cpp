@@ -30,7 +30,9 @@ LoadError IoError(const std::string& path, const char* what, int err) {
 // Large output buffers are written once, front to back, right after being
 // allocated, so 4 KiB page faults cost as much as inflating: libdeflate on a
 // 54 MB trace takes 35 ms CPU into fresh small pages, 19 ms with huge pages
-// (zstd: 53 -> 28 ms). AdviseHugePages: model/huge_pages.h.
+// that are already backed (zstd: 53 -> 28 ms). AdviseHugePages
+// (model/huge_pages.h) advises them only with STEPLINE_HUGE_PAGES=1: on a VM
+// that hands free memory back to its host, a fresh huge page costs more.
 
 struct FdCloser {
   int fd;

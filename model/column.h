@@ -48,7 +48,7 @@ class Column {
   T* begin() { return Owned().data(); }
   T* end() { return Owned().data() + owned_.size(); }
   T& operator[](size_t i) { return owned_[i]; }
-  // Large columns grow in place, in huge pages (grow_array.h).
+  // Large columns grow in place (grow_array.h).
   void push_back(const T& v) { Owned().push_back(v); }
   void reserve(size_t n) { Owned().reserve(n); }
   void resize(size_t n) { Owned().resize(n); }

@@ -10,8 +10,9 @@
 // mapping of its own, and growing it is mremap(MREMAP_MAYMOVE): the kernel
 // extends the mapping or moves its page tables, the elements stay in the
 // pages they were written to, and only the new tail is ever zeroed. Small
-// blocks use malloc/realloc. Large blocks get transparent huge pages
-// (huge_pages.h) before anything touches them.
+// blocks use malloc/realloc. Large blocks are advised into transparent
+// huge pages before anything touches them only when STEPLINE_HUGE_PAGES=1
+// (huge_pages.h says why not by default).
 #pragma once
 
 #include <cstddef>
