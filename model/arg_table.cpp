@@ -50,6 +50,20 @@ ArgSetId ArgTable::AddSet(std::span<const Arg> args) {
   return ArgSetId::FromIndex(set_begin_.size() - 2);
 }
 
+ArgTable::Rows ArgTable::AppendRows(size_t n) {
+  SL_ASSERT(n > 0 && key_.size() + n < UINT32_MAX && "arg table overflow");
+  const size_t at = key_.size();
+  key_.resize(at + n);
+  type_.resize(at + n);
+  value_.resize(at + n);
+  return Rows{key_.data() + at, type_.data() + at, value_.data() + at};
+}
+
+ArgSetId ArgTable::EndSet() {
+  set_begin_.push_back(static_cast<uint32_t>(key_.size()));
+  return ArgSetId::FromIndex(set_begin_.size() - 2);
+}
+
 void ArgTable::Reserve(size_t sets, size_t rows) {
   set_begin_.reserve(set_begin_.size() + sets);
   key_.reserve(key_.size() + rows);

@@ -101,17 +101,16 @@ TrackId EventImporter::Track(const RawEvent& e) {
 
 ArgSetId EventImporter::Args(const RawEvent& e) {
   if (!keep_args_ || e.args_begin == e.args_end) return ArgSetId::None();
-  arg_scratch_.clear();
-  for (uint32_t i = e.args_begin; i < e.args_end; ++i) {
+  ArgTable& table = builder_->trace().mutable_args();
+  const ArgTable::Rows rows = table.AppendRows(e.args_end - e.args_begin);
+  for (uint32_t i = e.args_begin, k = 0; i < e.args_end; ++i, ++k) {
     const RawArg& a = batch_->args[i];
-    Arg arg;
-    arg.key = Global(a.key);
-    arg.value.type = a.type;
-    arg.value.bits =
+    rows.key[k] = Global(a.key);
+    rows.type[k] = a.type;
+    rows.value[k] =
         (a.type == ArgType::kString || a.type == ArgType::kJson) ? Global(static_cast<uint32_t>(a.bits)).value : a.bits;
-    arg_scratch_.push_back(arg);
   }
-  return builder_->AddArgs(arg_scratch_);
+  return table.EndSet();
 }
 
 const RawArg* EventImporter::FindArg(const RawEvent& e, uint32_t key) const {

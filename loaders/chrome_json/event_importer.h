@@ -161,7 +161,6 @@ class EventImporter {
 
   const RawEventBatch* batch_ = nullptr;
   std::vector<uint32_t> remap_;  // local string id -> StringId value; UINT32_MAX = not yet interned
-  std::vector<Arg> arg_scratch_;
 
   // Track lookup cache: consecutive events mostly share a thread.
   int64_t last_pid_ = 0, last_tid_ = 0;

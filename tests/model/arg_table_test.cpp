@@ -39,6 +39,38 @@ TEST(ArgTableTest, SetsKeepOrderAndTypes) {
   EXPECT_FALSE(args.Find(ArgSetId::None(), k1, &v));
 }
 
+// AppendRows + EndSet build the same table as AddSet, set for set and row
+// for row, also across many sets (the columns grow while sets are added).
+TEST(ArgTableTest, RowsWrittenInPlaceMatchAddSet) {
+  ArgTable by_span, in_place;
+  for (uint32_t set = 0; set < 5000; ++set) {
+    std::vector<Arg> args;
+    for (uint32_t k = 0; k <= set % 4; ++k) {
+      args.push_back({StringId(k + 1), k % 2 == 0 ? ArgValue::Int(-static_cast<int64_t>(set)) : ArgValue::String(StringId(set))});
+    }
+    const ArgSetId a = by_span.AddSet(args);
+    const ArgTable::Rows rows = in_place.AppendRows(args.size());
+    for (size_t k = 0; k < args.size(); ++k) {
+      rows.key[k] = args[k].key;
+      rows.type[k] = args[k].value.type;
+      rows.value[k] = args[k].value.bits;
+    }
+    ASSERT_EQ(in_place.EndSet(), a);
+  }
+  ASSERT_EQ(in_place.set_count(), by_span.set_count());
+  ASSERT_EQ(in_place.size(), by_span.size());
+  for (size_t set = 0; set < by_span.set_count(); ++set) {
+    const ArgSetId id = ArgSetId::FromIndex(set);
+    ASSERT_EQ(in_place.set_begin(id), by_span.set_begin(id)) << set;
+    ASSERT_EQ(in_place.set_end(id), by_span.set_end(id)) << set;
+  }
+  for (uint32_t row = 0; row < by_span.size(); ++row) {
+    ASSERT_EQ(in_place.key()[row], by_span.key()[row]) << row;
+    ASSERT_EQ(in_place.value(row).type, by_span.value(row).type) << row;
+    ASSERT_EQ(in_place.value(row).bits, by_span.value(row).bits) << row;
+  }
+}
+
 TEST(ArgValueTest, ToInt64) {
   int64_t out = 0;
   EXPECT_TRUE(ArgValue::Double(42.9).ToInt64(&out));
