@@ -40,14 +40,13 @@ bool ArgValue::ToInt64(int64_t* out) const {
 
 ArgSetId ArgTable::AddSet(std::span<const Arg> args) {
   if (args.empty()) return ArgSetId::None();
-  SL_ASSERT(key_.size() + args.size() < UINT32_MAX && "arg table overflow");
-  for (const Arg& a : args) {
-    key_.push_back(a.key);
-    type_.push_back(a.value.type);
-    value_.push_back(a.value.bits);
+  const Rows rows = AppendRows(args.size());
+  for (size_t k = 0; k < args.size(); ++k) {
+    rows.key[k] = args[k].key;
+    rows.type[k] = args[k].value.type;
+    rows.value[k] = args[k].value.bits;
   }
-  set_begin_.push_back(static_cast<uint32_t>(key_.size()));
-  return ArgSetId::FromIndex(set_begin_.size() - 2);
+  return EndSet();
 }
 
 ArgTable::Rows ArgTable::AppendRows(size_t n) {

@@ -132,8 +132,6 @@ class FlowTable {
     uint64_t byte_offset = 0;  // where the flow's last event was, for diagnostics
   };
   void AddPending(const Pending& p) { pending_.push_back(p); }  // building phase
-  void ReservePending(size_t more) { pending_.reserve(pending_.size() + more); }
-  size_t pending_size() const { return pending_.size(); }
   // A kLaunch flow between two known slices (pre-Finalize ids), with no name
   // or category: most of a GPU trace's flows. Kept in 16 bytes instead of a
   // Pending's 80, and bound with no search; added in (from, to) order, the
@@ -171,8 +169,6 @@ class FlowTable {
     }
     flows.release();
   }
-  void ReserveLaunchFlows(size_t more) { launch_flows_.reserve(launch_flows_.size() + more); }
-  size_t launch_flow_count() const { return launch_flows_.size(); }
   // Lets the builder rewrite the `from` endpoint of pending flows of `kind`
   // (called with each flow's id) before Finalize() binds them; launch flows
   // count as kLaunch.

@@ -109,30 +109,25 @@ void Trace::BindFlows(const std::vector<uint32_t>& new_index_of_old) {
   // renumbering, in place. Links arrive in (from, to) order and keep it when
   // the slices were not reordered. Neither has a byte offset: the first
   // pending flow's, if any, stays.
+  auto renumber_rows = [&](auto& rows) {
+    size_t kept = 0;
+    for (auto row : rows) {
+      row.from = renumber(row.from);
+      row.to = renumber(row.to);
+      if (row.from.is_none() || row.to.is_none()) {
+        ++unbound;
+        continue;
+      }
+      rows[kept++] = row;
+    }
+    rows.resize(kept);
+  };
   GrowArray<FlowTable::LaunchFlow> launch;
   launch.swap(f.launch_flows_);
-  size_t kept = 0;
-  for (const FlowTable::LaunchFlow& l : launch) {
-    const SliceId from = renumber(l.from), to = renumber(l.to);
-    if (from.is_none() || to.is_none()) {
-      ++unbound;
-      continue;
-    }
-    launch[kept++] = {from, to, l.name, l.category, l.flow_id};
-  }
-  launch.resize(kept);
+  renumber_rows(launch);
   std::vector<FlowTable::LaunchLink> links;
   links.swap(f.launch_links_);
-  kept = 0;
-  for (const FlowTable::LaunchLink& l : links) {
-    const SliceId from = renumber(l.from), to = renumber(l.to);
-    if (from.is_none() || to.is_none()) {
-      ++unbound;
-      continue;
-    }
-    links[kept++] = {from, to, l.flow_id};
-  }
-  links.resize(kept);
+  renumber_rows(links);
   if (unbound > 0) {
     diagnostics_.Add(DiagCode::kUnboundFlow, unbound, first_unbound_offset, "flow endpoint matched no slice");
   }
