@@ -59,6 +59,19 @@ uint64_t ChooseChunkBytes(uint64_t input_bytes, int threads, uint64_t requested)
                               kMaxAutoChunkBytes);
 }
 
+// A batch for a chunk of `chunk_bytes`, its event and arg lists reserved for
+// dense chunks (a 4 MB chunk of memory events holds ~65,000). Growing them by
+// doubling instead copied each element and first-touched its pages twice:
+// 28 MB of the 290 MB of fresh memory a 413 MB load touched (perf,
+// page-faults). Untouched reserved pages cost address space only.
+std::unique_ptr<RawEventBatch> NewBatch(uint64_t chunk_bytes) {
+  constexpr uint64_t kDenseEventBytes = 48, kDenseArgBytes = 24, kMaxReserved = uint64_t{1} << 20;
+  auto batch = std::make_unique<RawEventBatch>();
+  batch->events.reserve(static_cast<size_t>(std::min(chunk_bytes / kDenseEventBytes, kMaxReserved)));
+  batch->args.reserve(static_cast<size_t>(std::min(chunk_bytes / kDenseArgBytes, kMaxReserved)));
+  return batch;
+}
+
 //-----------------------------------------------------------------------------
 // [SECTION] Input feed
 //-----------------------------------------------------------------------------
@@ -202,7 +215,7 @@ void ChunkPipeline::Tokenize(EventTokenizer* tokenizer, size_t index, std::uniqu
   const ChunkSpec& spec = plan_[index];  // a deque's elements stay put while it grows
   const std::string_view input = input_;
   lock.unlock();
-  if (!batch) batch = std::make_unique<RawEventBatch>();
+  if (!batch) batch = NewBatch(spec.end - spec.begin);
   TokenizeResult result = tokenizer->Tokenize(spec, input, batch.get());
   lock.lock();
   slots_[index].batch = std::move(batch);

@@ -263,11 +263,11 @@ void EventImporter::NoteSlice(const RawEvent& e, SliceId slice, TrackId track, C
   if (traits.device_side) track_flags_[track.index()] |= kHasDeviceEvents;
   if (e.has(RawEvent::kHasCorrelation)) {
     if (e.has(RawEvent::kCorrelationFromTb)) {
-      correlations_.push_back({slice, e.correlation, CorrelationSource::kTensorBoard});
+      correlations_.push_back({e.correlation, slice, CorrelationSource::kTensorBoard});
     } else if (traits.kind == KinetoCategory::kRuntime) {
-      correlations_.push_back({slice, e.correlation, CorrelationSource::kKinetoRuntime});
+      correlations_.push_back({e.correlation, slice, CorrelationSource::kKinetoRuntime});
     } else if (traits.device_side) {
-      correlations_.push_back({slice, e.correlation, CorrelationSource::kKinetoDevice});
+      correlations_.push_back({e.correlation, slice, CorrelationSource::kKinetoDevice});
     }
   }
   if (e.has(RawEvent::kHasMemcpyDetails)) {

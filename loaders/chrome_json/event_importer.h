@@ -60,11 +60,14 @@ class EventImporter {
     kNamedFromString = 1 << 2,  // its tid was a string, noted in string_tids_
   };
   enum class CorrelationSource : uint8_t { kKinetoRuntime, kKinetoDevice, kTensorBoard };
+  // 16 bytes (the id first, no padding between): one per launch and per
+  // kernel, so a GB-scale trace holds millions while it loads.
   struct PendingCorrelation {
-    SliceId slice;
     uint64_t correlation;
+    SliceId slice;
     CorrelationSource source;
   };
+  static_assert(sizeof(PendingCorrelation) == 16);
   struct FlowV2 {
     uint64_t bind_id;
     TimeNs ts_ns;
