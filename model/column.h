@@ -52,6 +52,7 @@ class Column {
   void push_back(const T& v) { Owned().push_back(v); }
   void reserve(size_t n) { Owned().reserve(n); }
   void resize(size_t n) { Owned().resize(n); }
+  void resize_for_overwrite(size_t n) { Owned().resize_for_overwrite(n); }
   void assign(size_t n, const T& v) { Owned().assign(n, v); }
   void clear() { Owned().clear(); }
   void swap(GrowArray<T>& other) { Owned().swap(other); }

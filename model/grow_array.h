@@ -114,6 +114,13 @@ class GrowArray {
     if (n > size_) std::uninitialized_value_construct(data_ + size_, data_ + n);
     size_ = n;
   }
+  // New elements are left as they are (uninitialized): for a caller that
+  // writes every one, perhaps from several threads, without a first pass of
+  // zeroes touching each page on one thread.
+  void resize_for_overwrite(size_t n) {
+    if (n > capacity()) reserve(Grown(n));
+    size_ = n;
+  }
   void resize(size_t n, const T& v) {
     const T copy = v;
     if (n > capacity()) reserve(Grown(n));

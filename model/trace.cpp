@@ -253,7 +253,7 @@ void Trace::ComputeDepthAndParents() {
   Counts first, second;
   const size_t tracks = tracks_.size();
   size_t split = tracks;
-  if (s.size() >= (1u << 20) && tracks >= 2 && std::thread::hardware_concurrency() >= 2) {
+  if (s.size() >= (1u << 18) && tracks >= 2 && std::thread::hardware_concurrency() >= 2) {
     // The track where half the slices are behind us (tracks own consecutive rows).
     split = 1;
     while (split < tracks && tracks_.ranges(TrackId::FromIndex(split)).slice_begin < s.size() / 2) ++split;

@@ -4,14 +4,21 @@
 // renumbered; the five sorted runs are merged into the flow columns, each
 // (from, to, kind) kept once.
 #include <algorithm>
+#include <cstring>
 #include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "model/sl_assert.h"
 #include "model/trace.h"
 
 namespace stepline {
 
 namespace {
+
+// Past this many rows, sorting and merging use a second thread.
+constexpr size_t kParallelMergeRows = size_t{1} << 18;
 
 // Flows as BindFlows orders them: every kind of row becomes one of these.
 struct BoundFlow {
@@ -50,7 +57,7 @@ template <typename T>
 size_t SortFlowRuns(T* begin, T* end) {
   const auto less = [](const T& a, const T& b) { return FlowLess(AsBound(a), AsBound(b)); };
   const size_t n = static_cast<size_t>(end - begin);
-  if (n < (size_t{1} << 18) || std::thread::hardware_concurrency() < 2) {
+  if (n < kParallelMergeRows || std::thread::hardware_concurrency() < 2) {
     std::sort(begin, end, less);
     return n;
   }
@@ -66,7 +73,116 @@ template <typename T>
 struct FlowRun {
   const T* at;
   const T* end;
+  size_t size() const { return static_cast<size_t>(end - at); }
 };
+
+// The five sorted runs BindFlows merges: pending flows, launch flows (two
+// halves each, as SortFlowRuns left them) and launch links.
+struct FlowRuns {
+  FlowRun<BoundFlow> b0, b1;
+  FlowRun<FlowTable::LaunchFlow> l0, l1;
+  FlowRun<FlowTable::LaunchLink> k0;
+  size_t size() const { return b0.size() + b1.size() + l0.size() + l1.size() + k0.size(); }
+};
+
+// Where merged rows go: the flow columns, sized beforehand.
+struct FlowColumns {
+  SliceId* from;
+  SliceId* to;
+  FlowKind* kind;
+  StringId* name;
+  StringId* category;
+  uint64_t* flow_id;
+};
+
+// The order that decides duplicates: (from, to, kind) only.
+bool KeyLess(const BoundFlow& a, const BoundFlow& b) {
+  if (a.from != b.from) return a.from < b.from;
+  if (a.to != b.to) return a.to < b.to;
+  return a.kind < b.kind;
+}
+
+// Merges `runs` into the columns from row `at` on, each (from, to, kind)
+// kept once: Kineto states a launch twice (correlation args and an ac2g
+// flow). On a tie the earlier run wins: pending flows, then launch flows,
+// then links. Returns the rows written.
+size_t MergeFlowRuns(FlowRuns runs, const FlowColumns& out, size_t at) {
+  const size_t first = at;
+  for (;;) {
+    BoundFlow best{};
+    int best_run = -1;
+    auto consider = [&](int index, const auto& run) {
+      if (run.at == run.end) return;
+      const BoundFlow head = AsBound(*run.at);
+      if (best_run < 0 || FlowLess(head, best)) {
+        best = head;
+        best_run = index;
+      }
+    };
+    consider(0, runs.b0);
+    consider(1, runs.b1);
+    consider(2, runs.l0);
+    consider(3, runs.l1);
+    consider(4, runs.k0);
+    if (best_run < 0) break;
+    switch (best_run) {
+      case 0: ++runs.b0.at; break;
+      case 1: ++runs.b1.at; break;
+      case 2: ++runs.l0.at; break;
+      case 3: ++runs.l1.at; break;
+      default: ++runs.k0.at; break;
+    }
+    if (at > first && out.from[at - 1] == best.from && out.to[at - 1] == best.to && out.kind[at - 1] == best.kind) {
+      continue;
+    }
+    out.from[at] = best.from;
+    out.to[at] = best.to;
+    out.kind[at] = best.kind;
+    out.name[at] = best.name;
+    out.category[at] = best.category;
+    out.flow_id[at] = best.flow_id;
+    ++at;
+  }
+  return at - first;
+}
+
+// Splits every run at the first row whose (from, to, kind) is not below
+// `pivot`'s: rows with one key never end up on both sides, so the two sides
+// merge (and drop duplicates) independently.
+std::pair<FlowRuns, FlowRuns> SplitFlowRuns(const FlowRuns& runs, const BoundFlow& pivot) {
+  auto split = [&](const auto& run, auto* below, auto* rest) {
+    using Row = std::remove_cv_t<std::remove_pointer_t<decltype(run.at)>>;
+    const Row* cut = std::partition_point(run.at, run.end, [&](const Row& r) { return KeyLess(AsBound(r), pivot); });
+    *below = {run.at, cut};
+    *rest = {cut, run.end};
+  };
+  FlowRuns below, rest;
+  split(runs.b0, &below.b0, &rest.b0);
+  split(runs.b1, &below.b1, &rest.b1);
+  split(runs.l0, &below.l0, &rest.l0);
+  split(runs.l1, &below.l1, &rest.l1);
+  split(runs.k0, &below.k0, &rest.k0);
+  return {below, rest};
+}
+
+// The middle row of the longest run: a pivot that leaves about half the rows
+// on each side when the runs cover the same keys (launch flows and links do).
+BoundFlow MiddleRow(const FlowRuns& runs) {
+  BoundFlow pivot{};
+  size_t longest = 0;
+  auto consider = [&](const auto& run) {
+    if (run.size() > longest) {
+      longest = run.size();
+      pivot = AsBound(run.at[run.size() / 2]);
+    }
+  };
+  consider(runs.b0);
+  consider(runs.b1);
+  consider(runs.l0);
+  consider(runs.l1);
+  consider(runs.k0);
+  return pivot;
+}
 
 }  // namespace
 
@@ -139,59 +255,53 @@ void Trace::BindFlows(const std::vector<uint32_t>& new_index_of_old) {
   };
   if (!std::is_sorted(links.begin(), links.end(), link_less)) std::sort(links.begin(), links.end(), link_less);
 
-  // Merge the five sorted runs into the columns. Kineto states a launch
-  // twice (correlation args and an ac2g flow): keep the first of each
-  // (from, to, kind). On a tie the earlier run wins: pending flows, then
-  // launch flows, then links.
-  const size_t total = bound.size() + launch.size() + links.size();
-  f.from_.reserve(total);
-  f.to_.reserve(total);
-  f.kind_.reserve(total);
-  f.name_.reserve(total);
-  f.category_.reserve(total);
-  f.flow_id_.reserve(total);
-  auto emit = [&](const BoundFlow& b) {
-    const size_t n = f.from_.size();
-    if (n > 0 && f.from_[n - 1] == b.from && f.to_[n - 1] == b.to && f.kind_[n - 1] == b.kind) return;
-    f.from_.push_back(b.from);
-    f.to_.push_back(b.to);
-    f.kind_.push_back(b.kind);
-    f.name_.push_back(b.name);
-    f.category_.push_back(b.category);
-    f.flow_id_.push_back(b.flow_id);
-  };
+  // Merge the five sorted runs into the columns; a large merge (the serial
+  // tail of a GB-scale load) as two halves split at a key, on two threads.
   const BoundFlow* const bound_data = bound.data();
   const FlowTable::LaunchFlow* const launch_data = launch.data();
-  FlowRun<BoundFlow> b0{bound_data, bound_data + bound_half}, b1{bound_data + bound_half, bound_data + bound.size()};
-  FlowRun<FlowTable::LaunchFlow> l0{launch_data, launch_data + launch_half};
-  FlowRun<FlowTable::LaunchFlow> l1{launch_data + launch_half, launch_data + launch.size()};
-  FlowRun<FlowTable::LaunchLink> k0{links.data(), links.data() + links.size()};
-  for (;;) {
-    BoundFlow best{};
-    int best_run = -1;
-    auto consider = [&](int index, const auto& run) {
-      if (run.at == run.end) return;
-      const BoundFlow head = AsBound(*run.at);
-      if (best_run < 0 || FlowLess(head, best)) {
-        best = head;
-        best_run = index;
-      }
-    };
-    consider(0, b0);
-    consider(1, b1);
-    consider(2, l0);
-    consider(3, l1);
-    consider(4, k0);
-    if (best_run < 0) break;
-    emit(best);
-    switch (best_run) {
-      case 0: ++b0.at; break;
-      case 1: ++b1.at; break;
-      case 2: ++l0.at; break;
-      case 3: ++l1.at; break;
-      default: ++k0.at; break;
+  const FlowRuns runs{{bound_data, bound_data + bound_half},
+                      {bound_data + bound_half, bound_data + bound.size()},
+                      {launch_data, launch_data + launch_half},
+                      {launch_data + launch_half, launch_data + launch.size()},
+                      {links.data(), links.data() + links.size()}};
+  const size_t total = runs.size();
+  SL_ASSERT(f.from_.empty() && "flows are bound once");
+  f.from_.resize_for_overwrite(total);
+  f.to_.resize_for_overwrite(total);
+  f.kind_.resize_for_overwrite(total);
+  f.name_.resize_for_overwrite(total);
+  f.category_.resize_for_overwrite(total);
+  f.flow_id_.resize_for_overwrite(total);
+  const FlowColumns out{f.from_.data(), f.to_.data(),     f.kind_.data(),
+                        f.name_.data(), f.category_.data(), f.flow_id_.data()};
+  size_t rows = 0;
+  if (total < kParallelMergeRows || std::thread::hardware_concurrency() < 2) {
+    rows = MergeFlowRuns(runs, out, 0);
+  } else {
+    const auto [below, rest] = SplitFlowRuns(runs, MiddleRow(runs));
+    // The rest is written after room for every row below, then moved down
+    // over the duplicates dropped there.
+    const size_t rest_at = below.size();
+    size_t rest_rows = 0;
+    std::thread worker([&, rest = rest] { rest_rows = MergeFlowRuns(rest, out, rest_at); });
+    rows = MergeFlowRuns(below, out, 0);
+    worker.join();
+    if (rows < rest_at) {
+      std::memmove(out.from + rows, out.from + rest_at, rest_rows * sizeof(SliceId));
+      std::memmove(out.to + rows, out.to + rest_at, rest_rows * sizeof(SliceId));
+      std::memmove(out.kind + rows, out.kind + rest_at, rest_rows * sizeof(FlowKind));
+      std::memmove(out.name + rows, out.name + rest_at, rest_rows * sizeof(StringId));
+      std::memmove(out.category + rows, out.category + rest_at, rest_rows * sizeof(StringId));
+      std::memmove(out.flow_id + rows, out.flow_id + rest_at, rest_rows * sizeof(uint64_t));
     }
+    rows += rest_rows;
   }
+  f.from_.resize(rows);
+  f.to_.resize(rows);
+  f.kind_.resize(rows);
+  f.name_.resize(rows);
+  f.category_.resize(rows);
+  f.flow_id_.resize(rows);
 }
 
 }  // namespace stepline

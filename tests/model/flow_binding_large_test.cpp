@@ -1,6 +1,7 @@
 // Trace::Finalize() binding millions of flows: past a quarter million it
 // sorts pending flows and launch flows each on two threads, and merges the
-// four halves with the launch links while writing the columns. Built at -O2
+// four halves with the launch links into the columns as two halves split at
+// a key, on two threads. Built at -O2
 // (tests/CMakeLists.txt): its reference sort of 1.3 M flows took 6.5 s at
 // -O0.
 #include <gtest/gtest.h>
@@ -93,6 +94,78 @@ TEST_F(LargeFlowBindingTest, MillionsOfFlowsBindAsOneSortedDeduplicatedList) {
     ASSERT_EQ(f.category()[i], expected[i].category) << i;
     ASSERT_EQ(f.flow_id()[i], expected[i].flow_id) << i;
   }
+}
+
+// The merge splits at the middle row's (from, to, kind): every row with
+// that key must land on one side, or both sides would keep one. Here a few
+// keys carry a quarter million rows each, so the middle row's key has
+// duplicates on both sides of it in every run.
+TEST_F(LargeFlowBindingTest, RowsOfTheSplitKeyAreKeptOnceWithTheFirstRowsAttributes) {
+  const TrackId host = AddTrack(1), gpu = AddTrack(2);
+  constexpr uint32_t kPairs = 3;
+  std::vector<SliceId> launches, kernels;
+  for (uint32_t i = 0; i < kPairs; ++i) {
+    launches.push_back(Slice(host, 100 * i, 5, "launch"));
+    kernels.push_back(Slice(gpu, 100 * i + 7, 2, "kernel"));
+  }
+  const StringId ac2g = trace_.mutable_strings().Intern("ac2g"), other = trace_.mutable_strings().Intern("fwdbwd");
+  // The row that must survive per (pair, kind): FlowLess's least, i.e. the
+  // named flow first (no name is id 0), then the lowest id, then category.
+  struct Best {
+    bool seen = false;
+    StringId name, category;
+    uint64_t flow_id = 0;
+  };
+  Best best[kPairs][2];
+  auto note = [&](uint32_t pair, FlowKind kind, StringId name, StringId category, uint64_t flow_id) {
+    Best& b = best[pair][kind == FlowKind::kLaunch ? 1 : 0];
+    const auto key = std::make_tuple(UINT32_MAX - name.value, flow_id, category.value);  // higher names first
+    const auto old = std::make_tuple(UINT32_MAX - b.name.value, b.flow_id, b.category.value);
+    if (!b.seen || key < old) b = {true, name, category, flow_id};
+  };
+  std::mt19937_64 rng(11);
+  FlowTable& flows = trace_.mutable_flows();
+  for (int n = 0; n < 900'000; ++n) {
+    const auto pair = static_cast<uint32_t>(rng() % kPairs);
+    const FlowKind kind = rng() % 4 == 0 ? FlowKind::kGeneric : FlowKind::kLaunch;
+    const StringId name = rng() % 1000 == 0 ? ac2g : StringId::None();
+    const StringId category = rng() % 2 == 0 ? ac2g : other;
+    const uint64_t flow_id = 1000 + rng() % 100'000;
+    if (kind == FlowKind::kLaunch && rng() % 2 == 0) {
+      flows.AddLaunchFlow({launches[pair], kernels[pair], name, category, flow_id});
+    } else {
+      FlowTable::Pending p;
+      p.from = FlowEndpoint::OfSlice(launches[pair]);
+      p.to = FlowEndpoint::OfSlice(kernels[pair]);
+      p.kind = kind;
+      p.name = name;
+      p.category = category;
+      p.flow_id = flow_id;
+      flows.AddPending(p);
+    }
+    note(pair, kind, name, category, flow_id);
+  }
+  trace_.Finalize();
+  ASSERT_EQ(trace_.CheckInvariants(), "");
+
+  // Rows are renumbered by track then time: launches 0..2, kernels 3..5.
+  const FlowTable& f = trace_.flows();
+  size_t row = 0;
+  for (uint32_t pair = 0; pair < kPairs; ++pair) {
+    for (int k = 0; k < 2; ++k) {
+      const Best& b = best[pair][k];
+      if (!b.seen) continue;
+      ASSERT_LT(row, f.size());
+      EXPECT_EQ(f.from()[row].value, pair) << row;
+      EXPECT_EQ(f.to()[row].value, kPairs + pair) << row;
+      EXPECT_EQ(f.kind()[row], k == 1 ? FlowKind::kLaunch : FlowKind::kGeneric) << row;
+      EXPECT_EQ(f.name()[row], b.name) << row;
+      EXPECT_EQ(f.category()[row], b.category) << row;
+      EXPECT_EQ(f.flow_id()[row], b.flow_id) << row;
+      ++row;
+    }
+  }
+  EXPECT_EQ(f.size(), row);
 }
 
 }  // namespace
