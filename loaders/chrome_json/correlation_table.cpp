@@ -12,12 +12,14 @@ size_t CorrelationTable::Insert(const Entry& e) {
     ++probes;
   }
   slots_[i] = Slot{e.correlation, e.track, e.slice.value + 1};
+  longest_probe_ = std::max(longest_probe_, probes);
   return probes;
 }
 
 SliceId CorrelationTable::Find(uint32_t track, uint64_t correlation) const {
   if (slots_.empty()) return SliceId::None();
-  for (size_t i = Home(track, correlation); slots_[i].slice_plus_one != 0; i = (i + 1) & mask_) {
+  size_t i = Home(track, correlation);
+  for (size_t probe = 0; probe < longest_probe_ && slots_[i].slice_plus_one != 0; ++probe, i = (i + 1) & mask_) {
     if (slots_[i].track == track && slots_[i].correlation == correlation) return SliceId(slots_[i].slice_plus_one - 1);
   }
   return SliceId::None();

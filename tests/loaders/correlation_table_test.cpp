@@ -48,6 +48,39 @@ TEST(CorrelationTableTest, ConsecutiveIdsOnTwoTracks) {
   EXPECT_TRUE(ExpectExact(entries));  // the case the ordered slots are for
 }
 
+// Ordered slots are sized by the ids' span: a launch and a kernel per id
+// fill them 8/9 or less, not 1/2 as hashed slots are (issue #22: the table is
+// zeroed and filled on the load's serial tail).
+TEST(CorrelationTableTest, OrderedSlotsAreSizedByTheSpanOfTheIds) {
+  std::vector<CorrelationTable::Entry> entries;
+  for (uint32_t i = 0; i < 100000; ++i) {
+    entries.push_back({1, 5000 + i, SliceId(2 * i)});
+    entries.push_back({2, 5000 + i, SliceId(2 * i + 1)});
+  }
+  CorrelationTable table;
+  table.Build(entries.size(), [&](size_t i) { return entries[i]; });
+  EXPECT_TRUE(table.ordered());
+  EXPECT_EQ(table.slot_count(), size_t{1} << 18);  // >= 200,000 * 9/8; hashed would take 2^19
+  EXPECT_TRUE(ExpectExact(entries));
+}
+
+// Kineto's runtime calls all carry an id, but only some launch GPU work: the
+// ids' span, not the entry count, sizes the ordered slots, so ids do not wrap
+// onto each other's slots.
+TEST(CorrelationTableTest, SparseKernelIdsKeepTheirOwnSlots) {
+  std::vector<CorrelationTable::Entry> entries;
+  for (uint32_t i = 0; i < 140000; ++i) {
+    entries.push_back({1, 7 + i, SliceId(static_cast<uint32_t>(entries.size()))});
+    if (i % 8 == 0) entries.push_back({2, 7 + i, SliceId(static_cast<uint32_t>(entries.size()))});
+  }
+  CorrelationTable table;
+  table.Build(entries.size(), [&](size_t i) { return entries[i]; });
+  EXPECT_TRUE(table.ordered());
+  // 157,500 entries * 9/8 would round to 2^18 slots: fewer than two per id.
+  EXPECT_GE(table.slot_count(), size_t{2} * 140000);
+  EXPECT_TRUE(ExpectExact(entries));
+}
+
 // Four processes with their own counters: the same ids on eight tracks. In
 // ordered slots they pile into one cluster that every insert and lookup
 // walks (quadratic: a review finding); the table hashes them instead.
