@@ -7,7 +7,6 @@
 // contain a backslash, so most strings are never copied; numbers that carry
 // time are converted from their exact decimal text (json_number.h).
 #include <algorithm>
-#include <array>
 #include <utility>
 
 #include "loaders/chrome_json/event_tokenizer_impl.h"
@@ -19,56 +18,7 @@ namespace {
 
 constexpr size_t kMaxMetadataJsonBytes = size_t{1} << 20;  // larger top-level values are summarized
 
-// Little-endian packing of a key of up to 8 bytes.
-constexpr uint64_t Pack(std::string_view s) {
-  uint64_t v = 0;
-  for (size_t i = s.size(); i-- > 0;) v = v << 8 | static_cast<unsigned char>(s[i]);
-  return v;
-}
-
-// The known keys in a table of 32, found by one multiply and shift: a
-// perfect hash of the 16 (no two share a slot; BuildKnownKeys fails to
-// compile otherwise). A switch over them compared the packed key up to five
-// times, 6% of a load's instructions (callgrind, 42 MB demo). An empty slot
-// holds 0, which no key packs to (its last byte is not 0).
-constexpr uint64_t kKnownKeyMultiplier = 0xa648a7dd06839eb9ull;
-constexpr size_t KnownKeySlot(uint64_t packed) { return static_cast<size_t>((packed * kKnownKeyMultiplier) >> 59); }
-
-struct KnownKey {
-  uint64_t packed = 0;
-  EventKey key = EventKey::kOther;
-};
-
-constexpr std::array<KnownKey, 32> BuildKnownKeys() {
-  constexpr std::pair<std::string_view, EventKey> kKeys[] = {
-      {"ph", EventKey::kPh},         {"ts", EventKey::kTs},       {"id", EventKey::kId},
-      {"bp", EventKey::kBp},         {"s", EventKey::kS},         {"pid", EventKey::kPid},
-      {"tid", EventKey::kTid},       {"dur", EventKey::kDur},     {"cat", EventKey::kCat},
-      {"id2", EventKey::kId2},       {"name", EventKey::kName},   {"args", EventKey::kArgs},
-      {"scope", EventKey::kScope},   {"bind_id", EventKey::kBindId}, {"flow_in", EventKey::kFlowIn},
-      {"flow_out", EventKey::kFlowOut}};
-  std::array<KnownKey, 32> table{};
-  for (const auto& [text, key] : kKeys) {
-    KnownKey& slot = table[KnownKeySlot(Pack(text))];
-    if (slot.packed != 0) throw "two known keys share a slot: choose another multiplier";
-    slot = {Pack(text), key};
-  }
-  return table;
-}
-constexpr std::array<KnownKey, 32> kKnownKeys = BuildKnownKeys();
-
 }  // namespace
-
-EventKey ClassifyEventKey(std::string_view k) {
-  if (k.empty() || k.size() > 8) return EventKey::kOther;
-  uint64_t w = 0;
-  for (size_t i = k.size(); i-- > 0;) w = w << 8 | static_cast<unsigned char>(k[i]);  // no memcpy call
-  // A key equal to a known one plus trailing NULs ("ph\0", from an escape)
-  // packs the same: its last byte is then 0.
-  if (((w >> (8 * (k.size() - 1))) & 0xFF) == 0) return EventKey::kOther;
-  const KnownKey& known = kKnownKeys[KnownKeySlot(w)];
-  return known.packed == w ? known.key : EventKey::kOther;
-}
 
 TokenizeResult EventTokenizer::Impl::Run(const ChunkSpec& spec, std::string_view input, RawEventBatch* out) {
   batch = out;

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "loaders/chrome_json/event_key.h"
 #include "loaders/chrome_json/event_tokenizer.h"
 #include "loaders/chrome_json/json_lexical.h"
 #include "loaders/chrome_json/json_number.h"
@@ -18,27 +19,6 @@ namespace stepline::loaders {
 
 namespace od = simdjson::ondemand;
 
-// The event members the tokenizer reads.
-enum class EventKey : uint8_t {
-  kOther,
-  kPh,
-  kTs,
-  kDur,
-  kPid,
-  kTid,
-  kName,
-  kCat,
-  kArgs,
-  kId,
-  kId2,
-  kBindId,
-  kBp,
-  kScope,
-  kS,
-  kFlowIn,
-  kFlowOut
-};
-EventKey ClassifyEventKey(std::string_view key);
 
 
 // raw_json_token() runs to the next structural character: drop the spaces.

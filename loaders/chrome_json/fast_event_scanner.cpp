@@ -296,7 +296,7 @@ bool FastScanner::Event() {
       std::string_view key;
       if (p_ == end_ || *p_ != '"' || !PlainString(&key) || !Expect(':')) return false;
       any_member = true;
-      const EventKey kind = ClassifyEventKey(key);
+      const EventKey kind = ClassifyEventKeyIn(key, end_);
       if (!(kind == EventKey::kOther ? SkipValue(1) : Member(kind, &ev, &scope_hash))) return false;
       SkipSpace();
       if (p_ == end_) return false;
