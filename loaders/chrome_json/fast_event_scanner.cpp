@@ -282,7 +282,11 @@ class FastScanner {
 
 // EventTokenizer::Impl::ParseEvent, minus its problems.
 bool FastScanner::Event() {
-  RawEvent& ev = batch_->events.emplace_back();  // filled in place: no copy of 88 bytes per event
+  // Filled in place. Copied from a blank event rather than value-initialized:
+  // GCC zeroes 88 bytes with `rep stos`, whose start-up cost was 5% of the
+  // scanner's time (perf annotate); a copy is a few vector moves.
+  static constexpr RawEvent kBlank{};
+  RawEvent& ev = batch_->events.emplace_back(kBlank);
   ev.offset = static_cast<uint64_t>(p_ - base_);
   ev.args_begin = static_cast<uint32_t>(batch_->args.size());
   uint64_t scope_hash = 0;
