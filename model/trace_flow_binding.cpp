@@ -266,12 +266,15 @@ void Trace::BindFlows(const std::vector<uint32_t>& new_index_of_old) {
                       {links.data(), links.data() + links.size()}};
   const size_t total = runs.size();
   SL_ASSERT(f.from_.empty() && "flows are bound once");
-  f.from_.resize_for_overwrite(total);
-  f.to_.resize_for_overwrite(total);
-  f.kind_.resize_for_overwrite(total);
-  f.name_.resize_for_overwrite(total);
-  f.category_.resize_for_overwrite(total);
-  f.flow_id_.resize_for_overwrite(total);
+  auto each_column = [&](auto&& op) {
+    op(f.from_);
+    op(f.to_);
+    op(f.kind_);
+    op(f.name_);
+    op(f.category_);
+    op(f.flow_id_);
+  };
+  each_column([&](auto& column) { column.resize_for_overwrite(total); });
   const FlowColumns out{f.from_.data(), f.to_.data(),     f.kind_.data(),
                         f.name_.data(), f.category_.data(), f.flow_id_.data()};
   size_t rows = 0;
@@ -287,21 +290,13 @@ void Trace::BindFlows(const std::vector<uint32_t>& new_index_of_old) {
     rows = MergeFlowRuns(below, out, 0);
     worker.join();
     if (rows < rest_at) {
-      std::memmove(out.from + rows, out.from + rest_at, rest_rows * sizeof(SliceId));
-      std::memmove(out.to + rows, out.to + rest_at, rest_rows * sizeof(SliceId));
-      std::memmove(out.kind + rows, out.kind + rest_at, rest_rows * sizeof(FlowKind));
-      std::memmove(out.name + rows, out.name + rest_at, rest_rows * sizeof(StringId));
-      std::memmove(out.category + rows, out.category + rest_at, rest_rows * sizeof(StringId));
-      std::memmove(out.flow_id + rows, out.flow_id + rest_at, rest_rows * sizeof(uint64_t));
+      each_column([&](auto& column) {
+        std::memmove(column.data() + rows, column.data() + rest_at, rest_rows * sizeof(column[0]));
+      });
     }
     rows += rest_rows;
   }
-  f.from_.resize(rows);
-  f.to_.resize(rows);
-  f.kind_.resize(rows);
-  f.name_.resize(rows);
-  f.category_.resize(rows);
-  f.flow_id_.resize(rows);
+  each_column([&](auto& column) { column.resize(rows); });
 }
 
 }  // namespace stepline

@@ -146,5 +146,20 @@ TEST(GrowArrayTest, ColumnGrowsGeometricallyOverIt) {
   EXPECT_TRUE(std::equal(c.begin(), c.end(), expected.begin(), expected.end()));
 }
 
+// resize_for_overwrite: the size a caller then writes in full, from any
+// thread; the rows before it stay, across a move to a mapping of its own.
+TEST(GrowArrayTest, ResizeForOverwriteKeepsThePrefix) {
+  GrowArray<uint64_t> a;
+  for (uint64_t i = 0; i < 1000; ++i) a.push_back(i * 3);
+  a.resize_for_overwrite(2'000'000);  // 16 MB: past the mapped-block threshold
+  ASSERT_EQ(a.size(), 2'000'000u);
+  for (uint64_t i = 0; i < 1000; ++i) ASSERT_EQ(a[i], i * 3) << i;
+  for (uint64_t i = 1000; i < a.size(); ++i) a[i] = i;
+  a.resize_for_overwrite(10);
+  EXPECT_EQ(a.size(), 10u);
+  EXPECT_EQ(a[9], 27u);
+  EXPECT_GE(a.capacity(), 2'000'000u);  // shrinking keeps the block
+}
+
 }  // namespace
 }  // namespace stepline
