@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "model/string_pool.h"
 
 namespace stepline::loaders {
 namespace {
@@ -27,15 +26,46 @@ constexpr std::string_view kWellKnownText[kWellKnownCount] = {
 constexpr size_t kInitialSlots = 4096;
 constexpr size_t kArenaBlockBytes = size_t{1} << 16;
 
+inline uint64_t Mix(uint64_t a, uint64_t b) {
+  const __uint128_t r = static_cast<__uint128_t>(a) * b;
+  return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
+}
+
+// Strings over 16 bytes (kernel names, tf_op paths, kernel details: tens of
+// bytes each, hashed once per occurrence) 16 bytes a round in two
+// independent lanes, so the multiplies overlap, and the last 16 bytes by two
+// overlapping loads instead of a byte-count copy. StringPool::Hash, one lane
+// and a copied tail, was 4% of a load's samples. Its values are kept where
+// they matter (event ids hashed from text); this one is the table's own.
+uint64_t LongHash(const char* p, size_t n) {
+  constexpr uint64_t kP0 = 0xa0761d6478bd642full, kP1 = 0xe7037ed1a0b428dbull, kP2 = 0x8ebc6af09c88c6e3ull;
+  uint64_t a = kP0 ^ n, b = kP2;
+  const char* const last = p + n - 16;
+  for (; p < last; p += 16) {
+    uint64_t w0, w1;
+    std::memcpy(&w0, p, 8);
+    std::memcpy(&w1, p + 8, 8);
+    a = Mix(a ^ w0, kP1);
+    b = Mix(b ^ w1, kP0);
+  }
+  uint64_t t0, t1;
+  std::memcpy(&t0, last, 8);
+  std::memcpy(&t1, last + 8, 8);
+  return Mix(Mix(a ^ t0, kP1) ^ Mix(b ^ t1, kP0), kP2);
+}
+
 // The table's hash: exact content for strings up to 16 bytes (most keys,
 // categories and short names) from two overlapping loads and one multiply;
-// StringPool's word hash beyond that.
+// LongHash beyond that.
 uint32_t TableHash(std::string_view s) {
   const size_t n = s.size();
   const char* p = s.data();
   uint64_t a, b;
   if (n >= 8) {
-    if (n > 16) return static_cast<uint32_t>(StringPool::Hash(s));
+    if (n > 16) {
+      const uint64_t h = LongHash(p, n);
+      return static_cast<uint32_t>(h >> 32) ^ static_cast<uint32_t>(h);
+    }
     std::memcpy(&a, p, 8);
     std::memcpy(&b, p + n - 8, 8);
   } else if (n >= 4) {
