@@ -155,6 +155,29 @@ TEST(FastEventScannerTest, ReadsThePlainShapes) {
   ExpectFastAgrees("{\"ph\":\"X\",\"name\":\"caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\",\"ts\":1,\"dur\":1,\"pid\":1,\"tid\":1}");
 }
 
+// Numbers are read 8 digits at a time where 8 bytes are left in the chunk,
+// byte by byte near its end: every integer length from 1 to 24 digits with
+// 0 to 11 fraction digits, signed, as times, ids and args, in chunks small
+// enough that many numbers sit at a chunk's end. (An exponent in an arg is
+// simdjson's to convert: the fast path gives such a chunk up.)
+TEST(FastEventScannerTest, NumbersOfEveryLengthReadTheSameBothWays) {
+  const std::string digits = "918273645091827364509182736450";
+  std::string json = "[{\"ph\":\"i\",\"ts\":0},\n";
+  for (size_t d = 1; d <= 24; ++d) {
+    for (size_t f = 0; f <= 11; ++f) {
+      const std::string whole = digits.substr(0, d), fraction = f == 0 ? "" : "." + digits.substr(3, f);
+      json += "{\"ph\":\"X\",\"ts\":" + whole + fraction + ",\"dur\":" + whole.substr(0, 9) + fraction +
+              ",\"pid\":" + whole + ",\"tid\":-" + whole + ",\"name\":\"n\",\"args\":{\"v\":" + whole + fraction +
+              ",\"w\":-" + whole + fraction + ",\"x\":0" + fraction + "}},\n";
+    }
+  }
+  json += "{\"ph\":\"i\",\"ts\":0}]";
+  for (const uint64_t chunk_bytes : {64u, 333u, 4096u}) {
+    const Comparison c = CompareOnChunks(json, chunk_bytes);
+    EXPECT_GT(3 * c.fast_chunks, c.chunks) << chunk_bytes;  // past 19 digits a chunk goes to simdjson
+  }
+}
+
 TEST(FastEventScannerTest, WithoutArgsSkipsWhatTheWalkSkips) {
   ExpectFastAgrees(R"j({"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":"k","args":{"correlation":5,"junk":[1,2,{"a":"b"}],"s":"t\"u","d":1e400}})j",
                    /*keep_args=*/false);
