@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "model/hash_mix.h"
 #include "model/sl_assert.h"
 
 namespace stepline {
@@ -13,11 +14,6 @@ namespace {
 constexpr size_t kFirstBlockBytes = size_t{4} << 10;
 constexpr size_t kBlockBytes = size_t{1} << 20;
 constexpr size_t kInitialSlots = 1024;
-
-inline uint64_t Mix(uint64_t a, uint64_t b) {
-  __uint128_t r = static_cast<__uint128_t>(a) * b;
-  return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
-}
 }  // namespace
 
 uint64_t StringPool::Hash(std::string_view s) {
@@ -30,13 +26,13 @@ uint64_t StringPool::Hash(std::string_view s) {
   while (n >= 8) {
     uint64_t w;
     std::memcpy(&w, p, 8);
-    h = Mix(h ^ w, kP1);
+    h = MultiplyFold(h ^ w, kP1);
     p += 8;
     n -= 8;
   }
   uint64_t tail = 0;
   std::memcpy(&tail, p, n);
-  return Mix(h ^ tail, kP0 ^ kP1);
+  return MultiplyFold(h ^ tail, kP0 ^ kP1);
 }
 
 StringPool::StringPool() {

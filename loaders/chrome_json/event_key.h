@@ -83,9 +83,7 @@ inline EventKey ClassifyPacked(uint64_t packed, size_t size) {
 
 inline EventKey ClassifyEventKey(std::string_view k) {
   if (k.empty() || k.size() > 8) return EventKey::kOther;
-  uint64_t w = 0;
-  for (size_t i = k.size(); i-- > 0;) w = w << 8 | static_cast<unsigned char>(k[i]);  // no memcpy call
-  return event_key_detail::ClassifyPacked(w, k.size());
+  return event_key_detail::ClassifyPacked(event_key_detail::Pack(k), k.size());
 }
 
 // The same answer for a key with at least 8 readable bytes from its start

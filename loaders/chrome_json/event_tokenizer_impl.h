@@ -19,8 +19,6 @@ namespace stepline::loaders {
 
 namespace od = simdjson::ondemand;
 
-
-
 // raw_json_token() runs to the next structural character: drop the spaces.
 inline std::string_view TrimRight(std::string_view s) {
   while (!s.empty() && IsJsonSpace(s.back())) s.remove_suffix(1);

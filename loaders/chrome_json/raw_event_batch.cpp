@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "model/hash_mix.h"
 
 namespace stepline::loaders {
 namespace {
@@ -26,11 +27,6 @@ constexpr std::string_view kWellKnownText[kWellKnownCount] = {
 constexpr size_t kInitialSlots = 4096;
 constexpr size_t kArenaBlockBytes = size_t{1} << 16;
 
-inline uint64_t Mix(uint64_t a, uint64_t b) {
-  const __uint128_t r = static_cast<__uint128_t>(a) * b;
-  return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
-}
-
 // Strings over 16 bytes (kernel names, tf_op paths, kernel details: tens of
 // bytes each, hashed once per occurrence) 16 bytes a round in two
 // independent lanes, so the multiplies overlap, and the last 16 bytes by two
@@ -45,13 +41,13 @@ uint64_t LongHash(const char* p, size_t n) {
     uint64_t w0, w1;
     std::memcpy(&w0, p, 8);
     std::memcpy(&w1, p + 8, 8);
-    a = Mix(a ^ w0, kP1);
-    b = Mix(b ^ w1, kP0);
+    a = MultiplyFold(a ^ w0, kP1);
+    b = MultiplyFold(b ^ w1, kP0);
   }
   uint64_t t0, t1;
   std::memcpy(&t0, last, 8);
   std::memcpy(&t1, last + 8, 8);
-  return Mix(Mix(a ^ t0, kP1) ^ Mix(b ^ t1, kP0), kP2);
+  return MultiplyFold(MultiplyFold(a ^ t0, kP1) ^ MultiplyFold(b ^ t1, kP0), kP2);
 }
 
 // The table's hash: exact content for strings up to 16 bytes (most keys,

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "loaders/posix_io.h"
+#include "model/hash_mix.h"
 
 namespace stepline::column_cache {
 
@@ -27,11 +28,6 @@ namespace stepline::column_cache {
 // [SECTION] Hash and on-disk structs
 //-----------------------------------------------------------------------------
 namespace {
-
-inline uint64_t Mix(uint64_t a, uint64_t b) {
-  const __uint128_t r = static_cast<__uint128_t>(a) * b;
-  return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
-}
 
 constexpr char kMagic[8] = {'S', 'T', 'E', 'P', 'L', 'C', 'C', '\0'};
 constexpr size_t kMaxEntries = 128;
@@ -105,21 +101,21 @@ uint64_t HashBytes(const void* data, size_t bytes, uint64_t seed) {
   while (n >= 32) {
     uint64_t w[4];
     std::memcpy(w, p, 32);
-    for (int i = 0; i < 4; ++i) h[i] = Mix(h[i] ^ w[i], kP1 + static_cast<uint64_t>(i) * 2);
+    for (int i = 0; i < 4; ++i) h[i] = MultiplyFold(h[i] ^ w[i], kP1 + static_cast<uint64_t>(i) * 2);
     p += 32;
     n -= 32;
   }
-  uint64_t out = Mix(h[0] ^ h[2], kP0) ^ Mix(h[1] ^ h[3], kP2);
+  uint64_t out = MultiplyFold(h[0] ^ h[2], kP0) ^ MultiplyFold(h[1] ^ h[3], kP2);
   while (n >= 8) {
     uint64_t w;
     std::memcpy(&w, p, 8);
-    out = Mix(out ^ w, kP1);
+    out = MultiplyFold(out ^ w, kP1);
     p += 8;
     n -= 8;
   }
   uint64_t tail = 0;
   if (n > 0) std::memcpy(&tail, p, n);  // p may be null for an empty column
-  return Mix(out ^ tail ^ bytes, kP0 ^ kP1);
+  return MultiplyFold(out ^ tail ^ bytes, kP0 ^ kP1);
 }
 
 //-----------------------------------------------------------------------------
