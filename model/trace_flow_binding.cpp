@@ -85,6 +85,17 @@ struct FlowRuns {
   size_t size() const { return b0.size() + b1.size() + l0.size() + l1.size() + k0.size(); }
 };
 
+// Calls op with the same run of each FlowRuns given, for each of the five
+// runs in merge order: the one place that lists them.
+template <typename Op, typename... Runs>
+void EachRun(Op&& op, Runs&... runs) {
+  op(runs.b0...);
+  op(runs.b1...);
+  op(runs.l0...);
+  op(runs.l1...);
+  op(runs.k0...);
+}
+
 // Where merged rows go: the flow columns, sized beforehand.
 struct FlowColumns {
   SliceId* from;
@@ -110,28 +121,22 @@ size_t MergeFlowRuns(FlowRuns runs, const FlowColumns& out, size_t at) {
   const size_t first = at;
   for (;;) {
     BoundFlow best{};
-    int best_run = -1;
-    auto consider = [&](int index, const auto& run) {
-      if (run.at == run.end) return;
-      const BoundFlow head = AsBound(*run.at);
-      if (best_run < 0 || FlowLess(head, best)) {
-        best = head;
-        best_run = index;
-      }
-    };
-    consider(0, runs.b0);
-    consider(1, runs.b1);
-    consider(2, runs.l0);
-    consider(3, runs.l1);
-    consider(4, runs.k0);
+    int best_run = -1, index = 0;
+    EachRun(
+        [&](const auto& run) {
+          if (run.at != run.end) {
+            const BoundFlow head = AsBound(*run.at);
+            if (best_run < 0 || FlowLess(head, best)) {
+              best = head;
+              best_run = index;
+            }
+          }
+          ++index;
+        },
+        runs);
     if (best_run < 0) break;
-    switch (best_run) {
-      case 0: ++runs.b0.at; break;
-      case 1: ++runs.b1.at; break;
-      case 2: ++runs.l0.at; break;
-      case 3: ++runs.l1.at; break;
-      default: ++runs.k0.at; break;
-    }
+    index = 0;
+    EachRun([&](auto& run) { run.at += index++ == best_run ? 1 : 0; }, runs);
     if (at > first && out.from[at - 1] == best.from && out.to[at - 1] == best.to && out.kind[at - 1] == best.kind) {
       continue;
     }
@@ -150,18 +155,16 @@ size_t MergeFlowRuns(FlowRuns runs, const FlowColumns& out, size_t at) {
 // `pivot`'s: rows with one key never end up on both sides, so the two sides
 // merge (and drop duplicates) independently.
 std::pair<FlowRuns, FlowRuns> SplitFlowRuns(const FlowRuns& runs, const BoundFlow& pivot) {
-  auto split = [&](const auto& run, auto* below, auto* rest) {
-    using Row = std::remove_cv_t<std::remove_pointer_t<decltype(run.at)>>;
-    const Row* cut = std::partition_point(run.at, run.end, [&](const Row& r) { return KeyLess(AsBound(r), pivot); });
-    *below = {run.at, cut};
-    *rest = {cut, run.end};
-  };
-  FlowRuns below, rest;
-  split(runs.b0, &below.b0, &rest.b0);
-  split(runs.b1, &below.b1, &rest.b1);
-  split(runs.l0, &below.l0, &rest.l0);
-  split(runs.l1, &below.l1, &rest.l1);
-  split(runs.k0, &below.k0, &rest.k0);
+  FlowRuns below = runs, rest = runs;
+  EachRun(
+      [&](const auto& run, auto& run_below, auto& run_rest) {
+        using Row = std::remove_cv_t<std::remove_pointer_t<decltype(run.at)>>;
+        const Row* cut =
+            std::partition_point(run.at, run.end, [&](const Row& r) { return KeyLess(AsBound(r), pivot); });
+        run_below.end = cut;
+        run_rest.at = cut;
+      },
+      runs, below, rest);
   return {below, rest};
 }
 
@@ -170,17 +173,14 @@ std::pair<FlowRuns, FlowRuns> SplitFlowRuns(const FlowRuns& runs, const BoundFlo
 BoundFlow MiddleRow(const FlowRuns& runs) {
   BoundFlow pivot{};
   size_t longest = 0;
-  auto consider = [&](const auto& run) {
-    if (run.size() > longest) {
-      longest = run.size();
-      pivot = AsBound(run.at[run.size() / 2]);
-    }
-  };
-  consider(runs.b0);
-  consider(runs.b1);
-  consider(runs.l0);
-  consider(runs.l1);
-  consider(runs.k0);
+  EachRun(
+      [&](const auto& run) {
+        if (run.size() > longest) {
+          longest = run.size();
+          pivot = AsBound(run.at[run.size() / 2]);
+        }
+      },
+      runs);
   return pivot;
 }
 
