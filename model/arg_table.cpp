@@ -52,9 +52,12 @@ ArgSetId ArgTable::AddSet(std::span<const Arg> args) {
 ArgTable::Rows ArgTable::AppendRows(size_t n) {
   SL_ASSERT(n > 0 && key_.size() + n < UINT32_MAX && "arg table overflow");
   const size_t at = key_.size();
-  key_.resize(at + n);
-  type_.resize(at + n);
-  value_.resize(at + n);
+  // Every caller writes each row, so no zeroes first: three memset calls per
+  // set, most of whose time (a 413 MB load, perf) was the first touch of
+  // fresh pages that the caller's writes now take instead.
+  key_.resize_for_overwrite(at + n);
+  type_.resize_for_overwrite(at + n);
+  value_.resize_for_overwrite(at + n);
   return Rows{key_.data() + at, type_.data() + at, value_.data() + at};
 }
 

@@ -225,5 +225,28 @@ TEST(ChromeJsonChunkerTest, SpeculativeChunksWrapTheirSlices) {
   EXPECT_EQ(PlanSpeculativeChunks(text, 1 << 20).size(), 1u);
 }
 
+// The head and the end of the document go to simdjson, not the fast scanner,
+// so the plan keeps them to about 1/16 of a chunk; the middle chunks hold the rest.
+TEST(ChromeJsonChunkerTest, TheDocumentsHeadAndEndAreShortChunks) {
+  std::string text = R"({"schemaVersion": 1, "traceEvents": [)";
+  const uint64_t events_at = text.size();
+  for (int i = 0; i < 4000; ++i)
+    text += (i ? ", " : "") + std::string(R"({"ph": "X", "name": "kernel", "n": )") + std::to_string(i) + "}";
+  text += R"(], "tail": true})";
+  constexpr uint64_t kChunk = 16384, kEvent = 48;  // each event is under 48 bytes with its separator
+  const std::vector<ChunkSpec> chunks = PlanSpeculativeChunks(text, kChunk);
+  ASSERT_GT(chunks.size(), 4u);
+  EXPECT_TRUE(chunks.front().starts_document);
+  EXPECT_LE(chunks.front().end, events_at + kChunk / 16 + kEvent);
+  EXPECT_TRUE(chunks.back().ends_document);
+  EXPECT_LE(chunks.back().end - chunks.back().begin, kChunk / 16 + kEvent);
+  for (size_t i = 1; i + 1 < chunks.size(); ++i) {
+    EXPECT_FALSE(chunks[i].starts_document || chunks[i].ends_document) << i;
+    EXPECT_EQ(chunks[i].begin, chunks[i - 1].end);
+    EXPECT_LE(chunks[i].end - chunks[i].begin, kChunk * 3 / 2 + kEvent) << i;
+  }
+  EXPECT_EQ(chunks.back().begin, chunks[chunks.size() - 2].end);
+}
+
 }  // namespace
 }  // namespace stepline::loaders
