@@ -206,6 +206,7 @@ std::optional<LoadError> InflateWithZlib(Layer& l, size_t pos) {
     const size_t out_avail = std::min(l.out.capacity() - l.out.size(), l.window);
     zs.next_in = reinterpret_cast<const Bytef*>(l.in.data() + pos);
     zs.avail_in = static_cast<uInt>(in_avail);
+    if (l.sink != nullptr) l.sink->Prepare(l.out.size(), l.out.size() + out_avail, /*sequential=*/true);
     zs.next_out = reinterpret_cast<Bytef*>(l.out.mutable_data() + l.out.size());
     zs.avail_out = static_cast<uInt>(out_avail);
     const int ret = inflate(&zs, Z_NO_FLUSH);
@@ -324,6 +325,7 @@ std::optional<LoadError> DecodeZstdFrame(Layer& l, ZSTD_DCtx* d, size_t* pos) {
     ZSTD_inBuffer in{l.in.data() + *pos, std::min(l.in.size() - *pos, kZstdInputChunk), 0};
     ZSTD_outBuffer out{l.out.mutable_data() + l.out.size(),
                        std::min(l.out.capacity() - l.out.size(), l.window), 0};
+    if (l.sink != nullptr) l.sink->Prepare(l.out.size(), l.out.size() + out.size, /*sequential=*/true);
     const size_t ret = ZSTD_decompressStream(d, &out, &in);
     *pos += in.pos;
     l.out.Resize(l.out.size() + out.pos);

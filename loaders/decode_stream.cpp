@@ -18,6 +18,12 @@ namespace {
 // Waking readers costs a lock; below this much new output nobody is woken.
 constexpr uint64_t kNotifyBytes = uint64_t{256} << 10;
 constexpr uint64_t kFileReleaseBytes = uint64_t{4} << 20;
+// A front-to-back decoder gets recycled pages this far past the step it is
+// about to decode, so that pages move a parser chunk or more at a time.
+constexpr uint64_t kPrepareAheadBytes = uint64_t{4} << 20;
+
+uint64_t PageSize() { return static_cast<uint64_t>(::sysconf(_SC_PAGESIZE)); }
+uint64_t RoundUp(uint64_t n, uint64_t page) { return (n + page - 1) / page * page; }
 
 }  // namespace
 
@@ -31,6 +37,9 @@ std::unique_ptr<DecodeStream> DecodeStream::Start(ByteBuffer file, const std::st
   s->file_ = std::move(file);
   s->out_ = std::move(out);
   s->base_ = s->out_.data();
+  // Pages waiting for reuse add to the resident memory: no more than the
+  // decoder's next two readied stretches.
+  s->recycled_ = std::make_unique<RecycledPages>(s->out_.mutable_data(), 2 * kPrepareAheadBytes);
   s->name_ = name;
   s->progress_ = progress;
   s->options_ = options;
@@ -60,7 +69,7 @@ void DecodeStream::Run() {
     };
     const size_t decoded = DecodeZstdFrames(
         in, frames, out_.mutable_data(), threads, [this](uint64_t n, uint64_t c) { Publish(n, c); }, cancelled,
-        [this](uint64_t at) { Pace(at); });
+        [this](uint64_t at) { Pace(at); }, [this](uint64_t b, uint64_t e) { Prepare(b, e, /*sequential=*/false); });
     outcome.format = "zstd";
     if (decoded == frames.size()) {
       out_.Resize(static_cast<size_t>(frames.back().out_begin + frames.back().out_size));
@@ -75,6 +84,7 @@ void DecodeStream::Run() {
                                      frames[decoded].in_begin);
     }
   }
+  recycled_->Close();  // nothing is written any more: what waits goes back
   std::lock_guard lock(mu_);
   outcome_ = std::move(outcome);
   available_.store(out_.size(), std::memory_order_release);
@@ -141,12 +151,48 @@ std::string_view DecodeStream::WaitFor(uint64_t n) {
   return {base_, static_cast<size_t>(have)};
 }
 
+void DecodeStream::Prepare(uint64_t begin, uint64_t end, bool sequential) {
+  const uint64_t page = PageSize();
+  uint64_t from = 0;
+  uint64_t to = 0;
+  {
+    std::lock_guard lock(mu_);
+    if (end <= prepared_end_) return;
+    // Never a page a decoder was offered before (it may hold output), nor
+    // the zero padding a reader may read past the bytes published so far.
+    from = RoundUp(std::max(prepared_end_, begin + ByteBuffer::kPadding), page);
+    // Frames decode side by side: the page holding `end` may be the next
+    // frame's too. A sequential decoder writes nothing past `end` yet.
+    to = sequential ? RoundUp(std::max(end, from + kPrepareAheadBytes), page) : end / page * page;
+    to = std::min(to, options_.max_decoded_bytes / page * page);
+    if (from >= to) {
+      prepared_end_ = std::max(prepared_end_, end);
+      return;
+    }
+    // Held until the moves are made: a frame decoder preparing next must not
+    // target these pages. What stays unfilled past `end` may be filled later.
+    prepared_end_ = to;
+  }
+  const uint64_t moved = recycled_->MoveInto(from, to);
+  std::lock_guard lock(mu_);
+  if (prepared_end_ == to) prepared_end_ = std::max(end, from + moved);
+}
+
 void DecodeStream::Release(uint64_t begin, uint64_t end) {
-  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const uint64_t page = PageSize();
   end = std::min(end, available_.load(std::memory_order_acquire));
-  const uint64_t first = (begin + page - 1) / page * page;  // base_ is page-aligned
   const uint64_t last = end / page * page;
-  if (first < last) ::madvise(const_cast<char*>(base_) + first, static_cast<size_t>(last - first), MADV_DONTNEED);
+  {
+    // Each page goes to the recycler once: a page moved away must not be
+    // queued again. A release that joins the last one takes the page the
+    // two share (base_ is page-aligned: offsets are addresses).
+    std::lock_guard lock(mu_);
+    const uint64_t first = begin <= pages_released_ ? pages_released_ : RoundUp(begin, page);
+    if (first < last) {
+      recycled_->Add(first, last);
+      pages_released_ = last;
+    }
+  }
   std::lock_guard lock(mu_);
   if (end > released_) {
     released_ = end;

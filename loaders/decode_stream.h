@@ -27,6 +27,7 @@
 #include <thread>
 
 #include "loaders/byte_source.h"
+#include "loaders/recycled_pages.h"
 
 namespace stepline::loaders {
 
@@ -39,6 +40,14 @@ class StreamSink {
   virtual void Publish(uint64_t decoded_bytes, uint64_t consumed) = 0;
   virtual void Hint(uint64_t expected_total) = 0;    // a guess from a trailer or a frame header
   virtual bool Stopped() const = 0;                  // the reader is gone: stop decoding
+  // The decoder is about to write decoded [begin, end): the sink may put
+  // recycled pages there first. `sequential`: the decoder writes front to
+  // back and alone, so pages a little past `end` may be readied too.
+  virtual void Prepare(uint64_t begin, uint64_t end, bool sequential) {
+    (void)begin;
+    (void)end;
+    (void)sequential;
+  }
 };
 
 // One gzip or zstd layer of `in` decoded into `*out` (an empty
@@ -83,9 +92,13 @@ class DecodeStream final : public StreamSink {
   // The decoded size as the trailer or frame headers declare it, else a
   // guess from the compressed size (sizes chunks and presizes the model).
   uint64_t size_hint() const;
-  // The reader is past [begin, end): its pages are dropped (they read as zero
-  // afterwards) and the decoder may run further ahead.
+  // The reader is past [begin, end): its pages go to the decoder, to be
+  // written again further on (recycled_pages.h), or back to the kernel;
+  // either way they read as zero once taken, and the decoder may run
+  // further ahead.
   void Release(uint64_t begin, uint64_t end);
+  // Decoded bytes written on recycled pages rather than fresh ones.
+  uint64_t recycled_bytes() const { return recycled_ ? recycled_->moved_bytes() : 0; }
   // Ends decoding early (the reader is gone) and joins the thread.
   void Stop();
 
@@ -98,6 +111,7 @@ class DecodeStream final : public StreamSink {
   void Publish(uint64_t decoded_bytes, uint64_t consumed) override;
   void Hint(uint64_t expected_total) override;
   bool Stopped() const override { return stop_.load(std::memory_order_relaxed); }
+  void Prepare(uint64_t begin, uint64_t end, bool sequential) override;
   // Blocks while decoded offset `at` is beyond the window ahead of the
   // reader and no reader waits for bytes at or past it (parallel frames).
   void Pace(uint64_t at);
@@ -121,6 +135,9 @@ class DecodeStream final : public StreamSink {
   std::mutex mu_;
   std::condition_variable cv_;
   uint64_t released_ = 0;    // guarded by mu_
+  std::unique_ptr<RecycledPages> recycled_;  // null when the buffer is not a reserved mapping
+  uint64_t prepared_end_ = 0;  // guarded by mu_: no page before it is ever a move's target
+  uint64_t pages_released_ = 0;  // guarded by mu_: whole pages before it went to recycled_
   // Readers waiting for bytes: changed under mu_; Publish reads it without
   // the lock. Sequentially consistent with available_, so a publish either
   // is seen by the waiting reader or sees the reader and wakes it.

@@ -50,7 +50,8 @@ std::vector<ZstdFrame> MapZstdFrames(std::string_view in, uint64_t limit) {
 
 size_t DecodeZstdFrames(std::string_view in, const std::vector<ZstdFrame>& frames, char* out, int threads,
                         const std::function<void(uint64_t, uint64_t)>& publish, const std::function<bool()>& stopped,
-                        const std::function<void(uint64_t)>& pace) {
+                        const std::function<void(uint64_t)>& pace,
+                        const std::function<void(uint64_t, uint64_t)>& prepare) {
   std::mutex mu;
   size_t next = 0;                 // next frame to claim
   size_t failed = frames.size();   // first failed frame
@@ -73,6 +74,7 @@ size_t DecodeZstdFrames(std::string_view in, const std::vector<ZstdFrame>& frame
         i = next++;
       }
       const ZstdFrame& f = frames[i];
+      if (prepare) prepare(f.out_begin, f.out_begin + f.out_size);
       const size_t n = dctx == nullptr ? 0
                                        : ZSTD_decompressDCtx(dctx, out + f.out_begin, static_cast<size_t>(f.out_size),
                                                              in.data() + f.in_begin, static_cast<size_t>(f.in_size));

@@ -39,9 +39,11 @@ std::vector<ZstdFrame> MapZstdFrames(std::string_view in, uint64_t limit);
 // the first index not decoded when stopped.
 // `pace(o)` is called before a frame decoded at `o` is claimed while an
 // earlier one is still being decoded; it may block (so frames do not run
-// far ahead of the reader).
+// far ahead of the reader). `prepare(b, e)` is called, unlocked, after a
+// frame decoded to [b, e) is claimed and before it is decoded.
 size_t DecodeZstdFrames(std::string_view in, const std::vector<ZstdFrame>& frames, char* out, int threads,
                         const std::function<void(uint64_t, uint64_t)>& publish, const std::function<bool()>& stopped,
-                        const std::function<void(uint64_t)>& pace = {});
+                        const std::function<void(uint64_t)>& pace = {},
+                        const std::function<void(uint64_t, uint64_t)>& prepare = {});
 
 }  // namespace stepline::loaders
