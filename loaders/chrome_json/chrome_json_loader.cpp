@@ -156,6 +156,9 @@ class ChunkPipeline {
   Outcome Run(const std::vector<ChunkSpec>& plan, bool speculative);
   // A speculative plan made by `planner` as the feed's text arrives.
   Outcome RunStreamed(SpeculativePlanner* planner);
+  // The pooled batches (~3 MB touched per chunk, a few chunks per thread),
+  // given back before the serial tail allocates its own tables.
+  void DropBuffers() { std::vector<std::unique_ptr<RawEventBatch>>().swap(pool_); }
 
  private:
   struct Slot {
@@ -549,6 +552,7 @@ Result<Trace, LoadError> LoadFromFeed(TextFeed* feed, const std::string& path, c
   auto all = feed->All();
   if (!all) return MakeUnexpected(all.error());
   const DecodedInput& input = **all;
+  pipeline.DropBuffers();
   importer.Finish();
   const bool json_truncated = report.status == ScanReport::Status::kTruncated;
   if (json_truncated || input.truncated) RecordTruncation(&builder, input, json_truncated ? &report : nullptr);
