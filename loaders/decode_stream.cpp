@@ -179,6 +179,7 @@ void DecodeStream::Prepare(uint64_t begin, uint64_t end, bool sequential) {
 }
 
 void DecodeStream::Release(uint64_t begin, uint64_t end) {
+  if (base_ == nullptr) return;  // the buffer went to TakeResult()'s caller
   const uint64_t page = PageSize();
   end = std::min(end, available_.load(std::memory_order_acquire));
   const uint64_t last = end / page * page;
