@@ -183,18 +183,15 @@ void DecodeStream::Release(uint64_t begin, uint64_t end) {
   const uint64_t page = PageSize();
   end = std::min(end, available_.load(std::memory_order_acquire));
   const uint64_t last = end / page * page;
-  {
-    // Each page goes to the recycler once: a page moved away must not be
-    // queued again. A release that joins the last one takes the page the
-    // two share (base_ is page-aligned: offsets are addresses).
-    std::lock_guard lock(mu_);
-    const uint64_t first = begin <= pages_released_ ? pages_released_ : RoundUp(begin, page);
-    if (first < last) {
-      recycled_->Add(first, last);
-      pages_released_ = last;
-    }
-  }
   std::lock_guard lock(mu_);
+  // Each page goes to the recycler once: a page moved away must not be
+  // queued again. A release that joins the last one takes the page the two
+  // share (base_ is page-aligned: offsets are addresses).
+  const uint64_t first = begin <= pages_released_ ? pages_released_ : RoundUp(begin, page);
+  if (first < last) {
+    recycled_->Add(first, last);
+    pages_released_ = last;
+  }
   if (end > released_) {
     released_ = end;
     cv_.notify_all();

@@ -43,11 +43,7 @@ class StreamSink {
   // The decoder is about to write decoded [begin, end): the sink may put
   // recycled pages there first. `sequential`: the decoder writes front to
   // back and alone, so pages a little past `end` may be readied too.
-  virtual void Prepare(uint64_t begin, uint64_t end, bool sequential) {
-    (void)begin;
-    (void)end;
-    (void)sequential;
-  }
+  virtual void Prepare(uint64_t /*begin*/, uint64_t /*end*/, bool /*sequential*/) {}
 };
 
 // One gzip or zstd layer of `in` decoded into `*out` (an empty
@@ -98,7 +94,7 @@ class DecodeStream final : public StreamSink {
   // further ahead.
   void Release(uint64_t begin, uint64_t end);
   // Decoded bytes written on recycled pages rather than fresh ones.
-  uint64_t recycled_bytes() const { return recycled_ ? recycled_->moved_bytes() : 0; }
+  uint64_t recycled_bytes() const { return recycled_->moved_bytes(); }
   // Ends decoding early (the reader is gone) and joins the thread.
   void Stop();
 
@@ -135,7 +131,7 @@ class DecodeStream final : public StreamSink {
   std::mutex mu_;
   std::condition_variable cv_;
   uint64_t released_ = 0;    // guarded by mu_
-  std::unique_ptr<RecycledPages> recycled_;  // null when the buffer is not a reserved mapping
+  std::unique_ptr<RecycledPages> recycled_;  // over out_'s pages; made by Start()
   uint64_t prepared_end_ = 0;  // guarded by mu_: no page before it is ever a move's target
   uint64_t pages_released_ = 0;  // guarded by mu_: whole pages before it went to recycled_
   // Readers waiting for bytes: changed under mu_; Publish reads it without
