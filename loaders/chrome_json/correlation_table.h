@@ -27,11 +27,6 @@ class CorrelationTable {
   // Entries in input order: for a repeated (track, correlation) the first wins.
   template <typename Source>  // Source(i) -> Entry, for i in [0, count)
   void Build(size_t count, Source&& source) {
-    // Ordered slots hold an id's entries in its own pair of slots, so they
-    // need two slots per id of the ids' span, not two per entry: up to 8/9
-    // full when every id has two entries (a launch and its kernel). Half the
-    // memory of hashing's load of 1/2, each page of it zeroed, then written,
-    // on the load's serial tail (33.5 -> 16.8 MB on the 413 MB demo).
     uint64_t low = UINT64_MAX, high = 0;
     for (size_t k = 0; k < count; ++k) {
       const uint64_t c = source(k).correlation;
@@ -39,29 +34,99 @@ class CorrelationTable {
       high = std::max(high, c);
     }
     const uint64_t span = count == 0 ? 0 : high - low;  // + 1, without overflow
-    const size_t ordered_slots = span < count ? std::max<size_t>(2 * span + 2, count + count / 8) : 2 * count;
-    // Ordered slots first; if the ids crowd together (see Home), hashed ones.
-    for (const bool ordered : {true, false}) {
-      size_t capacity = 16;
-      while (capacity < (ordered ? ordered_slots : 2 * count)) capacity *= 2;
-      mask_ = capacity - 1;
-      shift_ = std::countr_zero(capacity) - 1;
-      ordered_ = ordered;
-      longest_probe_ = 0;
-      slots_.assign(capacity, Slot{});
-      const size_t budget = ordered ? 8 * count + 1024 : SIZE_MAX;
-      size_t probes = 0;
-      size_t k = 0;
-      for (; k < count && probes <= budget; ++k) probes += Insert(source(k));
-      if (k == count) return;
+    dense_.clear();
+    if (count > 0 && span < 2 * static_cast<uint64_t>(count) + kDenseSlack) {
+      BuildDense(count, low, span, source);
+      return;
     }
+    BuildSlots(count, span, source);
   }
-  // Whether the slots keep ids in order (else they are hashed); for tests.
-  bool ordered() const { return ordered_; }
-  size_t slot_count() const { return slots_.size(); }  // for tests
+  // Which layout Build() chose; for tests.
+  enum class Layout : uint8_t { kDense, kOrdered, kHashed };
+  Layout layout() const { return !dense_.empty() ? Layout::kDense : ordered_ ? Layout::kOrdered : Layout::kHashed; }
+  // Bytes the table holds (for tests: the table is written on the load's serial tail).
+  size_t MemoryBytes() const { return dense_.size() * sizeof(DenseEntry) + slots_.size() * sizeof(Slot); }
   SliceId Find(uint32_t track, uint64_t correlation) const;
 
  private:
+  // Dense ids (the usual case: a counter per process, a launch and its kernel
+  // per id) take two entries per id of their span, at (id - low) * 2, with no
+  // key stored and no probing: 16 bytes per id, where ordered slots took 32
+  // to 64 (two 16-byte slots per id, rounded up to a power of two), all of it
+  // fresh memory zeroed and written on the load's serial tail (issue #22:
+  // 256 MB of the 4.16 GB demo's tail, 1.45 s of page faults in `bench`).
+  // A third track of one id goes to the slots, hashed.
+  static constexpr uint64_t kDenseSlack = 1024;
+  struct DenseEntry {
+    uint32_t track = 0;
+    uint32_t slice_plus_one = 0;  // 0 = empty
+  };
+  template <typename Source>
+  void BuildDense(size_t count, uint64_t low, uint64_t span, Source& source) {
+    dense_low_ = low;
+    dense_.assign(2 * (span + 1), DenseEntry{});
+    std::vector<Entry> overflow;
+    for (size_t k = 0; k < count; ++k) {
+      const Entry e = source(k);
+      DenseEntry* pair = &dense_[2 * (e.correlation - low)];
+      if (pair[0].slice_plus_one == 0) {
+        pair[0] = DenseEntry{e.track, e.slice.value + 1};
+      } else if (pair[0].track == e.track) {
+        continue;  // the first wins
+      } else if (pair[1].slice_plus_one == 0) {
+        pair[1] = DenseEntry{e.track, e.slice.value + 1};
+      } else if (pair[1].track != e.track) {
+        overflow.push_back(e);
+      }
+    }
+    if (overflow.empty()) {
+      slots_.clear();
+      slots_.shrink_to_fit();
+      return;
+    }
+    ordered_ = false;
+    BuildHashed(overflow.size(), [&](size_t i) { return overflow[i]; });
+  }
+  template <typename Source>
+  void BuildSlots(size_t count, uint64_t span, Source& source) {
+    // Ordered slots hold an id's entries in its own pair of slots, so they
+    // need two slots per id of the ids' span, not two per entry: up to 8/9
+    // full when every id has two entries (a launch and its kernel). Half the
+    // memory of hashing's load of 1/2 (33.5 -> 16.8 MB on the 413 MB demo,
+    // before the dense layout took such ids).
+    const size_t ordered_slots = span < count ? std::max<size_t>(2 * span + 2, count + count / 8) : 2 * count;
+    // Ordered slots first; if the ids crowd together (see Home), hashed ones.
+    for (const bool ordered : {true, false}) {
+      if (!ordered) {
+        BuildHashed(count, source);
+        return;
+      }
+      ordered_ = true;
+      if (FillSlots(count, ordered_slots, 8 * count + 1024, source)) return;
+    }
+  }
+  template <typename Source>
+  void BuildHashed(size_t count, Source&& source) {
+    ordered_ = false;
+    FillSlots(count, 2 * count, SIZE_MAX, source);
+  }
+  // Sizes the slots for `wanted` and inserts every entry; false when the
+  // probes passed `budget` first.
+  template <typename Source>
+  bool FillSlots(size_t count, size_t wanted, size_t budget, Source& source) {
+    size_t capacity = 16;
+    while (capacity < wanted) capacity *= 2;
+    mask_ = capacity - 1;
+    shift_ = std::countr_zero(capacity) - 1;
+    longest_probe_ = 0;
+    slots_.assign(capacity, Slot{});
+    size_t probes = 0;
+    size_t k = 0;
+    for (; k < count && probes <= budget; ++k) probes += Insert(source(k));
+    return k == count;
+  }
+  SliceId FindInSlots(uint32_t track, uint64_t correlation) const;
+
   // Open addressing, linear probing, load factor <= 0.5 when hashed. Flat: tens of
   // thousands to millions of entries per trace, no node maps.
   struct Slot {
@@ -89,7 +154,9 @@ class CorrelationTable {
   }
   size_t Insert(const Entry& e);  // returns the slots it probed
 
-  std::vector<Slot> slots_;
+  std::vector<DenseEntry> dense_;  // with the dense layout; else empty
+  uint64_t dense_low_ = 0;         // the id of dense_[0] and dense_[1]
+  std::vector<Slot> slots_;        // the other layouts, and a dense table's third tracks
   // The most slots an insert probed. An entry lies at most this far from its
   // home, so a lookup stops there: consecutive ids sit in one long cluster,
   // which a missing key walked to its end before (a second's worth of

@@ -1,9 +1,11 @@
 // CorrelationTable: (track, correlation id) -> the first slice entered for it,
-// whatever the pattern of the ids. Its slots keep consecutive ids in order
-// (the common case); these check that ids which share their low bits, ids a
-// multiple of the table's size apart, hashed ids, one id on many tracks and
-// ranges of ids repeated on many tracks (which fall back to hashed slots)
-// all stay exact, and that the first entry of a repeated key wins.
+// whatever the pattern of the ids. Dense ids (the common case) index two
+// entries per id; sparse ones take slots that keep ascending ids in order.
+// These check that dense ids, an id on more than two tracks, ids which share
+// their low bits, ids a multiple of the table's size apart, hashed ids, one
+// id on many tracks and ranges of ids repeated on many tracks (which fall
+// back to hashed slots) all stay exact, and that the first entry of a
+// repeated key wins.
 #include "loaders/chrome_json/correlation_table.h"
 
 #include <gtest/gtest.h>
@@ -20,9 +22,9 @@ namespace {
 using Key = std::pair<uint32_t, uint64_t>;
 
 // Builds a table from `entries` (in order) and checks every entered key and
-// some that were not against a map built the same way; returns whether the
-// table kept ids in order (else it fell back to hashing).
-bool ExpectExact(const std::vector<CorrelationTable::Entry>& entries) {
+// some that were not against a map built the same way; returns the layout
+// the table chose.
+CorrelationTable::Layout ExpectExact(const std::vector<CorrelationTable::Entry>& entries) {
   CorrelationTable table;
   table.Build(entries.size(), [&](size_t i) { return entries[i]; });
   std::map<Key, SliceId> first;
@@ -37,21 +39,26 @@ bool ExpectExact(const std::vector<CorrelationTable::Entry>& entries) {
     if (!first.contains(Key{e.track, e.correlation + 1})) {
       EXPECT_TRUE(table.Find(e.track, e.correlation + 1).is_none());
     }
+    if (e.correlation > 0 && !first.contains(Key{e.track, e.correlation - 1})) {
+      EXPECT_TRUE(table.Find(e.track, e.correlation - 1).is_none());
+    }
   }
-  return table.ordered();
+  return table.layout();
 }
+
+using Layout = CorrelationTable::Layout;
 
 TEST(CorrelationTableTest, ConsecutiveIdsOnTwoTracks) {
   std::vector<CorrelationTable::Entry> entries;
   for (uint32_t i = 0; i < 5000; ++i) entries.push_back({1, 100 + i, SliceId(2 * i)});  // launches
   for (uint32_t i = 0; i < 5000; ++i) entries.push_back({2, 100 + i, SliceId(2 * i + 1)});  // kernels
-  EXPECT_TRUE(ExpectExact(entries));  // the case the ordered slots are for
+  EXPECT_EQ(ExpectExact(entries), Layout::kDense);  // the case the dense layout is for
 }
 
-// Ordered slots are sized by the ids' span: a launch and a kernel per id
-// fill them 8/9 or less, not 1/2 as hashed slots are (issue #22: the table is
-// zeroed and filled on the load's serial tail).
-TEST(CorrelationTableTest, OrderedSlotsAreSizedByTheSpanOfTheIds) {
+// Dense ids take 16 bytes per id of their span (issue #22: the table is
+// zeroed and filled on the load's serial tail); the ordered slots took
+// 2^18 16-byte slots here, 4 MB against 1.6 MB.
+TEST(CorrelationTableTest, DenseIdsTakeSixteenBytesPerId) {
   std::vector<CorrelationTable::Entry> entries;
   for (uint32_t i = 0; i < 100000; ++i) {
     entries.push_back({1, 5000 + i, SliceId(2 * i)});
@@ -59,41 +66,76 @@ TEST(CorrelationTableTest, OrderedSlotsAreSizedByTheSpanOfTheIds) {
   }
   CorrelationTable table;
   table.Build(entries.size(), [&](size_t i) { return entries[i]; });
-  EXPECT_TRUE(table.ordered());
-  EXPECT_EQ(table.slot_count(), size_t{1} << 18);  // >= 200,000 * 9/8; hashed would take 2^19
-  EXPECT_TRUE(ExpectExact(entries));
+  EXPECT_EQ(table.layout(), Layout::kDense);
+  EXPECT_EQ(table.MemoryBytes(), size_t{100000} * 16);
+  EXPECT_EQ(ExpectExact(entries), Layout::kDense);
+}
+
+// An id seen on a third or fourth track (two processes counting from the
+// same number, or a kernel's id on a memcpy row too) keeps every entry: the
+// first two in the id's own pair, the others in hashed slots. Repeats of a
+// key in either place keep the first slice.
+TEST(CorrelationTableTest, AnIdOnMoreThanTwoTracksStaysExact) {
+  std::vector<CorrelationTable::Entry> entries;
+  for (uint32_t i = 0; i < 3000; ++i) {
+    const auto slice = static_cast<uint32_t>(entries.size());
+    entries.push_back({1, 40 + i, SliceId(slice)});
+    entries.push_back({2, 40 + i, SliceId(slice + 1)});
+    if (i % 3 == 0) entries.push_back({3, 40 + i, SliceId(slice + 2)});
+    if (i % 6 == 0) entries.push_back({4, 40 + i, SliceId(slice + 3)});
+    if (i % 9 == 0) entries.push_back({1, 40 + i, SliceId(slice + 4)});  // a repeat in the pair
+    if (i % 12 == 0) entries.push_back({4, 40 + i, SliceId(slice + 5)});  // a repeat in the slots
+  }
+  EXPECT_EQ(ExpectExact(entries), Layout::kDense);
+  CorrelationTable table;
+  table.Build(entries.size(), [&](size_t i) { return entries[i]; });
+  EXPECT_TRUE(table.Find(1, 39).is_none());    // below the lowest id
+  EXPECT_TRUE(table.Find(1, 3040).is_none());  // past the highest
+  EXPECT_TRUE(table.Find(3, 41).is_none());    // a pair with room: nothing beyond it
 }
 
 // Kineto's runtime calls all carry an id, but only some launch GPU work: the
-// ids' span, not the entry count, sizes the ordered slots, so ids do not wrap
-// onto each other's slots.
-TEST(CorrelationTableTest, SparseKernelIdsKeepTheirOwnSlots) {
+// ids' span, not the entry count, sizes the table, so ids do not wrap onto
+// each other's entries.
+TEST(CorrelationTableTest, SparseKernelIdsKeepTheirOwnEntries) {
   std::vector<CorrelationTable::Entry> entries;
   for (uint32_t i = 0; i < 140000; ++i) {
     entries.push_back({1, 7 + i, SliceId(static_cast<uint32_t>(entries.size()))});
     if (i % 8 == 0) entries.push_back({2, 7 + i, SliceId(static_cast<uint32_t>(entries.size()))});
   }
-  CorrelationTable table;
-  table.Build(entries.size(), [&](size_t i) { return entries[i]; });
-  EXPECT_TRUE(table.ordered());
-  // 157,500 entries * 9/8 would round to 2^18 slots: fewer than two per id.
-  EXPECT_GE(table.slot_count(), size_t{2} * 140000);
-  EXPECT_TRUE(ExpectExact(entries));
+  EXPECT_EQ(ExpectExact(entries), Layout::kDense);
 }
 
-// Four processes with their own counters: the same ids on eight tracks. In
-// ordered slots they pile into one cluster that every insert and lookup
-// walks (quadratic: a review finding); the table hashes them instead.
+// Ids in two far-apart ranges (two processes whose counters start far apart)
+// are too sparse for the dense layout, and stay exact in the slots.
+TEST(CorrelationTableTest, TwoFarApartRangesStayExact) {
+  std::vector<CorrelationTable::Entry> entries;
+  for (const uint64_t base : {uint64_t{1}, uint64_t{1} << 40}) {
+    for (uint32_t i = 0; i < 5000; ++i) {
+      const auto slice = static_cast<uint32_t>(entries.size());
+      entries.push_back({1, base + i, SliceId(slice)});
+      entries.push_back({2, base + i, SliceId(slice + 1)});
+    }
+  }
+  EXPECT_NE(ExpectExact(entries), Layout::kDense);
+}
+
+// Four processes with their own counters, each in two far-apart ranges: the
+// same ids on eight tracks, too sparse for the dense layout. In ordered
+// slots they pile into one cluster that every insert and lookup walks
+// (quadratic: a review finding); the table hashes them instead.
 TEST(CorrelationTableTest, OverlappingRangesOnManyTracksFallBackToHashing) {
   std::vector<CorrelationTable::Entry> entries;
   for (uint32_t process = 0; process < 4; ++process) {
-    for (uint32_t i = 1; i <= 20000; ++i) {
-      const auto slice = static_cast<uint32_t>(entries.size());
-      entries.push_back({10 * process, i, SliceId(slice)});           // the launch thread
-      entries.push_back({10 * process + 1, i, SliceId(slice + 1)});   // the kernel's stream
+    for (const uint64_t base : {uint64_t{1}, uint64_t{1} << 40}) {
+      for (uint32_t i = 0; i < 10000; ++i) {
+        const auto slice = static_cast<uint32_t>(entries.size());
+        entries.push_back({10 * process, base + i, SliceId(slice)});          // the launch thread
+        entries.push_back({10 * process + 1, base + i, SliceId(slice + 1)});  // the kernel's stream
+      }
     }
   }
-  EXPECT_FALSE(ExpectExact(entries));
+  EXPECT_EQ(ExpectExact(entries), Layout::kHashed);
 }
 
 TEST(CorrelationTableTest, IdsAMultipleOfTheTableSizeApart) {
@@ -104,7 +146,7 @@ TEST(CorrelationTableTest, IdsAMultipleOfTheTableSizeApart) {
       entries.push_back({static_cast<uint32_t>(shift), uint64_t{i} << shift, slice});
     }
   }
-  ExpectExact(entries);
+  EXPECT_NE(ExpectExact(entries), Layout::kDense);
 }
 
 TEST(CorrelationTableTest, HashedIdsAndOneIdOnManyTracks) {
@@ -112,7 +154,7 @@ TEST(CorrelationTableTest, HashedIdsAndOneIdOnManyTracks) {
   std::vector<CorrelationTable::Entry> entries;
   for (uint32_t i = 0; i < 20000; ++i) entries.push_back({i % 5, rng(), SliceId(i)});
   for (uint32_t t = 0; t < 300; ++t) entries.push_back({t, 42, SliceId(100000 + t)});
-  ExpectExact(entries);
+  EXPECT_NE(ExpectExact(entries), Layout::kDense);
 }
 
 TEST(CorrelationTableTest, TheFirstEntryOfARepeatedKeyWins) {
