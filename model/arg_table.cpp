@@ -41,11 +41,7 @@ bool ArgValue::ToInt64(int64_t* out) const {
 ArgSetId ArgTable::AddSet(std::span<const Arg> args) {
   if (args.empty()) return ArgSetId::None();
   const Rows rows = AppendRows(args.size());
-  for (size_t k = 0; k < args.size(); ++k) {
-    rows.key[k] = args[k].key;
-    rows.type[k] = args[k].value.type;
-    rows.value[k] = args[k].value.bits;
-  }
+  for (size_t k = 0; k < args.size(); ++k) rows.Set(k, args[k].key, args[k].value.type, args[k].value.bits);
   return EndSet();
 }
 
@@ -58,7 +54,12 @@ ArgTable::Rows ArgTable::AppendRows(size_t n) {
   key_.resize_for_overwrite(at + n);
   type_.resize_for_overwrite(at + n);
   value_.resize_for_overwrite(at + n);
-  return Rows{key_.data() + at, type_.data() + at, value_.data() + at};
+  Rows rows;
+  rows.key_ = key_.data() + at;
+  rows.type_ = type_.data() + at;
+  rows.value_ = value_.data() + at;
+  rows.wide_ = &wide_;
+  return rows;
 }
 
 ArgSetId ArgTable::EndSet() {
@@ -77,8 +78,9 @@ std::vector<std::pair<const void*, size_t>> ArgTable::ReservedStorage() const {
   std::vector<std::pair<const void*, size_t>> out;
   out.emplace_back(set_begin_.data(), set_begin_.capacity() * sizeof(uint32_t));
   out.emplace_back(key_.data(), key_.capacity() * sizeof(StringId));
-  out.emplace_back(type_.data(), type_.capacity() * sizeof(ArgType));
-  out.emplace_back(value_.data(), value_.capacity() * sizeof(uint64_t));
+  out.emplace_back(type_.data(), type_.capacity() * sizeof(uint8_t));
+  out.emplace_back(value_.data(), value_.capacity() * sizeof(uint32_t));
+  out.emplace_back(wide_.data(), wide_.capacity() * sizeof(uint64_t));
   return out;
 }
 
@@ -95,7 +97,7 @@ bool ArgTable::Find(ArgSetId set, StringId key, ArgValue* out) const {
 
 size_t ArgTable::MemoryBytes() const {
   return set_begin_.capacity() * sizeof(uint32_t) + key_.capacity() * sizeof(StringId) + type_.capacity() +
-         value_.capacity() * sizeof(uint64_t);
+         value_.capacity() * sizeof(uint32_t) + wide_.capacity() * sizeof(uint64_t);
 }
 
 }  // namespace stepline

@@ -4,9 +4,16 @@
 //
 // Columns per row:
 //   key    StringId  interned arg name ("correlation", "grid", ...)
-//   type   ArgType   which member of the 8-byte value is meaningful
-//   value  uint64    the bits: int64, uint64, double, StringId (kString / kJson), 0/1 (kBool) or
+//   type   uint8     the ArgType, plus kWideValue when the value is in `wide`
+//   value  uint32    the value's bits when they fit in 32 (a kInt sign-extended,
+//                    the others zero-extended), else its index into `wide`
+// and one column of the values that do not fit:
+//   wide   uint64    the bits: int64, uint64, double, StringId (kString / kJson), 0/1 (kBool) or
 //                    the number a kDecimalString spells
+// Nearly every value fits (string ids, small integers, correlation ids: all
+// of the demo's), so a row takes 9 bytes instead of 13: args were half of a
+// Kineto trace's model, every byte of it a fresh page on the load's import
+// thread (issue #22).
 // Rows within a set keep the order the trace gave them.
 #pragma once
 
@@ -76,10 +83,27 @@ class ArgTable {
   // until the table grows again),
   // EndSet() closes the set and returns its id. No per-row capacity checks,
   // no intermediate list (the JSON importer: ~4 args per kernel).
-  struct Rows {
-    StringId* key;
-    ArgType* type;
-    uint64_t* value;
+  class Rows {
+   public:
+    // Row k of the set (k < n), each written once.
+    void Set(size_t k, StringId key, ArgType type, uint64_t bits) const {
+      key_[k] = key;
+      if (Fits(type, bits)) {
+        type_[k] = static_cast<uint8_t>(type);
+        value_[k] = static_cast<uint32_t>(bits);
+        return;
+      }
+      type_[k] = static_cast<uint8_t>(type) | kWideValue;
+      value_[k] = static_cast<uint32_t>(wide_->size());
+      wide_->push_back(bits);
+    }
+
+   private:
+    friend class ArgTable;
+    StringId* key_;
+    uint8_t* type_;
+    uint32_t* value_;
+    Column<uint64_t>* wide_;
   };
   Rows AppendRows(size_t n);
   ArgSetId EndSet();
@@ -94,9 +118,15 @@ class ArgTable {
   uint32_t set_begin(ArgSetId id) const { return set_begin_[id.index()]; }
   uint32_t set_end(ArgSetId id) const { return set_begin_[id.index() + 1]; }
   std::span<const StringId> key() const { return key_; }
-  std::span<const ArgType> type() const { return type_; }
-  std::span<const uint64_t> value_bits() const { return value_; }
-  ArgValue value(uint32_t row) const { return ArgValue{type_[row], value_[row]}; }
+  ArgValue value(uint32_t row) const {
+    const uint8_t type = type_[row];
+    if (type & kWideValue) return ArgValue{static_cast<ArgType>(type & ~kWideValue), wide_[value_[row]]};
+    const uint32_t bits = value_[row];
+    return ArgValue{static_cast<ArgType>(type), type == static_cast<uint8_t>(ArgType::kInt)
+                                                    ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(bits)))
+                                                    : bits};
+  }
+  size_t wide_count() const { return wide_.size(); }  // values held in 64 bits (for tests)
 
   // The first arg named `key` in the set, if any.
   bool Find(ArgSetId set, StringId key, ArgValue* out) const;
@@ -111,13 +141,25 @@ class ArgTable {
     v.Col("args.key", self.key_);
     v.Col("args.type", self.type_);
     v.Col("args.value", self.value_);
+    v.Col("args.wide", self.wide_);
   }
 
  private:
+  static constexpr uint8_t kWideValue = 0x80;
+  // Whether `bits` of `type` survive the round trip through 32 bits.
+  static bool Fits(ArgType type, uint64_t bits) {
+    if (type == ArgType::kInt) {
+      const auto v = static_cast<int64_t>(bits);
+      return v >= INT32_MIN && v <= INT32_MAX;
+    }
+    return bits <= UINT32_MAX;
+  }
+
   Column<uint32_t> set_begin_;  // size set_count() + 1
   Column<StringId> key_;
-  Column<ArgType> type_;
-  Column<uint64_t> value_;
+  Column<uint8_t> type_;
+  Column<uint32_t> value_;
+  Column<uint64_t> wide_;
 };
 
 }  // namespace stepline

@@ -105,10 +105,9 @@ ArgSetId EventImporter::Args(const RawEvent& e) {
   const ArgTable::Rows rows = table.AppendRows(e.args_end - e.args_begin);
   for (uint32_t i = e.args_begin, k = 0; i < e.args_end; ++i, ++k) {
     const RawArg& a = batch_->args[i];
-    rows.key[k] = Global(a.key);
-    rows.type[k] = a.type;
-    rows.value[k] =
-        (a.type == ArgType::kString || a.type == ArgType::kJson) ? Global(static_cast<uint32_t>(a.bits)).value : a.bits;
+    rows.Set(k, Global(a.key), a.type,
+             (a.type == ArgType::kString || a.type == ArgType::kJson) ? Global(static_cast<uint32_t>(a.bits)).value
+                                                                       : a.bits);
   }
   return table.EndSet();
 }

@@ -23,8 +23,9 @@
 namespace stepline::column_cache {
 
 // Bump when the layout, a table's VisitStorage order, a column's type or a value a
-// column may hold changes (2: ArgType::kDecimalString).
-inline constexpr uint32_t kFormatVersion = 2;
+// column may hold changes (2: ArgType::kDecimalString; 3: args.value
+// holds 32 bits, wider values go to args.wide).
+inline constexpr uint32_t kFormatVersion = 3;
 
 // What a cache file must match to stand for a trace file.
 struct TraceKey {

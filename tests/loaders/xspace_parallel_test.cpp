@@ -107,8 +107,8 @@ void ExpectSameModel(const Trace& a, const Trace& b) {
   }
   for (size_t r = 0; r < aa.size(); ++r) {
     ASSERT_EQ(aa.key()[r], ab.key()[r]) << r;
-    ASSERT_EQ(aa.type()[r], ab.type()[r]) << r;
-    ASSERT_EQ(aa.value_bits()[r], ab.value_bits()[r]) << r;
+    ASSERT_EQ(aa.value(static_cast<uint32_t>(r)).type, ab.value(static_cast<uint32_t>(r)).type) << r;
+    ASSERT_EQ(aa.value(static_cast<uint32_t>(r)).bits, ab.value(static_cast<uint32_t>(r)).bits) << r;
   }
 
   for (int code = 0; code < kDiagCodeCount; ++code) {

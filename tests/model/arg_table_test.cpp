@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace stepline {
@@ -50,11 +52,7 @@ TEST(ArgTableTest, RowsWrittenInPlaceMatchAddSet) {
     }
     const ArgSetId a = by_span.AddSet(args);
     const ArgTable::Rows rows = in_place.AppendRows(args.size());
-    for (size_t k = 0; k < args.size(); ++k) {
-      rows.key[k] = args[k].key;
-      rows.type[k] = args[k].value.type;
-      rows.value[k] = args[k].value.bits;
-    }
+    for (size_t k = 0; k < args.size(); ++k) rows.Set(k, args[k].key, args[k].value.type, args[k].value.bits);
     ASSERT_EQ(in_place.EndSet(), a);
   }
   ASSERT_EQ(in_place.set_count(), by_span.set_count());
@@ -68,6 +66,47 @@ TEST(ArgTableTest, RowsWrittenInPlaceMatchAddSet) {
     ASSERT_EQ(in_place.key()[row], by_span.key()[row]) << row;
     ASSERT_EQ(in_place.value(row).type, by_span.value(row).type) << row;
     ASSERT_EQ(in_place.value(row).bits, by_span.value(row).bits) << row;
+  }
+}
+
+// Values whose bits fit in 32 (a kInt within int32, the others below 2^32)
+// take the narrow column; the rest are held whole. Either way every value
+// reads back bit for bit, at both edges of what fits.
+TEST(ArgTableTest, ValuesReadBackWhetherTheyFitIn32BitsOrNot) {
+  const std::vector<std::pair<ArgValue, bool>> cases = {  // value, held whole
+      {ArgValue::Int(0), false},
+      {ArgValue::Int(-1), false},
+      {ArgValue::Int(INT32_MIN), false},
+      {ArgValue::Int(INT32_MAX), false},
+      {ArgValue::Int(int64_t{INT32_MIN} - 1), true},
+      {ArgValue::Int(int64_t{INT32_MAX} + 1), true},
+      {ArgValue::Int(INT64_MIN), true},
+      {ArgValue::Uint(UINT32_MAX), false},
+      {ArgValue::Uint(uint64_t{UINT32_MAX} + 1), true},
+      {ArgValue::Uint(UINT64_MAX), true},
+      {ArgValue::Double(0.0), false},
+      {ArgValue::Double(-0.0), true},
+      {ArgValue::Double(2.5), true},
+      {ArgValue::Bool(true), false},
+      {ArgValue::String(StringId(UINT32_MAX - 1)), false},
+      {ArgValue::Json(StringId(3)), false},
+      {ArgValue::DecimalString(4294967295u), false},
+      {ArgValue::DecimalString(uint64_t{1} << 40), true},
+  };
+  ArgTable args;
+  std::vector<ArgSetId> sets;
+  size_t whole = 0;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Arg one[] = {{StringId(static_cast<uint32_t>(i + 1)), cases[i].first}};
+    sets.push_back(args.AddSet(one));
+    whole += cases[i].second ? 1 : 0;
+  }
+  EXPECT_EQ(args.wide_count(), whole);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    ArgValue v;
+    ASSERT_TRUE(args.Find(sets[i], StringId(static_cast<uint32_t>(i + 1)), &v)) << i;
+    EXPECT_EQ(v.type, cases[i].first.type) << i;
+    EXPECT_EQ(v.bits, cases[i].first.bits) << i;
   }
 }
 
