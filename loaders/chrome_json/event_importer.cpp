@@ -53,7 +53,8 @@ int32_t ClampToInt32(double v) {
 EventImporter::EventImporter(TraceBuilder* builder, const LoadOptions& options)
     : builder_(builder),
       keep_args_(options.keep_args),
-      threads_(options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency())) {}
+      threads_(options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency())),
+      release_(threads_ > 1) {}
 
 //-----------------------------------------------------------------------------
 // [SECTION] Batch plumbing: strings, keys, tracks, args

@@ -27,6 +27,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "loaders/background_release.h"
 #include "loaders/chrome_json/correlation_table.h"
 #include "loaders/chrome_json/kineto_conventions.h"
 #include "loaders/chrome_json/raw_event_batch.h"
@@ -187,6 +188,7 @@ class EventImporter {
   std::vector<Arg> metadata_;
   int64_t base_time_ns_ = 0;
   bool has_base_time_ = false;
+  BackgroundRelease release_;  // the post-pass's spent temporaries; waited for by the destructor
 };
 
 }  // namespace stepline::loaders

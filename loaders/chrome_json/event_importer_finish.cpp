@@ -106,7 +106,8 @@ void EventImporter::LinkFlows() {
     table = BuildCorrelationTable();
   }
   LinkLaunchFlows(launch, table);
-  launch.release();
+  // Spent: freed on another thread while this one finishes the load.
+  release_.Drop(launch, table, correlations_);
 }
 
 CorrelationTable EventImporter::BuildCorrelationTable() const {
