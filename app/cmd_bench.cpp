@@ -17,13 +17,15 @@
 // [SECTION] Measuring one run in a child: RunReport, MeasureOnce, MeasureConfig
 // [SECTION] Input: ParseSettings, PrepareInput (decompress once, tile)
 // [SECTION] Output: Derive, WriteBenchJson, WriteBenchText
-// Flow: RunBench -> PrepareInput -> MeasureConfig(with args), MeasureConfig(no
-// args) -> R x RunInChild(MeasureOnce) -> medians -> Derive -> Write*.
+// Flow: RunBench -> PrepareInput -> MeasureConfig(with args: each run followed
+// by a parse floor run here), MeasureConfig(no args) -> R x RunInChild(MeasureOnce)
+// -> medians -> Derive -> Write*.
 #include <malloc.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -124,6 +126,7 @@ RunReport MeasureOnce(const BenchInput& input, const std::string& name, const lo
 
 // R runs of one configuration, each in its own child; medians of the figures.
 struct ConfigResult {
+  std::vector<double> run_ms;  // each run's load, in run order
   double load_ms = 0, min_ms = 0, max_ms = 0, cpu_ms = 0;
   uint64_t slices = 0;
   int64_t rss_bytes = 0;
@@ -131,8 +134,11 @@ struct ConfigResult {
   uint64_t model_bytes = 0;
 };
 
+// `after_run`, when set, runs in this process after each child has reported
+// (the parse floor, paired with the load it follows).
 Result<ConfigResult, std::string> MeasureConfig(const BenchInput& input, const BenchSettings& settings,
-                                                bool keep_args, bool open_file = false) {
+                                                bool keep_args, bool open_file = false,
+                                                const std::function<void()>& after_run = {}) {
   loaders::LoadOptions options;
   options.keep_args = keep_args;
   options.threads = static_cast<int>(settings.threads);
@@ -154,7 +160,9 @@ Result<ConfigResult, std::string> MeasureConfig(const BenchInput& input, const B
     trimmed.push_back(static_cast<double>(report.rss_trimmed_bytes));
     result.slices = report.slices;
     result.model_bytes = report.model_bytes;
+    if (after_run) after_run();
   }
+  result.run_ms = times;
   result.load_ms = Median(times);
   result.cpu_ms = Median(cpu_times);
   result.min_ms = *std::min_element(times.begin(), times.end());
@@ -229,6 +237,7 @@ struct BenchFigures {
   double analysis_ms = 0;   // median ComputeReport time on the loaded trace
   double parse_floor_mb_per_s = 0;  // Chrome JSON: simdjson on-demand alone, same bytes and cores (0 = n/a)
   double parse_floor_cpu_ms = 0;    // its CPU time over all threads (on a busy machine the fairer peer of cpu_ms)
+  double load_vs_parse_floor = 0;   // median over the runs of floor ms / load ms, each floor right after its load
   std::optional<ConfigResult> file_open;  // compressed input: LoadFile, decompression included
   double open_mb_per_s = 0;               // its content MB per second
   FrameBenchResult frames;  // viewer frame times at 1920x1080
@@ -301,7 +310,7 @@ void WriteBenchJson(const BenchSettings& settings, const BenchInput& input, cons
   json.FieldFixed("analysis_ms", f.analysis_ms, 3);
   if (input.format == loaders::Format::kChromeJson) {
     json.FieldFixed("parse_floor_mb_per_s", f.parse_floor_mb_per_s, 1);
-    json.FieldFixed("load_vs_parse_floor", f.parse_floor_mb_per_s > 0 ? f.mb_per_s / f.parse_floor_mb_per_s : 0, 3);
+    json.FieldFixed("load_vs_parse_floor", f.load_vs_parse_floor, 3);
     json.FieldFixed("parse_floor_cpu_ms", f.parse_floor_cpu_ms, 3);
   }
   if (f.file_open) {
@@ -349,7 +358,7 @@ void WriteBenchText(const BenchSettings& settings, const BenchInput& input, cons
   if (f.parse_floor_mb_per_s > 0) {
     out << "floor    simdjson on-demand parse of the same bytes on the same threads: "
         << FormatFixed(f.parse_floor_mb_per_s, 1) << " MB/s median; the load runs at "
-        << FormatFixed(f.mb_per_s / f.parse_floor_mb_per_s, 2) << " of it; CPU " << FormatFixed(f.parse_floor_cpu_ms, 1)
+        << FormatFixed(f.load_vs_parse_floor, 2) << " of it (median of each load against the floor run after it); CPU " << FormatFixed(f.parse_floor_cpu_ms, 1)
         << " ms, the load's is " << FormatFixed(f.with_args.cpu_ms / f.parse_floor_cpu_ms, 2) << "x that\n";
   }
   out << "cpu      " << FormatFixed(f.with_args.cpu_ms, 1) << " ms median over all threads ("
@@ -396,7 +405,22 @@ int RunBench(const Args& args, std::ostream& out, std::ostream& err) {
     err << input.error() << "\n";
     return 1;
   }
-  auto with_args = MeasureConfig(*input, *settings, /*keep_args=*/true);
+  // The parse floor runs once after each load with args, in this process (its
+  // threads are joined before the next fork): this VM's speed drifts by tens
+  // of percent within a minute, so a floor measured after all the loads
+  // moved the ratio from 0.45 to 0.79 between invocations (issue #22); a
+  // floor next to each load sees the same machine.
+  std::vector<double> floor_ms, floor_cpu_ms;
+  std::function<void()> measure_floor;
+  if (input->format == loaders::Format::kChromeJson) {
+    measure_floor = [&] {
+      const double cpu_start = ProcessCpuMs();
+      const auto ms = loaders::MeasureParseFloorMs(input->decoded.bytes.view(), static_cast<int>(settings->threads));
+      floor_ms.push_back(ms && *ms > 0 ? *ms : 0);
+      floor_cpu_ms.push_back(ProcessCpuMs() - cpu_start);
+    };
+  }
+  auto with_args = MeasureConfig(*input, *settings, /*keep_args=*/true, /*open_file=*/false, measure_floor);
   if (!with_args) {
     err << with_args.error() << "\n";
     return 1;
@@ -417,20 +441,15 @@ int RunBench(const Args& args, std::ostream& out, std::ostream& err) {
     const double seconds = opened->load_ms / 1e3;
     figures.open_mb_per_s = seconds > 0 ? static_cast<double>(input->decoded.bytes.size()) / 1e6 / seconds : 0;
   }
-  if (input->format == loaders::Format::kChromeJson) {
-    // In this process: the threads are joined before any later fork.
-    std::vector<double> floor_ms, floor_cpu_ms;
-    for (int64_t run = 0; run < settings->repeat; ++run) {
-      const double cpu_start = ProcessCpuMs();
-      const auto ms = loaders::MeasureParseFloorMs(input->decoded.bytes.view(), static_cast<int>(settings->threads));
-      if (!ms || *ms <= 0) continue;
-      floor_ms.push_back(*ms);
-      floor_cpu_ms.push_back(ProcessCpuMs() - cpu_start);
-    }
-    if (!floor_ms.empty()) {
-      figures.parse_floor_mb_per_s = static_cast<double>(input->decoded.bytes.size()) / 1e3 / Median(floor_ms);
-      figures.parse_floor_cpu_ms = Median(floor_cpu_ms);
-    }
+  std::vector<double> paired;
+  for (size_t run = 0; run < floor_ms.size() && run < with_args->run_ms.size(); ++run) {
+    if (floor_ms[run] > 0 && with_args->run_ms[run] > 0) paired.push_back(floor_ms[run] / with_args->run_ms[run]);
+  }
+  if (!paired.empty()) {
+    std::erase(floor_ms, 0.0);
+    figures.parse_floor_mb_per_s = static_cast<double>(input->decoded.bytes.size()) / 1e3 / Median(floor_ms);
+    figures.parse_floor_cpu_ms = Median(floor_cpu_ms);
+    figures.load_vs_parse_floor = Median(paired);
   }
   auto after = MeasureAfterLoad(*input, settings->path, static_cast<int>(settings->repeat),
                                 settings->sqlite ? &figures.sqlite : nullptr);

@@ -49,6 +49,11 @@ TEST(CmdBenchTest, JsonHasTheDocumentedKeys) {
   EXPECT_GT(NumberAt(*json, "load_mb_per_s"), 0.0);
   EXPECT_GT(NumberAt(*json, "model_bytes"), 0.0);
   EXPECT_GT(NumberAt(*json, "parse_floor_mb_per_s"), 0.0);
+  // One run: the paired ratio is that load's speed over its floor's.
+  const double load_mb_per_s = NumberAt(*json, "bytes") / 1e3 / NumberAt(*json, "load_ms");
+  const double ratio = load_mb_per_s / NumberAt(*json, "parse_floor_mb_per_s");
+  EXPECT_GT(NumberAt(*json, "load_vs_parse_floor"), 0.0);
+  EXPECT_NEAR(NumberAt(*json, "load_vs_parse_floor"), ratio, 0.01 * ratio + 0.0015);
   EXPECT_EQ(NumberAt(*json, "tiled_copies"), 0.0);
   EXPECT_EQ(json->Find("format")->text, "chrome-json");
   // RSS moves in whole pages, so a 9-slice trace gives a coarse but finite figure.
