@@ -9,6 +9,7 @@
 // [SECTION] Entry points
 #include "loaders/chrome_json/fast_event_scanner.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 
@@ -312,7 +313,7 @@ class FastScanner {
   bool NameOrCategory(bool is_name, RawEvent* ev);
   bool Id(bool is_bind_id, RawEvent* ev);
   bool Args(RawEvent* ev);
-  bool ArgValue(uint32_t key, RawArg* arg, RawEvent* ev);
+  bool ArgValue(uint32_t key, uint32_t position, RawArg* arg, RawEvent* ev);  // position: the arg's, for InternAt
   bool ArgNumber(uint32_t key, RawArg* arg, RawEvent* ev);
 
   const char* base_;  // the input's first byte: offsets are input offsets
@@ -469,7 +470,8 @@ bool FastScanner::NameOrCategory(bool is_name, RawEvent* ev) {
     if (!ReadNumber(&n)) return false;
     text = n.text;  // a numeric name keeps its text
   }
-  (is_name ? ev->name : ev->cat) = batch_->strings.Intern(text);
+  (is_name ? ev->name : ev->cat) =
+      batch_->strings.InternAt(is_name ? LocalStringTable::kSiteName : LocalStringTable::kSiteCategory, text);
   return true;
 }
 
@@ -496,16 +498,16 @@ bool FastScanner::Args(RawEvent* ev) {
     ++p_;
     return true;
   }
-  for (;;) {
+  for (uint32_t position = 0;; position = std::min(position + 1, LocalStringTable::kSitePositions - 1)) {
     std::string_view key;
     if (p_ == end_ || *p_ != '"' || !PlainString(&key) || !Expect(':')) return false;
     RawArg arg;
-    arg.key = batch_->strings.Intern(key);
+    arg.key = batch_->strings.InternAt(static_cast<LocalStringTable::Site>(LocalStringTable::kSiteArgKey + position), key);
     const bool keep = keep_args_ || arg.key < kWellKnownCount || ev->ph == 0 || ev->ph == 'C' || ev->ph == 'M';
     if (!keep) {
       if (!SkipValue(2)) return false;
     } else {
-      if (!ArgValue(arg.key, &arg, ev)) return false;
+      if (!ArgValue(arg.key, position, &arg, ev)) return false;
       batch_->args.push_back(arg);
     }
     SkipSpace();
@@ -521,7 +523,7 @@ bool FastScanner::Args(RawEvent* ev) {
 }
 
 // ReadValue's cases for an arg of an event.
-bool FastScanner::ArgValue(uint32_t key, RawArg* arg, RawEvent* ev) {
+bool FastScanner::ArgValue(uint32_t key, uint32_t position, RawArg* arg, RawEvent* ev) {
   std::string_view body;
   bool escaped = false;
   char literal = 0;
@@ -536,7 +538,8 @@ bool FastScanner::ArgValue(uint32_t key, RawArg* arg, RawEvent* ev) {
         is_corr = true;
       } else {
         if (escaped) return false;  // unescaping is simdjson's
-        const uint32_t id = batch_->strings.Intern(body);
+        const uint32_t id = batch_->strings.InternAt(
+            static_cast<LocalStringTable::Site>(LocalStringTable::kSiteArgString + position), body);
         arg->type = ArgType::kString;
         arg->bits = id;
         is_corr = key == kStrCorrelationId && ParseIdText(batch_->strings.Get(id), &corr);

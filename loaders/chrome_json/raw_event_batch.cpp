@@ -79,32 +79,6 @@ uint32_t TableHash(std::string_view s) {
   return static_cast<uint32_t>(h >> 32) ^ static_cast<uint32_t>(h);
 }
 
-// Equal bytes, without a memcmp call for the short strings that dominate
-// (keys, categories, short names): two overlapping loads a side, all in bounds.
-inline bool SameBytes(const char* a, const char* b, size_t n) {
-  if (n > 16) return std::memcmp(a, b, n) == 0;
-  uint64_t x0 = 0, x1 = 0, y0 = 0, y1 = 0;
-  if (n >= 8) {
-    std::memcpy(&x0, a, 8);
-    std::memcpy(&y0, b, 8);
-    std::memcpy(&x1, a + n - 8, 8);
-    std::memcpy(&y1, b + n - 8, 8);
-  } else if (n >= 4) {
-    uint32_t u0, u1, v0, v1;
-    std::memcpy(&u0, a, 4);
-    std::memcpy(&v0, b, 4);
-    std::memcpy(&u1, a + n - 4, 4);
-    std::memcpy(&v1, b + n - 4, 4);
-    x0 = u0, y0 = v0, x1 = u1, y1 = v1;
-  } else {
-    for (size_t i = 0; i < n; ++i) {
-      if (a[i] != b[i]) return false;
-    }
-    return true;
-  }
-  return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-}
-
 }  // namespace
 
 LocalStringTable::LocalStringTable() { Clear(); }
@@ -119,6 +93,7 @@ void LocalStringTable::Clear() {
   block_ = 0;
   block_used_ = 0;
   big_.clear();
+  for (Recent& r : recent_) r = Recent{};
   strings_.push_back(std::string_view());  // id 0: "", never in the index
   for (uint32_t i = 1; i < kWellKnownCount; ++i) Intern(kWellKnownText[i]);
 }
@@ -147,7 +122,7 @@ uint32_t LocalStringTable::Intern(std::string_view s) {
     const Slot& slot = slots_[i];
     if (slot.hash == hash) {
       const std::string_view t = strings_[slot.id_plus_one - 1];
-      if (t.size() == s.size() && SameBytes(t.data(), s.data(), s.size())) return slot.id_plus_one - 1;
+      if (t.size() == s.size() && SameText(t.data(), s.data(), s.size())) return slot.id_plus_one - 1;
     }
     i = (i + 1) & mask;
   }
