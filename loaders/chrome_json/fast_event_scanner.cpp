@@ -143,7 +143,13 @@ const char* ReadNumber(const char* p, const char* end, Number* n) {
     p = DigitRun(p, end, nullptr);
     const long frac_digits = p - frac_begin;
     if (frac_digits == 0) return nullptr;
-    for (long k = 0; k < 3; ++k) n->frac3 = n->frac3 * 10 + (k < frac_digits ? static_cast<uint32_t>(frac_begin[k] - '0') : 0);
+    // Traces write microseconds with three decimals: one expression, not a
+    // loop with a test per digit.
+    const auto digit = [&](long k) { return k < frac_digits ? static_cast<uint32_t>(frac_begin[k] - '0') : 0u; };
+    n->frac3 = frac_digits >= 3 ? static_cast<uint32_t>(frac_begin[0] - '0') * 100 +
+                                      static_cast<uint32_t>(frac_begin[1] - '0') * 10 +
+                                      static_cast<uint32_t>(frac_begin[2] - '0')
+                                : digit(0) * 100 + digit(1) * 10;
     n->round_up = frac_digits > 3 && frac_begin[3] >= '5';
     n->integral = false;
   }
