@@ -266,7 +266,7 @@ Trace TraceBuilder::Finish() {
     if (!launch.is_none()) *from = FlowEndpoint::OfSlice(launch);
   });
   flows.AddLaunchLinks(launch_links_.Links());
-  launch_links_ = LaunchLinks();
+  release_.Drop(launch_links_);
   trace_.Finalize();
   return std::move(trace_);
 }

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "loaders/background_release.h"
 #include "loaders/launch_links.h"
 #include "model/trace.h"
 
@@ -135,6 +136,9 @@ class TraceBuilder {
   std::vector<std::vector<OpenSlice>> open_slices_;  // per TrackId
   std::unordered_map<FlowKey, OpenFlow, FlowKeyHash> open_flows_;
   LaunchLinks launch_links_;
+  // Spent temporaries of Finish(), freed while Trace::Finalize runs; the
+  // builder's destructor waits for them.
+  BackgroundRelease release_{std::thread::hardware_concurrency() > 1};
 };
 
 }  // namespace stepline::loaders
