@@ -84,6 +84,19 @@ std::vector<std::pair<const void*, size_t>> ArgTable::ReservedStorage() const {
   return out;
 }
 
+std::string ArgTable::CheckInvariants() const {
+  if (type_.size() != key_.size() || value_.size() != key_.size()) return "arg columns of different lengths";
+  if (set_begin_.size() < 2 || set_begin_[0] != 0 || set_begin_.back() != key_.size())
+    return "arg sets do not cover the rows";
+  for (size_t i = 1; i < set_begin_.size(); ++i) {
+    if (set_begin_[i] < set_begin_[i - 1]) return "arg sets out of order";
+  }
+  for (size_t r = 0; r < key_.size(); ++r) {
+    if ((type_[r] & kWideValue) && value_[r] >= wide_.size()) return "arg value past the wide column";
+  }
+  return {};
+}
+
 bool ArgTable::Find(ArgSetId set, StringId key, ArgValue* out) const {
   if (set.is_none()) return false;
   for (uint32_t r = set_begin(set); r < set_end(set); ++r) {

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -128,6 +129,9 @@ class ArgTable {
   }
   size_t wide_count() const { return wide_.size(); }  // values held in 64 bits (for tests)
 
+  // "" when the columns agree (sets ascending and ending at size(), every
+  // wide row's index inside `wide`); else what does not (Trace::CheckInvariants).
+  std::string CheckInvariants() const;
   // The first arg named `key` in the set, if any.
   bool Find(ArgSetId set, StringId key, ArgValue* out) const;
   size_t MemoryBytes() const;

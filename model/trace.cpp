@@ -412,6 +412,7 @@ std::string Trace::CheckInvariants() const {
   for (size_t i = 0; i < flows_.size(); ++i) {
     if (flows_.from_[i].index() >= n || flows_.to_[i].index() >= n) return "flow with an invalid endpoint";
   }
+  if (std::string args = args_.CheckInvariants(); !args.empty()) return args;
   for (size_t i = 1; i < instants_.size(); ++i) {
     if (instants_.track_[i] == instants_.track_[i - 1] && instants_.ts_ns_[i] < instants_.ts_ns_[i - 1])
       return "instants not sorted within a track";

@@ -102,6 +102,8 @@ TEST(ArgTableTest, ValuesReadBackWhetherTheyFitIn32BitsOrNot) {
     whole += cases[i].second ? 1 : 0;
   }
   EXPECT_EQ(args.wide_count(), whole);
+  EXPECT_EQ(args.CheckInvariants(), "");
+  EXPECT_EQ(ArgTable().CheckInvariants(), "");
   for (size_t i = 0; i < cases.size(); ++i) {
     ArgValue v;
     ASSERT_TRUE(args.Find(sets[i], StringId(static_cast<uint32_t>(i + 1)), &v)) << i;
