@@ -358,7 +358,8 @@ void WriteBenchText(const BenchSettings& settings, const BenchInput& input, cons
   if (f.parse_floor_mb_per_s > 0) {
     out << "floor    simdjson on-demand parse of the same bytes on the same threads: "
         << FormatFixed(f.parse_floor_mb_per_s, 1) << " MB/s median; the load runs at "
-        << FormatFixed(f.load_vs_parse_floor, 2) << " of it (median of each load against the floor run after it); CPU " << FormatFixed(f.parse_floor_cpu_ms, 1)
+        << FormatFixed(f.load_vs_parse_floor, 2) << " of it (median of each load against the floor run after it); CPU "
+        << FormatFixed(f.parse_floor_cpu_ms, 1)
         << " ms, the load's is " << FormatFixed(f.with_args.cpu_ms / f.parse_floor_cpu_ms, 2) << "x that\n";
   }
   out << "cpu      " << FormatFixed(f.with_args.cpu_ms, 1) << " ms median over all threads ("
@@ -416,8 +417,8 @@ int RunBench(const Args& args, std::ostream& out, std::ostream& err) {
     measure_floor = [&] {
       const double cpu_start = ProcessCpuMs();
       const auto ms = loaders::MeasureParseFloorMs(input->decoded.bytes.view(), static_cast<int>(settings->threads));
-      floor_ms.push_back(ms && *ms > 0 ? *ms : 0);
-      floor_cpu_ms.push_back(ProcessCpuMs() - cpu_start);
+      floor_ms.push_back(ms && *ms > 0 ? *ms : 0);  // 0: failed, kept so runs pair by index
+      if (floor_ms.back() > 0) floor_cpu_ms.push_back(ProcessCpuMs() - cpu_start);
     };
   }
   auto with_args = MeasureConfig(*input, *settings, /*keep_args=*/true, /*open_file=*/false, measure_floor);

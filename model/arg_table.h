@@ -80,8 +80,8 @@ class ArgTable {
   ArgSetId AddSet(std::span<const Arg> args);
   // The same in two steps, for a loader that writes its args straight into
   // the columns: AppendRows(n) makes room for n > 0 rows of one set (left
-  // unset: the caller fills every one through the pointers, which stay valid
-  // until the table grows again),
+  // unset: the caller fills every one through Rows::Set, valid until the
+  // table grows again),
   // EndSet() closes the set and returns its id. No per-row capacity checks,
   // no intermediate list (the JSON importer: ~4 args per kernel).
   class Rows {

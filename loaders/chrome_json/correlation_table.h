@@ -85,7 +85,6 @@ class CorrelationTable {
       slots_.shrink_to_fit();
       return;
     }
-    ordered_ = false;
     BuildHashed(overflow.size(), [&](size_t i) { return overflow[i]; });
   }
   template <typename Source>
@@ -96,15 +95,9 @@ class CorrelationTable {
     // memory of hashing's load of 1/2 (33.5 -> 16.8 MB on the 413 MB demo,
     // before the dense layout took such ids).
     const size_t ordered_slots = span < count ? std::max<size_t>(2 * span + 2, count + count / 8) : 2 * count;
-    // Ordered slots first; if the ids crowd together (see Home), hashed ones.
-    for (const bool ordered : {true, false}) {
-      if (!ordered) {
-        BuildHashed(count, source);
-        return;
-      }
-      ordered_ = true;
-      if (FillSlots(count, ordered_slots, 8 * count + 1024, source)) return;
-    }
+    ordered_ = true;
+    if (FillSlots(count, ordered_slots, 8 * count + 1024, source)) return;
+    BuildHashed(count, source);  // the ids crowd together (see Home)
   }
   template <typename Source>
   void BuildHashed(size_t count, Source&& source) {

@@ -56,14 +56,14 @@ class LocalStringTable {
   // call's name, a kernel's tf_op), so each place remembers its last string
   // and a repeat costs one comparison instead of a hash and two dependent
   // loads of the table (issue #22: Intern was 11% of a load's CPU).
+  static constexpr uint32_t kSitePositions = 8;  // arg positions told apart; later ones share the last
   enum Site : uint8_t {
     kSiteName = 0,
     kSiteCategory,
-    kSiteArgKey,                      // + the arg's position, below kSitePositions
-    kSiteArgString = kSiteArgKey + 8,  // + the position
-    kSiteCount = kSiteArgString + 8,
+    kSiteArgKey,                                   // + the arg's position, below kSitePositions
+    kSiteArgString = kSiteArgKey + kSitePositions,  // + the position
+    kSiteCount = kSiteArgString + kSitePositions,
   };
-  static constexpr uint32_t kSitePositions = 8;
   // Intern(s), answered from `site`'s last string when s repeats it.
   uint32_t InternAt(Site site, std::string_view s) {
     Recent& r = recent_[site];
