@@ -136,9 +136,8 @@ struct ConfigResult {
 
 // `after_run`, when set, runs in this process after each child has reported
 // (the parse floor, paired with the load it follows).
-Result<ConfigResult, std::string> MeasureConfig(const BenchInput& input, const BenchSettings& settings,
-                                                bool keep_args, bool open_file = false,
-                                                const std::function<void()>& after_run = {}) {
+Result<ConfigResult, std::string> MeasureConfig(const BenchInput& input, const BenchSettings& settings, bool keep_args,
+                                                bool open_file = false, const std::function<void()>& after_run = {}) {
   loaders::LoadOptions options;
   options.keep_args = keep_args;
   options.threads = static_cast<int>(settings.threads);
@@ -359,8 +358,8 @@ void WriteBenchText(const BenchSettings& settings, const BenchInput& input, cons
     out << "floor    simdjson on-demand parse of the same bytes on the same threads: "
         << FormatFixed(f.parse_floor_mb_per_s, 1) << " MB/s median; the load runs at "
         << FormatFixed(f.load_vs_parse_floor, 2) << " of it (median of each load against the floor run after it); CPU "
-        << FormatFixed(f.parse_floor_cpu_ms, 1)
-        << " ms, the load's is " << FormatFixed(f.with_args.cpu_ms / f.parse_floor_cpu_ms, 2) << "x that\n";
+        << FormatFixed(f.parse_floor_cpu_ms, 1) << " ms, the load's is "
+        << FormatFixed(f.with_args.cpu_ms / f.parse_floor_cpu_ms, 2) << "x that\n";
   }
   out << "cpu      " << FormatFixed(f.with_args.cpu_ms, 1) << " ms median over all threads ("
       << FormatFixed(f.with_args.load_ms > 0 ? f.with_args.cpu_ms / f.with_args.load_ms : 0, 2)

@@ -132,8 +132,8 @@ class DecodeStream final : public StreamSink {
   std::condition_variable cv_;
   uint64_t released_ = 0;    // guarded by mu_
   std::unique_ptr<RecycledPages> recycled_;  // over out_'s pages; made by Start()
-  uint64_t prepared_end_ = 0;  // guarded by mu_: no page before it is ever a move's target
-  uint64_t pages_released_ = 0;  // guarded by mu_: whole pages before it went to recycled_
+  uint64_t prepared_end_ = 0;                // guarded by mu_: no page before it is ever a move's target
+  uint64_t pages_released_ = 0;              // guarded by mu_: whole pages before it went to recycled_
   // Readers waiting for bytes: changed under mu_; Publish reads it without
   // the lock. Sequentially consistent with available_, so a publish either
   // is seen by the waiting reader or sees the reader and wakes it.

@@ -97,9 +97,9 @@ bool RecycledPages::KernelCanMove() {
     if (p == MAP_FAILED) return false;
     char* base = static_cast<char*>(p);
     base[0] = 1;
-    const bool moved = ::mremap(base, page, page, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, base + page) !=
-                           MAP_FAILED &&
-                       base[page] == 1 && base[0] == 0;
+    const bool moved =
+        ::mremap(base, page, page, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, base + page) != MAP_FAILED &&
+        base[page] == 1 && base[0] == 0;
     ::munmap(base, 2 * page);
     return moved;
   }();

@@ -123,9 +123,10 @@ class ArgTable {
     const uint8_t type = type_[row];
     if (type & kWideValue) return ArgValue{static_cast<ArgType>(type & ~kWideValue), wide_[value_[row]]};
     const uint32_t bits = value_[row];
-    return ArgValue{static_cast<ArgType>(type), type == static_cast<uint8_t>(ArgType::kInt)
-                                                    ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(bits)))
-                                                    : bits};
+    return ArgValue{static_cast<ArgType>(type),
+                    type == static_cast<uint8_t>(ArgType::kInt)
+                        ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(bits)))
+                        : bits};
   }
   size_t wide_count() const { return wide_.size(); }  // values held in 64 bits (for tests)
 

@@ -108,7 +108,7 @@ ArgSetId EventImporter::Args(const RawEvent& e) {
     const RawArg& a = batch_->args[i];
     rows.Set(k, Global(a.key), a.type,
              (a.type == ArgType::kString || a.type == ArgType::kJson) ? Global(static_cast<uint32_t>(a.bits)).value
-                                                                       : a.bits);
+                                                                      : a.bits);
   }
   return table.EndSet();
 }

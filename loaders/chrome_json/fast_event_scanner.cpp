@@ -396,7 +396,8 @@ bool FastScanner::Args(RawEvent* ev) {
     std::string_view key;
     if (p_ == end_ || *p_ != '"' || !PlainString(&key) || !Expect(':')) return false;
     RawArg arg;
-    arg.key = batch_->strings.InternAt(static_cast<LocalStringTable::Site>(LocalStringTable::kSiteArgKey + position), key);
+    arg.key =
+        batch_->strings.InternAt(static_cast<LocalStringTable::Site>(LocalStringTable::kSiteArgKey + position), key);
     const bool keep = keep_args_ || arg.key < kWellKnownCount || ev->ph == 0 || ev->ph == 'C' || ev->ph == 'M';
     if (!keep) {
       if (!SkipValue(2)) return false;

@@ -20,7 +20,7 @@ constexpr bool EndsScalar(char c) { return IsJsonSpace(c) || c == ',' || c == '}
 // (the shapes traces write: integers, and times like "475396.870").
 struct Number {
   std::string_view text;
-  bool integral = true;   // no fraction and no exponent
+  bool integral = true;  // no fraction and no exponent
   bool negative = false;
   bool exponent = false;
   int int_digits = 0;
@@ -49,7 +49,9 @@ inline uint64_t DigitsValue8(const char* p, int k) {
   std::memcpy(&w, p, 8);
   w = (w - 0x3030303030303030ull) << (8 * (8 - k));
   w = w * 10 + (w >> 8);
-  return ((w & 0x000000FF000000FFull) * 0x000F424000000064ull + ((w >> 16) & 0x000000FF000000FFull) * 0x0000271000000001ull) >> 32;
+  return ((w & 0x000000FF000000FFull) * 0x000F424000000064ull +
+          ((w >> 16) & 0x000000FF000000FFull) * 0x0000271000000001ull) >>
+         32;
 }
 
 // The end of the run of digits at p (p itself when none); with 8 bytes
@@ -104,10 +106,10 @@ static inline const char* ReadNumber(const char* p, const char* end, Number* n) 
     // Traces write microseconds with three decimals: one expression, not a
     // loop with a test per digit.
     const auto digit = [&](long k) { return k < frac_digits ? static_cast<uint32_t>(frac_begin[k] - '0') : 0u; };
-    n->frac3 = frac_digits >= 3 ? static_cast<uint32_t>(frac_begin[0] - '0') * 100 +
-                                      static_cast<uint32_t>(frac_begin[1] - '0') * 10 +
-                                      static_cast<uint32_t>(frac_begin[2] - '0')
-                                : digit(0) * 100 + digit(1) * 10;
+    n->frac3 = frac_digits >= 3
+                   ? static_cast<uint32_t>(frac_begin[0] - '0') * 100 +
+                         static_cast<uint32_t>(frac_begin[1] - '0') * 10 + static_cast<uint32_t>(frac_begin[2] - '0')
+                   : digit(0) * 100 + digit(1) * 10;
     n->round_up = frac_digits > 3 && frac_begin[3] >= '5';
     n->integral = false;
   }

@@ -60,7 +60,7 @@ class LocalStringTable {
   enum Site : uint8_t {
     kSiteName = 0,
     kSiteCategory,
-    kSiteArgKey,                                   // + the arg's position, below kSitePositions
+    kSiteArgKey,                                    // + the arg's position, below kSitePositions
     kSiteArgString = kSiteArgKey + kSitePositions,  // + the position
     kSiteCount = kSiteArgString + kSitePositions,
   };

@@ -83,7 +83,7 @@ TEST(CorrelationTableTest, AnIdOnMoreThanTwoTracksStaysExact) {
     entries.push_back({2, 40 + i, SliceId(slice + 1)});
     if (i % 3 == 0) entries.push_back({3, 40 + i, SliceId(slice + 2)});
     if (i % 6 == 0) entries.push_back({4, 40 + i, SliceId(slice + 3)});
-    if (i % 9 == 0) entries.push_back({1, 40 + i, SliceId(slice + 4)});  // a repeat in the pair
+    if (i % 9 == 0) entries.push_back({1, 40 + i, SliceId(slice + 4)});   // a repeat in the pair
     if (i % 12 == 0) entries.push_back({4, 40 + i, SliceId(slice + 5)});  // a repeat in the slots
   }
   EXPECT_EQ(ExpectExact(entries), Layout::kDense);

@@ -57,7 +57,7 @@ TEST(RecycledPagesTest, ReleasedPagesMoveWithTheirBytesAndTheirOldPlaceReadsZero
     EXPECT_TRUE(m.PageIs(40 + k, Pattern(k))) << "target page " << k << " does not hold the moved bytes";
     EXPECT_TRUE(m.PageIs(k, 0)) << "source page " << k << " still holds its bytes";
   }
-  EXPECT_TRUE(m.PageIs(6, Pattern(6)));  // still waiting: untouched
+  EXPECT_TRUE(m.PageIs(6, Pattern(6)));                          // still waiting: untouched
   EXPECT_EQ(pages.MoveInto(50 * kPage, 60 * kPage), 2 * kPage);  // the rest of the run
   EXPECT_TRUE(m.PageIs(50, Pattern(6)));
   EXPECT_TRUE(m.PageIs(51, Pattern(7)));
@@ -73,7 +73,7 @@ TEST(RecycledPagesTest, WhatCannotWaitIsGivenBackAtOnce) {
   ASSERT_NE(m.base(), nullptr);
   m.Fill(0, 12);
   RecycledPages pages(m.base(), 4 * kPage);
-  pages.Add(0, 4 * kPage);         // fits the queue
+  pages.Add(0, 4 * kPage);          // fits the queue
   pages.Add(4 * kPage, 6 * kPage);  // would not: given back
   EXPECT_TRUE(m.PageIs(0, Pattern(0)));
   EXPECT_TRUE(m.PageIs(4, 0));

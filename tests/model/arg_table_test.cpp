@@ -73,7 +73,8 @@ TEST(ArgTableTest, RowsWrittenInPlaceMatchAddSet) {
 // take the narrow column; the rest are held whole. Either way every value
 // reads back bit for bit, at both edges of what fits.
 TEST(ArgTableTest, ValuesReadBackWhetherTheyFitIn32BitsOrNot) {
-  const std::vector<std::pair<ArgValue, bool>> cases = {  // value, held whole
+  const std::vector<std::pair<ArgValue, bool>> cases = {
+      // value, held whole
       {ArgValue::Int(0), false},
       {ArgValue::Int(-1), false},
       {ArgValue::Int(INT32_MIN), false},
