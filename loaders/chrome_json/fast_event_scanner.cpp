@@ -235,10 +235,18 @@ bool FastScanner::Event() {
     ++p_;
   } else {
     for (;;) {
-      std::string_view key;
-      if (p_ == end_ || *p_ != '"' || !PlainString(&key) || !Expect(':')) return false;
+      if (p_ == end_ || *p_ != '"') return false;
+      EventKey kind = EventKey::kOther;
+      if (const size_t n = end_ - p_ >= 8 ? MatchKnownMember(p_, &kind) : 0; n != 0) {
+        p_ += n;  // past the colon: what Expect(':') leaves, spaces aside
+        SkipSpace();
+        if (p_ == end_) return false;
+      } else {
+        std::string_view key;
+        if (!PlainString(&key) || !Expect(':')) return false;
+        kind = ClassifyEventKeyIn(key, end_);
+      }
       any_member = true;
-      const EventKey kind = ClassifyEventKeyIn(key, end_);
       if (!(kind == EventKey::kOther ? SkipValue(1) : Member(kind, &ev, &scope_hash))) return false;
       SkipSpace();
       if (p_ == end_) return false;

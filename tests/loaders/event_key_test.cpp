@@ -3,7 +3,8 @@
 // member and every other string to kOther: the keys with any byte changed,
 // cut, extended or padded with NULs, and every short string over the keys'
 // letters. ClassifyEventKeyIn, the fast scanner's form that loads 8 bytes at
-// once, answers the same for each, whatever bytes follow the key.
+// once, answers the same for each, whatever bytes follow the key; so does
+// MatchKnownMember, which reads a whole `"key":`, where it answers.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -25,6 +26,11 @@ const std::map<std::string, EventKey>& KnownKeys() {
   return keys;
 }
 
+EventKey Expected(const std::string& key) {
+  const auto it = KnownKeys().find(key);
+  return it == KnownKeys().end() ? EventKey::kOther : it->second;
+}
+
 // ClassifyEventKey's answer, checked against ClassifyEventKeyIn's for the
 // key inside a buffer (followed by a quote and bytes that look like another
 // key, so a mask that kept one byte too many would show) and at the very end
@@ -35,12 +41,23 @@ EventKey Classify(const std::string& key) {
   EXPECT_EQ(ClassifyEventKeyIn(std::string_view(buffer).substr(0, key.size()), buffer.data() + buffer.size()), answer)
       << key;
   EXPECT_EQ(ClassifyEventKeyIn(key, key.data() + key.size()), answer) << key;
+  // MatchKnownMember reads the whole `"key":` and agrees wherever it answers:
+  // every known key whose `"key":` fits in 8 bytes, and nothing else.
+  const size_t member_bytes = key.size() + 3;
+  const bool matchable = answer != EventKey::kOther && member_bytes <= 8;
+  EventKey matched = EventKey::kOther;
+  const std::string member = "\"" + key + "\":\"X\",\"ts\":1}";
+  EXPECT_EQ(MatchKnownMember(member.data(), &matched), matchable ? member_bytes : 0) << key;
+  if (matchable) {
+    EXPECT_EQ(matched, answer) << key;
+  }
+  const std::string spaced = "\"" + key + "\" :1,\"ts\":1}";  // a space before the colon: the generic path's
+  EXPECT_EQ(MatchKnownMember(spaced.data(), &matched), 0u) << key;
+  const std::string unclosed = "\"" + key + "x\":1,\"ts\":1}";
+  if (Expected(key + "x") == EventKey::kOther) {
+    EXPECT_EQ(MatchKnownMember(unclosed.data(), &matched), 0u) << key;
+  }
   return answer;
-}
-
-EventKey Expected(const std::string& key) {
-  const auto it = KnownKeys().find(key);
-  return it == KnownKeys().end() ? EventKey::kOther : it->second;
 }
 
 TEST(EventKeyTest, KnownKeysAndEveryOneByteChange) {
