@@ -60,7 +60,7 @@ inline uint64_t DigitsValue8(const char* p, int k) {
 // annotate). `value`, when given, gets the digits' value (wrapping past 19
 // digits, as the byte loop did).
 inline const char* DigitRun(const char* p, const char* end, uint64_t* value) {
-  constexpr uint64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+  static constexpr uint64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
   uint64_t v = 0;
   while (end - p >= 8) {
     const int k = LeadingDigits8(p);
@@ -83,6 +83,30 @@ inline const char* DigitRun(const char* p, const char* end, uint64_t* value) {
 // 42 MB demo, callgrind).
 static inline const char* ReadNumber(const char* p, const char* end, Number* n) {
   const char* start = p;
+  // The shapes nearly every number of a trace has, read with two 8-byte
+  // loads: an integer of up to 7 digits (pid, tid) and a time of up to 7
+  // integer digits and exactly 3 decimals ("475396.870"). The general reader
+  // below gives the same answers for them, with a test per step.
+  if (end - p >= 16) {
+    const int k = LeadingDigits8(p);
+    if (k > 0 && k < 8 && (p[0] != '0' || k == 1)) {
+      const char after = p[k];
+      if (EndsScalar(after)) {
+        n->int_part = DigitsValue8(p, k);
+        n->int_digits = k;
+        n->text = std::string_view(p, static_cast<size_t>(k));
+        return p + k;
+      }
+      if (after == '.' && LeadingDigits8(p + k + 1) == 3 && EndsScalar(p[k + 4])) {
+        n->int_part = DigitsValue8(p, k);
+        n->int_digits = k;
+        n->frac3 = static_cast<uint32_t>(DigitsValue8(p + k + 1, 3));
+        n->integral = false;
+        n->text = std::string_view(p, static_cast<size_t>(k + 4));
+        return p + k + 4;
+      }
+    }
+  }
   if (p < end && *p == '-') {
     n->negative = true;
     ++p;

@@ -178,6 +178,42 @@ TEST(FastEventScannerTest, NumbersOfEveryLengthReadTheSameBothWays) {
   }
 }
 
+// The number reader's fast shapes (up to 7 integer digits, alone or with
+// exactly 3 decimals) and their neighbours, each followed by every byte that
+// may or may not end a number: the same answers as the simdjson walk, read or
+// handed back. Leading zeros, a bare point, exponents and a fourth decimal
+// must each leave the fast shape.
+TEST(FastEventScannerTest, NumberShapesAndTheirNeighboursReadTheSameBothWays) {
+  const char* const numbers[] = {"0",       "7",        "0.000",      "0.5",         "7.000",    "1234567",
+                                 "12345678", "1234567.891", "12345678.891", "1.2345",  "1.23",     "00.000",
+                                 "01",      "1.",       "1.234e5",    "1.234E+5",    "1.234e",   "0.0001",
+                                 "9999999.999", "-1.234", "1.234.5",  "10.0000"};
+  const char* const followers[] = {",", "}", " ,", "\n}", "x,", "e,", ".,", "0,"};
+  for (const char* number : numbers) {
+    for (const char* follower : followers) {
+      const std::string n = std::string(number) + follower;
+      std::string json = "[{\"ph\":\"i\",\"ts\":0},\n";
+      for (int i = 0; i < 8; ++i) {
+        json += "{\"ph\":\"X\",\"ts\":" + n + "\"dur\":" + n + "\"pid\":" + n + "\"tid\":" + n +
+                "\"name\":\"n\",\"args\":{\"v\":" + n + "\"a\":[" + n + "2]}},\n";
+      }
+      json += "{\"ph\":\"i\",\"ts\":0}]";
+      const std::string_view text(number), after(follower);
+      // JSON numbers the fast path converts itself (not "01", "1.", exponents), then a separator:
+      // the fast path must have read chunks of them, not handed every one to the walk.
+      const bool fast_readable = text != "01" && text != "00.000" && text != "1." && text != "1.234.5" &&
+                                 text.find_first_of("eE") == std::string_view::npos && (after == "," || after == " ,");
+      for (const uint64_t chunk_bytes : {64u, 4096u}) {
+        const Comparison c = CompareOnChunks(json, chunk_bytes);
+        if (fast_readable && chunk_bytes == 64) {  // 4096: one chunk, the whole text, is the walk's
+          EXPECT_GT(c.fast_chunks, 0u) << n;
+        }
+      }
+    }
+  }
+  ExpectFastAgrees(R"j({"ph":"X","ts":1234567.891,"dur":0.000,"pid":7,"tid":1234567,"name":"n","args":{"v":9999999.999,"w":[1,22,333]}})j");
+}
+
 TEST(FastEventScannerTest, WithoutArgsSkipsWhatTheWalkSkips) {
   ExpectFastAgrees(R"j({"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":"k","args":{"correlation":5,"junk":[1,2,{"a":"b"}],"s":"t\"u","d":1e400}})j",
                    /*keep_args=*/false);
