@@ -317,6 +317,9 @@ bool FastScanner::Time(bool is_ts, RawEvent* ev) {
   if (*p_ == '"') {
     std::string_view text;
     if (!PlainString(&text) || ParseMicrosToNs(text, &ns) != NumberStatus::kOk) return false;
+  } else if (fast_number::ShortNumber sn; const char* e = fast_number::ReadShortNumber(p_, end_, &sn)) {
+    ns = static_cast<int64_t>(sn.int_part * 1000 + sn.frac3);  // MicrosToNs's answer: 7 digits cannot overflow
+    p_ = e;
   } else {
     Number n;
     if (!ReadNumber(&n) || MicrosToNs(n, &ns) != NumberStatus::kOk) return false;
@@ -334,6 +337,17 @@ bool FastScanner::Time(bool is_ts, RawEvent* ev) {
 // ReadPidOrTid: numbers and numeric strings are keys, "stream N" tids too,
 // any other plain string is a local string id.
 bool FastScanner::PidOrTid(bool is_pid, RawEvent* ev) {
+  const auto string_flag = is_pid ? RawEvent::kPidIsString : RawEvent::kTidIsString;
+  if (fast_number::ShortNumber sn; *p_ != '"') {
+    // A short integer: the key the general path below reads from it.
+    if (const char* e = fast_number::ReadShortNumber(p_, end_, &sn); e != nullptr && !sn.fraction) {
+      p_ = e;
+      (is_pid ? ev->pid : ev->tid) = static_cast<int64_t>(sn.int_part);
+      ev->flags &= static_cast<decltype(ev->flags)>(~string_flag);
+      if (is_pid) ev->flags |= RawEvent::kHasPid;
+      return true;
+    }
+  }
   std::string_view text;
   Number n;
   const bool was_string = *p_ == '"';
@@ -352,11 +366,11 @@ bool FastScanner::PidOrTid(bool is_pid, RawEvent* ev) {
   if (!numeric && was_string && !is_pid && text.starts_with("stream ")) numeric = ParseIntegerKey(text.substr(7), &value);
   if (numeric) {
     (is_pid ? ev->pid : ev->tid) = value;
-    ev->flags &= static_cast<decltype(ev->flags)>(~(is_pid ? RawEvent::kPidIsString : RawEvent::kTidIsString));
+    ev->flags &= static_cast<decltype(ev->flags)>(~string_flag);
   } else {
     if (!was_string) return false;  // a number no key holds: a problem
     (is_pid ? ev->pid : ev->tid) = batch_->strings.Intern(text);
-    ev->flags |= is_pid ? RawEvent::kPidIsString : RawEvent::kTidIsString;
+    ev->flags |= string_flag;
   }
   if (is_pid) ev->flags |= RawEvent::kHasPid;
   return true;
