@@ -10,6 +10,9 @@
 
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
+#include "loaders/chrome_json/event_tokenizer.h"
+#include "loaders/chrome_json/json_chunker.h"
+#include "loaders/chrome_json/parse_floor.h"
 
 namespace stepline::loaders {
 namespace {
@@ -81,6 +84,50 @@ BENCHMARK(BM_ChromeJsonLoad)
     ->Args({2, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+// The tokenizer alone (the fast scanner, the walk where it gives up) on one
+// thread, chunk after chunk of the loader's 4 MB plan, against the parse
+// floor on one thread over the same chunks: their ratio, without the import,
+// the second thread or the page faults of the model, moves by a few percent
+// at most between runs (`stepline bench` moves by tens on this VM).
+//   STEPLINE_BENCH_JSON=/tmp/d413.json stepline_microbench --benchmark_filter='Tokenize|Floor' --benchmark_repetitions=5
+void BM_TokenizeChunks(benchmark::State& state) {
+  const std::string_view json = Input().bytes.view();
+  const std::vector<ChunkSpec> plan = PlanSpeculativeChunks(json, uint64_t{4} << 20);
+  EventTokenizer tokenizer(/*keep_args=*/true);
+  RawEventBatch batch;
+  size_t events = 0;
+  for (auto _ : state) {
+    events = 0;
+    for (const ChunkSpec& spec : plan) {
+      batch.Clear();
+      if (!tokenizer.Tokenize(spec, json, &batch).ok) {
+        state.SkipWithError("a chunk failed to tokenize");
+        return;
+      }
+      events += batch.events.size();
+    }
+    benchmark::DoNotOptimize(events);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * json.size()));
+  state.counters["events"] = static_cast<double>(events);
+  state.counters["fast_chunks"] = static_cast<double>(tokenizer.fast_chunks());
+}
+BENCHMARK(BM_TokenizeChunks)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ParseFloorOneThread(benchmark::State& state) {
+  const std::string_view json = Input().bytes.view();
+  for (auto _ : state) {
+    const auto ms = MeasureParseFloorMs(json, 1);
+    if (!ms) {
+      state.SkipWithError("the parse floor failed");
+      return;
+    }
+    benchmark::DoNotOptimize(*ms);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * json.size()));
+}
+BENCHMARK(BM_ParseFloorOneThread)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace stepline::loaders
