@@ -87,9 +87,10 @@ BENCHMARK(BM_ChromeJsonLoad)
 
 // The tokenizer alone (the fast scanner, the walk where it gives up) on one
 // thread, chunk after chunk of the loader's 4 MB plan, against the parse
-// floor on one thread over the same chunks: their ratio, without the import,
-// the second thread or the page faults of the model, moves by a few percent
-// at most between runs (`stepline bench` moves by tens on this VM).
+// floor on one thread over the same chunks: the tokenizer's share of the
+// floor, without the import, the second thread or the model's page faults.
+// This VM's speed still drifts by tens of percent within a run, so compare
+// medians of alternated runs, and instruction counts (callgrind).
 //   STEPLINE_BENCH_JSON=/tmp/d413.json stepline_microbench --benchmark_filter='Tokenize|Floor' --benchmark_repetitions=5
 void BM_TokenizeChunks(benchmark::State& state) {
   const std::string_view json = Input().bytes.view();
