@@ -311,14 +311,19 @@ bool FastScanner::Member(EventKey kind, RawEvent* ev, uint64_t* scope_hash) {
   return false;
 }
 
+// The largest integer part whose nanoseconds, with 3 decimals, fit in int64.
+constexpr uint64_t kMaxExactMicros = (static_cast<uint64_t>(INT64_MAX) - 999) / 1000;
+
 // ReadTime: a number or a plain numeric string; anything else is a problem.
 bool FastScanner::Time(bool is_ts, RawEvent* ev) {
   int64_t ns = 0;
+  const char* e = nullptr;
   if (*p_ == '"') {
     std::string_view text;
     if (!PlainString(&text) || ParseMicrosToNs(text, &ns) != NumberStatus::kOk) return false;
-  } else if (fast_number::ShortNumber sn; const char* e = fast_number::ReadShortNumber(p_, end_, &sn)) {
-    ns = static_cast<int64_t>(sn.int_part * 1000 + sn.frac3);  // MicrosToNs's answer: 7 digits cannot overflow
+  } else if (fast_number::ShortNumber sn; (e = fast_number::ReadShortNumber(p_, end_, &sn)) != nullptr &&
+                                           sn.int_part <= kMaxExactMicros) {
+    ns = static_cast<int64_t>(sn.int_part * 1000 + sn.frac3);  // MicrosToNs's answer, without overflow
     p_ = e;
   } else {
     Number n;

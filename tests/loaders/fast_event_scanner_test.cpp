@@ -178,8 +178,8 @@ TEST(FastEventScannerTest, NumbersOfEveryLengthReadTheSameBothWays) {
   }
 }
 
-// The number reader's fast shapes (up to 7 integer digits, alone or with
-// exactly 3 decimals) and their neighbours, each followed by every byte that
+// The number reader's fast shapes (up to 16 integer digits, alone or with
+// exactly 3 decimals; times past int64's nanoseconds leave them) and their neighbours, each followed by every byte that
 // may or may not end a number: the same answers as the simdjson walk, read or
 // handed back. Leading zeros, a bare point, exponents and a fourth decimal
 // must each leave the fast shape.
@@ -187,7 +187,10 @@ TEST(FastEventScannerTest, NumberShapesAndTheirNeighboursReadTheSameBothWays) {
   const char* const numbers[] = {"0",       "7",        "0.000",      "0.5",         "7.000",    "1234567",
                                  "12345678", "1234567.891", "12345678.891", "1.2345",  "1.23",     "00.000",
                                  "01",      "1.",       "1.234e5",    "1.234E+5",    "1.234e",   "0.0001",
-                                 "9999999.999", "-1.234", "1.234.5",  "10.0000"};
+                                 "9999999.999", "-1.234", "1.234.5",  "10.0000",
+                                 "12345678.123", "123456789012345", "1695835535123456.789",
+                                 "9223372036854774.807", "9223372036854775.807", "9999999999999999.999",
+                                 "12345678901234567", "0000000000000000.000", "1234567890123456.7890"};
   const char* const followers[] = {",", "}", " ,", "\n}", "x,", "e,", ".,", "0,"};
   for (const char* number : numbers) {
     for (const char* follower : followers) {
@@ -202,6 +205,8 @@ TEST(FastEventScannerTest, NumberShapesAndTheirNeighboursReadTheSameBothWays) {
       // JSON numbers the fast path converts itself (not "01", "1.", exponents), then a separator:
       // the fast path must have read chunks of them, not handed every one to the walk.
       const bool fast_readable = text != "01" && text != "00.000" && text != "1." && text != "1.234.5" &&
+                                 text != "0000000000000000.000" && text != "9999999999999999.999" &&
+                                 text != "12345678901234567" &&  // as a ts, past int64 nanoseconds: a problem
                                  text.find_first_of("eE") == std::string_view::npos && (after == "," || after == " ,");
       for (const uint64_t chunk_bytes : {64u, 4096u}) {
         const Comparison c = CompareOnChunks(json, chunk_bytes);
