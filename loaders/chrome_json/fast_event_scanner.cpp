@@ -403,6 +403,15 @@ bool FastScanner::Id(bool is_bind_id, RawEvent* ev) {
   Number n;
   if (*p_ == '"') {
     if (!String(&text, &flag)) return false;
+  } else if (fast_number::ShortNumber sn; const char* e = fast_number::ReadShortNumber(p_, end_, &sn)) {
+    if (!sn.fraction) {  // SetEventId's answer for a short integer's text: its value
+      p_ = e;
+      ev->flags |= is_bind_id ? RawEvent::kHasBindId : RawEvent::kHasId;
+      (is_bind_id ? ev->bind_id : ev->id) = sn.int_part;
+      return true;
+    }
+    text = std::string_view(p_, static_cast<size_t>(e - p_));
+    p_ = e;
   } else {
     if (!ReadNumber(&n)) return false;
     text = n.text;
@@ -508,7 +517,23 @@ bool FastScanner::ArgValue(uint32_t key, uint32_t position, RawArg* arg, RawEven
 // (std::from_chars rounds correctly, as simdjson does).
 bool FastScanner::ArgNumber(uint32_t key, RawArg* arg, RawEvent* ev) {
   Number n;
-  if (!ReadNumber(&n)) return false;
+  if (fast_number::ShortNumber sn; const char* e = fast_number::ReadShortNumber(p_, end_, &sn)) {
+    // Up to 16 digits: an int64, as below, without a Number.
+    n.text = std::string_view(p_, static_cast<size_t>(e - p_));
+    p_ = e;
+    if (!sn.fraction) {
+      arg->type = ArgType::kInt;
+      arg->bits = sn.int_part;
+      if (key == kStrCorrelation) {
+        ev->correlation = arg->bits;
+        ev->flags |= RawEvent::kHasCorrelation;
+      }
+      return true;
+    }
+    n.integral = false;
+  } else if (!ReadNumber(&n)) {
+    return false;
+  }
   const std::string_view text = n.text;
   if (n.integral) {
     const bool negative = n.negative;
