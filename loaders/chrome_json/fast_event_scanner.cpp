@@ -92,8 +92,11 @@ class FastScanner {
   }
 
  private:
+  // The byte at end_ is readable (ScanChunkEventsFast's entry check), so the
+  // usual case, no space, is one load and one compare: the bound is tested
+  // only on a space. A tenth of the scanner's instructions were this loop.
   void SkipSpace() {
-    while (p_ < end_ && IsJsonSpace(*p_)) ++p_;
+    while (IsJsonSpace(*p_) && p_ < end_) ++p_;
   }
   bool Expect(char c) {
     SkipSpace();
@@ -582,7 +585,8 @@ bool FastPathApplies(const ChunkSpec& spec) {
 }
 
 bool ScanChunkEventsFast(const ChunkSpec& spec, std::string_view input, bool keep_args, RawEventBatch* batch) {
-  if (!FastPathApplies(spec) || spec.end > input.size() || spec.begin > spec.end) return false;
+  // A middle chunk has the next one after it, so input[spec.end] exists.
+  if (!FastPathApplies(spec) || spec.end >= input.size() || spec.begin > spec.end) return false;
   FastScanner scanner(input, spec, keep_args, batch);
   return scanner.Events();
 }

@@ -254,6 +254,23 @@ TEST(FastEventScannerTest, HandsBackWhatNeedsTheWalk) {
   ExpectGivenUp(R"j({"ph":"X","ts":1,"pid":1,"tid":1,"x":tru})j");                        // not JSON
 }
 
+// Indented events ("\n  {", as Kineto writes them, with spaces after each
+// colon and comma): the fast path reads every middle chunk, the blanks
+// before the next chunk's first brace included, and agrees with the walk.
+TEST(FastEventScannerTest, IndentedEventsAreRead) {
+  std::string json = "{\"traceEvents\": [";
+  for (int i = 0; i < 400; ++i) {
+    json += std::string(i == 0 ? "" : ",") + "\n  {\"ph\": \"X\", \"ts\": " + std::to_string(i) +
+            ", \"dur\": 1, \"pid\": 1, \"tid\": 2, \"name\": \"k\"}";
+  }
+  json += "\n]}";
+  for (const uint64_t chunk_bytes : {64u, 200u, 1000u}) {
+    const Comparison c = CompareOnChunks(json, chunk_bytes);
+    EXPECT_GT(c.fast_chunks, 0u) << chunk_bytes;
+    EXPECT_EQ(c.give_ups, 0u) << chunk_bytes;
+  }
+}
+
 TEST(FastEventScannerTest, ReadsOnlyMiddleChunks) {
   ChunkSpec spec;
   spec.opener = "[";
