@@ -62,14 +62,15 @@ TEST(ChromeJsonNumberTest, RangeAndSyntaxAreChecked) {
 }
 
 TEST(ChromeJsonNumberTest, CanonicalDecimalsGiveTheirTextBack) {
-  for (const char* good : {"0", "7", "11253", "18446744073709551615"}) {
+  for (const char* good : {"0", "7", "11253", "9999999999999999999", "10000000000000000000", "18446744073709551615"}) {
     uint64_t v = 1;
     EXPECT_TRUE(ParseCanonicalDecimal(good, &v)) << good;
     EXPECT_EQ(std::to_string(v), good);
   }
   // Each of these would come back as other text: held as strings instead.
   for (const char* other : {"", "00", "007", "-3", "+3", " 3", "3 ", "1.0", "0x1f", "18446744073709551616",
-                            "99999999999999999999", "123456789012345678901"}) {
+                            "99999999999999999999", "123456789012345678901", "123456789012345678x",
+                            "1234567890123456789 ", "12/4"}) {
     uint64_t v = 1;
     EXPECT_FALSE(ParseCanonicalDecimal(other, &v)) << other;
   }
