@@ -2,9 +2,9 @@
 // chunk, mirroring EventTokenizer::Impl's member readers (event_fields.cpp)
 // case by case; every case those readers would turn into a problem, or that
 // needs simdjson's judgement (unescaping, a number beyond int64/double), is a
-// give-up here instead.
+// give-up here instead. Its lexical pieces are headers of their own:
+// string_stop.h (strings), fast_number.h (numbers), event_key.h (keys).
 //
-// [SECTION] Lexical helpers
 // [SECTION] The scanner: events, members, args, skipped values
 // [SECTION] Entry points
 #include "loaders/chrome_json/fast_event_scanner.h"
@@ -13,51 +13,17 @@
 #include <charconv>
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "loaders/chrome_json/event_tokenizer_impl.h"
 #include "loaders/chrome_json/fast_number.h"
 #include "loaders/chrome_json/json_number.h"
 #include "loaders/chrome_json/json_validate.h"
+#include "loaders/chrome_json/string_stop.h"
 #include "model/string_pool.h"
 
 namespace stepline::loaders {
 namespace {
 
-//-----------------------------------------------------------------------------
-// [SECTION] Lexical helpers
-//-----------------------------------------------------------------------------
-
 constexpr int kMaxDepth = 64;  // deeper values go to simdjson (its limit is 1024)
-
-// A byte that ends a string's plain ASCII run: the quote, an escape, a raw
-// control byte (which JSON forbids in strings) or a non-ASCII byte (whose
-// UTF-8 sequence is checked there, as simdjson checks the whole document).
-constexpr bool IsStringStop(char c) {
-  return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x80;
-}
-
-// The first string stop in [p, end), or end. Names are tens of bytes, so
-// 16 at a time (SSE2 is part of x86-64).
-inline const char* FindStringStop(const char* p, const char* end) {
-#if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i control_max = _mm_set1_epi8(0x1F);
-  while (end - p >= 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(v, control_max), v);  // v <= 0x1F, unsigned
-    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control);
-    const int mask = _mm_movemask_epi8(hit) | _mm_movemask_epi8(v);  // the sign bits: bytes >= 0x80
-    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
-    p += 16;
-  }
-#endif
-  while (p < end && !IsStringStop(*p)) ++p;
-  return p;
-}
 
 using fast_number::EndsScalar;
 using fast_number::MicrosToNs;
@@ -279,6 +245,12 @@ bool FastScanner::Member(EventKey kind, RawEvent* ev, uint64_t* scope_hash) {
   switch (kind) {
     case EventKey::kPh:
       // One plain character; anything else is a problem or a bad phase.
+      if (const auto c = static_cast<unsigned char>(p_[1]);
+          end_ - p_ >= 3 && p_[0] == '"' && p_[2] == '"' && c >= 0x20 && c < 0x80 && c != '\\' && c != '"') {
+        ev->ph = static_cast<char>(c);  // String's answer, without the scan for the closing quote
+        p_ += 3;
+        return true;
+      }
       if (*p_ != '"' || !String(&body, &escaped) || body.size() != 1) return false;
       ev->ph = body[0];
       return true;

@@ -252,6 +252,11 @@ TEST(FastEventScannerTest, HandsBackWhatNeedsTheWalk) {
   ExpectGivenUp(R"j({"ph":"i","ts":0},7,{"ph":"i","ts":0})j");                            // not an object
   ExpectGivenUp(R"j({"ph":"X","ts":01,"pid":1,"tid":1})j");                               // not JSON
   ExpectGivenUp(R"j({"ph":"X","ts":1,"pid":1,"tid":1,"x":tru})j");                        // not JSON
+  // A one-byte phase is read without the string scan: the bytes it must still refuse.
+  ExpectGivenUp("{\"ph\":\"\x01\",\"ts\":1,\"pid\":1,\"tid\":1}");  // a control byte
+  ExpectGivenUp("{\"ph\":\"\xC3\",\"ts\":1,\"pid\":1,\"tid\":1}");  // a lone UTF-8 lead byte
+  ExpectGivenUp("{\"ph\":\"\\\",\"ts\":1,\"pid\":1,\"tid\":1}");  // an escape: not a closed string
+  ExpectGivenUp("{\"ph\":\"\"\",\"ts\":1,\"pid\":1,\"tid\":1}");  // an empty phase, then a stray quote
 }
 
 // Indented events ("\n  {", as Kineto writes them, with spaces after each
