@@ -127,8 +127,8 @@ constexpr std::array<KnownMember, 32> BuildKnownMembers() {
     while (size < 8 && ((known.packed >> (8 * size)) & 0xFF) != 0) ++size;
     const size_t length = size + 3;  // the quotes and the colon
     if (length > 8) continue;
-    const uint64_t pattern = '"' | known.packed << 8 | uint64_t{'"'} << (8 * (size + 1)) |
-                             uint64_t{':'} << (8 * (size + 2));
+    const uint64_t pattern =
+        '"' | known.packed << 8 | uint64_t{'"'} << (8 * (size + 1)) | uint64_t{':'} << (8 * (size + 2));
     KnownMember& slot = table[KnownMemberSlot(static_cast<uint32_t>(pattern))];
     if (slot.length != 0) throw "two known members share a slot: choose another multiplier";
     slot = {pattern, length == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * length)) - 1, static_cast<uint8_t>(length),

@@ -296,8 +296,8 @@ bool FastScanner::Time(bool is_ts, RawEvent* ev) {
   if (*p_ == '"') {
     std::string_view text;
     if (!PlainString(&text) || ParseMicrosToNs(text, &ns) != NumberStatus::kOk) return false;
-  } else if (fast_number::ShortNumber sn; (e = fast_number::ReadShortNumber(p_, end_, &sn)) != nullptr &&
-                                           sn.int_part <= kMaxExactMicros) {
+  } else if (fast_number::ShortNumber sn;
+             (e = fast_number::ReadShortNumber(p_, end_, &sn)) != nullptr && sn.int_part <= kMaxExactMicros) {
     ns = static_cast<int64_t>(sn.int_part * 1000 + sn.frac3);  // MicrosToNs's answer, without overflow
     p_ = e;
   } else {

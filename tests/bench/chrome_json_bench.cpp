@@ -91,7 +91,8 @@ BENCHMARK(BM_ChromeJsonLoad)
 // floor, without the import, the second thread or the model's page faults.
 // This VM's speed still drifts by tens of percent within a run, so compare
 // medians of alternated runs, and instruction counts (callgrind).
-//   STEPLINE_BENCH_JSON=/tmp/d413.json stepline_microbench --benchmark_filter='Tokenize|Floor' --benchmark_repetitions=5
+//   STEPLINE_BENCH_JSON=/tmp/d413.json stepline_microbench --benchmark_filter='Tokenize|Floor'
+//   --benchmark_repetitions=5
 void BM_TokenizeChunks(benchmark::State& state) {
   const std::string_view json = Input().bytes.view();
   const std::vector<ChunkSpec> plan = PlanSpeculativeChunks(json, uint64_t{4} << 20);

@@ -68,9 +68,9 @@ TEST(ChromeJsonNumberTest, CanonicalDecimalsGiveTheirTextBack) {
     EXPECT_EQ(std::to_string(v), good);
   }
   // Each of these would come back as other text: held as strings instead.
-  for (const char* other : {"", "00", "007", "-3", "+3", " 3", "3 ", "1.0", "0x1f", "18446744073709551616",
-                            "99999999999999999999", "123456789012345678901", "123456789012345678x",
-                            "1234567890123456789 ", "12/4"}) {
+  for (const char* other :
+       {"", "00", "007", "-3", "+3", " 3", "3 ", "1.0", "0x1f", "18446744073709551616", "99999999999999999999",
+        "123456789012345678901", "123456789012345678x", "1234567890123456789 ", "12/4"}) {
     uint64_t v = 1;
     EXPECT_FALSE(ParseCanonicalDecimal(other, &v)) << other;
   }

@@ -184,13 +184,14 @@ TEST(FastEventScannerTest, NumbersOfEveryLengthReadTheSameBothWays) {
 // handed back. Leading zeros, a bare point, exponents and a fourth decimal
 // must each leave the fast shape.
 TEST(FastEventScannerTest, NumberShapesAndTheirNeighboursReadTheSameBothWays) {
-  const char* const numbers[] = {"0",       "7",        "0.000",      "0.5",         "7.000",    "1234567",
-                                 "12345678", "1234567.891", "12345678.891", "1.2345",  "1.23",     "00.000",
-                                 "01",      "1.",       "1.234e5",    "1.234E+5",    "1.234e",   "0.0001",
-                                 "9999999.999", "-1.234", "1.234.5",  "10.0000",
-                                 "12345678.123", "123456789012345", "1695835535123456.789",
-                                 "9223372036854774.807", "9223372036854775.807", "9999999999999999.999",
-                                 "12345678901234567", "0000000000000000.000", "1234567890123456.7890"};
+  // clang-format off
+  const char* const numbers[] = {
+      "0", "7", "0.000", "0.5", "7.000", "1234567", "12345678", "1234567.891", "12345678.891", "1.2345",
+      "1.23", "00.000", "01", "1.", "1.234e5", "1.234E+5", "1.234e", "0.0001", "9999999.999", "-1.234",
+      "1.234.5", "10.0000", "12345678.123", "123456789012345", "1695835535123456.789",
+      "9223372036854774.807", "9223372036854775.807", "9999999999999999.999", "12345678901234567",
+      "0000000000000000.000", "1234567890123456.7890"};
+  // clang-format on
   const char* const followers[] = {",", "}", " ,", "\n}", "x,", "e,", ".,", "0,"};
   for (const char* number : numbers) {
     for (const char* follower : followers) {
@@ -216,7 +217,8 @@ TEST(FastEventScannerTest, NumberShapesAndTheirNeighboursReadTheSameBothWays) {
       }
     }
   }
-  ExpectFastAgrees(R"j({"ph":"X","ts":1234567.891,"dur":0.000,"pid":7,"tid":1234567,"name":"n","args":{"v":9999999.999,"w":[1,22,333]}})j");
+  ExpectFastAgrees(
+      R"j({"ph":"X","ts":1234567.891,"dur":0.000,"pid":7,"tid":1234567,"name":"n","args":{"v":9999999.999,"w":[1,22,333]}})j");
 }
 
 TEST(FastEventScannerTest, WithoutArgsSkipsWhatTheWalkSkips) {
@@ -255,8 +257,8 @@ TEST(FastEventScannerTest, HandsBackWhatNeedsTheWalk) {
   // A one-byte phase is read without the string scan: the bytes it must still refuse.
   ExpectGivenUp("{\"ph\":\"\x01\",\"ts\":1,\"pid\":1,\"tid\":1}");  // a control byte
   ExpectGivenUp("{\"ph\":\"\xC3\",\"ts\":1,\"pid\":1,\"tid\":1}");  // a lone UTF-8 lead byte
-  ExpectGivenUp("{\"ph\":\"\\\",\"ts\":1,\"pid\":1,\"tid\":1}");  // an escape: not a closed string
-  ExpectGivenUp("{\"ph\":\"\"\",\"ts\":1,\"pid\":1,\"tid\":1}");  // an empty phase, then a stray quote
+  ExpectGivenUp("{\"ph\":\"\\\",\"ts\":1,\"pid\":1,\"tid\":1}");    // an escape: not a closed string
+  ExpectGivenUp("{\"ph\":\"\"\",\"ts\":1,\"pid\":1,\"tid\":1}");    // an empty phase, then a stray quote
 }
 
 // Indented events ("\n  {", as Kineto writes them, with spaces after each
