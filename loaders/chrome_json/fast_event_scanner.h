@@ -26,7 +26,9 @@ namespace stepline::loaders {
 bool FastPathApplies(const ChunkSpec& spec);
 
 // Tokenizes input[spec.begin, spec.end) into `batch` (empty on entry).
-// False: the chunk needs the simdjson path (the batch holds partial rows).
+// False: the chunk needs the simdjson path (the batch holds partial rows);
+// so is a chunk with no byte of the input after it (a middle chunk always
+// has the next one's brace there, which the scanner may read).
 bool ScanChunkEventsFast(const ChunkSpec& spec, std::string_view input, bool keep_args, RawEventBatch* batch);
 
 }  // namespace stepline::loaders

@@ -80,8 +80,9 @@ inline const char* DigitRun(const char* p, const char* end, uint64_t* value) {
 // digits (pid, tid, ids, byte counts) and a time of up to 16 integer digits
 // and exactly 3 decimals ("475396.870", "1695835535123456.789": Kineto's
 // microseconds since the epoch), read 8 digits a load. Inline into the
-// scanner's time and pid/tid readers, which take the value without a Number
-// (perf: ReadNumber was a fifth of the tokenizer's time). nullptr when p
+// scanner's time, pid/tid, id and arg-number readers, which take the value
+// without a Number, and first in ReadNumber (perf: ReadNumber was a fifth of
+// the tokenizer's time). nullptr when p
 // holds anything else (ReadNumber's general path answers then).
 struct ShortNumber {
   uint64_t int_part = 0;
