@@ -53,7 +53,12 @@ TEST(CmdBenchTest, JsonHasTheDocumentedKeys) {
   const double load_mb_per_s = NumberAt(*json, "bytes") / 1e3 / NumberAt(*json, "load_ms");
   const double ratio = load_mb_per_s / NumberAt(*json, "parse_floor_mb_per_s");
   EXPECT_GT(NumberAt(*json, "load_vs_parse_floor"), 0.0);
-  EXPECT_NEAR(NumberAt(*json, "load_vs_parse_floor"), ratio, 0.01 * ratio + 0.0015);
+  // Each figure is printed rounded (load_ms to 0.001 ms, the floor to 0.1 MB/s, the ratio to
+  // 0.001), and this tiny trace's floor, thread starts included, runs at a few MB/s: the
+  // recomputed ratio agrees within what the rounding allows (a fixed 1% failed under load).
+  const double rounding = ratio * (0.05 / NumberAt(*json, "parse_floor_mb_per_s") +
+                                   0.0005 / NumberAt(*json, "load_ms")) + 0.0005;
+  EXPECT_NEAR(NumberAt(*json, "load_vs_parse_floor"), ratio, 1.01 * rounding + 1e-9);
   EXPECT_EQ(NumberAt(*json, "tiled_copies"), 0.0);
   EXPECT_EQ(json->Find("format")->text, "chrome-json");
   // RSS moves in whole pages, so a 9-slice trace gives a coarse but finite figure.
