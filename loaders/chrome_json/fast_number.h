@@ -13,6 +13,9 @@
 
 namespace stepline::loaders::fast_number {
 
+// 10^k for the k digits (0 to 8) one load reads.
+inline constexpr uint64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+
 // What may follow a scalar: the end, whitespace, a separator or a closer.
 constexpr bool EndsScalar(char c) { return IsJsonSpace(c) || c == ',' || c == '}' || c == ']'; }
 
@@ -60,7 +63,6 @@ inline uint64_t DigitsValue8(const char* p, int k) {
 // annotate). `value`, when given, gets the digits' value (wrapping past 19
 // digits, as the byte loop did).
 inline const char* DigitRun(const char* p, const char* end, uint64_t* value) {
-  static constexpr uint64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
   uint64_t v = 0;
   while (end - p >= 8) {
     const int k = LeadingDigits8(p);
@@ -82,8 +84,8 @@ inline const char* DigitRun(const char* p, const char* end, uint64_t* value) {
 // microseconds since the epoch), read 8 digits a load. Inline into the
 // scanner's time, pid/tid, id and arg-number readers, which take the value
 // without a Number, and first in ReadNumber (perf: ReadNumber was a fifth of
-// the tokenizer's time). nullptr when p
-// holds anything else (ReadNumber's general path answers then).
+// the tokenizer's time). nullptr when p holds anything else (ReadNumber's
+// general path answers then).
 struct ShortNumber {
   uint64_t int_part = 0;
   uint32_t frac3 = 0;
@@ -91,7 +93,6 @@ struct ShortNumber {
   bool fraction = false;
 };
 [[gnu::always_inline]] inline const char* ReadShortNumber(const char* p, const char* end, ShortNumber* n) {
-  static constexpr uint64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
   if (end - p < 32) return nullptr;  // 16 digits, the point, 3 decimals and the next load's 8 bytes
   int k = LeadingDigits8(p);
   uint64_t value = 0;
