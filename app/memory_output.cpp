@@ -23,6 +23,28 @@ void IntOrNull(std::string* out, int64_t v) {
   }
 }
 
+void AppendOps(const char* key, const std::vector<analysis::ReportMemoryOp>& ops, std::string* out) {
+  out->append(key);
+  for (size_t k = 0; k < ops.size(); ++k) {
+    if (k > 0) out->push_back(',');
+    out->append("{\"name\":");
+    loaders::AppendJsonString(out, ops[k].name);
+    out->append(",\"bytes\":");
+    loaders::AppendJsonInt(out, ops[k].bytes);
+    out->append(",\"count\":");
+    loaders::AppendJsonInt(out, static_cast<int64_t>(ops[k].count));
+    out->push_back('}');
+  }
+}
+
+void WriteOps(const std::vector<analysis::ReportMemoryOp>& ops, std::ostream& out) {
+  for (const analysis::ReportMemoryOp& op : ops) {
+    out << "    " << PadCell(FormatBytes(uint64_t(std::max<int64_t>(op.bytes, 0))), 10, true) << " in "
+        << PadCell(FormatCount(op.count), 6, true) << "  " << (op.name.empty() ? "(no op)" : ClipName(op.name))
+        << "\n";
+  }
+}
+
 }  // namespace
 
 void AppendMemoryJson(const analysis::Report& report, std::string* out) {
@@ -42,27 +64,20 @@ void AppendMemoryJson(const analysis::Report& report, std::string* out) {
     loaders::AppendJsonInt(out, static_cast<int64_t>(m.allocations));
     out->append(",\"frees\":");
     loaders::AppendJsonInt(out, static_cast<int64_t>(m.frees));
+    // Without addresses no free pairs with an allocation: these are unknown.
+    out->append(",\"attribution\":").append(m.attributed ? "\"addresses\"" : "\"none\"");
     out->append(",\"unmatched_frees\":");
-    loaders::AppendJsonInt(out, static_cast<int64_t>(m.unmatched_frees));
+    IntOrNull(out, m.attributed ? static_cast<int64_t>(m.unmatched_frees) : -1);
     out->append(",\"never_freed\":");
-    loaders::AppendJsonInt(out, static_cast<int64_t>(m.never_freed));
+    IntOrNull(out, m.attributed ? static_cast<int64_t>(m.never_freed) : -1);
     out->append(",\"oom_events\":");
     loaders::AppendJsonInt(out, static_cast<int64_t>(m.ooms));
     out->append(",\"growth_per_step_bytes\":");
     loaders::AppendJsonInt(out, std::llround(m.growth_per_step_bytes));
     out->append(",\"capacity_bytes\":");
     IntOrNull(out, m.capacity_bytes);
-    out->append(",\"top_at_peak\":[");
-    for (size_t k = 0; k < m.top_at_peak.size(); ++k) {
-      if (k > 0) out->push_back(',');
-      out->append("{\"name\":");
-      loaders::AppendJsonString(out, m.top_at_peak[k].name);
-      out->append(",\"bytes\":");
-      loaders::AppendJsonInt(out, m.top_at_peak[k].bytes);
-      out->append(",\"count\":");
-      loaders::AppendJsonInt(out, static_cast<int64_t>(m.top_at_peak[k].count));
-      out->push_back('}');
-    }
+    AppendOps(",\"top_at_peak\":[", m.top_at_peak, out);
+    AppendOps("],\"allocated_by_op\":[", m.allocated_by_op, out);
     out->append("]}");
   }
   out->push_back('}');
@@ -91,10 +106,11 @@ void WriteMemoryText(const analysis::Report& report, TimeNs origin_ns, std::ostr
     }
     if (m.ooms > 0) out << "; " << m.ooms << " out-of-memory events";
     out << "\n";
-    for (const analysis::ReportMemoryOp& op : m.top_at_peak) {
-      out << "    " << PadCell(FormatBytes(uint64_t(std::max<int64_t>(op.bytes, 0))), 10, true) << " in "
-          << PadCell(FormatCount(op.count), 6, true) << "  " << (op.name.empty() ? "(no op)" : ClipName(op.name))
-          << "\n";
+    if (m.attributed) {
+      WriteOps(m.top_at_peak, out);
+    } else {
+      out << "    Note: " << analysis::kNoAttributionNote << ". Allocated in the capture, by op:\n";
+      WriteOps(m.allocated_by_op, out);
     }
   }
 }

@@ -139,6 +139,7 @@ void Replay(const Trace& trace, std::vector<RawEvent>& events, MemoryPool* pool)
   bool any_total = false;
   for (const RawEvent& e : events) any_total |= e.kind != EventKind::kOom && e.allocated >= 0;
   pool->relative = !any_total;
+  for (const RawEvent& e : events) pool->addressed &= e.kind == EventKind::kOom || e.has_addr;
   std::unordered_map<uint64_t, uint32_t> open_at;  // addr -> allocation row still open
   open_at.reserve(1024);
   pool->allocations.reserve(events.size() / 2 + 1);
@@ -153,7 +154,11 @@ void Replay(const Trace& trace, std::vector<RawEvent>& events, MemoryPool* pool)
     const uint32_t index = static_cast<uint32_t>(pool->samples.size());
     int64_t bytes = e.bytes;
     const bool is_free = e.kind == EventKind::kXFree || (e.kind == EventKind::kKineto && bytes < 0);
-    if (is_free) {
+    if (is_free && !pool->addressed) {
+      // Without addresses a free cannot be paired: it only lowers the level.
+      ++pool->free_events;
+      if (bytes > 0) bytes = -bytes;
+    } else if (is_free) {
       ++pool->free_events;
       auto it = e.has_addr ? open_at.find(e.addr) : open_at.end();
       if (it != open_at.end()) {
@@ -203,7 +208,9 @@ void Replay(const Trace& trace, std::vector<RawEvent>& events, MemoryPool* pool)
     }
     pool->samples.push_back(s);
   }
-  for (const MemoryAllocation& a : pool->allocations) pool->never_freed += a.free_event == kNoMemoryEvent;
+  if (pool->addressed) {
+    for (const MemoryAllocation& a : pool->allocations) pool->never_freed += a.free_event == kNoMemoryEvent;
+  }
   if (!before.empty()) pool->allocations.insert(pool->allocations.begin(), before.begin(), before.end());
 }
 

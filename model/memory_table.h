@@ -33,7 +33,8 @@ struct MemorySample {
 };
 
 // One allocation matched to its free by address (an alloc at an address
-// closes nothing; the next free at that address closes it).
+// closes nothing; the next free at that address closes it). In a pool that
+// is not `addressed`, one row per alloc whose free is unknown (kStillOpen).
 struct MemoryAllocation {
   uint64_t addr = 0;
   int64_t bytes = 0;
@@ -61,6 +62,11 @@ struct MemoryPool {
   std::string allocator;            // XSpace allocator_name; empty for Kineto
   bool relative = false;            // only `Bytes` recorded: levels are a running sum from the capture start
   bool has_reserved = false;        // some sample has reserved >= 0
+  // Every alloc and free carries an address, so frees pair with allocations
+  // (2021-era Kineto records `Bytes` without `Addr`: then no free can be
+  // paired, allocations have no free time and the unmatched and never-freed
+  // counts are unknown, left 0).
+  bool addressed = true;
   int64_t capacity_bytes = -1;      // the device's memory when known (deviceProperties, XSpace stats)
   std::vector<MemorySample> samples;          // time order
   std::vector<MemoryAllocation> allocations;  // by alloc time, allocations from before the capture first

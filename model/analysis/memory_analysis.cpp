@@ -47,26 +47,47 @@ void FindPeak(const MemoryPool& pool, MemoryPoolAnalysis* out) {
   }
 }
 
-// Allocations whose alloc is at or before the peak event and whose free is after it.
+void SortShares(std::vector<MemoryOpShare>* rows) {
+  std::sort(rows->begin(), rows->end(), [](const MemoryOpShare& a, const MemoryOpShare& b) {
+    return a.bytes != b.bytes ? a.bytes > b.bytes : a.op < b.op;
+  });
+}
+
+// Adds `a` to its op's row of `rows` (row_of: op name -> row).
+void AddShare(const MemoryAllocation& a, std::unordered_map<uint32_t, size_t>* row_of,
+              std::vector<MemoryOpShare>* rows) {
+  auto [it, inserted] = row_of->try_emplace(a.op_name.value, rows->size());
+  if (inserted) rows->push_back({a.op_name, 0, 0});
+  MemoryOpShare& row = (*rows)[it->second];
+  row.bytes += a.bytes;
+  ++row.count;
+}
+
+// Allocations whose alloc is at or before the peak event and whose free is
+// after it. Only with addresses: without them no free closes an allocation,
+// and counting every one as live invents memory (sums far above the peak).
 void LiveAtPeak(const MemoryPool& pool, MemoryPoolAnalysis* out) {
-  if (out->peak_event == kNoMemoryEvent) return;
+  if (out->peak_event == kNoMemoryEvent || !pool.addressed) return;
   const uint32_t p = out->peak_event;
-  std::unordered_map<uint32_t, size_t> row_of;  // op name -> live_at_peak row
+  std::unordered_map<uint32_t, size_t> row_of;
   for (const MemoryAllocation& a : pool.allocations) {
     const bool allocated = a.alloc_event == kNoMemoryEvent || a.alloc_event <= p;
     const bool freed = a.free_event != kNoMemoryEvent && a.free_event <= p;
     if (!allocated || freed) continue;
-    auto [it, inserted] = row_of.try_emplace(a.op_name.value, out->live_at_peak.size());
-    if (inserted) out->live_at_peak.push_back({a.op_name, 0, 0});
-    MemoryOpShare& row = out->live_at_peak[it->second];
-    row.bytes += a.bytes;
-    ++row.count;
+    AddShare(a, &row_of, &out->live_at_peak);
     out->live_known_bytes += a.bytes;
     ++out->live_count;
   }
-  std::sort(out->live_at_peak.begin(), out->live_at_peak.end(), [](const MemoryOpShare& a, const MemoryOpShare& b) {
-    return a.bytes != b.bytes ? a.bytes > b.bytes : a.op < b.op;
-  });
+  SortShares(&out->live_at_peak);
+}
+
+// Every allocation made in the capture (not the frees of earlier ones), by op.
+void AllocatedByOp(const MemoryPool& pool, MemoryPoolAnalysis* out) {
+  std::unordered_map<uint32_t, size_t> row_of;
+  for (const MemoryAllocation& a : pool.allocations) {
+    if (a.alloc_event != kNoMemoryEvent) AddShare(a, &row_of, &out->allocated_by_op);
+  }
+  SortShares(&out->allocated_by_op);
 }
 
 }  // namespace
@@ -80,6 +101,7 @@ MemoryAnalysis ComputeMemoryAnalysis(const MemoryTable& table, std::span<const S
     a.pool = p;
     FindPeak(pool, &a);
     LiveAtPeak(pool, &a);
+    AllocatedByOp(pool, &a);
     if (!steps.empty() && !pool.samples.empty()) {
       a.step_levels.reserve(steps.size() + 1);
       for (const Step& s : steps) a.step_levels.push_back(MemoryLevelAt(pool, s.start_ns));

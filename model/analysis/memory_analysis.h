@@ -27,9 +27,14 @@ struct MemoryPoolAnalysis {
   int64_t peak_reserved_bytes = -1;      // max reserved level; -1 not recorded
   TimeNs peak_ts_ns = 0;                 // first time the allocated peak is reached
   uint32_t peak_event = kNoMemoryEvent;  // its sample index
+  // Empty when the pool is not `addressed`: allocations cannot be paired
+  // with frees, so what is live at the peak is unknown.
   std::vector<MemoryOpShare> live_at_peak;  // by bytes descending, then op id
   int64_t live_known_bytes = 0;             // summed bytes of the allocations live at the peak
   uint64_t live_count = 0;
+  // Summed sizes of every allocation made in the capture, by op (same
+  // order): what a pool without addresses can still attribute.
+  std::vector<MemoryOpShare> allocated_by_op;
   std::vector<int64_t> step_levels;  // allocated at each step start, then at the last step's end
   double growth_per_step_bytes = 0;  // least-squares slope of step_levels over their index
 };

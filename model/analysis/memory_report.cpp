@@ -31,6 +31,12 @@ void AddMemoryReport(const Trace& trace, const TraceAnalysis& trace_analysis, Re
     m.ooms = pool.ooms.size();
     m.growth_per_step_bytes = a.growth_per_step_bytes;
     m.capacity_bytes = pool.capacity_bytes;
+    m.attributed = pool.addressed;
+    for (const MemoryOpShare& op : a.allocated_by_op) m.allocated_bytes += op.bytes;
+    for (size_t i = 0; i < a.allocated_by_op.size() && i < kTopAtPeak; ++i) {
+      const MemoryOpShare& op = a.allocated_by_op[i];
+      m.allocated_by_op.push_back({trace.str(op.op), op.bytes, op.count});
+    }
     for (size_t i = 0; i < a.live_at_peak.size() && i < kTopAtPeak; ++i) {
       m.top_at_peak.push_back({trace.str(a.live_at_peak[i].op), a.live_at_peak[i].bytes, a.live_at_peak[i].count});
     }

@@ -33,7 +33,12 @@ struct ReportMemory {
   uint64_t ooms = 0;
   double growth_per_step_bytes = 0;
   int64_t capacity_bytes = -1;       // -1 = unknown
-  std::vector<ReportMemoryOp> top_at_peak;  // at most kTopAtPeak rows
+  // Allocations pair with frees by address ("addresses"), or not at all
+  // ("none": unmatched_frees, never_freed and top_at_peak are unknown).
+  bool attributed = true;
+  std::vector<ReportMemoryOp> top_at_peak;  // at most kTopAtPeak rows; empty when !attributed
+  std::vector<ReportMemoryOp> allocated_by_op;  // sizes allocated in the capture, at most kTopAtPeak rows
+  int64_t allocated_bytes = 0;                  // summed over every op, not only those rows
 };
 
 struct ReportAllocation {
@@ -45,6 +50,10 @@ struct ReportAllocation {
 };
 
 inline constexpr size_t kTopAtPeak = 10;
+
+// The one line the window and the report print for a pool without addresses.
+inline constexpr const char* kNoAttributionNote =
+    "this trace records sizes without addresses, so what is live at the peak cannot be attributed";
 
 struct Report;
 struct TraceAnalysis;

@@ -207,6 +207,70 @@ TEST(MemoryAnalysisTest, NoGrowthWarningWhenTheLevelIsFlat) {
   for (const std::string& s : report.recommendations) EXPECT_EQ(s.find("memory grows"), std::string::npos) << s;
 }
 
+// 2021-era Kineto: `[memory]` with Bytes and totals but no Addr. Three steps
+// each allocate 400 and 600 and free both (level back to 1000 held from
+// before the capture): the peak is 2000, but 3 x 1000 bytes were allocated,
+// and counting every allocation as never freed put 3000 "live" at a 2000
+// peak, every allocation both freed and never freed.
+std::string NoAddrTrace() {
+  const std::string ev = R"({"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":)";
+  std::string events;
+  int64_t level = 1000;
+  const auto mem = [&](double ts, int64_t bytes) {
+    level += bytes;
+    events += ev + std::to_string(ts) + R"(,"args":{"Device Type":1,"Device Id":0,"Bytes":)" + std::to_string(bytes) +
+              R"(,"Total Allocated":)" + std::to_string(level) + R"(,"Total Reserved":4000}},)";
+  };
+  for (int k = 0; k < 3; ++k) {
+    const double t0 = 100.0 * k;
+    events += Op("ProfilerStep#" + std::to_string(k), t0, 90) + "," + Op("aten::conv", t0 + 5, 20) + ",";
+    mem(t0 + 10, 400);
+    mem(t0 + 11, 600);
+    mem(t0 + 50, -400);
+    mem(t0 + 51, -600);
+  }
+  events.pop_back();
+  return R"({"traceEvents":[)" + events + "]}";
+}
+
+TEST(MemoryTableTest, WithoutAddressesNoFreeIsPairedAndNothingIsAttributedAtThePeak) {
+  const Trace trace = Load(NoAddrTrace());
+  const MemoryTable table = BuildMemoryTable(trace);
+  ASSERT_EQ(table.pools.size(), 1u);
+  const MemoryPool& pool = table.pools[0];
+  EXPECT_FALSE(pool.addressed);
+  EXPECT_EQ(pool.alloc_events, 6u);
+  EXPECT_EQ(pool.free_events, 6u);
+  EXPECT_EQ(pool.unmatched_frees, 0u);  // unknown, not "every free"
+  EXPECT_EQ(pool.never_freed, 0u);      // unknown, not "every alloc"
+  ASSERT_EQ(pool.allocations.size(), 6u);  // one row per alloc, none per free
+  for (const MemoryAllocation& a : pool.allocations) {
+    EXPECT_GT(a.bytes, 0);
+    EXPECT_EQ(a.free_ns, kStillOpen);
+  }
+  const Report report = ComputeReport(trace);
+  ASSERT_EQ(report.memory.size(), 1u);
+  const ReportMemory& m = report.memory[0];
+  EXPECT_FALSE(m.attributed);
+  EXPECT_EQ(m.peak_allocated_bytes, 2000);  // the level curve still holds
+  EXPECT_TRUE(m.top_at_peak.empty());
+  ASSERT_EQ(m.allocated_by_op.size(), 1u);
+  EXPECT_EQ(m.allocated_by_op[0].name, "aten::conv");
+  EXPECT_EQ(m.allocated_by_op[0].bytes, 3000);
+  EXPECT_EQ(m.allocated_by_op[0].count, 6u);
+  EXPECT_EQ(m.allocated_bytes, 3000);
+}
+
+TEST(MemoryTableTest, WithAddressesPoolsAreAttributed) {
+  const Trace trace = Load(AbsoluteTrace());
+  const Report report = ComputeReport(trace);
+  ASSERT_EQ(report.memory.size(), 2u);
+  EXPECT_TRUE(report.memory[0].attributed);
+  EXPECT_FALSE(report.memory[0].top_at_peak.empty());
+  // Only allocations made in the capture count (not @C, freed but allocated before).
+  EXPECT_EQ(report.memory[0].allocated_bytes, 400);
+}
+
 TEST(MemoryTableTest, TraceWithoutMemoryEventsHasNoPools) {
   const Trace trace = Load(R"({"traceEvents":[)" + Op("a", 1, 2) + "]}");
   EXPECT_TRUE(BuildMemoryTable(trace).pools.empty());

@@ -145,10 +145,15 @@ void MemoryPanel::DrawSummary(ViewState& state, const ReportMemory& m) {
   }
   if (m.ooms > 0) counts += "; " + std::to_string(m.ooms) + " out-of-memory events";
   ImGui::TextDisabled("%s", counts.c_str());
+  if (!m.attributed) ImGui::TextWrapped("Note: %s.", analysis::kNoAttributionNote);
 }
 
 void MemoryPanel::DrawLiveAtPeak(const ReportMemory& m) {
-  ImGui::TextUnformatted("Live at the peak, by operator");
+  // Without addresses nothing pairs allocations with frees: only their sizes
+  // by op are known, as a share of everything allocated in the capture.
+  const std::vector<analysis::ReportMemoryOp>& ops = m.attributed ? m.top_at_peak : m.allocated_by_op;
+  const int64_t whole = m.attributed ? m.peak_allocated_bytes : m.allocated_bytes;
+  ImGui::TextUnformatted(m.attributed ? "Live at the peak, by operator" : "Allocated in the capture, by operator");
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY;
   if (!ImGui::BeginTable("##live", 4, flags)) return;
   ImGui::TableSetupColumn("Operator", ImGuiTableColumnFlags_WidthStretch);
@@ -157,7 +162,7 @@ void MemoryPanel::DrawLiveAtPeak(const ReportMemory& m) {
   ImGui::TableSetupColumn("Share", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableHeadersRow();
-  for (const analysis::ReportMemoryOp& op : m.top_at_peak) {
+  for (const analysis::ReportMemoryOp& op : ops) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     const std::string name = op.name.empty() ? "(no enclosing op)" : std::string(op.name);
@@ -168,8 +173,8 @@ void MemoryPanel::DrawLiveAtPeak(const ReportMemory& m) {
     ImGui::TableNextColumn();
     ImGui::Text("%" PRIu64, op.count);
     ImGui::TableNextColumn();
-    if (m.peak_allocated_bytes > 0) {
-      ImGui::Text("%.1f%%", 100.0 * static_cast<double>(op.bytes) / static_cast<double>(m.peak_allocated_bytes));
+    if (whole > 0) {
+      ImGui::Text("%.1f%%", 100.0 * static_cast<double>(op.bytes) / static_cast<double>(whole));
     } else {
       ImGui::TextDisabled("-");
     }
@@ -199,6 +204,7 @@ void MemoryPanel::DrawAllocations(ViewState& state) {
     SortAllocations(report, sort_column_, sort_ascending_, &rows_);
   }
   const TimeNs origin = state.trace()->span().start_ns;
+  const bool paired = report.memory[pool_].attributed;
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(rows_.size()));
   while (clipper.Step()) {
@@ -224,7 +230,7 @@ void MemoryPanel::DrawAllocations(ViewState& state) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(TimeCell(a.alloc_ns, origin, alloc_open, "before capture").c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(TimeCell(a.free_ns, origin, free_open, "open").c_str());
+      ImGui::TextUnformatted(TimeCell(a.free_ns, origin, free_open, paired ? "open" : "unknown").c_str());
       ImGui::TableNextColumn();
       if (alloc_open || free_open) {
         ImGui::TextDisabled("-");
