@@ -100,6 +100,10 @@ GpuKind ClassifyXlaOp(std::string_view name, std::string_view hlo_category) {
     if (StartsWithIgnoringCase(s, "outfeed") || ContainsIgnoringCase(s, "send-to-host") || ContainsIgnoringCase(s, "device-to-host"))
       return GpuKind::kMemcpyD2H;
     if (IsCollectiveOp(s)) return GpuKind::kCollective;
+    // An async copy's halves (memory-space moves, host offload): copy-done is
+    // the wait for the copy, not compute; it once made a TPU run
+    // "compute-bound" with copy-done as its costliest op.
+    if (StartsWithIgnoringCase(s, "copy-start") || StartsWithIgnoringCase(s, "copy-done")) return GpuKind::kMemcpyOther;
   }
   return GpuKind::kKernel;
 }

@@ -25,7 +25,8 @@ std::string_view HloOpcode(std::string_view text);
 // infeed / host receives -> kMemcpyH2D, outfeed / host sends -> kMemcpyD2H,
 // all-reduce / all-gather / reduce-scatter / collective-permute / all-to-all /
 // collective-broadcast / send / recv (and their -start / -done halves) ->
-// kCollective, anything else kKernel.
+// kCollective, copy-start / copy-done (an async copy and the wait for it) ->
+// kMemcpyOther, anything else kKernel.
 GpuKind ClassifyXlaOp(std::string_view name, std::string_view hlo_category);
 
 // Which part of an async pair an XLA collective op is: `all-reduce-start` /

@@ -131,6 +131,7 @@ void OpStatsPanel::Draw(ViewState& state) {
       SideChartWidth(ImGui::GetContentRegionAvail().x, SortableTableMinWidth(kOpTableColumns),
                      theme::kTopOpsChartWidth * s, theme::kTopOpsChartShare, theme::kSideChartMinWidth * s);
   ImGui::BeginChild("##op_table", ImVec2(-chart_w, 0));
+  if (show_step_markers_) DrawStepMarkers(state);
   DrawTable(state);
   ImGui::EndChild();
   ImGui::SameLine();
@@ -149,6 +150,10 @@ void OpStatsPanel::DrawToolbar(ViewState& state) {
   if (ImGui::Combo("##side", &side, "Host + device\0Host\0Device\0")) side_ = static_cast<OpSide>(side);
   ImGui::SameLine();
   ImGui::Text("%zu ops", rows_.size());
+  if (!state.data->analysis.report.step_markers.empty()) {
+    ImGui::SameLine();
+    ImGui::Checkbox("Show step markers", &show_step_markers_);
+  }
   if (!state.links.highlighted_op.is_none()) {
     ImGui::SameLine();
     const std::string_view name = state.trace()->str(state.links.highlighted_op);
@@ -169,6 +174,32 @@ void OpStatsPanel::DrawToolbar(ViewState& state) {
       selected_op_ = -1;
     }
   }
+}
+
+// Step markers wrap whole steps, so they are not ops (their time is their
+// children's): listed apart, only when asked for.
+void OpStatsPanel::DrawStepMarkers(ViewState& state) {
+  const std::vector<ReportOp>& markers = state.data->analysis.report.step_markers;
+  if (markers.empty()) return;
+  ImGui::TextDisabled("Step markers (not ops: each wraps a step)");
+  const float rows = static_cast<float>(std::min<size_t>(markers.size(), 6) + 1);
+  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV;
+  if (!ImGui::BeginTable("##step_markers", 3, flags, ImVec2(0, rows * ImGui::GetTextLineHeightWithSpacing()))) return;
+  ImGui::TableSetupColumn("Marker", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("Total", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableHeadersRow();
+  for (const ReportOp& m : markers) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(m.name.data(), m.name.data() + m.name.size());
+    ImGui::TableNextColumn();
+    ImGui::Text("%llu", static_cast<unsigned long long>(m.count));
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(FormatDuration(m.total_ns).c_str());
+  }
+  ImGui::EndTable();
 }
 
 void OpStatsPanel::DrawTable(ViewState& state) {

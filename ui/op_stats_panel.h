@@ -40,11 +40,13 @@ class OpStatsPanel {
  private:
   void DrawToolbar(ViewState& state);
   void DrawTable(ViewState& state);
+  void DrawStepMarkers(ViewState& state);
   void DrawTopChart(ViewState& state, float width);
   void Select(ViewState& state, uint32_t op);
 
   char filter_[128] = {};
   OpSide side_ = OpSide::kAll;
+  bool show_step_markers_ = false;  // list Report::step_markers above the ops
   std::vector<uint32_t> rows_;
   uint64_t built_generation_ = 0;  // TimelineData::generation the rows are for; 0 none
   std::string built_filter_;

@@ -7,6 +7,7 @@
 
 #include "model/analysis/profiler_spans.h"
 #include "model/analysis/self_time.h"
+#include "model/analysis/step_set.h"
 
 namespace stepline::analysis {
 namespace {
@@ -58,9 +59,26 @@ std::string_view OpKindName(OpKind k) {
   return "?";
 }
 
-OpStats ComputeOpStats(const Trace& trace) {
+OpStats ComputeOpStats(const Trace& trace, const StepSet* steps) {
   OpStats stats;
   const SliceTable& s = trace.slices();
+  // Per slice: 1 when a step of `steps` was made from it; per name: ProfilerStep#N.
+  std::vector<uint8_t> is_step_slice;
+  if (steps != nullptr) {
+    for (const Step& step : steps->steps) {
+      if (step.slice.is_none()) continue;
+      if (is_step_slice.empty()) is_step_slice.assign(s.size(), 0);
+      is_step_slice[step.slice.index()] = 1;
+    }
+  }
+  std::vector<int8_t> marker_name(trace.strings().size(), -1);
+  const auto is_marker = [&](size_t i) {
+    if (!is_step_slice.empty() && is_step_slice[i] != 0) return true;
+    int8_t& known = marker_name[s.name()[i].index()];
+    if (known < 0) known = trace.str(s.name()[i]).starts_with("ProfilerStep#") ? 1 : 0;
+    return known == 1;
+  };
+  std::vector<uint8_t> entry_is_marker;  // per stats.ops entry
   const std::vector<DurNs> self = SelfTimes(trace);
   std::vector<uint32_t> first_entry(trace.strings().size(), kNoEntry);  // per name
   std::vector<uint32_t> next_entry;                                     // same name, other kind
@@ -69,8 +87,9 @@ OpStats ComputeOpStats(const Trace& trace) {
     OpKind kind;
     if (!KindOf(trace, static_cast<uint32_t>(i), profiler_span, &kind)) continue;
     const StringId name = s.name()[i];
+    const uint8_t marker = is_marker(i) ? 1 : 0;
     uint32_t e = first_entry[name.index()];
-    while (e != kNoEntry && stats.ops[e].kind != kind) e = next_entry[e];
+    while (e != kNoEntry && (stats.ops[e].kind != kind || entry_is_marker[e] != marker)) e = next_entry[e];
     if (e == kNoEntry) {
       e = static_cast<uint32_t>(stats.ops.size());
       OpStat op;
@@ -79,23 +98,36 @@ OpStats ComputeOpStats(const Trace& trace) {
       op.min_ns = s.dur_ns()[i];
       op.max_ns = s.dur_ns()[i];
       stats.ops.push_back(op);
+      entry_is_marker.push_back(marker);
       next_entry.push_back(first_entry[name.index()]);
       first_entry[name.index()] = e;
     }
     OpStat& op = stats.ops[e];
+    op.collective |= s.gpu_kind()[i] == GpuKind::kCollective;
     const DurNs dur = s.dur_ns()[i];
     ++op.count;
     op.total_ns += dur;
-    op.self_ns += self[i];
+    // A kernel, copy or memset never contains another: its self time is its
+    // duration. (Kernels whose recorded times overlap a little on one stream
+    // nest as parent and child, and the child's time was taken off.)
+    op.self_ns += IsDeviceOpKind(kind) ? dur : self[i];
     op.min_ns = std::min(op.min_ns, dur);
     op.max_ns = std::max(op.max_ns, dur);
   }
   for (OpStat& op : stats.ops) op.avg_ns = op.total_ns / static_cast<DurNs>(op.count);
-  std::sort(stats.ops.begin(), stats.ops.end(), [&](const OpStat& a, const OpStat& b) {
+  std::vector<OpStat> ops;
+  ops.reserve(stats.ops.size());
+  for (size_t e = 0; e < stats.ops.size(); ++e) {
+    (entry_is_marker[e] != 0 ? stats.step_markers : ops).push_back(stats.ops[e]);
+  }
+  stats.ops = std::move(ops);
+  const auto by_total = [&](const OpStat& a, const OpStat& b) {
     if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
     if (a.name != b.name) return trace.str(a.name) < trace.str(b.name);
     return a.kind < b.kind;
-  });
+  };
+  std::sort(stats.ops.begin(), stats.ops.end(), by_total);
+  std::sort(stats.step_markers.begin(), stats.step_markers.end(), by_total);
   FillPercentages(&stats);
   return stats;
 }

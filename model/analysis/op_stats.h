@@ -32,14 +32,23 @@ struct OpStat {
   // order of `OpStats::ops` within the same side. Percent, 0..100.
   double percent = 0;
   double cumulative_percent = 0;
+  bool collective = false;  // a kernel row of collective slices (NCCL, XLA all-reduce-done, ...): not compute
 };
 
 struct OpStats {
   std::vector<OpStat> ops;  // sorted by total_ns descending, then name
+  // Step markers (ProfilerStep#N, the slices the StepSet made its steps from:
+  // XLA step annotations, NVTX/roctx step ranges) are not ops: they wrap a
+  // whole step, so as rows they led every table by total time. Kept apart, in
+  // the same order, for the window's "Show step markers"; percent 0.
+  std::vector<OpStat> step_markers;
   DurNs host_self_ns = 0;   // denominators of `percent`
   DurNs device_self_ns = 0;
 };
 
-OpStats ComputeOpStats(const Trace& trace);
+struct StepSet;
+// `steps`: the trace's steps, whose marker slices are kept out of `ops`
+// (null: only ProfilerStep#N by name).
+OpStats ComputeOpStats(const Trace& trace, const StepSet* steps = nullptr);
 
 }  // namespace stepline::analysis

@@ -100,8 +100,14 @@ std::vector<std::string> ComputeRecommendations(const RecommendationInput& in) {
   if (in.step_ns <= 0) return out;
   auto share = [&](DurNs ns) { return 100.0 * static_cast<double>(ns) / static_cast<double>(in.step_ns); };
   std::vector<std::pair<double, std::string>> findings;
+  // Device copies and memsets with no kernel running fall in gaps with no
+  // host cause: they are waits for a copy (their own finding below), not
+  // idle "for other reasons".
+  const DurNs device_copies = At(in.breakdown, TimeCategory::kMemcpyOther) + At(in.breakdown, TimeCategory::kMemset);
   for (const CauseText& t : kCauseTexts) {
-    const double p = share(At(in.idle_by_cause, t.cause));
+    DurNs ns = At(in.idle_by_cause, t.cause);
+    if (t.cause == IdleCause::kOther) ns = std::max<DurNs>(0, ns - device_copies);
+    const double p = share(ns);
     if (p < kModeratelyBoundPercent) continue;
     std::string s = std::string(BoundAdverb(p)) + t.bound + ": " + WithDevice(t.waits, in.device_word) + " " +
                     Percent(p) + " of the step" + EventList(in.top_events[static_cast<size_t>(t.cause)]) + "; " +
@@ -118,6 +124,16 @@ std::vector<std::string> ComputeRecommendations(const RecommendationInput& in) {
                                           "communication-bound: collectives run without overlapping compute " +
                                           Percent(collective) +
                                           " of the step; overlap communication with compute or bucket gradients.");
+  }
+  // Copies on the device with no kernel running (XLA's copy-start/copy-done
+  // waits, D2D copies): the step waits for data to move, not for compute.
+  const double copies = share(At(in.breakdown, TimeCategory::kMemcpyOther));
+  if (copies >= kModeratelyBoundPercent) {
+    findings.emplace_back(copies, std::string(BoundAdverb(copies)) + "bound by on-device copies: the " +
+                                      in.device_word + " waits for copies to finish " + Percent(copies) +
+                                      " of the step" + EventList(in.top_copy_ops) +
+                                      "; start the copies earlier so they overlap compute, or keep the data where it "
+                                      "is used.");
   }
   std::stable_sort(findings.begin(), findings.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   for (auto& f : findings) out.push_back(std::move(f.second));

@@ -27,8 +27,11 @@ struct RecommendationInput {
   CauseNs idle_by_cause{};  // no-kernel time in its steps, by gap cause
   // The most blamed event names per cause (largest total overlap first).
   std::array<std::vector<std::string>, kIdleCauseCount> top_events;
-  std::string top_device_op;         // the device op with the most self time
+  std::string top_device_op;         // the compute kernel with the most self time (no copy, no collective)
   double top_device_op_percent = 0;  // its share of device time
+  // The device copies with the most self time (XLA copy-start / copy-done
+  // waits, D2D copies), most first: what a copy-bound step waits for.
+  std::vector<std::string> top_copy_ops;
   // The host thread busiest with input-pipeline work inside the steps.
   std::string busiest_input_thread;
   double busiest_input_thread_percent = 0;  // of the step time

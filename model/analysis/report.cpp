@@ -86,10 +86,10 @@ class GapRowBuilder {
 // [SECTION] Ops and kernels
 //-----------------------------------------------------------------------------
 
-std::vector<ReportOp> OpRows(const Trace& trace, const OpStats& stats) {
+std::vector<ReportOp> OpRows(const Trace& trace, const std::vector<OpStat>& ops) {
   std::vector<ReportOp> rows;
-  rows.reserve(stats.ops.size());
-  for (const OpStat& o : stats.ops) {
+  rows.reserve(ops.size());
+  for (const OpStat& o : ops) {
     rows.push_back(ReportOp{trace.str(o.name), o.kind, o.count, o.total_ns, o.self_ns, o.avg_ns, o.min_ns, o.max_ns,
                             o.percent, o.cumulative_percent});
   }
@@ -149,7 +149,8 @@ Report ResolveReport(const Trace& trace, const TraceAnalysis& a) {
     report.idle_by_cause = report.devices[primary].idle_by_cause;
     report.gpu_busy_percent = GpuBusyPercent(report.breakdown_total);
   }
-  report.ops = OpRows(trace, a.ops);
+  report.ops = OpRows(trace, a.ops.ops);
+  report.step_markers = OpRows(trace, a.ops.step_markers);
   report.kernels = KernelRows(trace, a.kernels);
   report.xla = a.xla;
   report.recommendations = a.recommendations;

@@ -117,6 +117,7 @@ struct Report {
   std::vector<ReportEvent> gap_events;  // all gaps' cause events, gap by gap
   std::vector<std::string> threads;     // display names of the tracks events refer to
   std::vector<ReportOp> ops;            // sorted by total_ns descending
+  std::vector<ReportOp> step_markers;   // OpStats::step_markers: not ops, listed on request
   std::vector<ReportKernel> kernels;    // sorted by total_ns descending
   XlaStats xla;                         // XLA ops and modules (views into the trace)
   std::vector<std::string> recommendations;

@@ -151,13 +151,19 @@ void FillRecommendationInput(const Trace& trace, const TraceAnalysis& a, const I
   in.step_ns = a.step_stats.window_total_ns;  // what the breakdown sums to (overlaps split)
   in.breakdown = d->breakdown_total;
   in.idle_by_cause = d->step_idle_by_cause;
+  std::vector<const OpStat*> copies;
   for (const OpStat& o : a.ops.ops) {
-    if (!IsDeviceOpKind(o.kind)) continue;
+    if (o.kind == OpKind::kMemcpy) copies.push_back(&o);
+    // Only compute is advice for a compute-bound step: a copy or collective
+    // (an XLA *-done is a wait) is not, and mixed precision will not speed it.
+    if (o.kind != OpKind::kKernel || o.collective) continue;
     if (in.top_device_op.empty() || o.percent > in.top_device_op_percent) {
       in.top_device_op = std::string(trace.str(o.name));
       in.top_device_op_percent = o.percent;
     }
   }
+  std::stable_sort(copies.begin(), copies.end(), [](const OpStat* x, const OpStat* y) { return x->self_ns > y->self_ns; });
+  for (size_t i = 0; i < copies.size() && i < 3; ++i) in.top_copy_ops.emplace_back(trace.str(copies[i]->name));
   BusiestInputThread(trace, a.steps, table, &in);
 }
 
@@ -252,7 +258,7 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
     }
     a.busy_bins = ComputeBusyBins(std::move(kernels), trace.span(), kBusyBinCount);
     if (cancelled()) return a;
-    a.ops = ComputeOpStats(trace);
+    a.ops = ComputeOpStats(trace, &a.steps);
     a.kernels = ComputeKernelStats(trace, launches, table);
     FillRecommendationInput(trace, a, table, &recommendation_input);
     a.recommendations = ComputeRecommendations(recommendation_input);

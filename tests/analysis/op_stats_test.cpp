@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "model/analysis/step_set.h"
 #include "tests/support/synthetic_trace.h"
 
 namespace stepline::analysis {
@@ -79,6 +80,53 @@ TEST(OpStatsTest, ProfilerSpansAreNotOps) {
   const OpStats s = ComputeOpStats(t);
   ASSERT_EQ(s.ops.size(), 1u);
   EXPECT_EQ(t.str(s.ops[0].name), "aten::mm");
+}
+
+// Kernels whose recorded times overlap on one stream nest as parent and
+// child; a kernel's self time is still its duration (hta traces had
+// kernels with self < total).
+TEST(OpStatsTest, KernelSelfTimeIsItsDuration) {
+  Trace t = SyntheticTrace().Kernel(1, 0, Us(20), "outer").Kernel(1, Us(10), Us(5), "inner").Build();
+  const OpStats s = ComputeOpStats(t);
+  ASSERT_EQ(s.ops.size(), 2u);
+  for (const OpStat& op : s.ops) EXPECT_EQ(op.self_ns, op.total_ns) << t.str(op.name);
+  EXPECT_EQ(s.device_self_ns, Us(25));
+}
+
+// Step markers are not ops: ProfilerStep#N (by name) and the slices the steps
+// were made from (here `iter`, by --steps) are listed apart, and their time
+// is in no denominator. ProfilerStep#5..#10 led the window's tables before.
+TEST(OpStatsTest, StepMarkersAreNotOps) {
+  Trace t = SyntheticTrace()
+                .Thread("main")
+                .Slice("ProfilerStep#5", 0, Us(100))
+                .Slice("aten::mm", Us(10), Us(20))
+                .Slice("iter", Us(200), Us(100))
+                .Slice("aten::add", Us(210), Us(30))
+                .Build();
+  const OpStats by_name = ComputeOpStats(t);
+  ASSERT_EQ(by_name.ops.size(), 3u);  // `iter` is an op unless the steps were made from it
+  EXPECT_EQ(t.str(by_name.ops[0].name), "iter");
+  ASSERT_EQ(by_name.step_markers.size(), 1u);
+  EXPECT_EQ(t.str(by_name.step_markers[0].name), "ProfilerStep#5");
+  EXPECT_EQ(by_name.step_markers[0].self_ns, Us(80));
+  EXPECT_EQ(by_name.host_self_ns, Us(120));  // iter 70, aten::add 30, aten::mm 20
+
+  Trace u = SyntheticTrace()
+                .Thread("main")
+                .Slice("iter", Us(200), Us(100))
+                .Slice("aten::add", Us(210), Us(30))
+                .Build();
+  StepOptions options;
+  options.steps_regex = "^iter$";
+  const StepSet steps = ComputeSteps(u, options);
+  ASSERT_EQ(steps.source, StepSource::kRegex);
+  const OpStats s = ComputeOpStats(u, &steps);
+  ASSERT_EQ(s.ops.size(), 1u);
+  EXPECT_EQ(u.str(s.ops[0].name), "aten::add");
+  EXPECT_NEAR(s.ops[0].percent, 100.0, 1e-9);
+  ASSERT_EQ(s.step_markers.size(), 1u);
+  EXPECT_EQ(u.str(s.step_markers[0].name), "iter");
 }
 
 }  // namespace
