@@ -397,6 +397,13 @@ void WriteReportJson(const Report& report, std::ostream& out, std::string_view e
     if (i > 0) j.Lit(",");
     j.Str(report.recommendations[i]);
   }
+  j.Lit("],\"complete_steps\":");
+  j.Int(static_cast<int64_t>(report.complete_steps));
+  j.Lit(",\"notes\":[");
+  for (size_t i = 0; i < report.notes.size(); ++i) {
+    if (i > 0) j.Lit(",");
+    j.Str(report.notes[i]);
+  }
   j.Lit("]");
   if (!extra_members.empty()) {
     j.Lit(",");
@@ -562,6 +569,7 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
   out << "\nRecommendations\n";
   if (report.recommendations.empty()) out << "  none: no steps with GPU activity to judge\n";
   for (const std::string& sentence : report.recommendations) out << "  - " << sentence << "\n";
+  for (const std::string& note : report.notes) out << "  Note: " << note << "\n";
 }
 
 }  // namespace stepline::app

@@ -154,6 +154,8 @@ Report ResolveReport(const Trace& trace, const TraceAnalysis& a) {
   report.kernels = KernelRows(trace, a.kernels);
   report.xla = a.xla;
   report.recommendations = a.recommendations;
+  report.notes = a.notes;
+  report.complete_steps = a.complete_steps;
   report.step_stats = a.step_stats;
   if (!a.top_blamed.name.is_none()) {
     report.top_blamed_event = trace.str(a.top_blamed.name);

@@ -121,6 +121,8 @@ struct Report {
   std::vector<ReportKernel> kernels;    // sorted by total_ns descending
   XlaStats xla;                         // XLA ops and modules (views into the trace)
   std::vector<std::string> recommendations;
+  std::vector<std::string> notes;             // TraceAnalysis::notes: figures left out or narrowed, and why
+  size_t complete_steps = 0;                  // TraceAnalysis::complete_steps
   std::vector<ReportMemory> memory;          // per memory pool (issue #19)
   std::vector<ReportAllocation> allocations;  // every pool's allocation table, pool by pool
   StepStats step_stats;               // mean and sample std of the step times

@@ -7,6 +7,7 @@
 #include "model/analysis/trace_analysis.h"
 
 #include <algorithm>
+#include <limits>
 #include <array>
 #include <unordered_map>
 
@@ -169,6 +170,24 @@ void FillRecommendationInput(const Trace& trace, const TraceAnalysis& a, const I
 
 }  // namespace
 
+size_t CompleteStepCount(const Trace& trace, const StepSet& steps) {
+  if (!trace.diagnostics().has_data_loss()) return steps.steps.size();
+  TimeNs host_end = std::numeric_limits<TimeNs>::min(), device_end = host_end;
+  const SliceTable& s = trace.slices();
+  for (size_t i = 0; i < s.size(); ++i) {
+    const TimeNs end = s.start_ns()[i] + s.dur_ns()[i];
+    if (s.gpu_kind()[i] != GpuKind::kNone) {
+      device_end = std::max(device_end, end);
+    } else if (trace.tracks().kind(s.track()[i]) == TrackKind::kHostThread) {
+      host_end = std::max(host_end, end);
+    }
+  }
+  const TimeNs cut = std::min(host_end, device_end == std::numeric_limits<TimeNs>::min() ? host_end : device_end);
+  size_t n = 0;
+  while (n < steps.steps.size() && steps.steps[n].end_ns() <= cut) ++n;
+  return n;
+}
+
 //-----------------------------------------------------------------------------
 // [SECTION] Top blamed event
 //-----------------------------------------------------------------------------
@@ -264,15 +283,31 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
     a.recommendations = ComputeRecommendations(recommendation_input);
   }
   const DeviceAnalysis* primary = a.primary();
-  a.outliers = ComputeOutlierSteps(trace, a.steps,
-                                   primary != nullptr ? std::span<const StepBreakdown>(primary->steps)
-                                                      : std::span<const StepBreakdown>());
-  std::string outlier_sentence = OutlierRecommendation(trace, a.outliers, a.steps.steps.size(), a.step_stats.total_ns);
+  // Whole-step figures on a cut file use only the steps before the cut (the
+  // last ones may lack their kernels, or their end), and none with fewer than two.
+  a.complete_steps = CompleteStepCount(trace, a.steps);
+  const size_t all_steps = a.steps.steps.size();
+  const bool cut = a.complete_steps < all_steps;
+  const size_t whole = cut && a.complete_steps < 2 ? 0 : a.complete_steps;
+  if (cut) {
+    a.notes.push_back("The file is cut: " + std::to_string(a.complete_steps) + " of " + std::to_string(all_steps) +
+                      " steps end before the cut; " +
+                      (whole > 0 ? "memory growth per step and outlier steps use those only"
+                                 : "with fewer than two, memory growth per step and outlier steps are left out"));
+  }
+  StepSet complete = a.steps;
+  complete.steps.resize(whole);
+  std::span<const StepBreakdown> breakdowns;
+  if (primary != nullptr) breakdowns = std::span<const StepBreakdown>(primary->steps).first(std::min(whole, primary->steps.size()));
+  a.outliers = ComputeOutlierSteps(trace, complete, breakdowns);
+  DurNs complete_ns = 0;
+  for (const Step& st : complete.steps) complete_ns += st.dur_ns;
+  std::string outlier_sentence = OutlierRecommendation(trace, a.outliers, whole, complete_ns);
   if (!outlier_sentence.empty()) a.recommendations.push_back(std::move(outlier_sentence));
   if (cancelled()) return a;
   a.memory_table = BuildMemoryTable(trace);
-  a.memory = ComputeMemoryAnalysis(a.memory_table, a.steps.steps);
-  for (std::string& s : MemoryRecommendations(a.memory_table, a.memory, a.steps.steps.size())) {
+  a.memory = ComputeMemoryAnalysis(a.memory_table, complete.steps);
+  for (std::string& s : MemoryRecommendations(a.memory_table, a.memory, whole)) {
     a.recommendations.push_back(std::move(s));
   }
   return a;

@@ -60,6 +60,12 @@ struct TopBlamedEvent {
   SliceId example;       // its occurrence with the largest overlap
 };
 
+// The number of leading steps of `steps` that end at or before the cut of a
+// cut file: the earliest of the last host event's end and the last device
+// event's end (Kineto writes kernels after the host ops, so a cut leaves
+// host ops without their kernels). All steps when the trace has no data loss.
+size_t CompleteStepCount(const Trace& trace, const StepSet& steps);
+
 struct TraceAnalysis {
   StepSet steps;                        // one definition: info, report, diff and the window use it
   std::vector<DeviceAnalysis> devices;  // ordered by device id (-1 last)
@@ -75,6 +81,12 @@ struct TraceAnalysis {
   StepStats step_stats;                 // over `steps`
   OutlierSteps outliers;                // issue #16: slow steps vs the median, by the primary device's breakdown
   TopBlamedEvent top_blamed;
+  // A cut file (data loss): the steps that end before the cut, a prefix of
+  // `steps` (all of them when the file is whole). Figures that need whole
+  // steps (memory growth per step, outlier steps) use only these.
+  size_t complete_steps = 0;
+  // Why such a figure is left out or narrowed, e.g. on a cut file; one line each.
+  std::vector<std::string> notes;
   // Sentences, most significant first; the memory sentences (MemoryRecommendations) last.
   std::vector<std::string> recommendations;
   BusyBins busy_bins;                   // the overview strip: kernel busy share over the trace span

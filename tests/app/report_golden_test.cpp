@@ -29,10 +29,13 @@ using ::stepline::testing::ParseJson;
 // the outlier steps (step_stats, already added, gained percentiles);
 // devices[].kind ("gpu", "tpu", "other") and the XLA module and op tables
 // (empty arrays for the demo scenarios, which are not XLA traces).
-constexpr std::array<std::string_view, 14> kAddedKeys{
+// `complete_steps` and `notes`: on a cut file, the steps before the cut that
+// whole-step figures use, and what was left out (the demos are whole).
+constexpr std::array<std::string_view, 16> kAddedKeys{
     "gpu_busy_percent", "step_stats",    "top_blamed_event", "partial",       "data_loss",
     "diagnostics",      "memory",        "step_source",      "steps_overlap", "window_dur_ns",
-    "outlier_steps",    "kind",          "xla_modules",      "xla_ops"};
+    "outlier_steps",    "kind",          "xla_modules",      "xla_ops",       "complete_steps",
+    "notes"};
 // Scenarios added after the goldens were made have no "before" to compare
 // with; memory_demo_test holds memory-leak's report to its planted truth.
 // outlier_demo_test holds checkpoint's outliers to theirs.
