@@ -1,0 +1,159 @@
+// Invariants of the analysis, on every shared real trace and every demo
+// scenario (a property test over the model and the Report that `report
+// --json` writes): each step's breakdown sums to its window; idle by cause
+// sums to idle; shares and percentages lie in [0, 100]; a kernel's self time
+// is its duration; what is attributed live at a memory peak never exceeds
+// the bytes allocated in the capture, and nothing is attributed without
+// addresses; the allocation counts agree with one another; on a cut file the
+// whole-step figures use only the steps before the cut. Files the loaders
+// cannot read (the corrupt folder, pickles) are skipped, named.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "loaders/demo/demo_generator.h"
+#include "loaders/demo/demo_scenarios.h"
+#include "loaders/load.h"
+#include "model/analysis/report.h"
+#include "model/analysis/trace_analysis.h"
+#include "tests/support/test_traces.h"
+
+namespace stepline::analysis {
+namespace {
+
+constexpr double kEps = 1e-6;
+
+template <typename A>
+DurNs Sum(const A& a) {
+  return std::accumulate(a.begin(), a.end(), DurNs{0});
+}
+
+void CheckInvariants(const Trace& trace, const std::string& what) {
+  SCOPED_TRACE(what);
+  const TraceAnalysis a = ComputeAnalysis(trace);
+  const Report r = ResolveReport(trace, a);
+  // Steps: each breakdown sums to its window, on every device.
+  for (const DeviceAnalysis& d : a.devices) {
+    ASSERT_EQ(d.steps.size(), a.steps.steps.size());
+    for (size_t i = 0; i < d.steps.size(); ++i) {
+      EXPECT_EQ(Sum(d.steps[i].category_ns), a.steps.steps[i].window_dur_ns) << "step " << i;
+    }
+    EXPECT_EQ(Sum(d.idle_by_cause), d.idle_ns) << "device idle by cause";
+    EXPECT_EQ(Sum(d.breakdown_total), a.step_stats.window_total_ns);
+  }
+  // The report's steps carry the primary device's breakdown (none without a device).
+  if (r.primary_device_index >= 0) {
+    for (const ReportStep& s : r.steps) EXPECT_EQ(Sum(s.breakdown), s.window_dur_ns) << s.name;
+  }
+  // Shares and percentages.
+  EXPECT_GE(r.gpu_busy_percent, 0);
+  EXPECT_LE(r.gpu_busy_percent, 100 + kEps);
+  for (const ReportOp& op : r.ops) {
+    EXPECT_GE(op.percent, 0) << op.name;
+    EXPECT_LE(op.percent, 100 + kEps) << op.name;
+    EXPECT_LE(op.cumulative_percent, 100 + 1e-3) << op.name;
+    EXPECT_LE(op.self_ns, op.total_ns) << op.name;
+    // A kernel has no children on its stream: its self time is its duration.
+    if (IsDeviceOpKind(op.kind)) {
+      EXPECT_EQ(op.self_ns, op.total_ns) << op.name;
+    }
+    // Step markers are not ops.
+    EXPECT_FALSE(op.name.starts_with("ProfilerStep#")) << op.name;
+  }
+  // Memory.
+  for (const ReportMemory& m : r.memory) {
+    SCOPED_TRACE(m.name);
+    int64_t live = 0;
+    for (const ReportMemoryOp& op : m.top_at_peak) live += op.bytes;
+    if (!m.attributed) {
+      EXPECT_TRUE(m.top_at_peak.empty()) << "live bytes attributed without addresses";
+      EXPECT_EQ(m.never_freed, 0u);
+      EXPECT_EQ(m.unmatched_frees, 0u);
+    } else {
+      EXPECT_LE(m.never_freed, m.allocations);
+      EXPECT_LE(m.unmatched_frees, m.frees);
+      // Matched pairs counted from both sides.
+      EXPECT_EQ(m.allocations - m.never_freed, m.frees - m.unmatched_frees);
+      // Live at the peak: allocations made in the capture and still open,
+      // plus those from before it freed later. Never more than that.
+      int64_t before = 0;
+      for (const ReportAllocation& al : r.allocations) {
+        if (&r.memory[al.pool] == &m && al.alloc_ns == kAllocBeforeCapture) before += al.bytes;
+      }
+      EXPECT_LE(live, m.allocated_bytes + before);
+      // An absolute level is everything held, so what is live within it cannot exceed it.
+      if (!m.relative) {
+        EXPECT_LE(live, m.peak_allocated_bytes);
+      }
+    }
+  }
+  // A cut file: whole-step figures use the steps before the cut only.
+  EXPECT_LE(a.complete_steps, a.steps.steps.size());
+  if (!trace.diagnostics().has_data_loss()) {
+    EXPECT_EQ(a.complete_steps, a.steps.steps.size());
+  }
+  for (const OutlierStep& o : a.outliers.steps) EXPECT_LT(o.step, std::max<size_t>(a.complete_steps, 1));
+  if (a.complete_steps < a.steps.steps.size()) {
+    EXPECT_FALSE(a.notes.empty());
+  }
+}
+
+TEST(AnalysisInvariantsTest, EveryDemoScenario) {
+  for (const loaders::DemoScenarioInfo& info : loaders::DemoScenarios()) {
+    for (const loaders::DemoStyle style : {loaders::DemoStyle::kTensorFlow, loaders::DemoStyle::kPyTorch}) {
+      loaders::DemoOptions options;
+      options.scenario = std::string(info.name);
+      options.style = style;
+      options.steps = 6;
+      options.compute_truth = false;
+      auto trace = loaders::GenerateDemoTrace(options);
+      ASSERT_TRUE(trace.ok()) << info.name;
+      CheckInvariants(trace.value(), std::string(info.name) + " " + std::string(loaders::DemoStyleName(style)));
+    }
+  }
+}
+
+TEST(AnalysisInvariantsTest, EverySharedTrace) {
+  STEPLINE_REQUIRE_SHARED_TRACES();
+  std::vector<std::string> paths;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(::stepline::testing::SharedTracesDir())) {
+    if (e.is_regular_file() && e.path().extension() != ".tsv") paths.push_back(e.path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  size_t checked = 0;
+  for (const std::string& path : paths) {
+    auto loaded = loaders::LoadFile(path);
+    if (!loaded.ok()) {
+      std::printf("[ skipped  ] %s: %s\n", path.c_str(), loaded.error().ToString().c_str());
+      continue;
+    }
+    CheckInvariants(loaded.value(), path);
+    ++checked;
+  }
+  EXPECT_GT(checked, 30u);
+}
+
+// A cut copy of the 2021 ResNet Kineto trace holds host ops and no kernels:
+// whole-step figures keep to the steps before the cut.
+TEST(AnalysisInvariantsTest, CutKinetoTrace) {
+  STEPLINE_REQUIRE_SHARED_TRACES();
+  const std::string full = ::stepline::testing::SharedTracePath(
+      "kineto/resnet50_num_workers_0__worker0.2021-02.pt.trace.json.gz");
+  std::string bytes(300'000, '\0');
+  FILE* f = std::fopen(full.c_str(), "rb");
+  ASSERT_NE(f, nullptr);
+  ASSERT_EQ(std::fread(bytes.data(), 1, bytes.size(), f), bytes.size());
+  std::fclose(f);
+  auto cut = loaders::LoadBytes(bytes, "resnet50_cut.json.gz");
+  ASSERT_TRUE(cut.ok()) << cut.error().ToString();
+  ASSERT_TRUE(cut.value().diagnostics().has_data_loss());
+  CheckInvariants(cut.value(), "cut resnet50");
+}
+
+}  // namespace
+}  // namespace stepline::analysis
