@@ -18,6 +18,7 @@
 #include "app/xla_output.h"
 #include "app/text_format.h"
 #include "loaders/export/json_text.h"
+#include "model/analysis/headline.h"
 #include "ui/analysis_tables.h"
 #include "ui/table_export.h"
 
@@ -557,6 +558,20 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
          report.primary_device + (devices > 1 ? " (of " + std::to_string(devices) + " devices)" : std::string()));
     LabelledLine(out, "steps", StepSummary(report, context.step_source));
     LabelledLine(out, "step source", report.step_source_sentence);
+    // The window's headline figures, from the one formatter (headline.h).
+    using analysis::HeadlineFigure;
+    const analysis::Headline h = analysis::ComputeHeadline(report);
+    if (h.has_busy) {
+      LabelledLine(out, analysis::HeadlineLabel(h, HeadlineFigure::kDeviceBusy),
+                   analysis::HeadlineText(h, HeadlineFigure::kDeviceBusy) + " of the step time (a kernel running)");
+    }
+    if (h.has_top_idle_cause) {
+      LabelledLine(out, "top idle cause", analysis::HeadlineText(h, HeadlineFigure::kTopIdleCause) + " (" +
+                                              FormatDuration(h.top_idle_ns) + ")");
+    }
+    if (!h.most_blamed.empty()) {
+      LabelledLine(out, "most blamed", ClipName(h.most_blamed) + " (" + FormatDuration(h.most_blamed_ns) + ")");
+    }
     BreakdownText(report, out);
     IdleText(report, out);
     WriteOutlierText(report, out);

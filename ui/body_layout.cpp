@@ -3,7 +3,9 @@
 
 #include <algorithm>
 
+#include "model/analysis/headline.h"
 #include "ui/analysis_format.h"
+#include "ui/headline_text.h"
 #include "ui/overview_panel.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
@@ -33,22 +35,18 @@ BodyLayout ComputeBodyLayout(const PanelLayout& panels, float window_w, float av
 }
 
 std::string OverviewSummaryLine(const AnalysisData& a) {
-  const analysis::Report& r = a.report;
-  std::string line = std::to_string(r.steps.size()) + (r.steps.size() == 1 ? " step" : " steps");
-  if (!r.steps.empty()) {
-    line += "  |  step " + FormatDuration(a.step_stats.mean_ns);
-    if (r.steps.size() > 1) line += " \u00b1 " + FormatDuration(a.step_stats.sample_std_ns);
-  }
-  const analysis::DeviceReport* dev = r.primary_device_index >= 0 ? &r.devices[r.primary_device_index] : nullptr;
-  if (dev != nullptr) {
-    const double span = static_cast<double>(dev->active_span.duration_ns());
-    line += "  |  GPU busy " + Percent(static_cast<double>(dev->busy_ns), span);
-    const IdleByCause by_cause = ChartIdleByCause(r);
-    const analysis::IdleCause top = TopCause(by_cause.ns);
-    const DurNs top_ns = by_cause.ns[static_cast<size_t>(top)];
-    if (top_ns > 0) line += "  |  top idle cause " + std::string(CauseLabel(top)) + " (" + FormatDuration(top_ns) + ")";
-  } else {
-    line += "  |  no GPU activity";
+  // The overview's figures in one line, from the same headline: it once
+  // computed its own "GPU busy" (kernel union over the active span, 59.5%
+  // where the tiles and the report said 54.9%).
+  using analysis::HeadlineFigure;
+  const analysis::Headline h = analysis::ComputeHeadline(a.report);
+  const auto text = [&](HeadlineFigure f) { return HeadlineFigureText("summary line", h, f); };
+  std::string line = text(HeadlineFigure::kSteps) + (h.steps == 1 ? " step" : " steps");
+  if (h.steps > 0) line += "  |  step " + text(HeadlineFigure::kMeanStep);
+  if (a.report.primary_device_index < 0) return line + "  |  no GPU activity";
+  line += "  |  " + analysis::HeadlineLabel(h, HeadlineFigure::kDeviceBusy) + " " + text(HeadlineFigure::kDeviceBusy);
+  if (h.has_top_idle_cause) {
+    line += "  |  top idle cause " + text(HeadlineFigure::kTopIdleCause) + " (" + FormatDuration(h.top_idle_ns) + ")";
   }
   return line;
 }

@@ -8,8 +8,10 @@
 #include <cfloat>
 #include <string>
 
+#include "model/analysis/headline.h"
 #include "ui/analysis_format.h"
 #include "ui/analysis_tables.h"
+#include "ui/headline_text.h"
 #include "ui/step_chart_svg.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
@@ -108,7 +110,9 @@ void OverviewPanel::Draw(ViewState& state, bool fill) {
   ImGui::Spacing();
   DrawRecommendations(state);
   ImGui::Spacing();
-  if (!a.report.steps.empty()) {
+  // The chart draws the primary device's breakdown: without a device (a cut
+  // file whose kernels were never read) it would be empty, titled "Step time ()".
+  if (!a.report.steps.empty() && !a.report.primary_device.empty()) {
     const ImVec2 start = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
     SectionTitle(("Step time (" + a.report.primary_device + ")").c_str());
@@ -133,7 +137,7 @@ void OverviewPanel::Draw(ViewState& state, bool fill) {
 void OverviewPanel::MenuItems(const ViewState& state, std::optional<PanelShot>* shot,
                               std::vector<ExportRequest>* exports) {
   const analysis::Report& r = state.data->analysis.report;
-  if (r.steps.empty()) return;
+  if (r.steps.empty() || r.primary_device.empty()) return;
   ImGui::Separator();
   if (ImGui::MenuItem("Save step chart as PNG", nullptr, false, step_chart_shot_.has_value())) *shot = step_chart_shot_;
   if (ImGui::MenuItem("Save step chart as SVG")) {
@@ -146,27 +150,9 @@ void OverviewPanel::MenuItems(const ViewState& state, std::optional<PanelShot>* 
 
 IdleByCause ChartIdleByCause(const analysis::Report& r) {
   IdleByCause out;
-  const analysis::DeviceReport* dev = r.primary_device_index >= 0 ? &r.devices[r.primary_device_index] : nullptr;
-  // The whole-span figure counts idle before the first and after the last
-  // step (warm-up, teardown), which the per-step numbers beside it do not.
-  out.in_steps = dev && !r.steps.empty();
-  if (!out.in_steps) {
-    out.ns = r.idle_by_cause;
-  } else {
-    // Inside steps, the report's breakdown: idle (no GPU op at all) by cause,
-    // and copy time with no kernel in the copy rows, never in Input (the
-    // report's idle_input; issue #15).
-    const analysis::CategoryNs& b = dev->breakdown_total;
-    using analysis::TimeCategory;
-    At(out.ns, IdleCause::kInput) = At(b, TimeCategory::kIdleInput);
-    At(out.ns, IdleCause::kSync) = At(b, TimeCategory::kIdleSync);
-    At(out.ns, IdleCause::kLaunch) = At(b, TimeCategory::kIdleLaunch);
-    At(out.ns, IdleCause::kHostCompute) = At(b, TimeCategory::kIdleHostCompute);
-    At(out.ns, IdleCause::kMemcpyH2D) = At(b, TimeCategory::kMemcpyH2D);
-    At(out.ns, IdleCause::kMemcpyD2H) = At(b, TimeCategory::kMemcpyD2H);
-    At(out.ns, IdleCause::kOther) =
-        At(b, TimeCategory::kIdleOther) + At(b, TimeCategory::kMemcpyOther) + At(b, TimeCategory::kMemset);
-  }
+  const analysis::Headline h = analysis::ComputeHeadline(r);  // the figures the top-cause card names
+  out.ns = h.idle_by_cause;
+  out.in_steps = h.idle_in_steps;
   out.title = DeviceWord(r) + std::string(out.in_steps ? " no-kernel time inside steps: idle by cause, and copies"
                                                       : " idle time by cause, first to last kernel") +
               " (" + r.primary_device + ")";
@@ -184,68 +170,70 @@ float OverviewPanel::CauseChartHeight(const ViewState& state) const {
 void OverviewPanel::DrawCards(ViewState& state) {
   const AnalysisData& a = state.data->analysis;
   const analysis::Report& r = a.report;
+  // Every figure and label from the one headline (model/analysis/headline.h),
+  // as the narrow summary line and the report print them.
+  using analysis::HeadlineFigure;
+  const analysis::Headline h = analysis::ComputeHeadline(r);
+  const auto text = [&](HeadlineFigure f) { return HeadlineFigureText("overview", h, f); };
+  const auto label = [&](HeadlineFigure f) { return analysis::HeadlineLabel(h, f); };
   CardRow row;
-  row.Card("##steps", std::to_string(r.steps.size()), "steps", "Steps: " + r.step_source_sentence);
-  // One step has no spread: show the mean alone rather than "± 0 ns".
-  const bool has_spread = r.steps.size() > 1;
-  row.Card(
-      "##step_time",
-      FormatDuration(a.step_stats.mean_ns) + (has_spread ? " ± " + FormatDuration(a.step_stats.sample_std_ns) : ""),
-      has_spread ? "mean ± sample std step time" : "step time",
-      has_spread ? "p50 " + FormatDuration(a.step_stats.p50_ns) + ", p90 " + FormatDuration(a.step_stats.p90_ns) +
-                       ", p99 " + FormatDuration(a.step_stats.p99_ns) + "\nmin " +
-                       FormatDuration(a.step_stats.min_ns) + ", max " + FormatDuration(a.step_stats.max_ns)
-                 : "");
-  // GPU busy and idle: one definition with `report` and `diff` (GpuBusyPercent).
-  const analysis::DeviceReport* dev = r.primary_device_index >= 0 ? &r.devices[r.primary_device_index] : nullptr;
-  const bool has_steps = dev && a.step_stats.total_ns > 0;
-  // "TPU busy" on a TPU: the device's own word (xla_modules_table.h).
-  const std::string busy_label = DeviceWord(r) + " busy", idle_label = DeviceWord(r) + " no-kernel time";
-  row.Card("##busy", has_steps ? Percent(r.gpu_busy_percent, 100.0) : "-", busy_label.c_str(),
-           has_steps ? dev->name + ": share of the step time with a kernel running" : "no GPU steps");
-  row.Card("##idle", has_steps ? Percent(100.0 - r.gpu_busy_percent, 100.0) : "-", idle_label.c_str(),
-           has_steps ? "share of the step time with no kernel running (copies included); idle " +
-                           FormatDuration(dev->idle_ns) + " in gaps between kernels over the active span"
-                     : "no GPU steps");
-  const IdleByCause by_cause = ChartIdleByCause(r);  // as the chart below, so the two agree
-  const IdleCause top = TopCause(by_cause.ns);
-  const DurNs top_ns = by_cause.ns[static_cast<size_t>(top)];
-  row.Card("##cause", top_ns > 0 ? CauseLabel(top) : "-", "top idle cause",
-           top_ns > 0 ? FormatDuration(top_ns) + " of idle time" + (by_cause.in_steps ? " inside steps" : "") +
-                            "; click to list these gaps"
+  row.Card("##steps", text(HeadlineFigure::kSteps), label(HeadlineFigure::kSteps).c_str(),
+           "Steps: " + r.step_source_sentence);
+  const bool has_spread = h.steps > 1;
+  row.Card("##step_time", text(HeadlineFigure::kMeanStep), label(HeadlineFigure::kMeanStep).c_str(),
+           has_spread ? "p50 " + FormatDuration(r.step_stats.p50_ns) + ", p90 " + FormatDuration(r.step_stats.p90_ns) +
+                            ", p99 " + FormatDuration(r.step_stats.p99_ns) + "\nmin " +
+                            FormatDuration(r.step_stats.min_ns) + ", max " + FormatDuration(r.step_stats.max_ns)
                       : "");
-  if (top_ns > 0 && ImGui::IsItemClicked()) {
-    state.links.gap_cause_mask = 1u << static_cast<unsigned>(top);
+  const analysis::DeviceReport* dev = r.primary_device_index >= 0 ? &r.devices[r.primary_device_index] : nullptr;
+  const std::string no_steps = "no " + h.device_word + " steps";
+  row.Card("##busy", text(HeadlineFigure::kDeviceBusy), label(HeadlineFigure::kDeviceBusy).c_str(),
+           h.has_busy ? dev->name + ": share of the step time with a kernel running" : no_steps);
+  row.Card("##idle", text(HeadlineFigure::kDeviceIdle), label(HeadlineFigure::kDeviceIdle).c_str(),
+           h.has_busy ? "share of the step time with no kernel running (copies included); idle " +
+                            FormatDuration(dev->idle_ns) + " in gaps between kernels over the active span"
+                      : no_steps);
+  const bool has_cause = h.has_top_idle_cause;
+  row.Card("##cause", text(HeadlineFigure::kTopIdleCause), label(HeadlineFigure::kTopIdleCause).c_str(),
+           has_cause ? FormatDuration(h.top_idle_ns) + " of idle time" + (h.idle_in_steps ? " inside steps" : "") +
+                           "; click to list these gaps"
+                     : "");
+  if (has_cause && ImGui::IsItemClicked()) {
+    state.links.gap_cause_mask = 1u << static_cast<unsigned>(h.top_idle_cause);
     state.panels.bottom_tab = BottomTab::kIdleGaps;
     state.requests.bottom_tab = true;
   }
   // Ranked by blamed time, as the recommendations rank events.
-  const bool has_blamed = !r.top_blamed_event.empty();
-  const std::string blamed = has_blamed ? std::string(r.top_blamed_event) : "-";
-  row.Card("##blamed", blamed, "most blamed event (by idle time)",
-           has_blamed ? blamed + "\nblamed for " + FormatDuration(r.top_blamed_ns) + " of idle time inside steps, in " +
-                            std::to_string(r.top_blamed_gaps) + " gaps"
-                      : "");
+  const std::string blamed = text(HeadlineFigure::kMostBlamed);
+  row.Card("##blamed", blamed, label(HeadlineFigure::kMostBlamed).c_str(),
+           !h.most_blamed.empty() ? blamed + "\nblamed for " + FormatDuration(r.top_blamed_ns) +
+                                        " of idle time inside steps, in " + std::to_string(r.top_blamed_gaps) + " gaps"
+                                  : "");
   // Issue #16: where the steps came from, and their spread, always on screen.
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("Steps: %s", r.step_source_sentence.c_str());
   if (r.steps.size() > 1) {
     ImGui::TextDisabled("Step time p50 %s, p90 %s, p99 %s (min %s, max %s)",
-                        FormatDuration(a.step_stats.p50_ns).c_str(), FormatDuration(a.step_stats.p90_ns).c_str(),
-                        FormatDuration(a.step_stats.p99_ns).c_str(),
-                        FormatDuration(a.step_stats.min_ns).c_str(), FormatDuration(a.step_stats.max_ns).c_str());
+                        FormatDuration(r.step_stats.p50_ns).c_str(), FormatDuration(r.step_stats.p90_ns).c_str(),
+                        FormatDuration(r.step_stats.p99_ns).c_str(),
+                        FormatDuration(r.step_stats.min_ns).c_str(), FormatDuration(r.step_stats.max_ns).c_str());
   }
   ImGui::PopTextWrapPos();
 }
 
 void OverviewPanel::DrawRecommendations(const ViewState& state) {
   const auto& recs = state.data->analysis.report.recommendations;
-  if (recs.empty()) return;
+  const auto& notes = state.data->analysis.report.notes;
+  if (recs.empty() && notes.empty()) return;
   SectionTitle("Recommendations");
   for (const std::string& r : recs) {
     ImGui::Bullet();
     ImGui::TextWrapped("%s", r.c_str());
   }
+  // What was left out and why (a cut file): said, not silently missing.
+  ImGui::PushTextWrapPos(0.0f);
+  for (const std::string& n : notes) ImGui::TextDisabled("Note: %s", n.c_str());
+  ImGui::PopTextWrapPos();
 }
 
 void OverviewPanel::DrawCauseChart(ViewState& state) {

@@ -57,6 +57,9 @@ CompareSide MakeCompareSide(const CompareRun& run) {
   CompareSide side;
   side.path = std::string(run.path);
   if (primary != nullptr) side.primary_device = primary->activity.name;
+  if (primary != nullptr && primary->kind != DeviceKind::kGpu) {
+    side.device_word = primary->kind == DeviceKind::kTpu ? "TPU" : "Device";
+  }
   side.step_source = a.steps.source;
   side.steps = a.steps.steps.size();
   DurNs total_ns = 0;
@@ -123,7 +126,9 @@ std::vector<SummaryRow> BuildSummaryRows(const CompareSide& a, const CompareSide
       MakeRow(SummaryGroup::kRun, "steps", SummaryUnit::kCount, Sense::kNeutral, double(a.steps), double(b.steps)));
   rows.push_back(MakeRow(SummaryGroup::kRun, "mean step", SummaryUnit::kNs, Sense::kLowerIsBetter,
                          double(a.step_mean_ns), double(b.step_mean_ns)));
-  rows.push_back(MakeRow(SummaryGroup::kRun, "GPU busy", SummaryUnit::kPercent, Sense::kHigherIsBetter,
+  // Labelled by device kind ("TPU busy"), as the window's tiles are; two kinds: "device busy".
+  const std::string busy = (a.device_word == b.device_word ? a.device_word : std::string("device")) + " busy";
+  rows.push_back(MakeRow(SummaryGroup::kRun, busy, SummaryUnit::kPercent, Sense::kHigherIsBetter,
                          a.gpu_busy_percent, b.gpu_busy_percent));
   // Less time in any category, kernels included, is a shorter step.
   for (int c = 0; c < kTimeCategoryCount; ++c) {

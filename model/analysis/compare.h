@@ -42,6 +42,7 @@ struct CompareSide {
   // Kernel time (compute + collective) as a share of the summed step time on
   // the primary device, 0..100; 0 without steps.
   double gpu_busy_percent = 0;
+  std::string device_word = "GPU";  // the primary device's kind: "GPU", "TPU", "Device" (headline.h)
   CategoryNs breakdown_mean{};   // per step; sums to step_mean_ns up to rounding
   CauseNs idle_by_cause_mean{};  // no-kernel time per step, by cause
   // The steps, in time order (same length each): the per-step series.
@@ -69,7 +70,7 @@ enum class Change : uint8_t { kNone = 0, kImprovement, kRegression };
 
 struct SummaryRow {
   SummaryGroup group = SummaryGroup::kRun;
-  std::string label;  // "steps", "mean step", "GPU busy", then TimeCategoryName / IdleCauseName
+  std::string label;  // "steps", "mean step", "GPU busy" ("TPU busy"), then TimeCategoryName / IdleCauseName
   SummaryUnit unit = SummaryUnit::kNs;
   Sense sense = Sense::kLowerIsBetter;
   double a = 0, b = 0;

@@ -109,7 +109,7 @@ std::string SummaryLabel(const analysis::Comparison& c, size_t index) {
     case SummaryGroup::kRun:
       if (row.label == "steps") return "Steps";
       if (row.label == "mean step") return "Mean step time";
-      if (row.label == "GPU busy") return "GPU busy (kernels)";
+      if (row.label.ends_with(" busy")) return row.label + " (kernels)";  // "GPU busy", "TPU busy"
       break;
   }
   return row.label;

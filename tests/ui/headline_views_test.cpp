@@ -1,0 +1,176 @@
+// What each view shows of the headline figures (model/analysis/headline.h):
+// the whole window drawn headless at 1024x700, 1280x800 and 1920x1080, at
+// scale 1 and 2, on every demo scenario and the issue's two real traces.
+// Every figure a view draws passes through HeadlineFigureText, which the
+// test records; each recorded figure
+// must read as the Report (what `report --json` writes) says, formatted
+// here on its own. The narrow summary line once computed its own GPU busy
+// (59.5% against 54.9%): a view that formats a figure itself records
+// nothing, and the test's "drew its figures" checks fail.
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "loaders/demo/demo_generator.h"
+#include "loaders/demo/demo_scenarios.h"
+#include "loaders/load.h"
+#include "model/text_format.h"
+#include "tests/support/headless_imgui.h"
+#include "tests/support/test_traces.h"
+#include "ui/headline_text.h"
+#include "ui/main_view.h"
+
+namespace stepline::ui {
+namespace {
+
+using analysis::HeadlineFigure;
+
+std::string Fixed1Percent(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", v);
+  return buf;
+}
+
+// The figure as the report's own fields give it, formatted independently
+// of HeadlineText; "" when the figure has no single report value here.
+std::string FromReport(const analysis::Report& r, HeadlineFigure f) {
+  switch (f) {
+    case HeadlineFigure::kSteps: return std::to_string(r.steps.size());
+    case HeadlineFigure::kMeanStep:
+      if (r.steps.empty()) return "-";
+      return text::FormatDuration(r.step_stats.mean_ns) +
+             (r.steps.size() > 1 ? " \u00b1 " + text::FormatDuration(r.step_stats.sample_std_ns) : "");
+    case HeadlineFigure::kDeviceBusy: return r.step_stats.total_ns > 0 ? Fixed1Percent(r.gpu_busy_percent) : "-";
+    case HeadlineFigure::kDeviceIdle:
+      return r.step_stats.total_ns > 0 ? Fixed1Percent(100.0 - r.gpu_busy_percent) : "-";
+    case HeadlineFigure::kMostBlamed: return r.top_blamed_event.empty() ? "-" : std::string(r.top_blamed_event);
+    default: return "";
+  }
+}
+
+class HeadlineViewsTest : public ::testing::Test {
+ public:
+  void Frame() {
+    ImGui::NewFrame();
+    view_.Draw(state_, status_, &renderer_);
+    ImGui::Render();
+  }
+
+  stepline::testing::HeadlessImGui imgui_{ImVec2(1920, 1080)};  // first: outlives the views
+  ViewState state_;  // public: CheckViews draws it
+  AppStatus status_;
+  MainView view_;
+  DrawListQuadRenderer renderer_;
+};
+
+// Draws the window at every size and scale and checks what each view drew.
+void CheckViews(HeadlineViewsTest* test, const std::string& name) {
+  struct Size {
+    float w, h;
+  };
+  const Size sizes[] = {{1024, 700}, {1280, 800}, {1920, 1080}};
+  const analysis::Report& report = test->state_.data->analysis.report;
+  const analysis::Headline h = analysis::ComputeHeadline(report);
+  for (const Size& size : sizes) {
+    for (float scale : {1.f, 2.f}) {
+      const std::string where = name + " at " + std::to_string(int(size.w)) + "x" + std::to_string(int(size.h)) +
+                                " scale " + std::to_string(int(scale));
+      ImGui::GetIO().DisplaySize = ImVec2(size.w, size.h);
+      ImGui::GetIO().FontGlobalScale = scale;
+      std::vector<DrawnHeadline> drawn;
+      RecordHeadlines(&drawn);
+      test->Frame();
+      test->Frame();
+      RecordHeadlines(nullptr);
+      std::map<std::string, std::map<HeadlineFigure, std::string>> by_view;
+      for (const DrawnHeadline& d : drawn) {
+        const std::string expected = FromReport(report, d.figure);
+        if (!expected.empty()) {
+          EXPECT_EQ(d.text, expected) << d.view << ", " << where;
+        }
+        by_view[d.view][d.figure] = d.text;
+      }
+      // Each layout's view drew its figures through the helper.
+      const char* view = size.w < 1280 ? "summary line" : "overview";
+      ASSERT_TRUE(by_view.count(view)) << view << " drew no headline figure, " << where;
+      const auto& figures = by_view[view];
+      std::vector<HeadlineFigure> wanted = {HeadlineFigure::kSteps};
+      if (!report.steps.empty()) wanted.push_back(HeadlineFigure::kMeanStep);
+      if (report.primary_device_index >= 0) wanted.push_back(HeadlineFigure::kDeviceBusy);
+      for (HeadlineFigure f : wanted) EXPECT_TRUE(figures.count(f)) << view << " figure " << int(f) << ", " << where;
+      // The top idle cause: the same in every view, and none when the idle share prints as 0.0%.
+      for (const auto& [v, figs] : by_view) {
+        if (!figs.count(HeadlineFigure::kTopIdleCause)) continue;
+        EXPECT_EQ(figs.at(HeadlineFigure::kTopIdleCause),
+                  h.has_top_idle_cause ? std::string(analysis::IdleCauseLabel(h.top_idle_cause)) : "-")
+            << v << ", " << where;
+      }
+    }
+  }
+  ImGui::GetIO().FontGlobalScale = 1.f;
+}
+
+TEST_F(HeadlineViewsTest, EveryDemoScenarioAtEverySizeAndScale) {
+  for (const loaders::DemoScenarioInfo& info : loaders::DemoScenarios()) {
+    loaders::DemoOptions options;
+    options.scenario = std::string(info.name);
+    options.steps = 6;
+    auto trace = loaders::GenerateDemoTrace(options);
+    ASSERT_TRUE(trace.ok()) << info.name;
+    state_ = ViewState();
+    state_.data = std::make_shared<const TimelineData>(std::make_shared<const Trace>(std::move(trace).value()));
+    CheckViews(this, std::string(info.name));
+  }
+}
+
+// The issue's traces: the ResNet GPU busy that read 59.5% in the narrow
+// summary and 54.9% in the tiles, and the TPU run whose tiles said "TPU busy
+// 100.0%" beside "top idle cause: Other".
+TEST_F(HeadlineViewsTest, IssueTracesAtEverySizeAndScale) {
+  STEPLINE_REQUIRE_SHARED_TRACES();
+  for (const char* relative :
+       {"kineto/resnet50_num_workers_0__worker0.2021-02.pt.trace.json.gz", "xprof/tpu_inference_2.xplane.pb"}) {
+    auto loaded = loaders::LoadFile(::stepline::testing::SharedTracePath(relative));
+    ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+    state_ = ViewState();
+    state_.data = std::make_shared<const TimelineData>(std::make_shared<const Trace>(std::move(loaded).value()));
+    CheckViews(this, relative);
+  }
+}
+
+TEST(HeadlineTest, LabelsNameTheDeviceKindAndNoCauseWithoutIdle) {
+  using analysis::TimeCategory;
+  analysis::Report r;
+  r.devices.resize(1);
+  r.devices[0].kind = analysis::DeviceKind::kTpu;
+  r.devices[0].name = "TPU 0";
+  r.primary_device_index = 0;
+  r.steps.resize(2);
+  r.step_stats.total_ns = 10'000;
+  r.gpu_busy_percent = 99.99;
+  analysis::CategoryNs& b = r.devices[0].breakdown_total;
+  At(b, TimeCategory::kCompute) = 9'999;
+  At(b, TimeCategory::kIdleOther) = 1;
+  const analysis::Headline h = analysis::ComputeHeadline(r);
+  EXPECT_EQ(analysis::HeadlineLabel(h, HeadlineFigure::kDeviceBusy), "TPU busy");
+  EXPECT_EQ(analysis::HeadlineText(h, HeadlineFigure::kDeviceBusy), "100.0%");
+  // "TPU busy 100.0%" beside "top idle cause: Other" read as a contradiction.
+  EXPECT_EQ(analysis::HeadlineText(h, HeadlineFigure::kTopIdleCause), "-");
+  // Waiting on device copies (XLA copy-done) is not idle: still no cause.
+  At(b, TimeCategory::kCompute) = 300;
+  At(b, TimeCategory::kMemcpyOther) = 9'699;
+  r.gpu_busy_percent = 3;
+  EXPECT_EQ(analysis::HeadlineText(analysis::ComputeHeadline(r), HeadlineFigure::kTopIdleCause), "-");
+  At(b, TimeCategory::kIdleInput) = 2'000;
+  EXPECT_EQ(analysis::HeadlineText(analysis::ComputeHeadline(r), HeadlineFigure::kTopIdleCause), "Input");
+  r.devices[0].kind = analysis::DeviceKind::kGpu;
+  EXPECT_EQ(analysis::HeadlineLabel(analysis::ComputeHeadline(r), HeadlineFigure::kDeviceBusy), "GPU busy");
+}
+
+}  // namespace
+}  // namespace stepline::ui

@@ -1,0 +1,19 @@
+// HeadlineFigureText and its recorder (headline_text.h).
+#include "ui/headline_text.h"
+
+namespace stepline::ui {
+namespace {
+
+std::vector<DrawnHeadline>* g_sink = nullptr;
+
+}  // namespace
+
+void RecordHeadlines(std::vector<DrawnHeadline>* sink) { g_sink = sink; }
+
+std::string HeadlineFigureText(const char* view, const analysis::Headline& h, analysis::HeadlineFigure figure) {
+  std::string text = analysis::HeadlineText(h, figure);
+  if (g_sink != nullptr) g_sink->push_back({view, figure, text});
+  return text;
+}
+
+}  // namespace stepline::ui

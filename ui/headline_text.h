@@ -1,0 +1,28 @@
+// The one way a view draws a headline figure (model/analysis/headline.h):
+// it asks HeadlineFigureText for the text, which notes what was drawn where
+// a test can read it. A view that formats a headline figure itself draws
+// nothing the recorder sees, and the test that compares every view with
+// `report --json` fails.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/analysis/headline.h"
+
+namespace stepline::ui {
+
+struct DrawnHeadline {
+  std::string view;  // "overview", "summary line", ...
+  analysis::HeadlineFigure figure = analysis::HeadlineFigure::kSteps;
+  std::string text;
+};
+
+// Tests: every later HeadlineFigureText call appends to `sink`; null stops.
+// One thread (the UI's) draws, so no lock.
+void RecordHeadlines(std::vector<DrawnHeadline>* sink);
+
+// HeadlineText(h, figure), noted for the recorder under `view`.
+std::string HeadlineFigureText(const char* view, const analysis::Headline& h, analysis::HeadlineFigure figure);
+
+}  // namespace stepline::ui
