@@ -71,9 +71,25 @@ OpStats ComputeOpStats(const Trace& trace, const StepSet* steps) {
       is_step_slice[step.slice.index()] = 1;
     }
   }
+  // Steps of a "Steps" row (XSpace, or the NVTX / roctx ranges the loaders
+  // turned into one) have no marker slice among the host's: the host range
+  // they came from is the one with the step's exact extent.
+  std::vector<std::pair<TimeNs, DurNs>> row_steps;
+  if (steps != nullptr) {
+    for (const Step& step : steps->steps) {
+      if (!step.slice.is_none() && trace.tracks().kind(s.track()[step.slice.index()]) != TrackKind::kHostThread) {
+        row_steps.emplace_back(step.start_ns, step.dur_ns);
+      }
+    }
+    std::sort(row_steps.begin(), row_steps.end());
+  }
   std::vector<int8_t> marker_name(trace.strings().size(), -1);
   const auto is_marker = [&](size_t i) {
     if (!is_step_slice.empty() && is_step_slice[i] != 0) return true;
+    if (!row_steps.empty() && trace.tracks().kind(s.track()[i]) == TrackKind::kHostThread &&
+        std::binary_search(row_steps.begin(), row_steps.end(), std::make_pair(s.start_ns()[i], s.dur_ns()[i]))) {
+      return true;
+    }
     int8_t& known = marker_name[s.name()[i].index()];
     if (known < 0) known = trace.str(s.name()[i]).starts_with("ProfilerStep#") ? 1 : 0;
     return known == 1;

@@ -129,5 +129,26 @@ TEST(OpStatsTest, StepMarkersAreNotOps) {
   EXPECT_EQ(u.str(s.step_markers[0].name), "iter");
 }
 
+// NVTX / roctx step ranges become a "Steps" row (the loaders); the host
+// range each step came from, of the step's exact extent, is its marker.
+TEST(OpStatsTest, TheHostRangeOfAStepsRowStepIsAMarker) {
+  Trace t = SyntheticTrace()
+                .Thread("main")
+                .Slice("train_step", 0, Us(100))
+                .Slice("aten::mm", Us(10), Us(20))
+                .Slice("train_step", Us(200), Us(100))
+                .Kernel(1, Us(10), Us(50), "gemm")
+                .StepsRow("train_step 1", 0, Us(100))
+                .StepsRow("train_step 2", Us(200), Us(100))
+                .Build();
+  const StepSet steps = ComputeSteps(t);
+  ASSERT_EQ(steps.steps.size(), 2u);
+  const OpStats s = ComputeOpStats(t, &steps);
+  ASSERT_EQ(s.step_markers.size(), 1u);
+  EXPECT_EQ(t.str(s.step_markers[0].name), "train_step");
+  EXPECT_EQ(s.step_markers[0].count, 2u);
+  for (const OpStat& op : s.ops) EXPECT_NE(t.str(op.name), "train_step");
+}
+
 }  // namespace
 }  // namespace stepline::analysis
