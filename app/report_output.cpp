@@ -355,8 +355,9 @@ void WriteReportJson(const Report& report, std::ostream& out, std::string_view e
   j.Lit(",\"idle_by_cause\":");
   CausesJson(report.idle_by_cause, &j);
   // Issue #15: the figures the window shows, one definition each.
+  // Without a device there is no busy share (the window shows "-"), not 0.
   j.Lit(",\"gpu_busy_percent\":");
-  j.Lit(text::FormatFixed(report.gpu_busy_percent, 2));
+  j.Lit(report.primary_device_index >= 0 ? text::FormatFixed(report.gpu_busy_percent, 2) : std::string("null"));
   const analysis::StepStats& st = report.step_stats;
   j.Lit(",\"step_stats\":{\"count\":");
   j.Int(static_cast<int64_t>(st.count));
