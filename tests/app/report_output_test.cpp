@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "loaders/demo/demo_generator.h"
+#include "loaders/load.h"
 #include "tests/support/mini_json.h"
 #include "tests/support/synthetic_trace.h"
 #include "ui/table_export.h"
@@ -254,6 +255,38 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   for (const JsonValue& op : Member(gpu, "top_at_peak").items) EXPECT_EQ(op.Keys(), (Strings{"name", "bytes", "count"}));
   EXPECT_EQ(text.back(), '\n');
   EXPECT_EQ(text.find('\n'), text.size() - 1) << "one line";
+}
+
+// 2021-era Kineto memory events (Bytes, no Addr): report --json says the
+// allocations cannot be attributed, with no per-op live bytes and unknown
+// unmatched / never-freed counts (it once put 22x the peak "live" in
+// "(no op)", every allocation both freed and never freed).
+TEST(ReportOutputTest, MemoryWithoutAddressesReadsAttributionNone) {
+  std::string events;
+  int64_t level = 0;
+  for (int k = 0; k < 4; ++k) {
+    for (int64_t bytes : {int64_t{500}, int64_t{-500}}) {
+      level += bytes;
+      events += R"({"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":)" + std::to_string(10 * k + (bytes < 0)) +
+                R"(,"args":{"Device Type":1,"Device Id":0,"Bytes":)" + std::to_string(bytes) +
+                R"(,"Total Allocated":)" + std::to_string(level) + "}},";
+    }
+  }
+  events.pop_back();
+  auto trace = loaders::LoadBytes(R"({"traceEvents":[)" + events + "]}", "no_addr.json");
+  ASSERT_TRUE(trace.ok()) << trace.error().ToString();
+  const auto json = ParseJson(Json(analysis::ComputeReport(trace.value())));
+  ASSERT_TRUE(json.has_value());
+  const JsonValue& gpu = Member(Member(*json, "memory"), "GPU 0");
+  EXPECT_EQ(Member(gpu, "attribution").text, "none");
+  EXPECT_EQ(Member(gpu, "peak_allocated_bytes").text, "500");
+  EXPECT_EQ(Member(gpu, "allocations").text, "4");
+  EXPECT_EQ(Member(gpu, "frees").text, "4");
+  EXPECT_EQ(Member(gpu, "unmatched_frees").type, JsonValue::Type::kNull);
+  EXPECT_EQ(Member(gpu, "never_freed").type, JsonValue::Type::kNull);
+  EXPECT_TRUE(Member(gpu, "top_at_peak").items.empty());
+  ASSERT_EQ(Member(gpu, "allocated_by_op").items.size(), 1u);
+  EXPECT_EQ(Member(Member(gpu, "allocated_by_op").items[0], "bytes").text, "2000");
 }
 
 // Values from tests/analysis/report_test.cpp's hand-worked TwoDevices facts.
