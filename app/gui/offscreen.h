@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/safe_write.h"
+#include "export/safe_write.h"
 
 namespace stepline::app {
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "app/gui/offscreen.h"
-#include "app/gui/safe_write.h"
+#include "export/safe_write.h"
 #include "app/gui/screenshot_name.h"
 
 namespace stepline::app {

@@ -1,7 +1,7 @@
 // RecentFiles persistence.
 #include "app/gui/recent_files.h"
 
-#include "app/gui/safe_write.h"
+#include "export/safe_write.h"
 
 #include <algorithm>
 #include <cstdlib>

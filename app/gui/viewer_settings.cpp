@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/gui/safe_write.h"
+#include "export/safe_write.h"
 
 namespace stepline::app {
 namespace fs = std::filesystem;

@@ -1,7 +1,7 @@
 // Safe writes: a new file appears whole, an existing one is kept unless
 // overwriting is asked for, an input trace is never written, and no
 // temporary file is left behind either way.
-#include "app/gui/safe_write.h"
+#include "export/safe_write.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
-// `stepline export --sqlite` (app/sqlite_export.h): the tables hold the
+// `stepline export --sqlite` (export/sqlite_export.h): the tables hold the
 // model row for row, the write is atomic, and README's three example
 // queries, run on an export of every shared trace, give `report`'s numbers.
-#include "app/sqlite_export.h"
+#include "export/sqlite_export.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -76,11 +76,11 @@ std::string Export(const Trace& trace, const std::string& name) {
 }
 
 Trace LoadDemo(const char* scenario) {
-  loaders::DemoOptions demo;
+  demo::DemoOptions demo;
   demo.scenario = scenario;
   demo.steps = 3;
   demo.compute_truth = false;
-  auto trace = loaders::GenerateDemoTrace(demo);
+  auto trace = demo::GenerateDemoTrace(demo);
   EXPECT_TRUE(trace.ok());
   return trace.ok() ? std::move(trace).value() : Trace();
 }
@@ -224,7 +224,7 @@ TEST(SqliteExportTest, WritesAtomicallyAndNeverReplacesWithoutForce) {
 TEST(SqliteExportTest, CommandWritesTheDatabaseAndRefusesTheInput) {
   const fs::path dir = MakeScratchDirRemovedAtExit("sqlite-export-command");
   const std::string trace = (dir / "t.json").string();
-  WriteDemoJson("sync", loaders::DemoStyle::kPyTorch, trace);
+  WriteDemoJson("sync", demo::DemoStyle::kPyTorch, trace);
   const std::string db = (dir / "t.db").string();
   RunOutput r = RunCommand(RunExport, {trace, "--sqlite", db});
   EXPECT_EQ(r.code, 0) << r.err;

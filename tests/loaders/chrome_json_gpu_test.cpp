@@ -12,7 +12,7 @@
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
 #include "loaders/chrome_json/kineto_conventions.h"
-#include "loaders/export/chrome_json_writer.h"
+#include "export/chrome_json_writer.h"
 #include "tests/support/file_bytes.h"
 #include "tests/support/test_traces.h"
 

@@ -2,7 +2,7 @@
 // decimals, metadata), a trace with every track kind read back by the JSON
 // loader, and the file side (gzip/zstd by extension, no clobbering, no
 // temporary files left behind).
-#include "loaders/export/chrome_json_writer.h"
+#include "export/chrome_json_writer.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

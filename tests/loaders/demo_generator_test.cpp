@@ -10,8 +10,8 @@
 #include <tuple>
 #include <vector>
 
-#include "loaders/demo/demo_generator.h"
-#include "loaders/demo/demo_network.h"
+#include "demo/demo_generator.h"
+#include "demo/demo_network.h"
 
 namespace stepline::loaders {
 namespace {

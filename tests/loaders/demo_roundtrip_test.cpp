@@ -13,8 +13,8 @@
 #include <tuple>
 #include <vector>
 
-#include "loaders/demo/demo_generator.h"
-#include "loaders/export/chrome_json_writer.h"
+#include "demo/demo_generator.h"
+#include "export/chrome_json_writer.h"
 #include "loaders/load.h"
 
 namespace stepline::loaders {

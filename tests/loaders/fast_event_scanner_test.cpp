@@ -12,8 +12,8 @@
 #include "loaders/chrome_json/event_tokenizer.h"
 #include "loaders/chrome_json/fast_event_scanner.h"
 #include "loaders/chrome_json/json_chunker.h"
-#include "loaders/demo/demo_generator.h"
-#include "loaders/export/chrome_json_writer.h"
+#include "demo/demo_generator.h"
+#include "export/chrome_json_writer.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::loaders {
