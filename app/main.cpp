@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "app/cli/commands.h"
+#include "app/runs/cached_trace_load.h"
 #include "app/runs/version.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// The `ddp-straggler` demo (issue #20): N PyTorch/Kineto rank traces of one
+// The `ddp-straggler` demo: N PyTorch/Kineto rank traces of one
 // data-parallel run in which one rank is input-bound, written as Kineto JSON
 // text (with `distributedInfo`), plus the truth planted in them.
 //

@@ -1,4 +1,4 @@
-// DemoEmitter: the demo generator's output side. It owns the TraceBuilder,
+// DemoEmitter: the demo generator's output side. It owns the loaders::TraceBuilder,
 // creates the processes and tracks of one naming style, appends slices (with
 // the style's categories), drops events that start before the profile window
 // opens, and records what the ground truth needs. Timing lives in
@@ -26,7 +26,7 @@ enum class HostTag : uint8_t {
   kLaunch,       // a kernel launch call; tallied
   kCopyLaunch,   // an async memcpy call; cause launch, not tallied
   kCallback,     // on_train_batch_end: cause host_compute; tallied
-  kCheckpoint,   // the checkpoint save (issue #16): cause host_compute; tallied
+  kCheckpoint,   // the checkpoint save: cause host_compute; tallied
 };
 
 enum class DemoThread : uint8_t { kMain = 0, kReader, kWorker0 };  // map worker i = kWorker0 + i
@@ -94,7 +94,7 @@ class DemoEmitter {
                    std::span<const Arg> args, TimeNs launch_start = 0);
   // The TF device "Steps" row (no-op in PyTorch style).
   void StepsRow(TimeNs start, TimeNs end, int64_t step_num);
-  // One GPU 0 memory event on the main thread (issue #19): a Kineto
+  // One GPU 0 memory event on the main thread: a Kineto
   // `[memory]` instant, or in TF style an XSpace-named MemoryAllocation /
   // MemoryDeallocation of allocator GPU_0_bfc. `bytes` < 0 frees; the levels
   // are those after the event. Dropped before the window.
@@ -125,7 +125,7 @@ class DemoEmitter {
 
   DemoStyle style_;
   bool record_truth_;
-  TraceBuilder builder_;
+  loaders::TraceBuilder builder_;
   DemoCategories cats_;
   TimeNs window_start_ = 0;
   ArgSetId metadata_;  // trace-level key/values (Kineto's schemaVersion, deviceProperties)

@@ -37,7 +37,7 @@ constexpr double kH2DGBps = 12.5;     // pinned host -> device
 constexpr size_t kPartialOps = 40;    // ops of the step the profile window cuts off
 constexpr int kPrefetchBatches = 2;
 constexpr int kBatchRef = 64;
-// GPU memory (issue #19): weights and optimizer state held from before the
+// GPU memory: weights and optimizer state held from before the
 // capture, one activation per op freed when the step's loss has been read,
 // and the caching allocator reserving in 64 MiB chunks. No jitter, so the
 // random sequence (and every other planted number) is unchanged.

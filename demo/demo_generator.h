@@ -15,7 +15,7 @@
 // without its step marker) and closes after the first ops of step N+1, so
 // every step's GPU idle time lies between two kernels, as in a real capture.
 //
-// Host events carry the names the idle-cause table (issue #6) classifies:
+// Host events carry the names the idle-cause table classifies:
 //   input        IteratorGetNext, tf_data_iterator_get_next,
 //                enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__
 //   sync         cuStreamSynchronize, cuMemcpyDtoH_v2 (blocking copy),
@@ -59,7 +59,7 @@ struct DemoStepTruth {
   DurNs memcpy_d2h_ns = 0;  // D2H copy time with no kernel and no H2D copy running
   DurNs idle_ns = 0;
   // No-kernel time inside the step (copies included) by the cause of the gap
-  // it belongs to, per issue #6's rules applied to the planted events; a gap
+  // it belongs to, per the idle-cause rules (docs/analysis.md) applied to the planted events; a gap
   // crossing a step boundary counts in both steps with one cause. Sums to
   // dur - kernel.
   std::array<DurNs, kDemoIdleCauseCount> gap_ns_by_cause{};
@@ -75,7 +75,7 @@ struct DemoTruth {
   std::vector<DemoStepTruth> steps;
   double map_worker_busy_fraction = 0;                       // over the marked steps, mean of the four map workers
   std::array<DurNs, kDemoIdleCauseCount> gap_ns_by_cause{};  // summed over steps
-  // GPU 0 memory (issue #19): the planted growth of the allocated level per
+  // GPU 0 memory: the planted growth of the allocated level per
   // step, and the highest level of an event inside the profile window.
   int64_t memory_growth_per_step_bytes = 0;
   int64_t memory_peak_allocated_bytes = 0;

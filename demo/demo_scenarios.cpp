@@ -108,7 +108,7 @@ const std::array<DemoScenarioInfo, 10>& Table() {
     t[7].params.item_after_every_op = true;
     // The baseline's timing, but each step appends its loss (and the graph it
     // keeps alive) to a list: GPU 0's allocated level grows 128 MB per step
-    // (issue #19). Every scenario records memory events; only this one grows.
+    //. Every scenario records memory events; only this one grows.
     t[8] = {"memory-leak",
             "each step appends its loss tensor to a list: GPU memory grows 128 MB per step",
             "memory grows every step",
@@ -119,7 +119,7 @@ const std::array<DemoScenarioInfo, 10>& Table() {
     // The baseline, but every 4th step (step_num 4, 8, ...) saves a
     // checkpoint on the training thread: a 400 ms save (torch.save / TF
     // CheckpointManager.save) with the GPU idle, so those steps take ~1.02 s
-    // against ~0.62 s (issue #16: outlier steps). Over 10 steps the GPU
+    // against ~0.62 s (outlier steps). Over 10 steps the GPU
     // waits on host work 11% of the time.
     t[9] = {"checkpoint",
             "every 4th step saves a checkpoint on the training thread; the GPU idles ~0.4 s in those steps",

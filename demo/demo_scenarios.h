@@ -19,7 +19,7 @@ enum class DemoStyle : uint8_t {
 std::string_view DemoStyleName(DemoStyle style);  // "tensorflow", "pytorch"
 std::optional<DemoStyle> ParseDemoStyle(std::string_view name);
 
-// Why the GPU sat idle: the closed list of the analysis (issue #6).
+// Why the GPU sat idle: the closed list of the analysis.
 enum class DemoIdleCause : uint8_t { kInput = 0, kMemcpyH2D, kMemcpyD2H, kSync, kLaunch, kHostCompute, kOther };
 inline constexpr int kDemoIdleCauseCount = 7;
 std::string_view DemoIdleCauseName(DemoIdleCause cause);  // "input", "memcpy_h2d", ... as in the report

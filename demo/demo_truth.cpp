@@ -1,7 +1,7 @@
 // Ground truth of a demo trace; see demo_truth.h.
 //
 // A gap is an interval between two consecutive kernels (the demo has one
-// compute stream). Its cause, as issue #6 defines it:
+// compute stream). Its cause, as docs/analysis.md defines it:
 //   1. an H2D (D2H) copy covers more than half of it -> memcpy_h2d (memcpy_d2h);
 //   2. else, if the next kernel's launch call began after the gap began, the
 //      host was late: over the window [gap start, kernel start) on the main

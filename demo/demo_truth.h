@@ -1,6 +1,6 @@
 // The ground truth of a generated demo trace, computed from what the emitter
 // recorded: per-step kernel/copy/idle time and the cause of every GPU idle
-// gap, by the rules of issue #6 applied to the planted host events.
+// gap, by the idle-cause rules (docs/analysis.md) applied to the planted host events.
 #pragma once
 
 #include <span>

@@ -65,7 +65,7 @@ class FileSink final : public ByteSink {
     if (fd_ >= 0) ::close(fd_);
   }
   bool Write(std::string_view bytes) override {
-    if (!WriteAll(fd_, bytes)) {
+    if (!loaders::WriteAll(fd_, bytes)) {
       error_ = std::string("write failed: ") + std::strerror(errno);
       return false;
     }
@@ -303,7 +303,7 @@ class Serializer {
     for (size_t p = 0; p < procs.size(); ++p) {
       const ProcessId id = ProcessId::FromIndex(p);
       const int64_t pid = procs.pid(id);
-      if (pid == kGlobalPid) continue;
+      if (pid == loaders::kGlobalPid) continue;
       if (!procs.name(id).is_none()) Meta("process_name", pid, nullptr, "name", procs.name(id), 0);
       if (procs.sort_index(id) != 0) Meta("process_sort_index", pid, nullptr, "sort_index", {}, procs.sort_index(id));
     }
@@ -429,7 +429,7 @@ class Serializer {
     }
   }
   void WriteMarkerTrack(const TrackTable::Ranges& r, int64_t pid) {
-    const bool global = pid == kGlobalPid;
+    const bool global = pid == loaders::kGlobalPid;
     WriteInstants(r, global ? 0 : pid, 0, global ? 'g' : 'p');
   }
 

@@ -31,7 +31,6 @@
 #include "export/safe_write.h"
 #include "export/file_publish.h"
 #include "sqlite/insert.h"
-#include "export/file_publish.h"
 
 namespace stepline::exports {
 namespace {
@@ -459,7 +458,7 @@ std::string ExportSqlite(const Trace& trace, const std::string& path, const Sqli
     ::unlink(tmp.c_str());
     return path + ": " + error;
   }
-  auto published = loaders::file_publish::Publish(tmp, path, options.force);
+  auto published = file_publish::Publish(tmp, path, options.force);
   if (!published.ok()) {
     ::unlink(tmp.c_str());
     return published.error();

@@ -78,10 +78,10 @@ Result<SqliteBenchResult, std::string> MeasureSqliteExport(const Trace& trace, i
   std::string error;
   for (int run = 0; run < std::max(1, repeat) && error.empty(); ++run) {
     const std::string db_path = dir + "/export.db";
-    SqliteExportCounts counts;
+    exports::SqliteExportCounts counts;
     const double cpu_start = ProcessCpuMs();
     const auto start = std::chrono::steady_clock::now();
-    error = ExportSqlite(trace, db_path, SqliteExportOptions{.force = true}, &counts);
+    error = exports::ExportSqlite(trace, db_path, exports::SqliteExportOptions{.force = true}, &counts);
     wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     cpu.push_back(ProcessCpuMs() - cpu_start);
     result.phases = counts;

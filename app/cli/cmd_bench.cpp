@@ -1,18 +1,17 @@
 // `stepline bench FILE [--json] [--tile-mb N] [--repeat R] [--threads T]`:
-// load figures, then (on one more load in this process) analysis_ms and the
-// viewer's frame_build_ms / frame_total_ms (the latter only with a GL context).
-// load speed and resident memory of the model. The file is read and
+// load speed and memory, then (on one more load in this process) analysis_ms
+// and the viewer's frame_build_ms / frame_total_ms (the latter only with a GL
+// context). The file is read and
 // decompressed once up front; each measured run then goes from decompressed
 // bytes in memory to a finalized Trace (parse + build + Finalize), in a fresh
 // forked child so allocator state never carries over between runs. For a
 // .gz/.zst file, open_ms times the whole LoadFile as well (decompression
-// included; Chrome JSON is parsed while it decompresses, issue #22).
+// included; Chrome JSON is parsed while it decompresses).
 //
-// Memory is the growth of anonymous resident memory (heap, anonymous mmaps)
-// across the load, read from /proc/self/statm. The input buffer is resident
-// in the parent before the fork, so it is in both readings and never counts.
-// A second reading after malloc_trim() tells how much of that growth is freed
-// memory the allocator kept rather than the model itself.
+// Memory: bytes_per_slice is the model's own accounting of its columns
+// (Trace::MemoryBytes) over its slices, so it cannot be negative or move
+// with the allocator; peak_rss_bytes is the measuring child's peak resident
+// set (VmHWM, reset before the load), which holds the input too.
 //
 // [SECTION] Measuring one run in a child: RunReport, MeasureOnce, MeasureConfig
 // [SECTION] Input: ParseSettings, PrepareInput (decompress once, tile)
@@ -20,8 +19,6 @@
 // Flow: RunBench -> PrepareInput -> MeasureConfig(with args: each run followed
 // by a parse floor run here), MeasureConfig(no args) -> R x RunInChild(MeasureOnce)
 // -> medians -> Derive -> Write*.
-#include <malloc.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -83,9 +80,12 @@ struct RunReport {
   double load_ms = 0;
   double cpu_ms = 0;  // CPU time of the load over all threads; > load_ms when parsing ran in parallel
   uint64_t slices = 0;
-  int64_t rss_growth_bytes = 0;   // anonymous resident memory after - before
-  int64_t rss_trimmed_bytes = 0;  // the same after malloc_trim(0) released the allocator's free memory
-  uint64_t model_bytes = 0;       // Trace::MemoryBytes(), the model's own estimate
+  // The child's peak resident set over the load (VmHWM, reset just before
+  // it): the input it was handed, the loader's temporaries and the model.
+  // Differences of resident sizes are not reported: pages the allocator keeps
+  // or returns move them by more than a small trace's model.
+  uint64_t peak_rss_bytes = 0;
+  uint64_t model_bytes = 0;  // Trace::MemoryBytes(): the model's own accounting of its columns
   char error[480] = {};
 };
 
@@ -101,13 +101,13 @@ Result<Trace, loaders::LoadError> LoadDecoded(const BenchInput& input, const std
 RunReport MeasureOnce(const BenchInput& input, const std::string& name, const loaders::LoadOptions& options,
                       bool open_file = false) {
   RunReport report;
-  const auto before = ReadResidentMemory();
+  ResetPeakResident();
   const double cpu_start_ms = ProcessCpuMs();
   const auto start = std::chrono::steady_clock::now();
   auto loaded = open_file ? loaders::LoadFile(name, options) : LoadDecoded(input, name, options);
   const auto stop = std::chrono::steady_clock::now();
   report.cpu_ms = ProcessCpuMs() - cpu_start_ms;
-  const auto after = ReadResidentMemory();
+  report.peak_rss_bytes = ReadPeakResidentBytes().value_or(0);
   if (!loaded) {
     const std::string message = loaded.error().ToString();
     std::strncpy(report.error, message.c_str(), sizeof report.error - 1);
@@ -117,10 +117,6 @@ RunReport MeasureOnce(const BenchInput& input, const std::string& name, const lo
   report.load_ms = std::chrono::duration<double, std::milli>(stop - start).count();
   report.slices = loaded->slices().size();
   report.model_bytes = loaded->MemoryBytes();
-  if (before && after) report.rss_growth_bytes = int64_t(after->anon_bytes) - int64_t(before->anon_bytes);
-  malloc_trim(0);
-  const auto trimmed = ReadResidentMemory();
-  if (before && trimmed) report.rss_trimmed_bytes = int64_t(trimmed->anon_bytes) - int64_t(before->anon_bytes);
   return report;
 }
 
@@ -129,8 +125,7 @@ struct ConfigResult {
   std::vector<double> run_ms;  // each run's load, in run order
   double load_ms = 0, min_ms = 0, max_ms = 0, cpu_ms = 0;
   uint64_t slices = 0;
-  int64_t rss_bytes = 0;
-  int64_t rss_trimmed_bytes = 0;
+  uint64_t peak_rss_bytes = 0;  // median over the runs
   uint64_t model_bytes = 0;
 };
 
@@ -141,7 +136,7 @@ Result<ConfigResult, std::string> MeasureConfig(const BenchInput& input, const B
   loaders::LoadOptions options;
   options.keep_args = keep_args;
   options.threads = static_cast<int>(settings.threads);
-  std::vector<double> times, cpu_times, growths, trimmed;
+  std::vector<double> times, cpu_times, peaks;
   ConfigResult result;
   for (int64_t run = 0; run < settings.repeat; ++run) {
     auto bytes = RunInChild([&] {
@@ -155,8 +150,7 @@ Result<ConfigResult, std::string> MeasureConfig(const BenchInput& input, const B
     if (!report.ok) return MakeUnexpected(std::string(report.error));
     times.push_back(report.load_ms);
     cpu_times.push_back(report.cpu_ms);
-    growths.push_back(static_cast<double>(report.rss_growth_bytes));
-    trimmed.push_back(static_cast<double>(report.rss_trimmed_bytes));
+    peaks.push_back(static_cast<double>(report.peak_rss_bytes));
     result.slices = report.slices;
     result.model_bytes = report.model_bytes;
     if (after_run) after_run();
@@ -166,8 +160,7 @@ Result<ConfigResult, std::string> MeasureConfig(const BenchInput& input, const B
   result.cpu_ms = Median(cpu_times);
   result.min_ms = *std::min_element(times.begin(), times.end());
   result.max_ms = *std::max_element(times.begin(), times.end());
-  result.rss_bytes = static_cast<int64_t>(Median(growths));
-  result.rss_trimmed_bytes = static_cast<int64_t>(Median(trimmed));
+  result.peak_rss_bytes = static_cast<uint64_t>(Median(peaks));
   return result;
 }
 
@@ -282,7 +275,7 @@ BenchFigures Derive(uint64_t bytes, const ConfigResult& with_args, const ConfigR
   f.mb_per_s = seconds > 0 ? static_cast<double>(bytes) / 1e6 / seconds : 0;
   f.slices_per_s = seconds > 0 ? static_cast<double>(with_args.slices) / seconds : 0;
   const auto per_slice = [](const ConfigResult& c) {
-    return c.slices > 0 ? static_cast<double>(c.rss_bytes) / static_cast<double>(c.slices) : 0.0;
+    return c.slices > 0 ? static_cast<double>(c.model_bytes) / static_cast<double>(c.slices) : 0.0;
   };
   f.bytes_per_slice = per_slice(with_args);
   f.bytes_per_slice_no_args = per_slice(no_args);
@@ -294,15 +287,13 @@ void WriteBenchJson(const BenchSettings& settings, const BenchInput& input, cons
   json.BeginObject();
   json.Field("bytes", uint64_t(input.decoded.bytes.size())).Field("slices", f.with_args.slices);
   json.FieldFixed("load_ms", f.with_args.load_ms, 3).FieldFixed("load_mb_per_s", f.mb_per_s, 1);
-  json.Key("rss_bytes").Int(f.with_args.rss_bytes);
+  json.Field("peak_rss_bytes", f.with_args.peak_rss_bytes);
   json.FieldFixed("bytes_per_slice", f.bytes_per_slice, 2)
       .FieldFixed("bytes_per_slice_no_args", f.bytes_per_slice_no_args, 2);
   // Beyond the issue's list: context for the figures above.
   json.FieldFixed("slices_per_s", f.slices_per_s, 0).FieldFixed("load_ms_no_args", f.no_args.load_ms, 3);
   json.FieldFixed("cpu_ms", f.with_args.cpu_ms, 3);
-  json.Key("rss_bytes_no_args").Int(f.no_args.rss_bytes);
-  json.Key("rss_bytes_trimmed").Int(f.with_args.rss_trimmed_bytes);
-  json.Key("rss_bytes_trimmed_no_args").Int(f.no_args.rss_trimmed_bytes);
+  json.Field("peak_rss_bytes_no_args", f.no_args.peak_rss_bytes);
   json.Field("model_bytes", f.with_args.model_bytes).Field("model_bytes_no_args", f.no_args.model_bytes);
   json.Field("format", loaders::FormatName(input.format)).Field("tiled_copies", input.tiled_copies);
   json.Field("repeat", uint64_t(settings.repeat)).Field("threads", uint64_t(settings.threads));
@@ -331,12 +322,11 @@ void WriteBenchJson(const BenchSettings& settings, const BenchInput& input, cons
   out << json.text() << "\n";
 }
 
-// "42.1 MB resident, 341.4 B/slice; 30.2 MB after malloc_trim; model estimate 22.0 MB"
+// "model 22.0 MB, 178.3 B/slice; peak resident 80.1 MB (input included)"
 std::string MemoryFigures(const ConfigResult& c) {
-  const auto bytes = [](int64_t v) { return FormatBytes(static_cast<uint64_t>(std::max<int64_t>(0, v))); };
-  const double per_slice = c.slices > 0 ? static_cast<double>(c.rss_bytes) / static_cast<double>(c.slices) : 0;
-  return bytes(c.rss_bytes) + " resident, " + FormatFixed(per_slice, 1) + " B/slice; " + bytes(c.rss_trimmed_bytes) +
-         " after malloc_trim; model estimate " + FormatBytes(c.model_bytes);
+  const double per_slice = c.slices > 0 ? static_cast<double>(c.model_bytes) / static_cast<double>(c.slices) : 0;
+  return "model " + FormatBytes(c.model_bytes) + ", " + FormatFixed(per_slice, 1) + " B/slice; peak resident " +
+         FormatBytes(c.peak_rss_bytes) + " (input included)";
 }
 
 void WriteBenchText(const BenchSettings& settings, const BenchInput& input, const BenchFigures& f, std::ostream& out) {
@@ -408,7 +398,7 @@ int RunBench(const Args& args, std::ostream& out, std::ostream& err) {
   // The parse floor runs once after each load with args, in this process (its
   // threads are joined before the next fork): this VM's speed drifts by tens
   // of percent within a minute, so a floor measured after all the loads
-  // moved the ratio from 0.45 to 0.79 between invocations (issue #22); a
+  // moved the ratio from 0.45 to 0.79 between invocations; a
   // floor next to each load sees the same machine.
   std::vector<double> floor_ms, floor_cpu_ms;
   std::function<void()> measure_floor;

@@ -56,12 +56,12 @@ int RunExport(const Args& args, std::ostream& out, std::ostream& err) {
     err << loaded.error().ToString() << "\n";
     return 1;
   }
-  SqliteExportOptions options;
+  exports::SqliteExportOptions options;
   options.force = parsed->Has("--force");
-  SqliteExportCounts counts;
+  exports::SqliteExportCounts counts;
   const auto write_start = std::chrono::steady_clock::now();
   const double cpu_start = CpuMs();
-  if (std::string error = ExportSqlite(loaded.value(), db_path, options, &counts); !error.empty()) {
+  if (std::string error = exports::ExportSqlite(loaded.value(), db_path, options, &counts); !error.empty()) {
     err << "stepline export: " << error << "\n";
     return 1;
   }

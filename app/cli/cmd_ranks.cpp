@@ -1,4 +1,4 @@
-// `stepline ranks PATH... [--json] [--csv DIR]` (issue #20): every rank of one
+// `stepline ranks PATH... [--json] [--csv DIR]`: every rank of one
 // distributed run side by side. Finds the rank files, loads them in parallel
 // (each rank's Trace is freed as soon as it is summarized), names each rank,
 // and prints AnalyzeRanks (ranks_output.h).

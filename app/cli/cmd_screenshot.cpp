@@ -61,7 +61,7 @@ bool ParseRangeMs(const std::string& text, double* start_ms, double* end_ms) {
 struct ViewChoice {
   ui::SoloPanel solo = ui::SoloPanel::kNone;
   bool compare = false;
-  bool step_histogram = false;  // the overview with its step chart as a histogram (issue #16)
+  bool step_histogram = false;  // the overview with its step chart as a histogram
 };
 
 bool ParseView(const std::string& name, ViewChoice* out) {
@@ -283,7 +283,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     renderer.BeginFrame();
     session.Frame({}, &renderer);
   }, target);
-  SafeWriteOptions write;
+  exports::SafeWriteOptions write;
   write.overwrite = a.Has("--force");
   for (const std::string& f : files) write.inputs.push_back(f);
   if (!WritePng(*out_path, size.w, size.h, target.ReadRgba(), write, &error)) {

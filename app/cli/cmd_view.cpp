@@ -57,7 +57,7 @@ int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
   if (!settings_notice.empty()) err << "stepline: " << settings_notice << "\n";
   GlWindow window;  // declared before the session, which is destroyed first; created below
   // The load starts before the window and GL come up (a few tenths of a
-  // second on llvmpipe), so the two overlap (issue #22: a cached 10M-slice
+  // second on llvmpipe), so the two overlap (a cached 10M-slice
   // trace on screen within 1 s). Nothing here needs the window yet.
   ViewerSession session{RecentFiles()};
   if (ranks) {

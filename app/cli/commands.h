@@ -19,8 +19,6 @@ int RunDiff(const Args& args, std::ostream& out, std::ostream& err);    // stepl
 int RunViewer(const Args& args, std::ostream& out, std::ostream& err);  // stepline [FILE...] [--demo SCENARIO]
 int RunExport(const Args& args, std::ostream& out, std::ostream& err);  // stepline export FILE --sqlite OUT.db [--force]
 int RunRanks(const Args& args, std::ostream& out, std::ostream& err);    // stepline ranks PATH... [--json] [--csv DIR]
-// `--no-cache`: this process neither reads nor writes the column cache.
-void DisableTraceCache();
 int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err);  // stepline screenshot FILE --out PNG ...
 
 }  // namespace stepline::app

@@ -28,6 +28,29 @@ std::string ReadAll(int fd) {
 
 }  // namespace
 
+std::optional<uint64_t> ReadPeakResidentBytes() {
+  std::FILE* file = std::fopen("/proc/self/status", "r");
+  if (file == nullptr) return std::nullopt;
+  char line[256];
+  std::optional<uint64_t> peak;
+  while (std::fgets(line, sizeof line, file) != nullptr) {
+    unsigned long long kib = 0;
+    if (std::sscanf(line, "VmHWM: %llu kB", &kib) == 1) {
+      peak = uint64_t(kib) * 1024;
+      break;
+    }
+  }
+  std::fclose(file);
+  return peak;
+}
+
+bool ResetPeakResident() {
+  std::FILE* file = std::fopen("/proc/self/clear_refs", "w");
+  if (file == nullptr) return false;
+  const bool ok = std::fputs("5", file) >= 0;
+  return std::fclose(file) == 0 && ok;
+}
+
 std::optional<ResidentMemory> ReadResidentMemory() {
   // statm fields, in pages: size resident shared text lib data dt.
   std::FILE* file = std::fopen("/proc/self/statm", "r");

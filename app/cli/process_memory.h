@@ -21,6 +21,12 @@ struct ResidentMemory {
 // Current resident memory of this process; nullopt when /proc is unavailable.
 std::optional<ResidentMemory> ReadResidentMemory();
 
+// The peak resident set of this process (VmHWM), and resetting it to the
+// current resident set (/proc/self/clear_refs "5"), so a forked measurement
+// reads the peak of its own work. nullopt / false when /proc does not allow it.
+std::optional<uint64_t> ReadPeakResidentBytes();
+bool ResetPeakResident();
+
 // CPU time (user + system, all threads) this process has used so far, ms.
 double ProcessCpuMs();
 

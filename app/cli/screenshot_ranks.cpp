@@ -1,6 +1,6 @@
 // `stepline screenshot PATH... --view ranks --out PNG [--size WxH] [--scale S]
 // [--force] [--step N] [--range START_MS:END_MS]`: the ranks view (ui/ranks) of a set of rank traces, rendered
-// headless like the other views (issue #20).
+// headless like the other views.
 #include <epoxy/gl.h>
 
 #include <imgui.h>
@@ -15,7 +15,7 @@
 #include "app/gui/headless_frame.h"
 #include "app/gui/offscreen.h"
 #include "app/gui/run_picker.h"
-#include "app/runs/rank_detail_cache.h"
+#include "app/gui/rank_detail_cache.h"
 #include "app/runs/rank_set.h"
 #include "app/cli/screenshot_ranks.h"
 #include "ui/ranks/ranks_view.h"
@@ -84,7 +84,7 @@ int ScreenshotRanks(const std::vector<std::string>& paths, const std::string& ou
   }
   if (!details.Idle()) err << "stepline screenshot: rank detail still loading after 2 minutes; drawn as summaries\n";
   RenderHeadlessFrames(width, height, 4, draw, target);
-  SafeWriteOptions write;
+  exports::SafeWriteOptions write;
   write.overwrite = force;
   for (const analysis::RankSummary& s : run.ranks) write.inputs.push_back(s.path);
   if (!WritePng(out_path, width, height, target.ReadRgba(), write, &gl_error)) {

@@ -31,7 +31,7 @@
 #include "app/gui/load_job.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/run_picker.h"
-#include "app/runs/rank_detail_cache.h"
+#include "app/gui/rank_detail_cache.h"
 #include "app/runs/rank_set.h"
 #include "ui/compare/compare_view.h"
 #include "ui/compare/drop_prompt.h"
@@ -61,7 +61,7 @@ class ViewerSession {
   void ShowCompare(std::shared_ptr<const ui::TimelineData> a, const std::string& title_a,
                    std::shared_ptr<const ui::TimelineData> b, const std::string& title_b);
 
-  // Shows every rank of a distributed run (issue #20) until a trace is shown;
+  // Shows every rank of a distributed run until a trace is shown;
   // a double-clicked rank opens alone.
   void ShowRanks(std::shared_ptr<const RanksRun> run, const std::string& title);
   bool showing_ranks() const { return ranks_ != nullptr; }

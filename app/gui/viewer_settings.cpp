@@ -200,9 +200,9 @@ bool SaveSettings(const std::string& path, const ViewerSettings& settings, std::
   }
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
-  SafeWriteOptions options;
+  exports::SafeWriteOptions options;
   options.overwrite = true;  // our own file, replaced whole by the rename
-  return WriteFileSafely(path, FormatSettings(settings), options, error);
+  return exports::WriteFileSafely(path, FormatSettings(settings), options, error);
 }
 
 void ApplySettings(const ViewerSettings& settings, const std::string& default_folder, ui::ViewState* state) {

@@ -1,7 +1,6 @@
 // CachedTraceLoad: load through the column cache, store after the output.
 #include "app/runs/cached_trace_load.h"
 
-#include "app/cli/commands.h"
 #include "app/runs/version.h"
 
 namespace stepline::app {

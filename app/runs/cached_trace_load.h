@@ -34,5 +34,7 @@ class CachedTraceLoad {
 
 // The cache settings of this process (environment, --no-cache).
 column_cache::CacheSettings CacheSettingsForApp();
+// `--no-cache`: this process neither reads nor writes the column cache.
+void DisableTraceCache();
 
 }  // namespace stepline::app

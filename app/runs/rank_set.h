@@ -1,4 +1,4 @@
-// A set of rank traces (issue #20): finding the files, loading and
+// A set of rank traces: finding the files, loading and
 // summarizing them in parallel (each Trace freed after its summary), reading
 // `report --json` summaries instead, and numbering the ranks. Shared by
 // `stepline ranks` and `screenshot --view ranks`.

@@ -1,6 +1,6 @@
 // Compare on real inputs, against numbers computed without the compare code:
 //  - the demo pair input-bound (A) vs baseline (B): the per-step input idle
-//    time and step time fall by what the generator planted (DemoTruth);
+//    time and step time fall by what the generator planted (demo::DemoTruth);
 //  - the shared HTA trace_diff pair (control = A, test = B): op counts and
 //    totals equal a python count over the raw JSON events.
 #include <gtest/gtest.h>

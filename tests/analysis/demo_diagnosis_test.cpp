@@ -17,15 +17,15 @@ using demo::DemoScenarioInfo;
 using demo::DemoStyle;
 
 struct Case {
-  const DemoScenarioInfo* info;
-  DemoStyle style;
+  const demo::DemoScenarioInfo* info;
+  demo::DemoStyle style;
 };
 
 std::vector<Case> AllCases() {
   std::vector<Case> cases;
-  for (const DemoScenarioInfo& s : demo::DemoScenarios()) {
-    cases.push_back({&s, DemoStyle::kTensorFlow});
-    cases.push_back({&s, DemoStyle::kPyTorch});
+  for (const demo::DemoScenarioInfo& s : demo::DemoScenarios()) {
+    cases.push_back({&s, demo::DemoStyle::kTensorFlow});
+    cases.push_back({&s, demo::DemoStyle::kPyTorch});
   }
   return cases;
 }

@@ -14,7 +14,7 @@ namespace {
 
 using demo::DemoStyle;
 
-class OutlierDemoTest : public ::testing::TestWithParam<std::tuple<std::string_view, DemoStyle>> {};
+class OutlierDemoTest : public ::testing::TestWithParam<std::tuple<std::string_view, demo::DemoStyle>> {};
 
 TEST_P(OutlierDemoTest, OnlyThePlantedCheckpointStepsAreOutliers) {
   const auto [scenario, style] = GetParam();
@@ -50,11 +50,11 @@ TEST_P(OutlierDemoTest, OnlyThePlantedCheckpointStepsAreOutliers) {
   EXPECT_TRUE(sentence);
 }
 
-std::vector<std::tuple<std::string_view, DemoStyle>> AllScenarios() {
-  std::vector<std::tuple<std::string_view, DemoStyle>> out;
+std::vector<std::tuple<std::string_view, demo::DemoStyle>> AllScenarios() {
+  std::vector<std::tuple<std::string_view, demo::DemoStyle>> out;
   for (const demo::DemoScenarioInfo& s : demo::DemoScenarios()) {
-    out.emplace_back(s.name, DemoStyle::kTensorFlow);
-    out.emplace_back(s.name, DemoStyle::kPyTorch);
+    out.emplace_back(s.name, demo::DemoStyle::kTensorFlow);
+    out.emplace_back(s.name, demo::DemoStyle::kPyTorch);
   }
   return out;
 }

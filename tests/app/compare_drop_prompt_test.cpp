@@ -52,7 +52,7 @@ TEST(CompareDropPromptTest, Inner) {
   ASSERT_TRUE(renderer.Init(&error)) << error;
   OffscreenTarget target;
   ASSERT_TRUE(target.Create(kW, kH, &error)) << error;
-  SafeWriteOptions overwrite;
+  exports::SafeWriteOptions overwrite;
   overwrite.overwrite = true;
   ViewerSession session{RecentFiles("/dev/null/never")};
   session.Show(Demo("input-bound"), "input_bound.json.gz");

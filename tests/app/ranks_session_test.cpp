@@ -11,7 +11,7 @@
 
 #include "app/cli/commands.h"
 #include "app/gui/viewer_session.h"
-#include "app/runs/rank_detail_cache.h"
+#include "app/gui/rank_detail_cache.h"
 #include "app/runs/rank_set.h"
 #include "demo/demo_generator.h"
 #include "tests/app/command_test_helpers.h"

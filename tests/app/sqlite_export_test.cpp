@@ -70,7 +70,7 @@ std::string ReadmeQuery(const std::string& name) {
 
 std::string Export(const Trace& trace, const std::string& name) {
   const std::string path = (MakeScratchDirRemovedAtExit(name) / "out.db").string();
-  const std::string error = ExportSqlite(trace, path, {});
+  const std::string error = exports::ExportSqlite(trace, path, {});
   EXPECT_EQ(error, "");
   return path;
 }
@@ -204,12 +204,12 @@ TEST(SqliteExportTest, WritesAtomicallyAndNeverReplacesWithoutForce) {
   const fs::path dir = MakeScratchDirRemovedAtExit("sqlite-export-atomic");
   const std::string path = (dir / "out.db").string();
   { std::ofstream(path) << "keep me"; }
-  const std::string error = ExportSqlite(trace, path, {});
+  const std::string error = exports::ExportSqlite(trace, path, {});
   EXPECT_NE(error.find("already exists (use --force"), std::string::npos) << error;
   EXPECT_EQ(ReadFile(path), "keep me");
-  SqliteExportOptions force;
+  exports::SqliteExportOptions force;
   force.force = true;
-  EXPECT_EQ(ExportSqlite(trace, path, force), "");
+  EXPECT_EQ(exports::ExportSqlite(trace, path, force), "");
   EXPECT_EQ(Int(Query(path, "SELECT count(*) FROM slice")[0][0]), static_cast<int64_t>(trace.slices().size()));
   // No temporary file is left beside it.
   size_t files = 0;
@@ -217,7 +217,7 @@ TEST(SqliteExportTest, WritesAtomicallyAndNeverReplacesWithoutForce) {
   EXPECT_EQ(files, 1u);
   // A folder that does not exist: an error naming the file, nothing left.
   const std::string missing = (dir / "no" / "such" / "out.db").string();
-  const std::string bad = ExportSqlite(trace, missing, {});
+  const std::string bad = exports::ExportSqlite(trace, missing, {});
   EXPECT_NE(bad.find(missing), std::string::npos) << bad;
 }
 

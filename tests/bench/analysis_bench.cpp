@@ -1,5 +1,5 @@
-// ComputeReport on ~1 million slices (issue #6 target: <= 300 ms). The traces
-// come from the demo generator (issue #3), so they look like real captures:
+// ComputeReport on ~1 million slices (target: <= 300 ms; docs/performance.md). The traces
+// come from the demo generator, so they look like real captures:
 // host threads with nested ops and launch calls, launch flows, kernel args,
 // copies, step markers. Run:
 //   stepline_microbench --benchmark_filter=ComputeReport --benchmark_repetitions=5

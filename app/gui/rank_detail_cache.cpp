@@ -1,5 +1,5 @@
 // RankDetailCache: loading rank details in the background (see rank_detail_cache.h).
-#include "app/runs/rank_detail_cache.h"
+#include "app/gui/rank_detail_cache.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-// RankDetailCache: the ranks view's loaded rank details (issue #20). A rank's
+// RankDetailCache: the ranks view's loaded rank details. A rank's
 // full model is freed once it is summarized (64 ranks x 100 MB must fit in
 // 24 GB), so zooming in on ranks loads their traces again, one at a time on
 // a worker thread, through the column cache like every load, keeping only
