@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "loaders/demo/demo_generator.h"
-#include "loaders/demo/demo_scenarios.h"
+#include "demo/demo_generator.h"
+#include "demo/demo_scenarios.h"
 #include "loaders/load.h"
 #include "model/analysis/report.h"
 #include "model/analysis/trace_analysis.h"
@@ -104,16 +104,16 @@ void CheckInvariants(const Trace& trace, const std::string& what) {
 }
 
 TEST(AnalysisInvariantsTest, EveryDemoScenario) {
-  for (const loaders::DemoScenarioInfo& info : loaders::DemoScenarios()) {
-    for (const loaders::DemoStyle style : {loaders::DemoStyle::kTensorFlow, loaders::DemoStyle::kPyTorch}) {
-      loaders::DemoOptions options;
+  for (const demo::DemoScenarioInfo& info : demo::DemoScenarios()) {
+    for (const demo::DemoStyle style : {demo::DemoStyle::kTensorFlow, demo::DemoStyle::kPyTorch}) {
+      demo::DemoOptions options;
       options.scenario = std::string(info.name);
       options.style = style;
       options.steps = 6;
       options.compute_truth = false;
-      auto trace = loaders::GenerateDemoTrace(options);
+      auto trace = demo::GenerateDemoTrace(options);
       ASSERT_TRUE(trace.ok()) << info.name;
-      CheckInvariants(trace.value(), std::string(info.name) + " " + std::string(loaders::DemoStyleName(style)));
+      CheckInvariants(trace.value(), std::string(info.name) + " " + std::string(demo::DemoStyleName(style)));
     }
   }
 }

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "loaders/demo/demo_generator.h"
-#include "loaders/demo/demo_scenarios.h"
+#include "demo/demo_generator.h"
+#include "demo/demo_scenarios.h"
 #include "loaders/load.h"
 #include "model/text_format.h"
 #include "tests/support/headless_imgui.h"
@@ -123,11 +123,11 @@ void CheckViews(HeadlineViewsTest* test, const std::string& name) {
 }
 
 TEST_F(HeadlineViewsTest, EveryDemoScenarioAtEverySizeAndScale) {
-  for (const loaders::DemoScenarioInfo& info : loaders::DemoScenarios()) {
-    loaders::DemoOptions options;
+  for (const demo::DemoScenarioInfo& info : demo::DemoScenarios()) {
+    demo::DemoOptions options;
     options.scenario = std::string(info.name);
     options.steps = 6;
-    auto trace = loaders::GenerateDemoTrace(options);
+    auto trace = demo::GenerateDemoTrace(options);
     ASSERT_TRUE(trace.ok()) << info.name;
     state_ = ViewState();
     state_.data = std::make_shared<const TimelineData>(std::make_shared<const Trace>(std::move(trace).value()));
