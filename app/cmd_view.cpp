@@ -30,7 +30,7 @@ constexpr std::string_view kViewUsage =
     "       stepline view --ranks PATH...\n"
     "  FILE             a trace, or a TensorBoard/XProf log directory (its newest run); none: the demo\n"
     "  FILE_B           a second trace: compare it with FILE (the baseline)\n"
-    "  --demo SCENARIO  open a built-in demo scenario (stepline demo --list)\n"
+    "  --demo SCENARIO  open a built-in demo scenario, such as input-bound\n"
     "  --ranks PATH...  the ranks view: every rank of a distributed run side by side\n";
 
 }  // namespace
