@@ -1,5 +1,5 @@
 // The `stepline` executable: dispatches `stepline <command> ...` to the
-// subcommands in app/commands.h. Everything else lives in stepline_app so the
+// subcommands in app/cli/commands.h. Everything else lives in stepline_app so the
 // tests can drive it without a process.
 #include <malloc.h>
 
@@ -7,8 +7,9 @@
 #include <iostream>
 #include <string_view>
 
-#include "app/commands.h"
-#include "app/version.h"
+#include "app/cli/commands.h"
+#include "app/runs/cached_trace_load.h"
+#include "app/runs/version.h"
 
 namespace {
 

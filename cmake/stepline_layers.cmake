@@ -1,26 +1,30 @@
-# Layers the build enforces (issue #15). Every target sees the source tree
+# Layers the build enforces. Every target sees the source tree
 # only through an include root of its own, build/layers/<layer>/, which holds
 # a symlink to each header of the folders the layer may use and, for every
 # other header, a stub whose #error names the rule. So
 #   #include "loaders/load.h"    in ui/      and
 #   #include "ui/view_state.h"   in model/
 # stop the build with "layer rule: ...". The rule:
-#   model <- model/analysis <- ui <- app        model <- loaders <- app
+#   model <- model/analysis <- ui <- app
+#   model <- sqlite <- loaders <- export <- demo <- app
+#   app/runs <- app/output <- app/gui <- app/cli <- app (main.cpp)
 # A new folder calls stepline_layer() for its target, naming the layers it may
 # include; a new header appears in every root at the next configure (the globs
 # are CONFIGURE_DEPENDS).
 #
 #   stepline_layer(<target> <layer> MAY_INCLUDE <layer>...)
-# <layer> is a header's folder: "model/analysis" for model/analysis/**, else
-# the first path component (model, loaders, ui, app). A layer always includes
-# itself.
+# <layer> is a header's folder: "model/analysis" for model/analysis/**,
+# "app/<part>" for app/<part>/**, else the first path component (model,
+# sqlite, loaders, export, demo, ui). A layer always includes itself.
 
-set(STEPLINE_LAYER_RULE "model <- model/analysis <- ui <- app; model <- loaders <- app")
+set(STEPLINE_LAYER_RULE "model <- model/analysis <- ui <- app; model <- sqlite <- loaders <- export <- demo <- app; app/runs <- app/output <- app/gui <- app/cli")
 
 # The layer of a header path relative to the source root.
 function(_stepline_header_layer header out_var)
   if(header MATCHES "^model/analysis/")
     set(${out_var} "model/analysis" PARENT_SCOPE)
+  elseif(header MATCHES "^app/([^/]+)/")
+    set(${out_var} "app/${CMAKE_MATCH_1}" PARENT_SCOPE)
   else()
     string(REGEX MATCH "^[^/]+" first "${header}")
     set(${out_var} "${first}" PARENT_SCOPE)
@@ -34,7 +38,8 @@ function(stepline_layer target layer)
   set(root "${PROJECT_BINARY_DIR}/layers/${root_name}")
   file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE "${PROJECT_SOURCE_DIR}"
        "${PROJECT_SOURCE_DIR}/model/*.h" "${PROJECT_SOURCE_DIR}/loaders/*.h"
-       "${PROJECT_SOURCE_DIR}/ui/*.h" "${PROJECT_SOURCE_DIR}/app/*.h")
+       "${PROJECT_SOURCE_DIR}/ui/*.h" "${PROJECT_SOURCE_DIR}/app/*.h" "${PROJECT_SOURCE_DIR}/sqlite/*.h"
+       "${PROJECT_SOURCE_DIR}/export/*.h" "${PROJECT_SOURCE_DIR}/demo/*.h")
   list(JOIN allowed "/, " allowed_text)
   foreach(header IN LISTS headers)
     _stepline_header_layer("${header}" header_layer)
@@ -52,7 +57,7 @@ function(stepline_layer target layer)
       endif()
       # CONFIGURE rewrites only when the text changes, so builds stay incremental.
       file(CONFIGURE OUTPUT "${dest}" CONTENT
-           "#error \"layer rule: ${layer}/ code may include ${allowed_text}/ only, not ${header} (${STEPLINE_LAYER_RULE}; README.md, Layout)\"\n")
+           "#error \"layer rule: ${layer}/ code may include ${allowed_text}/ only, not ${header} (${STEPLINE_LAYER_RULE}; docs/architecture.md)\"\n")
     endif()
   endforeach()
   target_include_directories(${target} PRIVATE "${root}")

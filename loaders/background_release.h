@@ -3,7 +3,7 @@
 // Giving back tens of MB of touched pages (munmap: each page uncharged and
 // returned to the kernel) took 15 to 20 ms of the 413 MB demo's serial tail,
 // on the thread every later step waits for, while the second core sat idle
-// for most of that tail (issue #22, perf). A temporary handed to Drop() is
+// for most of that tail (perf). A temporary handed to Drop() is
 // destroyed on a new thread instead; the destructor waits for them all, so
 // nothing outlives the load that owns this.
 #pragma once

@@ -1,6 +1,6 @@
 // DecodeStream: decompresses a .gz/.zst file on a thread of its own into a
 // buffer that a parser on other threads reads while it is being written, so
-// decompression overlaps parsing (issue #22). The whole-buffer OpenInput()
+// decompression overlaps parsing. The whole-buffer OpenInput()
 // (byte_source.h) stays for everything that needs the complete content.
 //
 // Design: the decoded bytes go to an anonymous mapping reserved at the

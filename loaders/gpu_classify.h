@@ -21,7 +21,7 @@ enum class KinetoCategory : uint8_t {
   kCpuOp,          // cpu_op / Operator
   kPython,         // python_function
   kUserAnnotation, // user_annotation
-  // Another accelerator's device activity (issue #16): Kineto's MTIA queue
+  // Another accelerator's device activity: Kineto's MTIA queue
   // events (mtia_ccp_events, mtia_insight) and Gaudi's hpu_op. What each
   // event does comes from its name (AcceleratorActivityKind).
   kAcceleratorActivity,

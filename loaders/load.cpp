@@ -21,7 +21,7 @@
 #include "loaders/chrome_json/json_lexical.h"
 #include "loaders/decode_stream.h"
 #include "loaders/nsys/nsys_loader.h"
-#include "loaders/nsys/sqlite_db.h"
+#include "sqlite/database.h"
 #include "loaders/perfetto/perfetto_loader.h"
 #include "loaders/rocprof/rocprof_loader.h"
 #include "loaders/xspace/xspace_loader.h"
@@ -286,7 +286,7 @@ std::string_view FormatName(Format f) {
 
 Format SniffFormat(std::string_view head) {
   head = head.substr(0, std::min(head.size(), kSniffBytes));
-  if (head.starts_with(nsys::kSqliteMagic)) return Format::kNsysSqlite;
+  if (head.starts_with(sqlite::kSqliteMagic)) return Format::kNsysSqlite;
   size_t i = head.starts_with("\xEF\xBB\xBF") ? 3 : 0;  // UTF-8 BOM
   while (i < head.size() && IsJsonSpace(static_cast<unsigned char>(head[i]))) ++i;
   const bool json_start = i < head.size() && (head[i] == '{' || head[i] == '[');

@@ -9,7 +9,7 @@
 // a couple of seconds after they are freed), and a huge page taken from
 // such memory measured 2.7 to 3.9 s/GB: the host backs it again. A load
 // starts on memory the machine has not touched for a while, so the advice
-// made it slower, not faster (2026-11-29, issue #22, medians of 6
+// made it slower, not faster (medians of 6
 // alternating runs: `stepline info` of the 413 MB demo 1.02 -> 0.74 s with
 // three idle seconds before each run, 1.07 -> 0.76 s back to back; its .zst
 // 2.38 -> 1.25 s, its .gz 2.13 -> 1.36 s). On a machine whose free memory stays

@@ -52,16 +52,8 @@ wall() {
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'
 }
 row() { echo "| $1 | $2 | $3 | $4 | $5 | \`$6\` |"; }
-# Resident bytes per slice without args, or why there is none: when the
-# child's resident memory shrank during the load, the growth is no measure of
-# the model.
-per_slice() {
-  if [[ "$(j '.bytes_per_slice_no_args < 0')" == true ]]; then
-    echo "no bytes/slice (resident memory shrank during the load: run again)"
-  else
-    echo "$(fixed "$(j .bytes_per_slice_no_args)" 0) B/slice without args"
-  fi
-}
+# The model's bytes per slice without args.
+per_slice() { echo "$(fixed "$(j .bytes_per_slice_no_args)" 0) B/slice without args"; }
 
 echo "| figure | input | today | target | peer, same run | reproduce |"
 echo "|---|---|---|---|---|---|"
@@ -82,8 +74,8 @@ for name in sb34 sb340; do
     "simdjson parse floor $(fixed "$(j .parse_floor_mb_per_s)" 0) MB/s: **$(fixed "$(j .load_vs_parse_floor)" 2)x**" "$cmd"
   row "JSON load CPU (\`cpu_ms\`)" "$input" "$(fixed "$(j .cpu_ms)" 0) ms over $(fixed "$(j .load_ms)" 0) ms wall" "" \
     "parse floor $(fixed "$(j .parse_floor_cpu_ms)" 0) ms CPU" "$cmd"
-  row "resident bytes per slice (\`bytes_per_slice_no_args\`, \`bytes_per_slice\`)" "$input" \
-    "$(fixed "$(j .bytes_per_slice_no_args)" 1) without args ($(j '.rss_bytes_trimmed_no_args / .slices | . * 10 | round / 10') after \`malloc_trim\`), $(fixed "$(j .bytes_per_slice)" 1) with" \
+  row "model bytes per slice (\`bytes_per_slice_no_args\`, \`bytes_per_slice\`)" "$input" \
+    "$(fixed "$(j .bytes_per_slice_no_args)" 1) without args, $(fixed "$(j .bytes_per_slice)" 1) with; peak RSS $(j '.peak_rss_bytes_no_args / .bytes | . * 100 | round / 100')x the JSON without args" \
     "≤ 48 without args" "" "$cmd"
   if [[ $name == sb340 ]]; then
     row "analysis (\`analysis_ms\`)" "$input" "$(fixed "$(j .analysis_ms)" 0) ms" "≤ 300 ms at 1 M slices" "" "$cmd"

@@ -10,7 +10,9 @@ build_dir="${STEPLINE_BUILD_DIR:-$root/build}"
 stepline="$build_dir/stepline"
 
 "$root/scripts/install-deps.sh"
-"$root/scripts/build.sh" --target stepline  # the tests are test.sh's job
+# The viewer and what installing it needs (icon, man page), so `cmake
+# --install` and `cpack` work right after; the tests are test.sh's job.
+"$root/scripts/build.sh" --target stepline --target stepline_desktop_files
 
 # The viewer needs a display; on a server use `xvfb-run` with
 # `stepline screenshot` instead (docs/cli.md, "stepline screenshot").

@@ -1,5 +1,5 @@
 // AnalysisJob: the work on a shown trace that the first frame does not wait
-// for (issue #22): its analysis, and the flow index (TimelineIndices::
+// for: its analysis, and the flow index (TimelineIndices::
 // BuildFlows), each on a worker thread of its own, so the timeline is on
 // screen while they run. It reads only the Trace (immutable after load); the
 // flows appear in place once published, and the UI thread takes the finished

@@ -14,7 +14,7 @@
 #include "app/gui/gl_quad_renderer.h"
 #include "app/gui/gl_window.h"
 #include "app/gui/headless_frame.h"
-#include "app/timing.h"
+#include "app/runs/timing.h"
 #include "ui/main_view.h"
 
 namespace stepline::app {

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <filesystem>
 
-#include "app/cached_trace_load.h"
+#include "app/runs/cached_trace_load.h"
 
 namespace stepline::app {
 

@@ -75,13 +75,13 @@ std::string EncodePng(int width, int height, const std::vector<uint8_t>& rgba) {
 }
 
 bool WritePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba,
-              const SafeWriteOptions& options, std::string* error) {
+              const exports::SafeWriteOptions& options, std::string* error) {
   const std::string png = EncodePng(width, height, rgba);
   if (png.empty()) {
     *error = path + ": cannot encode the PNG";
     return false;
   }
-  return WriteFileSafely(path, png, options, error);
+  return exports::WriteFileSafely(path, png, options, error);
 }
 
 }  // namespace stepline::app

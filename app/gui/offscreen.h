@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/safe_write.h"
+#include "export/safe_write.h"
 
 namespace stepline::app {
 
@@ -36,9 +36,9 @@ std::vector<uint8_t> ReadFramebufferRgba(int width, int height);
 // `rgba` (width*height*4, top row first) as PNG file bytes; empty on failure.
 std::string EncodePng(int width, int height, const std::vector<uint8_t>& rgba);
 
-// Writes `rgba` as PNG with WriteFileSafely (temporary file, then renamed;
+// Writes `rgba` as PNG with exports::WriteFileSafely (temporary file, then renamed;
 // never replaces an existing file unless `options.overwrite`, never an input).
 bool WritePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba,
-              const SafeWriteOptions& options, std::string* error);
+              const exports::SafeWriteOptions& options, std::string* error);
 
 }  // namespace stepline::app

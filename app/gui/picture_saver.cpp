@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "app/gui/offscreen.h"
-#include "app/gui/safe_write.h"
+#include "export/safe_write.h"
 #include "app/gui/screenshot_name.h"
 
 namespace stepline::app {
@@ -65,7 +65,7 @@ std::string PictureSaver::AfterRender(int fb_w, int fb_h, float scale_x, float s
   if (picture.rgba.empty()) return "Picture not saved: the panel is not on screen";
   const std::string what = job.panel ? job.panel->stem : "";
   const std::string path = TimestampedPath(dir, what, "png", std::time(nullptr));
-  if (!WritePng(path, picture.w, picture.h, picture.rgba, SafeWriteOptions{}, &error)) {
+  if (!WritePng(path, picture.w, picture.h, picture.rgba, exports::SafeWriteOptions{}, &error)) {
     return "Picture not saved: " + error;
   }
   return "Saved " + (what.empty() ? std::string("screenshot") : what + " picture") + " to " + path;
@@ -75,7 +75,7 @@ std::string SaveExport(const ui::ExportRequest& request, const std::string& fold
   std::string dir, error;
   if (!UsableFolder(folder, &dir, &error)) return request.stem + " not saved: " + error;
   const std::string path = TimestampedPath(dir, request.stem, request.extension, std::time(nullptr));
-  if (!WriteFileSafely(path, request.text, SafeWriteOptions{}, &error)) return request.stem + " not saved: " + error;
+  if (!exports::WriteFileSafely(path, request.text, exports::SafeWriteOptions{}, &error)) return request.stem + " not saved: " + error;
   return "Saved " + request.stem + " to " + path;
 }
 

@@ -1,7 +1,7 @@
 // RecentFiles persistence.
 #include "app/gui/recent_files.h"
 
-#include "app/gui/safe_write.h"
+#include "export/safe_write.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -46,10 +46,10 @@ void RecentFiles::Save() const {
   fs::create_directories(fs::path(path_).parent_path(), ec);
   std::string text;
   for (const std::string& f : list_) text += f + '\n';
-  SafeWriteOptions options;
+  exports::SafeWriteOptions options;
   options.overwrite = true;  // our own file, replaced whole by the rename
   std::string error;
-  WriteFileSafely(path_, text, options, &error);
+  exports::WriteFileSafely(path_, text, options, &error);
 }
 
 }  // namespace stepline::app

@@ -7,7 +7,7 @@
 #include <ctime>
 #include <filesystem>
 
-#include "app/text_format.h"
+#include "app/output/text_format.h"
 
 namespace stepline::app {
 namespace fs = std::filesystem;

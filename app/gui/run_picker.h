@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/profile_runs.h"
+#include "app/runs/profile_runs.h"
 #include "ui/ranks/ranks_view_input.h"
 
 namespace stepline::app {

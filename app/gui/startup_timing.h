@@ -1,7 +1,7 @@
 // StartupTiming: with STEPLINE_TIMING=1 the window prints, once each, when the
 // first frame drew the timeline with events, when the flow arrows could first
 // be drawn (their index is built after that frame) and when the analysis
-// panels filled, in seconds since the process started (issue #22: a cached
+// panels filled, in seconds since the process started (a cached
 // open of a 10M-slice trace shows its timeline within 1 s). One stderr line each.
 // STEPLINE_TIMING=exit also closes the window once all three are printed, so a
 // measurement can run unattended (`xvfb-run ... stepline FILE` in a loop).

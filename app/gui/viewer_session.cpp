@@ -15,10 +15,10 @@
 #include <sstream>
 #include <thread>
 
-#include "app/cached_trace_load.h"
-#include "app/profile_runs.h"
-#include "app/rank_set.h"
-#include "loaders/demo/demo_generator.h"
+#include "app/runs/cached_trace_load.h"
+#include "app/runs/profile_runs.h"
+#include "app/runs/rank_set.h"
+#include "demo/demo_generator.h"
 
 namespace stepline::app {
 namespace {
@@ -76,9 +76,9 @@ void ViewerSession::OpenDemo(const std::string& scenario) {
   job_path_[0].clear();
   status_.error.clear();
   jobs_[0].StartWith("demo: " + scenario, [scenario] {
-    loaders::DemoOptions options;
+    demo::DemoOptions options;
     options.scenario = scenario;
-    return loaders::GenerateDemoTrace(options);
+    return demo::GenerateDemoTrace(options);
   });
 }
 

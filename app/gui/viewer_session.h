@@ -31,8 +31,8 @@
 #include "app/gui/load_job.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/run_picker.h"
-#include "app/rank_detail_cache.h"
-#include "app/ranks_output.h"
+#include "app/gui/rank_detail_cache.h"
+#include "app/runs/rank_set.h"
 #include "ui/compare/compare_view.h"
 #include "ui/compare/drop_prompt.h"
 #include "ui/main_view.h"
@@ -61,13 +61,13 @@ class ViewerSession {
   void ShowCompare(std::shared_ptr<const ui::TimelineData> a, const std::string& title_a,
                    std::shared_ptr<const ui::TimelineData> b, const std::string& title_b);
 
-  // Shows every rank of a distributed run (issue #20) until a trace is shown;
+  // Shows every rank of a distributed run until a trace is shown;
   // a double-clicked rank opens alone.
   void ShowRanks(std::shared_ptr<const RanksRun> run, const std::string& title);
   bool showing_ranks() const { return ranks_ != nullptr; }
   const RanksRun* ranks_run() const { return ranks_.get(); }
   RankDetailCache* rank_details() { return rank_details_.get(); }
-  // Loads the rank set of `paths` (app/rank_set.h) on a worker thread, then
+  // Loads the rank set of `paths` (app/runs/rank_set.h) on a worker thread, then
   // shows it; a dropped directory holding a run of several ranks comes here.
   // `run_dir`: which run of a TensorBoard tree (the ranks view's run picker); "" the newest.
   void OpenRanks(const std::vector<std::string>& paths, const std::string& title, const std::string& run_dir = "");

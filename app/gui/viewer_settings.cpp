@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/gui/safe_write.h"
+#include "export/safe_write.h"
 
 namespace stepline::app {
 namespace fs = std::filesystem;
@@ -200,9 +200,9 @@ bool SaveSettings(const std::string& path, const ViewerSettings& settings, std::
   }
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
-  SafeWriteOptions options;
+  exports::SafeWriteOptions options;
   options.overwrite = true;  // our own file, replaced whole by the rename
-  return WriteFileSafely(path, FormatSettings(settings), options, error);
+  return exports::WriteFileSafely(path, FormatSettings(settings), options, error);
 }
 
 void ApplySettings(const ViewerSettings& settings, const std::string& default_folder, ui::ViewState* state) {

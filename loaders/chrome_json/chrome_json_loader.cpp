@@ -183,7 +183,7 @@ class ChunkPipeline {
   // Imported chunks' bytes are copied into the model, so the pages behind the
   // import are dropped (a mapped file, or a buffer marked single-reader;
   // ByteBuffer::ReleasePages): the input is resident only within the window
-  // being tokenized (issue #22: peak memory).
+  // being tokenized (peak memory).
   TextFeed* feed_;
   uint64_t released_ = 0;  // input released up to here
   bool keep_args_;

@@ -67,7 +67,7 @@ bool EventImporter::SameChain(const FlowEvent& a, const FlowEvent& b) {
   return a.id == b.id && a.category == b.category && a.name == b.name;
 }
 
-// The post-pass is the serial tail of a load (issue #22: first open speed),
+// The post-pass is the serial tail of a load (first open speed),
 // and on a Kineto or TensorBoard trace launch flows are most of it: sorting
 // them and building the correlation table. With two threads, a second one
 // builds the table and sorts half the launch flows while this one sorts the

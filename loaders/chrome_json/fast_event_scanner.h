@@ -1,4 +1,4 @@
-// ScanChunkEventsFast: the tokenizer's fast path (issue #22). Reads a middle
+// ScanChunkEventsFast: the tokenizer's fast path. Reads a middle
 // chunk's events ("[" + events + "]") straight from the input in one pass,
 // without simdjson's structural index or the chunk's padded copy, and fills
 // the batch exactly as EventTokenizer's simdjson walk would.

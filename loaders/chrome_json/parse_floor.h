@@ -1,4 +1,4 @@
-// The parse floor of issue #22 (`stepline bench`'s parse_floor_mb_per_s):
+// The parse floor (`stepline bench`'s parse_floor_mb_per_s):
 // simdjson's on-demand parse of a Chrome JSON trace on the loader's cores and
 // chunks, visiting every value (numbers converted, strings unescaped) and
 // keeping nothing. A load can be compared with it: the rest is our own work.

@@ -55,7 +55,7 @@ class LocalStringTable {
   // the string of each place (their arg keys in the same order, a launch
   // call's name, a kernel's tf_op), so each place remembers its last string
   // and a repeat costs one comparison instead of a hash and two dependent
-  // loads of the table (issue #22: Intern was 11% of a load's CPU).
+  // loads of the table (Intern was 11% of a load's CPU).
   static constexpr uint32_t kSitePositions = 8;  // arg positions told apart; later ones share the last
   enum Site : uint8_t {
     kSiteName = 0,

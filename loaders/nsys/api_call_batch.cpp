@@ -3,7 +3,7 @@
 
 namespace stepline::loaders::nsys {
 
-ApiCallBatch FetchApiCalls(const SqliteDb& db, NsysTable t, bool with_correlation) {
+ApiCallBatch FetchApiCalls(const sqlite::Database& db, NsysTable t, bool with_correlation) {
   ApiCallBatch batch;
   const int start = t.Want({"start"}), end = t.Want({"end"});
   const int gtid = t.Want({"globalTid"});
@@ -11,15 +11,15 @@ ApiCallBatch FetchApiCalls(const SqliteDb& db, NsysTable t, bool with_correlatio
   const int name = t.Want({"nameId", "name"});
   if (start == NsysTable::kAbsent || gtid == NsysTable::kAbsent) return batch;
   batch.columns_ok = true;
-  SqliteQuery q(db, t.Sql());
+  sqlite::Query q(db, t.Sql());
   if (!q.ok()) {
     batch.error = q.Error();
     return batch;
   }
   for (;;) {
-    const SqliteQuery::Step s = q.Next();
-    if (s == SqliteQuery::Step::kDone) break;
-    if (s == SqliteQuery::Step::kError) {
+    const sqlite::Query::Step s = q.Next();
+    if (s == sqlite::Query::Step::kDone) break;
+    if (s == sqlite::Query::Step::kError) {
       batch.error = q.Error();
       break;
     }

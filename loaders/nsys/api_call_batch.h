@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "loaders/nsys/nsys_table.h"
-#include "loaders/nsys/sqlite_db.h"
+#include "sqlite/database.h"
 
 namespace stepline::loaders::nsys {
 
@@ -31,6 +31,6 @@ struct ApiCallBatch {
 
 // Reads `table`'s calls over `db` (no TraceBuilder involved: safe on a
 // worker thread with its own connection).
-ApiCallBatch FetchApiCalls(const SqliteDb& db, NsysTable table, bool with_correlation);
+ApiCallBatch FetchApiCalls(const sqlite::Database& db, NsysTable table, bool with_correlation);
 
 }  // namespace stepline::loaders::nsys

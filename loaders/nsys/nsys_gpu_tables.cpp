@@ -108,8 +108,8 @@ void NsysReader::ReadKernels() {
   Dim3Cache grids, blocks;
   std::vector<int8_t> kind_of_name;  // by StringId index: 0 unknown, 1 kernel, 2 collective
   std::vector<Arg> args;
-  SqliteQuery q(db_, t.Sql());
-  ForEachRow(t, q, [&](const SqliteQuery& row) {
+  sqlite::Query q(db_, t.Sql());
+  ForEachRow(t, q, [&](const sqlite::Query& row) {
     SliceTable::Row slice;
     if (!ActivityTimes(t, row, start, end, &slice)) return;
     const auto dev = static_cast<int32_t>(IntOr(row, device, -1));
@@ -170,8 +170,8 @@ void NsysReader::ReadCopyLike(const std::string& table_name, bool is_memset) {
   const StringId k_corr = builder_.Intern("correlation"), k_bytes = builder_.Intern("bytes");
   std::map<std::array<int64_t, 3>, StringId> names;  // (copyKind, srcKind, dstKind) or (memKind, -1, -1)
   std::vector<Arg> args;
-  SqliteQuery q(db_, t.Sql());
-  ForEachRow(t, q, [&](const SqliteQuery& row) {
+  sqlite::Query q(db_, t.Sql());
+  ForEachRow(t, q, [&](const sqlite::Query& row) {
     SliceTable::Row slice;
     if (!ActivityTimes(t, row, start, end, &slice)) return;
     const auto dev = static_cast<int32_t>(IntOr(row, device, -1));
@@ -220,8 +220,8 @@ void NsysReader::ReadSynchronization() {
   if (start == NsysTable::kAbsent || end == NsysTable::kAbsent) return;
   const StringId category = builder_.Intern("cuda_sync");
   std::map<int64_t, StringId> names;
-  SqliteQuery q(db_, t.Sql());
-  ForEachRow(t, q, [&](const SqliteQuery& row) {
+  sqlite::Query q(db_, t.Sql());
+  ForEachRow(t, q, [&](const sqlite::Query& row) {
     SliceTable::Row slice;
     if (!ActivityTimes(t, row, start, end, &slice)) return;
     const auto dev = static_cast<int32_t>(IntOr(row, device, -1));
@@ -235,7 +235,7 @@ void NsysReader::ReadSynchronization() {
   });
 }
 
-bool NsysReader::ActivityTimes(const NsysTable& t, const SqliteQuery& row, int start, int end, SliceTable::Row* slice) {
+bool NsysReader::ActivityTimes(const NsysTable& t, const sqlite::Query& row, int start, int end, SliceTable::Row* slice) {
   if (row.IsNull(start)) {
     builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset,
                            t.name() + ": a row without start; skipped");

@@ -113,8 +113,8 @@ void NsysReader::ReadNvtx() {
     NsysTable t = *table;
     const int domain = t.Want({"domainId"}), text = t.Want({"text"}), type = t.Want({"eventType"});
     if (domain != NsysTable::kAbsent && text != NsysTable::kAbsent && type != NsysTable::kAbsent) {
-      SqliteQuery q(db_, t.Sql("WHERE \"eventType\" = " + std::to_string(kNvtxDomainCreate)));
-      ForEachRow(t, q, [&](const SqliteQuery& row) {
+      sqlite::Query q(db_, t.Sql("WHERE \"eventType\" = " + std::to_string(kNvtxDomainCreate)));
+      ForEachRow(t, q, [&](const sqlite::Query& row) {
         if (!row.IsNull(text)) domains[row.Int(domain)] = builder_.Intern(row.Text(text));
       });
     }
@@ -130,9 +130,9 @@ void NsysReader::ReadNvtx() {
   }
   const StringId default_category = builder_.Intern("nvtx");
   const StringId unnamed = builder_.Intern("(unnamed NVTX range)");
-  SqliteQuery q(db_, t.Sql("WHERE \"eventType\" IN (" + std::to_string(kNvtxMark) + ", " +
+  sqlite::Query q(db_, t.Sql("WHERE \"eventType\" IN (" + std::to_string(kNvtxMark) + ", " +
                            std::to_string(kNvtxPushPop) + ", " + std::to_string(kNvtxStartEnd) + ")"));
-  ForEachRow(t, q, [&](const SqliteQuery& row) {
+  ForEachRow(t, q, [&](const sqlite::Query& row) {
     if (row.IsNull(gtid) || row.IsNull(start)) return;
     StringId name =
         text != NsysTable::kAbsent && !row.IsNull(text) ? builder_.Intern(row.Text(text)) : StringId::None();

@@ -4,7 +4,7 @@
 #include "loaders/nsys/nsys_loader.h"
 
 #include "loaders/nsys/nsys_reader.h"
-#include "loaders/nsys/sqlite_db.h"
+#include "sqlite/database.h"
 
 namespace stepline::loaders {
 namespace {
@@ -13,14 +13,14 @@ namespace {
 // `reopen` opens a second connection to the same database, so the host API
 // tables are read on another thread while the device tables are built (null:
 // everything on this thread).
-Result<Trace, LoadError> LoadFromDb(const nsys::SqliteDb& db, std::string_view head, uint64_t size,
+Result<Trace, LoadError> LoadFromDb(const sqlite::Database& db, std::string_view head, uint64_t size,
                                     const std::string& path, const LoadOptions& options, LoadProgress* progress,
                                     const nsys::NsysReader::Reopen& reopen) {
   TraceBuilder builder("nsys-sqlite");
   nsys::NsysReader reader(db, &builder, options, size);
   reader.set_progress(progress);
   if (progress) reader.set_cancel_flag(&progress->cancel);
-  const uint64_t declared = nsys::DeclaredDatabaseBytes(head);
+  const uint64_t declared = sqlite::DeclaredDatabaseBytes(head);
   const bool short_file = declared > size;
   std::string error;
   if (!reader.ReadSchema(&error)) {
@@ -72,10 +72,10 @@ Result<Trace, LoadError> LoadFromDb(const nsys::SqliteDb& db, std::string_view h
 
 Result<Trace, LoadError> LoadFromBytes(std::string_view bytes, const std::string& path, const LoadOptions& options,
                                        LoadProgress* progress) {
-  auto db = nsys::SqliteDb::OpenBytes(bytes);
+  auto db = sqlite::Database::OpenBytes(bytes);
   if (!db.ok()) return MakeUnexpected(MakeLoadError(LoadErrorCode::kSqliteInvalid, path, 0, db.error()));
   return LoadFromDb(*db, bytes.substr(0, 100), bytes.size(), path, options, progress,
-                    [bytes] { return nsys::SqliteDb::OpenBytes(bytes); });
+                    [bytes] { return sqlite::Database::OpenBytes(bytes); });
 }
 
 }  // namespace
@@ -88,7 +88,7 @@ Result<Trace, LoadError> LoadNsysSqlite(const DecodedInput& input, const std::st
 
 Result<Trace, LoadError> LoadNsysSqliteBytes(std::string_view bytes, const std::string& name,
                                              const LoadOptions& options) {
-  if (!bytes.starts_with(nsys::kSqliteMagic)) {
+  if (!bytes.starts_with(sqlite::kSqliteMagic)) {
     return MakeUnexpected(MakeLoadError(LoadErrorCode::kUnknownFormat, name, 0,
                                     "not an SQLite database: expected \"SQLite format 3\" followed by a zero byte"));
   }
@@ -102,15 +102,15 @@ Result<Trace, LoadError> LoadNsysSqliteFile(const std::string& path, const LoadO
   auto mapped = ByteBuffer::MapFile(path);
   if (!mapped.ok()) return MakeUnexpected(mapped.error());
   const std::string_view bytes = mapped->view();
-  if (!bytes.starts_with(nsys::kSqliteMagic)) {
+  if (!bytes.starts_with(sqlite::kSqliteMagic)) {
     return MakeUnexpected(MakeLoadError(LoadErrorCode::kUnknownFormat, path, 0,
                                     "not an SQLite database: expected \"SQLite format 3\" followed by a zero byte"));
   }
-  auto db = nsys::SqliteDb::OpenFile(path);
+  auto db = sqlite::Database::OpenFile(path);
   if (!db.ok()) return MakeUnexpected(MakeLoadError(LoadErrorCode::kSqliteInvalid, path, 0, db.error()));
   if (progress) progress->bytes_total.store(bytes.size());
   auto loaded = LoadFromDb(*db, bytes.substr(0, 100), bytes.size(), path, options, progress,
-                           [path] { return nsys::SqliteDb::OpenFile(path); });
+                           [path] { return sqlite::Database::OpenFile(path); });
   if (loaded.ok()) {
     TraceInfo& info = loaded->mutable_info();
     info.source_path = path;

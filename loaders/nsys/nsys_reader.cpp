@@ -23,7 +23,7 @@ constexpr std::string_view kEventTables[] = {
 
 }  // namespace
 
-NsysReader::NsysReader(const SqliteDb& db, TraceBuilder* builder, const LoadOptions& options, uint64_t input_bytes)
+NsysReader::NsysReader(const sqlite::Database& db, TraceBuilder* builder, const LoadOptions& options, uint64_t input_bytes)
     : db_(db), builder_(*builder), options_(options), input_bytes_(input_bytes) {}
 
 bool NsysReader::ReadSchema(std::string* error) {
@@ -74,8 +74,8 @@ void NsysReader::ReadStrings() {
   if (id_col == NsysTable::kAbsent || value_col == NsysTable::kAbsent) return;
   std::vector<StringSpan> spans;
   int64_t max_id = -1;
-  SqliteQuery q(db_, t.Sql());
-  ForEachRow(t, q, [&](const SqliteQuery& row) {
+  sqlite::Query q(db_, t.Sql());
+  ForEachRow(t, q, [&](const sqlite::Query& row) {
     const int64_t id = row.Int(id_col);
     const std::string_view text = row.Text(value_col);
     if (id < 0 || text.size() >= UINT32_MAX) return;
@@ -116,7 +116,7 @@ StringId NsysReader::Str(int64_t id) {
   return s;
 }
 
-StringId NsysReader::TextOrId(const SqliteQuery& q, int col) {
+StringId NsysReader::TextOrId(const sqlite::Query& q, int col) {
   if (col == NsysTable::kAbsent || q.IsNull(col)) return StringId::None();
   // Some versions store names as text, others as StringIds ids.
   return q.IsInteger(col) ? Str(q.Int(col)) : builder_.Intern(q.Text(col));
@@ -132,9 +132,9 @@ void NsysReader::ReadProcessesAndThreads() {
     const int gpid = t.Want({"globalPid"});
     const int pid = t.Want({"pid"});
     const int name = t.Want({"name"});
-    SqliteQuery q(db_, t.Sql());
+    sqlite::Query q(db_, t.Sql());
     if (name != NsysTable::kAbsent && (gpid != NsysTable::kAbsent || pid != NsysTable::kAbsent)) {
-      ForEachRow(t, q, [&](const SqliteQuery& row) {
+      ForEachRow(t, q, [&](const sqlite::Query& row) {
         const int64_t p = gpid != NsysTable::kAbsent ? PidOfGlobalTid(row.Int(gpid)) : row.Int(pid);
         process_names_[p] = std::string(row.Text(name));
       });
@@ -145,8 +145,8 @@ void NsysReader::ReadProcessesAndThreads() {
     const int name = t.Want({"nameId", "name"});
     const int gtid = t.Want({"globalTid"});
     if (name == NsysTable::kAbsent || gtid == NsysTable::kAbsent) return;
-    SqliteQuery q(db_, t.Sql());
-    ForEachRow(t, q, [&](const SqliteQuery& row) { thread_names_[row.Int(gtid)] = TextOrId(row, name); });
+    sqlite::Query q(db_, t.Sql());
+    ForEachRow(t, q, [&](const sqlite::Query& row) { thread_names_[row.Int(gtid)] = TextOrId(row, name); });
   }
 }
 
@@ -232,8 +232,8 @@ void NsysReader::ReadGpuInfo() {
   const int memory = t.Want({"totalMemory"});
   const int sms = t.Want({"smCount"});
   if (device == NsysTable::kAbsent) return;
-  SqliteQuery q(db_, t.Sql());
-  ForEachRow(t, q, [&](const SqliteQuery& row) {
+  sqlite::Query q(db_, t.Sql());
+  ForEachRow(t, q, [&](const sqlite::Query& row) {
     const auto d = static_cast<int32_t>(row.Int(device));
     const std::string prefix = "gpu " + std::to_string(d) + " ";
     if (name != NsysTable::kAbsent && !row.IsNull(name)) {
@@ -253,8 +253,8 @@ void NsysReader::ReadExportMetadata() {
     const int name = t.Want({"name"});
     const int value = t.Want({"value"});
     if (name != NsysTable::kAbsent && value != NsysTable::kAbsent) {
-      SqliteQuery q(db_, t.Sql());
-      ForEachRow(t, q, [&](const SqliteQuery& row) {
+      sqlite::Query q(db_, t.Sql());
+      ForEachRow(t, q, [&](const sqlite::Query& row) {
         const std::string_view key = row.Text(name);
         if (key == "EXPORT_SCHEMA_VERSION" || key == "EXPORT_PRODUCT_VERSION" || key == "EXPORT_PRODUCT_NAME") {
           metadata_.push_back(
@@ -267,8 +267,8 @@ void NsysReader::ReadExportMetadata() {
     NsysTable t = *table;
     const int utc = t.Want({"utcEpochNs"});
     if (utc != NsysTable::kAbsent) {
-      SqliteQuery q(db_, t.Sql());
-      ForEachRow(t, q, [&](const SqliteQuery& row) {
+      sqlite::Query q(db_, t.Sql());
+      ForEachRow(t, q, [&](const sqlite::Query& row) {
         metadata_.push_back({builder_.Intern("session start utc ns"), ArgValue::Int(row.Int(utc))});
       });
     }

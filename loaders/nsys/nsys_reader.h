@@ -24,7 +24,7 @@
 #include "loaders/load.h"
 #include "loaders/nsys/api_call_batch.h"
 #include "loaders/nsys/nsys_table.h"
-#include "loaders/nsys/sqlite_db.h"
+#include "sqlite/database.h"
 #include "loaders/trace_builder.h"
 
 namespace stepline::loaders::nsys {
@@ -36,7 +36,7 @@ inline int64_t TidOfGlobalTid(int64_t global_tid) { return global_tid & 0xFFFFFF
 
 class NsysReader {
  public:
-  NsysReader(const SqliteDb& db, TraceBuilder* builder, const LoadOptions& options, uint64_t input_bytes);
+  NsysReader(const sqlite::Database& db, TraceBuilder* builder, const LoadOptions& options, uint64_t input_bytes);
   ~NsysReader() { JoinPrefetches(); }
   NsysReader(const NsysReader&) = delete;
   NsysReader& operator=(const NsysReader&) = delete;
@@ -59,7 +59,7 @@ class NsysReader {
   void ReadSynchronization();
   // [nsys_host_tables.cpp] host events
   // Opens another connection to the same database (for a worker thread).
-  using Reopen = std::function<Result<SqliteDb, std::string>()>;
+  using Reopen = std::function<Result<sqlite::Database, std::string>()>;
   // Starts reading an API-call table on a worker thread; ReadApiCalls then
   // waits for it instead of reading the table itself.
   void StartApiCallPrefetch(const std::string& table, bool with_correlation, const Reopen& reopen);
@@ -81,20 +81,20 @@ class NsysReader {
   // Steps a query to its end, calling `row` per row. A SQLite error mid-way
   // keeps the rows read and records kTruncated naming the table.
   template <typename RowFn>
-  void ForEachRow(const NsysTable& table, SqliteQuery& q, RowFn&& row);
+  void ForEachRow(const NsysTable& table, sqlite::Query& q, RowFn&& row);
 
   void ReadCopyLike(const std::string& table_name, bool is_memset);
   // start/end of a device or host row into `slice`; false (recorded) when unusable.
-  bool ActivityTimes(const NsysTable& t, const SqliteQuery& row, int start, int end, SliceTable::Row* slice);
+  bool ActivityTimes(const NsysTable& t, const sqlite::Query& row, int start, int end, SliceTable::Row* slice);
   StringId Str(int64_t id);                          // StringIds.id -> interned name (None if unknown)
-  StringId TextOrId(const SqliteQuery& q, int col);  // a column that is text or a StringIds id
+  StringId TextOrId(const sqlite::Query& q, int col);  // a column that is text or a StringIds id
   TrackId HostTrack(int64_t global_tid);
   TrackId StreamTrack(int32_t device, int64_t stream, bool sync_row);
   int64_t DevicePid(int32_t device);
   uint64_t CorrelationKey(int64_t pid, int64_t correlation);
   void CountRows(uint64_t n);
 
-  const SqliteDb& db_;
+  const sqlite::Database& db_;
   TraceBuilder& builder_;
   const LoadOptions options_;
   uint64_t input_bytes_;
@@ -134,7 +134,7 @@ class NsysReader {
 };
 
 template <typename RowFn>
-void NsysReader::ForEachRow(const NsysTable& table, SqliteQuery& q, RowFn&& row) {
+void NsysReader::ForEachRow(const NsysTable& table, sqlite::Query& q, RowFn&& row) {
   if (!q.ok()) {
     builder_.diag().Record(DiagCode::kTruncated, Diagnostics::kNoOffset,
                            table.name() + ": not read (" + q.Error() + ")");
@@ -142,9 +142,9 @@ void NsysReader::ForEachRow(const NsysTable& table, SqliteQuery& q, RowFn&& row)
   }
   uint64_t n = 0;
   for (;;) {
-    const SqliteQuery::Step s = q.Next();
-    if (s == SqliteQuery::Step::kDone) break;
-    if (s == SqliteQuery::Step::kError) {
+    const sqlite::Query::Step s = q.Next();
+    if (s == sqlite::Query::Step::kDone) break;
+    if (s == sqlite::Query::Step::kError) {
       if (cancel_ && cancel_->load(std::memory_order_relaxed)) {
         cancelled_ = true;
       } else {

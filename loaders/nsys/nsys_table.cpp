@@ -12,7 +12,7 @@ bool NsysTable::HasColumn(std::string_view column) const {
 int NsysTable::Want(std::initializer_list<std::string_view> spellings) {
   for (std::string_view s : spellings) {
     if (!HasColumn(s)) continue;
-    selected_.push_back(QuoteIdentifier(s));
+    selected_.push_back(sqlite::QuoteIdentifier(s));
     return static_cast<int>(selected_.size()) - 1;
   }
   return kAbsent;
@@ -22,7 +22,7 @@ std::string NsysTable::Sql(std::string_view tail) const {
   std::string sql = "SELECT ";
   for (size_t i = 0; i < selected_.size(); ++i) sql += (i ? ", " : "") + selected_[i];
   if (selected_.empty()) sql += "1";
-  sql += " FROM " + QuoteIdentifier(name_);
+  sql += " FROM " + sqlite::QuoteIdentifier(name_);
   if (!tail.empty()) sql += " " + std::string(tail);
   return sql;
 }

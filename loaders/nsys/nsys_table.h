@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "loaders/nsys/sqlite_db.h"
+#include "sqlite/database.h"
 
 namespace stepline::loaders::nsys {
 
@@ -35,7 +35,7 @@ class NsysTable {
 };
 
 // Reads a field that may be absent: `fallback` when absent or NULL.
-inline int64_t IntOr(const SqliteQuery& q, int col, int64_t fallback) {
+inline int64_t IntOr(const sqlite::Query& q, int col, int64_t fallback) {
   if (col == NsysTable::kAbsent) return fallback;
   // SQLite reads NULL as 0, so a 0 fallback needs no type check.
   return fallback == 0 || !q.IsNull(col) ? q.Int(col) : fallback;

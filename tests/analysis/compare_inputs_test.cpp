@@ -1,11 +1,11 @@
 // Compare on real inputs, against numbers computed without the compare code:
 //  - the demo pair input-bound (A) vs baseline (B): the per-step input idle
-//    time and step time fall by what the generator planted (DemoTruth);
+//    time and step time fall by what the generator planted (demo::DemoTruth);
 //  - the shared HTA trace_diff pair (control = A, test = B): op counts and
 //    totals equal a python count over the raw JSON events.
 #include <gtest/gtest.h>
 
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "loaders/load.h"
 #include "model/analysis/compare.h"
 #include "tests/support/test_traces.h"
@@ -35,24 +35,24 @@ struct TruthMeans {
   DurNs input_ns = 0;
 };
 
-TruthMeans MeansOf(const loaders::DemoTruth& truth) {
+TruthMeans MeansOf(const demo::DemoTruth& truth) {
   TruthMeans m;
   m.steps = truth.steps.size();
   DurNs dur = 0, input = 0;
-  for (const loaders::DemoStepTruth& s : truth.steps) {
+  for (const demo::DemoStepTruth& s : truth.steps) {
     dur += s.dur_ns;
-    input += s.gap_ns_by_cause[static_cast<size_t>(loaders::DemoIdleCause::kInput)];
+    input += s.gap_ns_by_cause[static_cast<size_t>(demo::DemoIdleCause::kInput)];
   }
   m.step_ns = dur / static_cast<DurNs>(m.steps);
   m.input_ns = input / static_cast<DurNs>(m.steps);
   return m;
 }
 
-loaders::DemoOutput Demo(const char* scenario) {
-  loaders::DemoOptions options;
+demo::DemoOutput Demo(const char* scenario) {
+  demo::DemoOptions options;
   options.scenario = scenario;
   options.steps = 6;
-  auto demo = loaders::GenerateDemo(options);
+  auto demo = demo::GenerateDemo(options);
   if (!demo.ok()) {
     ADD_FAILURE() << scenario << ": " << demo.error();
     return {};
@@ -61,8 +61,8 @@ loaders::DemoOutput Demo(const char* scenario) {
 }
 
 TEST(CompareDemoTest, InputIdleFallsByThePlantedAmount) {
-  const loaders::DemoOutput input_bound = Demo("input-bound");
-  const loaders::DemoOutput baseline = Demo("baseline");
+  const demo::DemoOutput input_bound = Demo("input-bound");
+  const demo::DemoOutput baseline = Demo("baseline");
   ASSERT_FALSE(input_bound.truth.steps.empty());
   ASSERT_FALSE(baseline.truth.steps.empty());
   const TruthMeans a = MeansOf(input_bound.truth);

@@ -6,32 +6,32 @@
 
 #include <map>
 
-#include "loaders/demo/demo_generator.h"
-#include "loaders/demo/demo_network.h"
+#include "demo/demo_generator.h"
+#include "demo/demo_network.h"
 #include "model/analysis/report.h"
 
 namespace stepline::analysis {
 namespace {
 
-using loaders::DemoScenarioInfo;
-using loaders::DemoStyle;
+using demo::DemoScenarioInfo;
+using demo::DemoStyle;
 
 struct Case {
-  const DemoScenarioInfo* info;
-  DemoStyle style;
+  const demo::DemoScenarioInfo* info;
+  demo::DemoStyle style;
 };
 
 std::vector<Case> AllCases() {
   std::vector<Case> cases;
-  for (const DemoScenarioInfo& s : loaders::DemoScenarios()) {
-    cases.push_back({&s, DemoStyle::kTensorFlow});
-    cases.push_back({&s, DemoStyle::kPyTorch});
+  for (const demo::DemoScenarioInfo& s : demo::DemoScenarios()) {
+    cases.push_back({&s, demo::DemoStyle::kTensorFlow});
+    cases.push_back({&s, demo::DemoStyle::kPyTorch});
   }
   return cases;
 }
 
 std::string CaseName(const ::testing::TestParamInfo<Case>& p) {
-  std::string name = std::string(p.param.info->name) + "_" + std::string(loaders::DemoStyleName(p.param.style));
+  std::string name = std::string(p.param.info->name) + "_" + std::string(demo::DemoStyleName(p.param.style));
   for (char& c : name) c = (c == '-') ? '_' : c;
   return name;
 }
@@ -48,21 +48,21 @@ IdleCause Dominant(const CauseNs& by_cause) {
 
 TEST_P(DemoDiagnosisTest, MatchesPlantedTruthAndExpectedDiagnosis) {
   const Case& c = GetParam();
-  loaders::DemoOptions options;
+  demo::DemoOptions options;
   options.scenario = std::string(c.info->name);
   options.style = c.style;
   options.steps = 4;
-  auto demo = loaders::GenerateDemo(options);
+  auto demo = demo::GenerateDemo(options);
   ASSERT_TRUE(demo.ok()) << demo.error();
-  const loaders::DemoTruth& truth = demo->truth;
+  const demo::DemoTruth& truth = demo->truth;
   const Report r = ComputeReport(demo->trace);
-  SCOPED_TRACE(std::string(c.info->name) + " / " + std::string(loaders::DemoStyleName(c.style)));
+  SCOPED_TRACE(std::string(c.info->name) + " / " + std::string(demo::DemoStyleName(c.style)));
 
   // Steps and their breakdown, exactly.
   ASSERT_EQ(r.steps.size(), truth.steps.size()) << "step source " << StepSourceName(r.step_source);
   for (size_t k = 0; k < r.steps.size(); ++k) {
     const ReportStep& s = r.steps[k];
-    const loaders::DemoStepTruth& t = truth.steps[k];
+    const demo::DemoStepTruth& t = truth.steps[k];
     EXPECT_EQ(s.start_ns, t.start_ns) << "step " << k;
     EXPECT_EQ(s.dur_ns, t.dur_ns) << "step " << k;
     EXPECT_EQ(At(s.breakdown, TimeCategory::kCompute) + At(s.breakdown, TimeCategory::kCollective), t.kernel_ns)
@@ -87,12 +87,12 @@ TEST_P(DemoDiagnosisTest, MatchesPlantedTruthAndExpectedDiagnosis) {
     EXPECT_EQ(first.rfind("Compute-bound", 0), 0u) << first;
   } else {
     EXPECT_EQ(static_cast<int>(Dominant(step_idle)), static_cast<int>(c.info->dominant_idle_cause));
-    const std::map<loaders::DemoIdleCause, std::string> phrase = {
-        {loaders::DemoIdleCause::kInput, "input-bound"},
-        {loaders::DemoIdleCause::kMemcpyH2D, "host-to-device copies"},
-        {loaders::DemoIdleCause::kSync, "synchronization-bound"},
-        {loaders::DemoIdleCause::kLaunch, "kernel-launch-bound"},
-        {loaders::DemoIdleCause::kHostCompute, "host-compute-bound"}};
+    const std::map<demo::DemoIdleCause, std::string> phrase = {
+        {demo::DemoIdleCause::kInput, "input-bound"},
+        {demo::DemoIdleCause::kMemcpyH2D, "host-to-device copies"},
+        {demo::DemoIdleCause::kSync, "synchronization-bound"},
+        {demo::DemoIdleCause::kLaunch, "kernel-launch-bound"},
+        {demo::DemoIdleCause::kHostCompute, "host-compute-bound"}};
     EXPECT_NE(first.find(phrase.at(c.info->dominant_idle_cause)), std::string::npos) << first;
     EXPECT_TRUE(first.rfind("Highly ", 0) == 0 || first.rfind("Moderately ", 0) == 0) << first;
   }
@@ -112,7 +112,7 @@ TEST_P(DemoDiagnosisTest, MatchesPlantedTruthAndExpectedDiagnosis) {
       }
     }
     ASSERT_NE(top, nullptr);
-    EXPECT_EQ(top->name, loaders::DemoOutputConvKernelName());
+    EXPECT_EQ(top->name, demo::DemoOutputConvKernelName());
     EXPECT_NE(first.find(top->name), std::string::npos) << first;
   }
 }

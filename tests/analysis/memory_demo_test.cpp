@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "model/analysis/compare.h"
 #include "model/analysis/report.h"
 
@@ -16,16 +16,16 @@ namespace {
 // The report's names are views into the trace's string pool, so the run
 // keeps its trace alive (the sanitizer build found a use after free here).
 struct DemoRun {
-  loaders::DemoTruth truth;
+  demo::DemoTruth truth;
   std::shared_ptr<const Trace> trace;
   Report report;
 };
 
-DemoRun Generate(const std::string& scenario, loaders::DemoStyle style) {
-  loaders::DemoOptions options;
+DemoRun Generate(const std::string& scenario, demo::DemoStyle style) {
+  demo::DemoOptions options;
   options.scenario = scenario;
   options.style = style;
-  auto out = loaders::GenerateDemo(options);
+  auto out = demo::GenerateDemo(options);
   EXPECT_TRUE(out.ok());
   auto trace = std::make_shared<const Trace>(std::move(out.value().trace));
   DemoRun run{out.value().truth, trace, ComputeReport(*trace)};
@@ -39,7 +39,7 @@ bool Warns(const Report& r, const std::string& what) {
   return false;
 }
 
-class MemoryDemoTest : public ::testing::TestWithParam<loaders::DemoStyle> {};
+class MemoryDemoTest : public ::testing::TestWithParam<demo::DemoStyle> {};
 
 TEST_P(MemoryDemoTest, MemoryLeakGrowsAtThePlantedSlope) {
   const DemoRun run = Generate("memory-leak", GetParam());
@@ -73,8 +73,8 @@ TEST_P(MemoryDemoTest, BaselineRecordsFlatMemory) {
 }
 
 TEST(MemoryCompareTest, DiffShowsThePeaksOfBothRuns) {
-  const DemoRun a = Generate("baseline", loaders::DemoStyle::kPyTorch);
-  const DemoRun b = Generate("memory-leak", loaders::DemoStyle::kPyTorch);
+  const DemoRun a = Generate("baseline", demo::DemoStyle::kPyTorch);
+  const DemoRun b = Generate("memory-leak", demo::DemoStyle::kPyTorch);
   const Comparison c = Compare(*a.trace, *b.trace);
   std::vector<const SummaryRow*> rows;
   for (const SummaryRow& row : c.summary) {
@@ -92,8 +92,8 @@ TEST(MemoryCompareTest, DiffShowsThePeaksOfBothRuns) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Styles, MemoryDemoTest,
-                         ::testing::Values(loaders::DemoStyle::kPyTorch, loaders::DemoStyle::kTensorFlow),
-                         [](const auto& info) { return std::string(loaders::DemoStyleName(info.param)); });
+                         ::testing::Values(demo::DemoStyle::kPyTorch, demo::DemoStyle::kTensorFlow),
+                         [](const auto& info) { return std::string(demo::DemoStyleName(info.param)); });
 
 }  // namespace
 }  // namespace stepline::analysis

@@ -6,23 +6,23 @@
 
 #include <set>
 
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "model/analysis/report.h"
 
 namespace stepline::analysis {
 namespace {
 
-using loaders::DemoStyle;
+using demo::DemoStyle;
 
-class OutlierDemoTest : public ::testing::TestWithParam<std::tuple<std::string_view, DemoStyle>> {};
+class OutlierDemoTest : public ::testing::TestWithParam<std::tuple<std::string_view, demo::DemoStyle>> {};
 
 TEST_P(OutlierDemoTest, OnlyThePlantedCheckpointStepsAreOutliers) {
   const auto [scenario, style] = GetParam();
-  loaders::DemoOptions options;
+  demo::DemoOptions options;
   options.scenario = std::string(scenario);
   options.style = style;
   options.steps = 8;
-  auto demo = loaders::GenerateDemo(options);
+  auto demo = demo::GenerateDemo(options);
   ASSERT_TRUE(demo.ok()) << demo.error();
   const Report r = ComputeReport(demo->trace);
   ASSERT_EQ(r.steps.size(), demo->truth.steps.size());
@@ -50,11 +50,11 @@ TEST_P(OutlierDemoTest, OnlyThePlantedCheckpointStepsAreOutliers) {
   EXPECT_TRUE(sentence);
 }
 
-std::vector<std::tuple<std::string_view, DemoStyle>> AllScenarios() {
-  std::vector<std::tuple<std::string_view, DemoStyle>> out;
-  for (const loaders::DemoScenarioInfo& s : loaders::DemoScenarios()) {
-    out.emplace_back(s.name, DemoStyle::kTensorFlow);
-    out.emplace_back(s.name, DemoStyle::kPyTorch);
+std::vector<std::tuple<std::string_view, demo::DemoStyle>> AllScenarios() {
+  std::vector<std::tuple<std::string_view, demo::DemoStyle>> out;
+  for (const demo::DemoScenarioInfo& s : demo::DemoScenarios()) {
+    out.emplace_back(s.name, demo::DemoStyle::kTensorFlow);
+    out.emplace_back(s.name, demo::DemoStyle::kPyTorch);
   }
   return out;
 }
@@ -62,7 +62,7 @@ std::vector<std::tuple<std::string_view, DemoStyle>> AllScenarios() {
 INSTANTIATE_TEST_SUITE_P(AllScenarios, OutlierDemoTest, ::testing::ValuesIn(AllScenarios()), [](const auto& info) {
   std::string name(std::get<0>(info.param));
   for (char& c : name) c = c == '-' ? '_' : c;
-  return name + "_" + std::string(loaders::DemoStyleName(std::get<1>(info.param)));
+  return name + "_" + std::string(demo::DemoStyleName(std::get<1>(info.param)));
 });
 
 }  // namespace

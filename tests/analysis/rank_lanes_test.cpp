@@ -7,7 +7,7 @@
 
 #include <random>
 
-#include "loaders/demo/demo_ddp.h"
+#include "demo/demo_ddp.h"
 #include "loaders/load.h"
 #include "model/analysis/rank_detail.h"
 #include "model/analysis/rank_instances.h"
@@ -142,12 +142,12 @@ struct RankDemo {
 };
 
 RankDemo MakeDemo(DurNs skew_ns) {
-  loaders::DdpDemoOptions o;
+  demo::DdpDemoOptions o;
   o.ranks = 4;
   o.steps = 4;
   o.kernels_per_step = 6;
   o.skew_ns = skew_ns;
-  const loaders::DdpDemo demo(o);
+  const demo::DdpDemo demo(o);
   RankDemo d;
   for (int r = 0; r < o.ranks; ++r) {
     auto trace = loaders::LoadBytes(demo.RankJson(r), "rank" + std::to_string(r) + ".json");
@@ -160,11 +160,11 @@ RankDemo MakeDemo(DurNs skew_ns) {
 }
 
 TEST(RankLanesTest, DemoRankLanesHoldItsKernelsHostThreadAndSteps) {
-  loaders::DdpDemoOptions o;
+  demo::DdpDemoOptions o;
   o.ranks = 4;
   o.steps = 4;
   o.kernels_per_step = 6;
-  const loaders::DdpDemo demo(o);
+  const demo::DdpDemo demo(o);
   auto trace = loaders::LoadBytes(demo.RankJson(1), "rank1.json");
   ASSERT_TRUE(static_cast<bool>(trace)) << trace.error().ToString();
   const TraceAnalysis a = ComputeAnalysis(trace.value());
@@ -306,12 +306,12 @@ TEST(RankDetailTest, RowsInFindsEveryOverlappingRowOfOverlappingSlices) {
 // The demo's rank 1 with its clock skewed: the detail's kernels are the
 // trace's own, on its own clock (the view subtracts the offset).
 TEST(RankDetailTest, DemoRankDetailIsItsKernelsAndMainThreadOnItsOwnClock) {
-  loaders::DdpDemoOptions o;
+  demo::DdpDemoOptions o;
   o.ranks = 2;
   o.steps = 2;
   o.kernels_per_step = 4;
   o.skew_ns = 5'000'000;
-  const loaders::DdpDemo demo(o);
+  const demo::DdpDemo demo(o);
   auto trace = loaders::LoadBytes(demo.RankJson(1), "rank1.json");
   ASSERT_TRUE(static_cast<bool>(trace)) << trace.error().ToString();
   const TraceAnalysis a = ComputeAnalysis(trace.value());
@@ -327,7 +327,7 @@ TEST(RankDetailTest, DemoRankDetailIsItsKernelsAndMainThreadOnItsOwnClock) {
   EXPECT_EQ(d.collective.size(), 2u);  // one all-reduce per step
   ASSERT_GT(d.host.size(), 0u);
   bool dataloader = false;
-  for (uint32_t n : d.host.name) dataloader = dataloader || d.names[n] == loaders::kDdpInputEventName;
+  for (uint32_t n : d.host.name) dataloader = dataloader || d.names[n] == demo::kDdpInputEventName;
   EXPECT_TRUE(dataloader);
   // Each slice names its stream or thread: the kernels' and the collectives' streams differ.
   ASSERT_EQ(d.compute[0].track.size(), d.compute[0].size());

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "loaders/demo/demo_ddp.h"
+#include "demo/demo_ddp.h"
 #include "loaders/load.h"
 #include "model/analysis/ranks_analysis.h"
 #include "model/analysis/ranks_summary_json.h"
@@ -14,7 +14,7 @@
 namespace stepline::analysis {
 namespace {
 
-std::vector<RankSummary> Summaries(const loaders::DdpDemo& demo, int ranks) {
+std::vector<RankSummary> Summaries(const demo::DdpDemo& demo, int ranks) {
   std::vector<RankSummary> out;
   for (int r = 0; r < ranks; ++r) {
     auto trace = loaders::LoadBytes(demo.RankJson(r), "rank" + std::to_string(r) + ".json");
@@ -39,14 +39,14 @@ struct DemoCase {
 class RanksDemoTest : public ::testing::TestWithParam<DemoCase> {};
 
 TEST_P(RanksDemoTest, FindsThePlantedStragglerWaitsAndOffsets) {
-  loaders::DdpDemoOptions o;
+  demo::DdpDemoOptions o;
   o.ranks = GetParam().ranks;
   o.steps = 6;
   o.kernels_per_step = 12;
   o.skew_ns = GetParam().skew_us * 1000;
-  ASSERT_EQ(loaders::CheckDdpDemoOptions(o), "");
-  const loaders::DdpDemo demo(o);
-  const loaders::DdpDemoTruth& truth = demo.truth();
+  ASSERT_EQ(demo::CheckDdpDemoOptions(o), "");
+  const demo::DdpDemo demo(o);
+  const demo::DdpDemoTruth& truth = demo.truth();
   const std::vector<RankSummary> in = Summaries(demo, o.ranks);
   ASSERT_EQ(in.size(), static_cast<size_t>(o.ranks));
   for (const RankSummary& s : in) {
@@ -69,7 +69,7 @@ TEST_P(RanksDemoTest, FindsThePlantedStragglerWaitsAndOffsets) {
   ExpectNear5(a.straggler->late_ns, truth.ranks[static_cast<size_t>(truth.straggler)].late_ns, "straggler late");
   for (size_t r = 0; r < a.ranks.size(); ++r) {
     const RankRow& row = a.ranks[r];
-    const loaders::DdpRankTruth& t = truth.ranks[static_cast<size_t>(row.rank)];
+    const demo::DdpRankTruth& t = truth.ranks[static_cast<size_t>(row.rank)];
     ExpectNear5(row.collective_wait_ns_per_step, t.wait_ns_per_step, "wait of rank " + std::to_string(row.rank));
     ExpectNear5(row.late_ns, t.late_ns, "late of rank " + std::to_string(row.rank));
     ExpectNear5(row.clock_offset_ns, t.clock_offset_ns, "offset of rank " + std::to_string(row.rank));
@@ -98,13 +98,13 @@ INSTANTIATE_TEST_SUITE_P(Demo, RanksDemoTest,
                          });
 
 TEST(RanksDemoTest, SkewGivesTheSameAnswersAsNoSkew) {
-  loaders::DdpDemoOptions o;
+  demo::DdpDemoOptions o;
   o.ranks = 4;
   o.steps = 4;
   o.kernels_per_step = 6;
-  const RanksAnalysis plain = AnalyzeRanks(Summaries(loaders::DdpDemo(o), o.ranks));
+  const RanksAnalysis plain = AnalyzeRanks(Summaries(demo::DdpDemo(o), o.ranks));
   o.skew_ns = 7'000'000;
-  const RanksAnalysis skewed = AnalyzeRanks(Summaries(loaders::DdpDemo(o), o.ranks));
+  const RanksAnalysis skewed = AnalyzeRanks(Summaries(demo::DdpDemo(o), o.ranks));
   ASSERT_TRUE(plain.straggler && skewed.straggler);
   EXPECT_EQ(plain.straggler->rank, skewed.straggler->rank);
   EXPECT_EQ(plain.recommendations, skewed.recommendations);
@@ -217,11 +217,11 @@ namespace stepline::analysis {
 namespace {
 
 TEST(RankSummaryJsonTest, RoundTripsEveryField) {
-  loaders::DdpDemoOptions o;
+  demo::DdpDemoOptions o;
   o.ranks = 2;
   o.steps = 3;
   o.kernels_per_step = 4;
-  const std::vector<RankSummary> in = Summaries(loaders::DdpDemo(o), 2);
+  const std::vector<RankSummary> in = Summaries(demo::DdpDemo(o), 2);
   ASSERT_EQ(in.size(), 2u);
   RankSummary s = in[1];
   s.path = "dir/\"quoted\"\\rank\n1";

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "model/analysis/report.h"
 #include "tests/support/synthetic_trace.h"
 
@@ -180,10 +180,10 @@ TEST(PrimaryDeviceIdTest, NamesTheDevicePrimaryDeviceIndexPicks) {
   copies_only.Device(0).Copy(GpuKind::kMemcpyD2H, 1, Us(0), Us(5));
   EXPECT_EQ(PrimaryDeviceId(copies_only.Build()), std::nullopt);
   EXPECT_EQ(PrimaryDeviceId(Trace()), std::nullopt);
-  for (const loaders::DemoScenarioInfo& scenario : loaders::DemoScenarios()) {
-    loaders::DemoOptions options;
+  for (const demo::DemoScenarioInfo& scenario : demo::DemoScenarios()) {
+    demo::DemoOptions options;
     options.scenario = std::string(scenario.name);
-    auto demo = loaders::GenerateDemoTrace(options);
+    auto demo = demo::GenerateDemoTrace(options);
     ASSERT_TRUE(demo.ok()) << scenario.name;
     EXPECT_EQ(PrimaryDeviceId(*demo), expected(*demo)) << scenario.name;
     EXPECT_TRUE(PrimaryDeviceId(*demo).has_value()) << scenario.name;

@@ -1,6 +1,6 @@
 // The subcommands' argument parser: flags, both option spellings, and the
 // errors that make a subcommand print its usage.
-#include "app/cli_args.h"
+#include "app/cli/cli_args.h"
 
 #include <gtest/gtest.h>
 

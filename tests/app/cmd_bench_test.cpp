@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/commands.h"
+#include "app/cli/commands.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/support/mini_json.h"
 #include "tests/support/test_traces.h"
@@ -37,9 +37,9 @@ TEST(CmdBenchTest, JsonHasTheDocumentedKeys) {
   // frame_total_ms is there only with a GL context (a display or xvfb-run).
   std::erase(keys, "frame_total_ms");
   EXPECT_EQ(keys, (std::vector<std::string>{
-                              "bytes", "slices", "load_ms", "load_mb_per_s", "rss_bytes", "bytes_per_slice",
+                              "bytes", "slices", "load_ms", "load_mb_per_s", "peak_rss_bytes", "bytes_per_slice",
                               "bytes_per_slice_no_args", "slices_per_s", "load_ms_no_args", "cpu_ms",
-                              "rss_bytes_no_args", "rss_bytes_trimmed", "rss_bytes_trimmed_no_args", "model_bytes",
+                              "peak_rss_bytes_no_args", "model_bytes",
                               "model_bytes_no_args", "format", "tiled_copies", "repeat", "threads", "analysis_ms", "parse_floor_mb_per_s",
                               "load_vs_parse_floor", "parse_floor_cpu_ms", "frame_build_ms"}));
   std::ifstream file(path, std::ios::binary | std::ios::ate);
@@ -61,8 +61,27 @@ TEST(CmdBenchTest, JsonHasTheDocumentedKeys) {
   EXPECT_NEAR(NumberAt(*json, "load_vs_parse_floor"), ratio, 1.01 * rounding + 1e-9);
   EXPECT_EQ(NumberAt(*json, "tiled_copies"), 0.0);
   EXPECT_EQ(json->Find("format")->text, "chrome-json");
-  // RSS moves in whole pages, so a 9-slice trace gives a coarse but finite figure.
-  EXPECT_NEAR(NumberAt(*json, "bytes_per_slice"), NumberAt(*json, "rss_bytes") / kSmallTraceSlices, 0.01);
+  // Every figure is positive and agrees with the others.
+  for (const char* key : {"bytes", "slices", "load_ms", "load_mb_per_s", "peak_rss_bytes", "bytes_per_slice",
+                          "bytes_per_slice_no_args", "slices_per_s", "load_ms_no_args", "cpu_ms",
+                          "peak_rss_bytes_no_args", "model_bytes", "model_bytes_no_args", "repeat", "analysis_ms",
+                          "parse_floor_mb_per_s", "load_vs_parse_floor", "parse_floor_cpu_ms"}) {
+    EXPECT_GT(NumberAt(*json, key), 0.0) << key;
+  }
+  const double slices = NumberAt(*json, "slices");
+  EXPECT_NEAR(NumberAt(*json, "bytes_per_slice"), NumberAt(*json, "model_bytes") / slices, 0.01);
+  EXPECT_NEAR(NumberAt(*json, "bytes_per_slice_no_args"), NumberAt(*json, "model_bytes_no_args") / slices, 0.01);
+  EXPECT_LE(NumberAt(*json, "model_bytes_no_args"), NumberAt(*json, "model_bytes"));
+  // The child's peak holds the input it was handed.
+  EXPECT_GE(NumberAt(*json, "peak_rss_bytes"), NumberAt(*json, "bytes"));
+  // Speeds are the load's: within what printing load_ms to 0.001 ms and the
+  // speeds to 0.1 MB/s and 1 slice/s allows.
+  const double load_ms = NumberAt(*json, "load_ms");
+  const double relative = 0.0005 / load_ms * 1.01;
+  const double mb_per_s = NumberAt(*json, "bytes") / 1e3 / load_ms;
+  EXPECT_NEAR(NumberAt(*json, "load_mb_per_s"), mb_per_s, mb_per_s * relative + 0.05 + 1e-9);
+  const double slices_per_s = slices * 1e3 / load_ms;
+  EXPECT_NEAR(NumberAt(*json, "slices_per_s"), slices_per_s, slices_per_s * relative + 0.5 + 1e-9);
 }
 
 TEST(CmdBenchTest, TileMbBuildsALargerTraceWithProportionalSlices) {

@@ -12,8 +12,8 @@
 #include <map>
 #include <sstream>
 
-#include "app/commands.h"
-#include "loaders/demo/demo_generator.h"
+#include "app/cli/commands.h"
+#include "demo/demo_generator.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/support/file_bytes.h"
 #include "tests/support/mini_json.h"
@@ -66,15 +66,15 @@ class CmdDiffTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new fs::path(MakeScratchDir("stepline-diff-test"));
-    Write("input-bound", loaders::DemoStyle::kTensorFlow, "a.json");
-    Write("baseline", loaders::DemoStyle::kTensorFlow, "b.json");
-    Write("baseline", loaders::DemoStyle::kPyTorch, "c.json");
+    Write("input-bound", demo::DemoStyle::kTensorFlow, "a.json");
+    Write("baseline", demo::DemoStyle::kTensorFlow, "b.json");
+    Write("baseline", demo::DemoStyle::kPyTorch, "c.json");
   }
   static void TearDownTestSuite() {
     fs::remove_all(*dir_);
     delete dir_;
   }
-  static void Write(const char* scenario, loaders::DemoStyle style, const char* name) {
+  static void Write(const char* scenario, demo::DemoStyle style, const char* name) {
     WriteDemoJson(scenario, style, Path(name));
   }
   static std::string Path(const char* name) { return (*dir_ / name).string(); }

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/commands.h"
+#include "app/cli/commands.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/support/mini_json.h"
 #include "tests/support/test_traces.h"

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/commands.h"
-#include "app/rank_set.h"
+#include "app/cli/commands.h"
+#include "app/runs/rank_set.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/loaders/xspace_ranks_builder.h"
 #include "tests/support/mini_json.h"
@@ -246,7 +246,7 @@ TEST(CmdRanksTest, FromReportsMergesReportJsonLikeTheTraces) {
       << one_bad.err;
   // A report of a trace with no rank carries no summary.
   const fs::path plain = MakeScratchDirRemovedAtExit("ranks-plain");
-  WriteDemoJson("input-bound", loaders::DemoStyle::kPyTorch, (plain / "t.json").string());
+  WriteDemoJson("input-bound", demo::DemoStyle::kPyTorch, (plain / "t.json").string());
   EXPECT_EQ(RunCommand(RunReport, {(plain / "t.json").string(), "--json"}).out.find("rank_summary"), std::string::npos);
 }
 

@@ -10,8 +10,8 @@
 #include <numeric>
 #include <sstream>
 
-#include "app/commands.h"
-#include "loaders/demo/demo_generator.h"
+#include "app/cli/commands.h"
+#include "demo/demo_generator.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/support/mini_json.h"
 
@@ -48,7 +48,7 @@ class CmdReportTest : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new fs::path(MakeScratchDir("stepline-report-test"));
     trace_ = new std::string((*dir_ / "input_bound.json").string());
-    WriteDemoJson("input-bound", loaders::DemoStyle::kTensorFlow, *trace_);
+    WriteDemoJson("input-bound", demo::DemoStyle::kTensorFlow, *trace_);
   }
   static void TearDownTestSuite() {
     fs::remove_all(*dir_);

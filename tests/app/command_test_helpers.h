@@ -16,9 +16,9 @@
 #include <string_view>
 #include <vector>
 
-#include "app/commands.h"
-#include "loaders/demo/demo_generator.h"
-#include "loaders/export/chrome_json_writer.h"
+#include "app/cli/commands.h"
+#include "demo/demo_generator.h"
+#include "export/chrome_json_writer.h"
 #include "tests/support/file_bytes.h"
 #include "tests/support/mini_json.h"
 
@@ -83,15 +83,15 @@ inline const ::stepline::testing::JsonValue& Member(const ::stepline::testing::J
 
 // A 3-step demo `scenario` as Chrome JSON at `path`. Its ground truth is not
 // computed: the command tests check the commands, not the generator.
-inline void WriteDemoJson(const char* scenario, loaders::DemoStyle style, const std::string& path) {
-  loaders::DemoOptions demo;
+inline void WriteDemoJson(const char* scenario, demo::DemoStyle style, const std::string& path) {
+  demo::DemoOptions demo;
   demo.scenario = scenario;
   demo.style = style;
   demo.steps = 3;
   demo.compute_truth = false;
-  auto trace = loaders::GenerateDemoTrace(demo);
+  auto trace = demo::GenerateDemoTrace(demo);
   ASSERT_TRUE(trace.ok()) << trace.error();
-  auto written = loaders::WriteChromeJsonFile(*trace, path);
+  auto written = exports::WriteChromeJsonFile(*trace, path);
   ASSERT_TRUE(written.ok()) << written.error();
 }
 

@@ -19,7 +19,7 @@
 #include "app/gui/headless_frame.h"
 #include "app/gui/offscreen.h"
 #include "app/gui/viewer_session.h"
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "tests/app/screenshot_test_helpers.h"
 
 namespace stepline::app {
@@ -29,9 +29,9 @@ constexpr const char* kInnerEnv = "STEPLINE_PROMPT_TEST_DIR";
 constexpr int kW = 1280, kH = 720;
 
 std::shared_ptr<const ui::TimelineData> Demo(const char* scenario) {
-  loaders::DemoOptions options;
+  demo::DemoOptions options;
   options.scenario = scenario;
-  auto r = loaders::GenerateDemoTrace(options);
+  auto r = demo::GenerateDemoTrace(options);
   if (!r.ok()) return nullptr;
   return std::make_shared<const ui::TimelineData>(std::make_shared<const Trace>(std::move(r).value()));
 }
@@ -52,7 +52,7 @@ TEST(CompareDropPromptTest, Inner) {
   ASSERT_TRUE(renderer.Init(&error)) << error;
   OffscreenTarget target;
   ASSERT_TRUE(target.Create(kW, kH, &error)) << error;
-  SafeWriteOptions overwrite;
+  exports::SafeWriteOptions overwrite;
   overwrite.overwrite = true;
   ViewerSession session{RecentFiles("/dev/null/never")};
   session.Show(Demo("input-bound"), "input_bound.json.gz");

@@ -6,17 +6,17 @@
 #include <imgui.h>
 
 #include "app/gui/viewer_session.h"
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "tests/support/headless_imgui.h"
 
 namespace stepline::app {
 namespace {
 
 std::shared_ptr<const ui::TimelineData> DemoData(const char* scenario) {
-  loaders::DemoOptions options;
+  demo::DemoOptions options;
   options.scenario = scenario;
   options.steps = 4;
-  auto r = loaders::GenerateDemoTrace(options);
+  auto r = demo::GenerateDemoTrace(options);
   if (!r.ok()) return nullptr;
   return std::make_shared<const ui::TimelineData>(std::make_shared<const Trace>(std::move(r).value()));
 }

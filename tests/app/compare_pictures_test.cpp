@@ -17,7 +17,7 @@
 #include "app/gui/picture_saver.h"
 #include "app/gui/viewer_frame.h"
 #include "app/gui/viewer_session.h"
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "tests/app/screenshot_test_helpers.h"
 
 namespace stepline::app {
@@ -25,10 +25,10 @@ namespace {
 namespace fs = std::filesystem;
 
 std::shared_ptr<const ui::TimelineData> PictureDemo(const char* scenario) {
-  loaders::DemoOptions options;
+  demo::DemoOptions options;
   options.scenario = scenario;
   options.steps = 4;
-  auto r = loaders::GenerateDemoTrace(options);
+  auto r = demo::GenerateDemoTrace(options);
   if (!r.ok()) return nullptr;
   return std::make_shared<const ui::TimelineData>(std::make_shared<const Trace>(std::move(r).value()));
 }

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "loaders/demo/demo_scenarios.h"
+#include "demo/demo_scenarios.h"
 #include "tests/app/command_test_helpers.h"
 
 namespace stepline::app {
@@ -44,16 +44,16 @@ std::string WriteDemo(const std::filesystem::path& dir, const std::string& name)
   const std::string path = (dir / (name + ".json")).string();
   if (std::filesystem::exists(path)) return path;
   const size_t dash = name.rfind('-');
-  const auto style = loaders::ParseDemoStyle(name.substr(dash + 1));
+  const auto style = demo::ParseDemoStyle(name.substr(dash + 1));
   EXPECT_TRUE(style.has_value()) << name;
-  loaders::DemoOptions demo;
+  demo::DemoOptions demo;
   demo.scenario = name.substr(0, dash);
-  demo.style = style.value_or(loaders::DemoStyle{});
+  demo.style = style.value_or(demo::DemoStyle{});
   demo.compute_truth = false;
-  auto generated = loaders::GenerateDemoTrace(demo);
+  auto generated = demo::GenerateDemoTrace(demo);
   EXPECT_TRUE(generated.ok()) << generated.error();
   if (generated.ok()) {
-    EXPECT_TRUE(loaders::WriteChromeJsonFile(*generated, path).ok());
+    EXPECT_TRUE(exports::WriteChromeJsonFile(*generated, path).ok());
   }
   return path;
 }

@@ -1,5 +1,5 @@
 // JsonWriter: commas and nesting come out right however values are mixed.
-#include "app/json_writer.h"
+#include "app/output/json_writer.h"
 
 #include <gtest/gtest.h>
 

@@ -13,7 +13,7 @@
 
 #include "app/gui/key_event_queue.h"
 #include "app/gui/viewer_session.h"
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "tests/support/headless_imgui.h"
 
 namespace stepline::app {
@@ -57,10 +57,10 @@ class KeyboardTest : public ::testing::Test {
     Frame();
   }
   void ShowDemo() {
-    loaders::DemoOptions options;
+    demo::DemoOptions options;
     options.scenario = "input-bound";
     options.steps = 4;
-    auto r = loaders::GenerateDemoTrace(options);
+    auto r = demo::GenerateDemoTrace(options);
     ASSERT_TRUE(r.ok());
     session_.Show(std::make_shared<const ui::TimelineData>(std::make_shared<const Trace>(std::move(r).value())),
                   "demo.json");

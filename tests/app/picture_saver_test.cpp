@@ -17,7 +17,7 @@
 #include "app/gui/gl_window.h"
 #include "app/gui/viewer_frame.h"
 #include "app/gui/viewer_session.h"
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "tests/app/screenshot_test_helpers.h"
 
 namespace stepline::app {
@@ -81,10 +81,10 @@ TEST_F(PictureSaverWindowTest, SavesAPanelWithItsCaptionAndTheWholeWindow) {
   std::string error;
   ASSERT_TRUE(window.Create(options, &error)) << error;
   ui::DrawListQuadRenderer renderer;
-  loaders::DemoOptions demo;
+  demo::DemoOptions demo;
   demo.scenario = "baseline";
   demo.steps = 4;
-  auto trace = loaders::GenerateDemoTrace(demo);
+  auto trace = demo::GenerateDemoTrace(demo);
   ASSERT_TRUE(trace.ok());
   ViewerSession session{RecentFiles("/dev/null/never")};
   session.Show(std::make_shared<const ui::TimelineData>(std::make_shared<const Trace>(std::move(trace).value())),

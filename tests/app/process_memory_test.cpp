@@ -1,6 +1,6 @@
 // Resident-memory readings and forked measurements, the two things bench's
 // memory figures rest on.
-#include "app/process_memory.h"
+#include "app/cli/process_memory.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// TensorBoard / XProf log directories (app/profile_runs.h) and the rows of
+// TensorBoard / XProf log directories (app/runs/profile_runs.h) and the rows of
 // the Open folder picker (app/gui/run_picker.h), on generated logs trees
 // with two runs, several hosts and decoy files.
-#include "app/profile_runs.h"
+#include "app/runs/profile_runs.h"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "app/gui/run_picker.h"
-#include "app/rank_set.h"
-#include "app/text_format.h"
+#include "app/runs/rank_set.h"
+#include "app/output/text_format.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/loaders/xspace_ranks_builder.h"
 
@@ -164,7 +164,7 @@ TEST(ProfileRunsTest, InfoAcceptsALogDirectory) {
   const fs::path root = MakeScratchDirRemovedAtExit("profile-runs-info") / "logs";
   const fs::path run = root / "plugins" / "profile" / "2024_05_01_12_30_00";
   fs::create_directories(run);
-  WriteDemoJson("baseline", loaders::DemoStyle::kPyTorch, (run / "host0.pt.trace.json").string());
+  WriteDemoJson("baseline", demo::DemoStyle::kPyTorch, (run / "host0.pt.trace.json").string());
   const RunOutput r = RunCommand(RunInfo, {root.string(), "--json"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("opened " + (run / "host0.pt.trace.json").string()), std::string::npos) << r.err;

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "app/commands.h"
+#include "app/cli/commands.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/app/screenshot_test_helpers.h"
 

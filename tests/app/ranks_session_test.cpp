@@ -9,11 +9,11 @@
 #include <memory>
 #include <thread>
 
-#include "app/commands.h"
+#include "app/cli/commands.h"
 #include "app/gui/viewer_session.h"
-#include "app/rank_detail_cache.h"
-#include "app/rank_set.h"
-#include "loaders/demo/demo_generator.h"
+#include "app/gui/rank_detail_cache.h"
+#include "app/runs/rank_set.h"
+#include "demo/demo_generator.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/loaders/xspace_ranks_builder.h"
 #include "tests/support/headless_imgui.h"

@@ -23,7 +23,7 @@
 #include <set>
 #include <sstream>
 
-#include "app/commands.h"
+#include "app/cli/commands.h"
 #include "model/diagnostics.h"
 #include "tests/support/file_bytes.h"
 #include "tests/support/mini_json.h"

@@ -25,7 +25,7 @@ std::vector<uint32_t> AllRows(size_t n) {
   return rows;
 }
 
-class ReportCsvWindowTest : public ::testing::TestWithParam<loaders::DemoStyle> {};
+class ReportCsvWindowTest : public ::testing::TestWithParam<demo::DemoStyle> {};
 
 TEST_P(ReportCsvWindowTest, ReportCsvMatchesWindowTables) {
   const auto dir = MakeScratchDir("report-csv-window");
@@ -60,7 +60,7 @@ TEST_P(ReportCsvWindowTest, ReportCsvMatchesWindowTables) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BothStyles, ReportCsvWindowTest,
-                         ::testing::Values(loaders::DemoStyle::kTensorFlow, loaders::DemoStyle::kPyTorch));
+                         ::testing::Values(demo::DemoStyle::kTensorFlow, demo::DemoStyle::kPyTorch));
 
 }  // namespace
 }  // namespace stepline::app

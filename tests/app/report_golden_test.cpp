@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "loaders/byte_source.h"
-#include "loaders/demo/demo_scenarios.h"
+#include "demo/demo_scenarios.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/support/mini_json.h"
 
@@ -86,18 +86,18 @@ TEST_P(ReportGoldenTest, ReportMatchesTheGolden) {
   const std::string name = GetParam();  // scenario-style
   const size_t dash = name.rfind('-');
   const std::string scenario = name.substr(0, dash), style_name = name.substr(dash + 1);
-  const auto style = loaders::ParseDemoStyle(style_name);
+  const auto style = demo::ParseDemoStyle(style_name);
   ASSERT_TRUE(style.has_value());
   const auto dir = MakeScratchDir("report-golden-" + name);
   const std::string trace = (dir / "trace.json").string();
   // As `stepline demo SCENARIO --style STYLE --out FILE` (make_goldens.sh): the defaults.
-  loaders::DemoOptions demo;
+  demo::DemoOptions demo;
   demo.scenario = scenario;
   demo.style = *style;
   demo.compute_truth = false;
-  auto generated = loaders::GenerateDemoTrace(demo);
+  auto generated = demo::GenerateDemoTrace(demo);
   ASSERT_TRUE(generated.ok()) << generated.error();
-  ASSERT_TRUE(loaders::WriteChromeJsonFile(*generated, trace).ok());
+  ASSERT_TRUE(exports::WriteChromeJsonFile(*generated, trace).ok());
   const RunOutput run = RunCommand(RunReport, Args{trace, "--json"});
   ASSERT_EQ(run.code, 0) << run.err;
 
@@ -118,7 +118,7 @@ TEST_P(ReportGoldenTest, ReportMatchesTheGolden) {
 
 std::vector<std::string> GoldenNames() {
   std::vector<std::string> names;
-  for (const loaders::DemoScenarioInfo& s : loaders::DemoScenarios()) {
+  for (const demo::DemoScenarioInfo& s : demo::DemoScenarios()) {
     if (std::find(kScenariosAfterGoldens.begin(), kScenariosAfterGoldens.end(), s.name) != kScenariosAfterGoldens.end()) {
       continue;
     }

@@ -2,14 +2,14 @@
 // the Report's values (hand-checked on a synthetic two-device trace), unknowns
 // are null, output larger than one flush arrives whole; CSV quoting follows
 // RFC 4180; the text report names what a reader looks for.
-#include "app/report_output.h"
+#include "app/output/report_output.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <sstream>
 
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "tests/support/mini_json.h"
 #include "tests/support/synthetic_trace.h"
 #include "ui/table_export.h"
@@ -160,11 +160,11 @@ std::vector<Strings> Csv(const analysis::Report& r, ReportTable table) {
 
 // Issue #16: the checkpoint demo's outlier steps in JSON and text.
 TEST(ReportOutputTest, OutlierStepsInJsonAndText) {
-  loaders::DemoOptions demo;
+  demo::DemoOptions demo;
   demo.scenario = "checkpoint";
-  demo.style = loaders::DemoStyle::kPyTorch;
+  demo.style = demo::DemoStyle::kPyTorch;
   demo.steps = 8;
-  auto trace = loaders::GenerateDemoTrace(demo);
+  auto trace = demo::GenerateDemoTrace(demo);
   ASSERT_TRUE(trace.ok()) << trace.error();
   const analysis::Report r = analysis::ComputeReport(*trace);
   const auto json = ParseJson(Json(r));
@@ -187,10 +187,10 @@ TEST(ReportOutputTest, OutlierStepsInJsonAndText) {
 }
 
 TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
-  loaders::DemoOptions demo;
+  demo::DemoOptions demo;
   demo.scenario = "input-bound";
   demo.steps = 2;
-  auto trace = loaders::GenerateDemoTrace(demo);
+  auto trace = demo::GenerateDemoTrace(demo);
   ASSERT_TRUE(trace.ok()) << trace.error();
   const std::string text = Json(analysis::ComputeReport(*trace));
   const auto json = ParseJson(text);

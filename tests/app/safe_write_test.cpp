@@ -1,7 +1,7 @@
 // Safe writes: a new file appears whole, an existing one is kept unless
 // overwriting is asked for, an input trace is never written, and no
 // temporary file is left behind either way.
-#include "app/gui/safe_write.h"
+#include "export/safe_write.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -39,55 +39,55 @@ class SafeWriteTest : public ::testing::Test {
 
 TEST_F(SafeWriteTest, WritesANewFile) {
   std::string error;
-  ASSERT_TRUE(WriteFileSafely(Path("a.csv"), "x,y\n1,2\n", {}, &error)) << error;
+  ASSERT_TRUE(exports::WriteFileSafely(Path("a.csv"), "x,y\n1,2\n", {}, &error)) << error;
   EXPECT_EQ(Read(Path("a.csv")), "x,y\n1,2\n");
   EXPECT_EQ(FilesInDir(), 1u) << "a temporary file was left behind";
 }
 
 TEST_F(SafeWriteTest, KeepsAnExistingFileUnlessOverwriteIsAsked) {
   std::string error;
-  ASSERT_TRUE(WriteFileSafely(Path("a.png"), "old", {}, &error));
-  EXPECT_FALSE(WriteFileSafely(Path("a.png"), "new", {}, &error));
+  ASSERT_TRUE(exports::WriteFileSafely(Path("a.png"), "old", {}, &error));
+  EXPECT_FALSE(exports::WriteFileSafely(Path("a.png"), "new", {}, &error));
   EXPECT_NE(error.find("already exists"), std::string::npos) << error;
   EXPECT_EQ(Read(Path("a.png")), "old");
-  SafeWriteOptions force;
+  exports::SafeWriteOptions force;
   force.overwrite = true;
-  ASSERT_TRUE(WriteFileSafely(Path("a.png"), "new", force, &error)) << error;
+  ASSERT_TRUE(exports::WriteFileSafely(Path("a.png"), "new", force, &error)) << error;
   EXPECT_EQ(Read(Path("a.png")), "new");
   EXPECT_EQ(FilesInDir(), 1u);
 }
 
 TEST_F(SafeWriteTest, NeverWritesOverAnInputEvenWithForce) {
   std::string error;
-  ASSERT_TRUE(WriteFileSafely(Path("trace.json"), "{}", {}, &error));
+  ASSERT_TRUE(exports::WriteFileSafely(Path("trace.json"), "{}", {}, &error));
   fs::create_directories(dir_ / "sub");
   fs::create_symlink(dir_ / "trace.json", dir_ / "link.json");
-  SafeWriteOptions options;
+  exports::SafeWriteOptions options;
   options.overwrite = true;
   options.inputs = {Path("trace.json")};
   // The same file under three spellings.
   for (const std::string& target : {Path("trace.json"), Path("sub/../trace.json"), Path("link.json")}) {
-    EXPECT_FALSE(WriteFileSafely(target, "png bytes", options, &error)) << target;
+    EXPECT_FALSE(exports::WriteFileSafely(target, "png bytes", options, &error)) << target;
     EXPECT_NE(error.find("input"), std::string::npos) << error;
   }
   EXPECT_EQ(Read(Path("trace.json")), "{}");
-  EXPECT_TRUE(WriteFileSafely(Path("other.png"), "png bytes", options, &error)) << error;
+  EXPECT_TRUE(exports::WriteFileSafely(Path("other.png"), "png bytes", options, &error)) << error;
 }
 
 TEST_F(SafeWriteTest, FailsCleanlyInAMissingFolder) {
   std::string error;
-  EXPECT_FALSE(WriteFileSafely(Path("no/such/dir/a.csv"), "x", {}, &error));
+  EXPECT_FALSE(exports::WriteFileSafely(Path("no/such/dir/a.csv"), "x", {}, &error));
   EXPECT_NE(error.find("no/such/dir/a.csv"), std::string::npos) << error;
-  EXPECT_FALSE(WriteFileSafely(dir_.string(), "x", {}, &error)) << "wrote over a folder";
+  EXPECT_FALSE(exports::WriteFileSafely(dir_.string(), "x", {}, &error)) << "wrote over a folder";
   EXPECT_EQ(FilesInDir(), 0u);
 }
 
 TEST_F(SafeWriteTest, SameFileComparesFilesNotSpellings) {
   std::string error;
-  ASSERT_TRUE(WriteFileSafely(Path("f"), "1", {}, &error));
-  EXPECT_TRUE(SameFile(Path("f"), Path("./f")));
-  EXPECT_TRUE(SameFile(Path("missing"), Path("x/../missing")));
-  EXPECT_FALSE(SameFile(Path("f"), Path("g")));
+  ASSERT_TRUE(exports::WriteFileSafely(Path("f"), "1", {}, &error));
+  EXPECT_TRUE(exports::SameFile(Path("f"), Path("./f")));
+  EXPECT_TRUE(exports::SameFile(Path("missing"), Path("x/../missing")));
+  EXPECT_FALSE(exports::SameFile(Path("f"), Path("g")));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
-// `stepline export --sqlite` (app/sqlite_export.h): the tables hold the
+// `stepline export --sqlite` (export/sqlite_export.h): the tables hold the
 // model row for row, the write is atomic, and docs/cli.md's three example
 // queries, run on an export of every shared trace, give `report`'s numbers.
-#include "app/sqlite_export.h"
+#include "export/sqlite_export.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -70,17 +70,17 @@ std::string ReadmeQuery(const std::string& name) {
 
 std::string Export(const Trace& trace, const std::string& name) {
   const std::string path = (MakeScratchDirRemovedAtExit(name) / "out.db").string();
-  const std::string error = ExportSqlite(trace, path, {});
+  const std::string error = exports::ExportSqlite(trace, path, {});
   EXPECT_EQ(error, "");
   return path;
 }
 
 Trace LoadDemo(const char* scenario) {
-  loaders::DemoOptions demo;
+  demo::DemoOptions demo;
   demo.scenario = scenario;
   demo.steps = 3;
   demo.compute_truth = false;
-  auto trace = loaders::GenerateDemoTrace(demo);
+  auto trace = demo::GenerateDemoTrace(demo);
   EXPECT_TRUE(trace.ok());
   return trace.ok() ? std::move(trace).value() : Trace();
 }
@@ -204,12 +204,12 @@ TEST(SqliteExportTest, WritesAtomicallyAndNeverReplacesWithoutForce) {
   const fs::path dir = MakeScratchDirRemovedAtExit("sqlite-export-atomic");
   const std::string path = (dir / "out.db").string();
   { std::ofstream(path) << "keep me"; }
-  const std::string error = ExportSqlite(trace, path, {});
+  const std::string error = exports::ExportSqlite(trace, path, {});
   EXPECT_NE(error.find("already exists (use --force"), std::string::npos) << error;
   EXPECT_EQ(ReadFile(path), "keep me");
-  SqliteExportOptions force;
+  exports::SqliteExportOptions force;
   force.force = true;
-  EXPECT_EQ(ExportSqlite(trace, path, force), "");
+  EXPECT_EQ(exports::ExportSqlite(trace, path, force), "");
   EXPECT_EQ(Int(Query(path, "SELECT count(*) FROM slice")[0][0]), static_cast<int64_t>(trace.slices().size()));
   // No temporary file is left beside it.
   size_t files = 0;
@@ -217,14 +217,14 @@ TEST(SqliteExportTest, WritesAtomicallyAndNeverReplacesWithoutForce) {
   EXPECT_EQ(files, 1u);
   // A folder that does not exist: an error naming the file, nothing left.
   const std::string missing = (dir / "no" / "such" / "out.db").string();
-  const std::string bad = ExportSqlite(trace, missing, {});
+  const std::string bad = exports::ExportSqlite(trace, missing, {});
   EXPECT_NE(bad.find(missing), std::string::npos) << bad;
 }
 
 TEST(SqliteExportTest, CommandWritesTheDatabaseAndRefusesTheInput) {
   const fs::path dir = MakeScratchDirRemovedAtExit("sqlite-export-command");
   const std::string trace = (dir / "t.json").string();
-  WriteDemoJson("sync", loaders::DemoStyle::kPyTorch, trace);
+  WriteDemoJson("sync", demo::DemoStyle::kPyTorch, trace);
   const std::string db = (dir / "t.db").string();
   RunOutput r = RunCommand(RunExport, {trace, "--sqlite", db});
   EXPECT_EQ(r.code, 0) << r.err;

@@ -1,5 +1,5 @@
 // Human units in the text outputs: magnitude picks the unit.
-#include "app/text_format.h"
+#include "app/output/text_format.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // TileChromeJson: copies do not overlap in time, fractions stay exact, only
 // event-level "ts" moves, and the result is valid JSON of the requested size.
-#include "app/trace_tiler.h"
+#include "app/cli/trace_tiler.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include <imgui.h>
 
 #include "app/gui/viewer_session.h"
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "tests/support/headless_imgui.h"
 
 namespace stepline::app {
@@ -15,10 +15,10 @@ namespace {
 class TrackMenuTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    loaders::DemoOptions options;
+    demo::DemoOptions options;
     options.scenario = "input-bound";
     options.steps = 4;
-    auto r = loaders::GenerateDemoTrace(options);
+    auto r = demo::GenerateDemoTrace(options);
     ASSERT_TRUE(r.ok());
     session_.Show(std::make_shared<const ui::TimelineData>(std::make_shared<const Trace>(std::move(r).value())),
                   "demo: input-bound");

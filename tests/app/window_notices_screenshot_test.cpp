@@ -72,7 +72,7 @@ class WindowNoticesScreenshotTest : public ::testing::Test {
 
 TEST_F(WindowNoticesScreenshotTest, CutFileShowsTheDataLossBanner) {
   const std::string whole = (dir_ / "whole.json").string(), cut = (dir_ / "cut.json").string();
-  WriteDemoJson("input-bound", loaders::DemoStyle::kTensorFlow, whole);
+  WriteDemoJson("input-bound", demo::DemoStyle::kTensorFlow, whole);
   const std::string text = ReadFile(whole);
   std::ofstream(cut, std::ios::binary) << text.substr(0, text.size() / 2);  // the second half is lost
   const Image with = Shot("'" + cut + "' --size 1600x900", "cut.png");

@@ -1,5 +1,5 @@
-// ComputeReport on ~1 million slices (issue #6 target: <= 300 ms). The traces
-// come from the demo generator (issue #3), so they look like real captures:
+// ComputeReport on ~1 million slices (target: <= 300 ms; docs/performance.md). The traces
+// come from the demo generator, so they look like real captures:
 // host threads with nested ops and launch calls, launch flows, kernel args,
 // copies, step markers. Run:
 //   stepline_microbench --benchmark_filter=ComputeReport --benchmark_repetitions=5
@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "model/analysis/report.h"
 
 namespace stepline {
@@ -19,24 +19,24 @@ constexpr size_t kTargetSlices = 1'000'000;
 
 // The demo scenario, in the given style, with enough steps for ~1M slices
 // (built once per process).
-const Trace& MillionSliceTrace(const std::string& scenario, loaders::DemoStyle style) {
+const Trace& MillionSliceTrace(const std::string& scenario, demo::DemoStyle style) {
   static std::map<std::pair<std::string, int>, Trace> cache;
   const auto key = std::make_pair(scenario, static_cast<int>(style));
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
-  loaders::DemoOptions o;
+  demo::DemoOptions o;
   o.scenario = scenario;
   o.style = style;
   o.compute_truth = false;
   o.steps = 4;
-  auto probe = loaders::GenerateDemoTrace(o);
+  auto probe = demo::GenerateDemoTrace(o);
   const size_t per_step = probe.ok() ? probe->slices().size() / 5 : 1;
   o.steps = static_cast<int>(kTargetSlices / std::max<size_t>(per_step, 1));
-  auto trace = loaders::GenerateDemoTrace(o);
+  auto trace = demo::GenerateDemoTrace(o);
   return cache.emplace(key, trace.ok() ? std::move(trace.value()) : Trace()).first->second;
 }
 
-void RunReport(benchmark::State& state, const std::string& scenario, loaders::DemoStyle style) {
+void RunReport(benchmark::State& state, const std::string& scenario, demo::DemoStyle style) {
   const Trace& trace = MillionSliceTrace(scenario, style);
   size_t gaps = 0;
   for (auto _ : state) {
@@ -49,10 +49,10 @@ void RunReport(benchmark::State& state, const std::string& scenario, loaders::De
 }
 
 void BM_ComputeReport_SmallBatchPyTorch(benchmark::State& s) {
-  RunReport(s, "small-batch", loaders::DemoStyle::kPyTorch);
+  RunReport(s, "small-batch", demo::DemoStyle::kPyTorch);
 }
-void BM_ComputeReport_SyncTensorFlow(benchmark::State& s) { RunReport(s, "sync", loaders::DemoStyle::kTensorFlow); }
-void BM_ComputeReport_BaselinePyTorch(benchmark::State& s) { RunReport(s, "baseline", loaders::DemoStyle::kPyTorch); }
+void BM_ComputeReport_SyncTensorFlow(benchmark::State& s) { RunReport(s, "sync", demo::DemoStyle::kTensorFlow); }
+void BM_ComputeReport_BaselinePyTorch(benchmark::State& s) { RunReport(s, "baseline", demo::DemoStyle::kPyTorch); }
 
 BENCHMARK(BM_ComputeReport_SmallBatchPyTorch)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_ComputeReport_SyncTensorFlow)->Unit(benchmark::kMillisecond)->Iterations(1);

@@ -1,4 +1,4 @@
-// Memory analysis on 1 million memory events (issue #19): BuildMemoryTable
+// Memory analysis on 1 million memory events: BuildMemoryTable
 // (read the instants, match allocs to frees by address, find each alloc's
 // op) plus ComputeMemoryAnalysis (peak, live at peak, growth over 100 steps).
 // A Kineto-shaped synthetic trace: one thread of 10k ops, each allocating 50

@@ -1,4 +1,4 @@
-// The timeline Memory row's per-pixel columns (issue #19) for 1k and 1M
+// The timeline Memory row's per-pixel columns for 1k and 1M
 // samples at a 2000-pixel width, whole trace in view: the range-max index
 // makes both cost about the same. Run:
 //   stepline_microbench --benchmark_filter=MemoryRowColumns

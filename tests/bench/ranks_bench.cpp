@@ -1,4 +1,4 @@
-// AnalyzeRanks on synthetic rank summaries (issue #20): the merge step of
+// AnalyzeRanks on synthetic rank summaries: the merge step of
 // `stepline ranks --from-reports`, at 64 to 4,096 ranks of 400 all-reduces.
 // Built, never run in CI: `build/tests/bench/stepline_microbench --benchmark_filter=Ranks`.
 #include <benchmark/benchmark.h>

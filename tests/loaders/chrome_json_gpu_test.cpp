@@ -12,7 +12,7 @@
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
 #include "loaders/chrome_json/kineto_conventions.h"
-#include "loaders/export/chrome_json_writer.h"
+#include "export/chrome_json_writer.h"
 #include "tests/support/file_bytes.h"
 #include "tests/support/test_traces.h"
 
@@ -223,7 +223,7 @@ TEST(ChromeJsonGpuTest, TensorBoardCorrelationIdsAreHeldAsTheirDigits) {
   // "007" and "7" name the same launch, as before.
   EXPECT_EQ(LaunchLinkNames(t), (std::set<std::pair<std::string, std::string>>{
                                 {"cuLaunchKernel", "kernel_a"}, {"cuLaunchKernel", "kernel_b"}, {"cuLaunchKernel", "kernel_c"}}));
-  const std::string json = ChromeJsonText(t);
+  const std::string json = exports::ChromeJsonText(t);
   EXPECT_NE(json.find(R"("args":{"correlation_id":"11253","group_id":"0"})"), std::string::npos) << json;
   EXPECT_NE(json.find(R"("args":{"correlation_id":"18446744073709551615"})"), std::string::npos) << json;
   EXPECT_NE(json.find(R"("args":{"correlation_id":"007"})"), std::string::npos) << json;

@@ -170,7 +170,7 @@ TEST(ChromeJsonParallelTest, ArrayFormAndTruncatedInputsAgree) {
 
 // A mapped file (what `stepline FILE` loads) gives the same trace, whole or
 // cut, and the loader drops the pages it has imported: at the end only the
-// last chunks' pages of the file are resident (issue #22: peak memory).
+// last chunks' pages of the file are resident (peak memory).
 TEST(ChromeJsonParallelTest, MappedFileLoadsTheSameAndLeavesLittleOfItResident) {
   const std::string json = MixedTrace(20000);
   const std::string dir = ::testing::TempDir();

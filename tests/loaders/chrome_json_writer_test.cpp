@@ -2,7 +2,7 @@
 // decimals, metadata), a trace with every track kind read back by the JSON
 // loader, and the file side (gzip/zstd by extension, no clobbering, no
 // temporary files left behind).
-#include "loaders/export/chrome_json_writer.h"
+#include "export/chrome_json_writer.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -80,7 +80,7 @@ TEST(ChromeJsonWriter, WritesExactMicrosecondsAndEscapes) {
   const TrackId t = b.ThreadTrack(1, 2);
   Slice(b, t, 1'234'567, 1, "quote\" backslash\\ tab\t nl\n ctl\x01 bad\xff");
   Slice(b, t, -1'500, 999, "negative");
-  const std::string json = ChromeJsonText(b.Finish());
+  const std::string json = exports::ChromeJsonText(b.Finish());
   EXPECT_NE(json.find("\"ts\":1234.567,\"dur\":0.001"), std::string::npos) << json;
   EXPECT_NE(json.find("\"ts\":-1.500,\"dur\":0.999"), std::string::npos) << json;
   EXPECT_NE(json.find(R"("name":"quote\" backslash\\ tab\t nl\n ctl\u0001 bad)"
@@ -92,7 +92,7 @@ TEST(ChromeJsonWriter, WritesExactMicrosecondsAndEscapes) {
 }
 
 TEST(ChromeJsonWriter, WritesMetadataAndKinetoFlows) {
-  const std::string json = ChromeJsonText(EveryKindTrace());
+  const std::string json = exports::ChromeJsonText(EveryKindTrace());
   EXPECT_NE(json.find(R"({"ph":"M","name":"process_name","pid":10,"args":{"name":"host proc"}})"), std::string::npos);
   EXPECT_NE(json.find(R"({"ph":"M","name":"process_sort_index","pid":10,"args":{"sort_index":3}})"), std::string::npos);
   EXPECT_NE(json.find(R"({"ph":"M","name":"thread_name","pid":10,"tid":11,"args":{"name":"main"}})"),
@@ -111,7 +111,7 @@ TEST(ChromeJsonWriter, WritesMetadataAndKinetoFlows) {
 
 TEST(ChromeJsonWriter, EveryTrackKindLoadsBack) {
   const Trace original = EveryKindTrace();
-  auto loaded = LoadBytes(ChromeJsonText(original), "every_kind.json");
+  auto loaded = LoadBytes(exports::ChromeJsonText(original), "every_kind.json");
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   const Trace& t = loaded.value();
   EXPECT_TRUE(t.diagnostics().empty());
@@ -173,21 +173,21 @@ class ChromeJsonWriterFileTest : public ::testing::Test {
 };
 
 TEST_F(ChromeJsonWriterFileTest, CompressionFollowsTheExtension) {
-  EXPECT_EQ(CompressionForPath("a.json"), "");
-  EXPECT_EQ(CompressionForPath("a.json.GZ"), "gzip");
-  EXPECT_EQ(CompressionForPath("a.json.zst"), "zstd");
-  EXPECT_EQ(CompressionForPath("a.zstd"), "zstd");
+  EXPECT_EQ(exports::CompressionForPath("a.json"), "");
+  EXPECT_EQ(exports::CompressionForPath("a.json.GZ"), "gzip");
+  EXPECT_EQ(exports::CompressionForPath("a.json.zst"), "zstd");
+  EXPECT_EQ(exports::CompressionForPath("a.zstd"), "zstd");
   const Trace trace = EveryKindTrace();
-  const std::string text = ChromeJsonText(trace);
+  const std::string text = exports::ChromeJsonText(trace);
   for (const std::string name : {"t.json", "t.json.gz", "t.json.zst"}) {
     SCOPED_TRACE(name);
-    auto stats = WriteChromeJsonFile(trace, Path(name));
+    auto stats = exports::WriteChromeJsonFile(trace, Path(name));
     ASSERT_TRUE(stats.ok()) << stats.error();
     EXPECT_EQ(stats.value().json_bytes, text.size());
     EXPECT_EQ(stats.value().file_bytes, fs::file_size(Path(name)));
     EXPECT_GT(stats.value().events, 20u);
     const std::string head = Head(Path(name), 4);
-    EXPECT_EQ(stats.value().compression, CompressionForPath(name));
+    EXPECT_EQ(stats.value().compression, exports::CompressionForPath(name));
     const std::string magic = stats.value().compression == "gzip"   ? std::string("\x1f\x8b\x08", 3)
                               : stats.value().compression == "zstd" ? std::string("\x28\xb5\x2f\xfd")
                                                                     : text.substr(0, 4);
@@ -205,19 +205,19 @@ TEST_F(ChromeJsonWriterFileTest, NeverOverwritesUnlessAsked) {
   const std::string path = Path("exists.json");
   std::ofstream(path) << "keep me";
   const Trace trace = EveryKindTrace();
-  auto refused = WriteChromeJsonFile(trace, path);
+  auto refused = exports::WriteChromeJsonFile(trace, path);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().find("already exists"), std::string::npos) << refused.error();
   EXPECT_EQ(Head(path, 7), "keep me");
-  ChromeJsonWriteOptions force;
+  exports::ChromeJsonWriteOptions force;
   force.overwrite = true;
-  ASSERT_TRUE(WriteChromeJsonFile(trace, path, force).ok());
+  ASSERT_TRUE(exports::WriteChromeJsonFile(trace, path, force).ok());
   EXPECT_EQ(Head(path, 15), "{\"traceEvents\":");
   EXPECT_EQ(FilesInDir(), 1u);
 }
 
 TEST_F(ChromeJsonWriterFileTest, ReportsUnwritablePaths) {
-  auto r = WriteChromeJsonFile(EveryKindTrace(), Path("no/such/dir/t.json"));
+  auto r = exports::WriteChromeJsonFile(EveryKindTrace(), Path("no/such/dir/t.json"));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("no/such/dir/t.json"), std::string::npos) << r.error();
   EXPECT_EQ(FilesInDir(), 0u);

@@ -15,8 +15,8 @@
 
 #include "loaders/column_cache/cache_file.h"
 #include "loaders/column_cache/trace_cache.h"
-#include "loaders/demo/demo_generator.h"
-#include "loaders/export/chrome_json_writer.h"
+#include "demo/demo_generator.h"
+#include "export/chrome_json_writer.h"
 #include "loaders/load.h"
 #include "tests/loaders/column_cache_test_util.h"
 #include "tests/support/file_bytes.h"
@@ -38,12 +38,12 @@ class ColumnCacheInvalidation : public ::testing::Test {
  protected:
   void SetUp() override {
     settings_ = TestCacheSettings(dir_ / "cache");
-    loaders::DemoOptions options;
+    demo::DemoOptions options;
     options.steps = 2;
-    auto demo = loaders::GenerateDemoTrace(options);
+    auto demo = demo::GenerateDemoTrace(options);
     ASSERT_TRUE(demo.ok());
     trace_path_ = dir_ / "trace.json";
-    WriteAll(trace_path_, loaders::ChromeJsonText(*demo));
+    WriteAll(trace_path_, exports::ChromeJsonText(*demo));
     cache_path_ = column_cache::CacheFilePath(settings_, trace_path_);
   }
 

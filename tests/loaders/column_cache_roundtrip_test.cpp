@@ -9,8 +9,8 @@
 
 #include "loaders/column_cache/cache_file.h"
 #include "loaders/column_cache/trace_cache.h"
-#include "loaders/demo/demo_generator.h"
-#include "loaders/export/chrome_json_writer.h"
+#include "demo/demo_generator.h"
+#include "export/chrome_json_writer.h"
 #include "loaders/load.h"
 #include "tests/loaders/column_cache_test_util.h"
 #include "tests/loaders/gzip_for_test.h"
@@ -39,11 +39,11 @@ Trace RoundTrip(const Trace& trace, const ScratchDir& dir) {
 
 TEST(ColumnCacheRoundTrip, EveryDemoScenario) {
   ScratchDir dir;
-  for (const auto& scenario : loaders::DemoScenarios()) {
-    loaders::DemoOptions options;
+  for (const auto& scenario : demo::DemoScenarios()) {
+    demo::DemoOptions options;
     options.scenario = std::string(scenario.name);
     options.steps = 2;
-    auto demo = loaders::GenerateDemoTrace(options);
+    auto demo = demo::GenerateDemoTrace(options);
     ASSERT_TRUE(demo.ok()) << demo.error();
     const Trace back = RoundTrip(*demo, dir);
     ExpectSameTrace(*demo, back, "demo " + options.scenario);
@@ -89,12 +89,12 @@ TEST(ColumnCacheRoundTrip, EmptyTraceAndNoArgs) {
 
 // A small JSON trace on disk, from the demo generator.
 std::string WriteDemoJson(const ScratchDir& dir, const std::string& name, int steps = 2) {
-  loaders::DemoOptions options;
+  demo::DemoOptions options;
   options.steps = steps;
-  auto demo = loaders::GenerateDemoTrace(options);
+  auto demo = demo::GenerateDemoTrace(options);
   EXPECT_TRUE(demo.ok());
   const std::string path = dir / name;
-  std::ofstream(path, std::ios::binary) << loaders::ChromeJsonText(*demo);
+  std::ofstream(path, std::ios::binary) << exports::ChromeJsonText(*demo);
   return path;
 }
 

@@ -55,7 +55,7 @@ TEST(CorrelationTableTest, ConsecutiveIdsOnTwoTracks) {
   EXPECT_EQ(ExpectExact(entries), Layout::kDense);  // the case the dense layout is for
 }
 
-// Dense ids take 16 bytes per id of their span (issue #22: the table is
+// Dense ids take 16 bytes per id of their span (the table is
 // zeroed and filled on the load's serial tail); the ordered slots took
 // 2^18 16-byte slots here, 4 MB against 1.6 MB.
 TEST(CorrelationTableTest, DenseIdsTakeSixteenBytesPerId) {

@@ -1,4 +1,4 @@
-// DecodeStream and the streamed Chrome JSON load (issue #22): decoding on a
+// DecodeStream and the streamed Chrome JSON load: decoding on a
 // thread gives the bytes and the truncation facts of the whole-buffer decode,
 // and parsing while decoding gives the model of the whole-buffer load, with
 // tiny chunks and a decoder held close to the parser so that chunks wait on

@@ -10,22 +10,22 @@
 #include <tuple>
 #include <vector>
 
-#include "loaders/demo/demo_generator.h"
-#include "loaders/demo/demo_network.h"
+#include "demo/demo_generator.h"
+#include "demo/demo_network.h"
 
 namespace stepline::loaders {
 namespace {
 
 using Span = std::pair<TimeNs, TimeNs>;
 
-DemoOutput Generate(std::string_view scenario, DemoStyle style, int steps = 6, uint64_t seed = 1, int scale = 1) {
-  DemoOptions o;
+demo::DemoOutput Generate(std::string_view scenario, demo::DemoStyle style, int steps = 6, uint64_t seed = 1, int scale = 1) {
+  demo::DemoOptions o;
   o.scenario = std::string(scenario);
   o.style = style;
   o.steps = steps;
   o.seed = seed;
   o.scale = scale;
-  auto out = GenerateDemo(o);
+  auto out = demo::GenerateDemo(o);
   EXPECT_TRUE(out.ok()) << (out.ok() ? "" : out.error());
   return std::move(out.value());
 }
@@ -106,11 +106,11 @@ double GpuBusyFraction(const Trace& t) {
 
 // --- Every scenario, both styles -----------------------------------------------------
 
-class DemoScenarioTest : public ::testing::TestWithParam<std::tuple<std::string_view, DemoStyle>> {};
+class DemoScenarioTest : public ::testing::TestWithParam<std::tuple<std::string_view, demo::DemoStyle>> {};
 
 TEST_P(DemoScenarioTest, BuildsAValidTraceWithItsSteps) {
   const auto [scenario, style] = GetParam();
-  DemoOutput out = Generate(scenario, style, 4);
+  demo::DemoOutput out = Generate(scenario, style, 4);
   const Trace& t = out.trace;
   EXPECT_EQ(t.CheckInvariants(), "");
   EXPECT_TRUE(t.diagnostics().empty());
@@ -130,11 +130,11 @@ TEST_P(DemoScenarioTest, BuildsAValidTraceWithItsSteps) {
 
 TEST_P(DemoScenarioTest, TruthAddsUpAndMatchesTheTrace) {
   const auto [scenario, style] = GetParam();
-  DemoOutput out = Generate(scenario, style, 4);
+  demo::DemoOutput out = Generate(scenario, style, 4);
   const std::vector<Span> steps = StepSpans(out.trace);
   const std::vector<Span> kernels = GpuUnion(out.trace, GpuKind::kKernel);
   for (size_t i = 0; i < out.truth.steps.size(); ++i) {
-    const DemoStepTruth& s = out.truth.steps[i];
+    const demo::DemoStepTruth& s = out.truth.steps[i];
     SCOPED_TRACE("step " + std::to_string(s.step_num));
     EXPECT_EQ(s.start_ns, steps[i].first);
     EXPECT_EQ(s.dur_ns, steps[i].second - steps[i].first);
@@ -149,13 +149,13 @@ TEST_P(DemoScenarioTest, TruthAddsUpAndMatchesTheTrace) {
 
 TEST_P(DemoScenarioTest, DominantIdleCauseIsTheScenarios) {
   const auto [scenario, style] = GetParam();
-  DemoOutput out = Generate(scenario, style, 4);
-  const DemoScenarioInfo* info = FindDemoScenario(scenario);
+  demo::DemoOutput out = Generate(scenario, style, 4);
+  const demo::DemoScenarioInfo* info = demo::FindDemoScenario(scenario);
   ASSERT_NE(info, nullptr);
-  EXPECT_EQ(DemoIdleCauseName(out.truth.DominantGapCause()), DemoIdleCauseName(info->dominant_idle_cause));
+  EXPECT_EQ(demo::DemoIdleCauseName(out.truth.DominantGapCause()), demo::DemoIdleCauseName(info->dominant_idle_cause));
   // Compute-bound scenarios have no idle cause at XProf's "moderately" level.
   DurNs total = 0;
-  for (const DemoStepTruth& s : out.truth.steps) total += s.dur_ns;
+  for (const demo::DemoStepTruth& s : out.truth.steps) total += s.dur_ns;
   const double dominant_share =
       static_cast<double>(out.truth.gap_ns_by_cause[static_cast<size_t>(out.truth.DominantGapCause())]) / total;
   if (info->compute_bound) {
@@ -169,26 +169,26 @@ INSTANTIATE_TEST_SUITE_P(AllScenarios, DemoScenarioTest,
                          ::testing::Combine(::testing::Values("baseline", "small-batch", "input-bound", "preprocessing",
                                                               "h2d-copy", "inefficient-op", "post-processing", "sync",
                                                               "memory-leak", "checkpoint"),
-                                            ::testing::Values(DemoStyle::kTensorFlow, DemoStyle::kPyTorch)),
+                                            ::testing::Values(demo::DemoStyle::kTensorFlow, demo::DemoStyle::kPyTorch)),
                          [](const auto& info) {
                            std::string name(std::get<0>(info.param));
                            std::replace(name.begin(), name.end(), '-', '_');
-                           return name + "_" + std::string(DemoStyleName(std::get<1>(info.param)));
+                           return name + "_" + std::string(demo::DemoStyleName(std::get<1>(info.param)));
                          });
 
 TEST(DemoScenarios, TableListsTenScenariosWithExplanations) {
-  ASSERT_EQ(DemoScenarios().size(), 10u);
-  for (const DemoScenarioInfo& s : DemoScenarios()) {
+  ASSERT_EQ(demo::DemoScenarios().size(), 10u);
+  for (const demo::DemoScenarioInfo& s : demo::DemoScenarios()) {
     EXPECT_FALSE(s.summary.empty()) << s.name;
     EXPECT_FALSE(s.expected_diagnosis.empty()) << s.name;
-    EXPECT_EQ(FindDemoScenario(s.name), &s);
+    EXPECT_EQ(demo::FindDemoScenario(s.name), &s);
   }
-  EXPECT_EQ(FindDemoScenario("nope"), nullptr);
+  EXPECT_EQ(demo::FindDemoScenario("nope"), nullptr);
 }
 
 // --- Scenario invariants, measured from the trace -----------------------------------
 
-class DemoInvariantTest : public ::testing::TestWithParam<DemoStyle> {};
+class DemoInvariantTest : public ::testing::TestWithParam<demo::DemoStyle> {};
 
 TEST_P(DemoInvariantTest, BaselineGpuIsBusyMostOfTheStep) {
   const Trace t = Generate("baseline", GetParam()).trace;
@@ -217,14 +217,14 @@ TEST_P(DemoInvariantTest, InputBoundMainThreadWaitsInTheIterator) {
 }
 
 TEST_P(DemoInvariantTest, PreprocessingSaturatesTheMapWorkers) {
-  DemoOutput out = Generate("preprocessing", GetParam());
+  demo::DemoOutput out = Generate("preprocessing", GetParam());
   const Trace& t = out.trace;
   const std::vector<Span> steps = StepSpans(t);
   const Span all = {steps.front().first, steps.back().second};
-  const std::string_view map_name = GetParam() == DemoStyle::kTensorFlow ? "Iterator::Model::Prefetch::ParallelMapV2"
+  const std::string_view map_name = GetParam() == demo::DemoStyle::kTensorFlow ? "Iterator::Model::Prefetch::ParallelMapV2"
                                                                          : "SegmentationDataset.__getitem__";
   const std::string_view batch_name =
-      GetParam() == DemoStyle::kTensorFlow ? "Iterator::Model::Prefetch::BatchV2" : "default_collate";
+      GetParam() == demo::DemoStyle::kTensorFlow ? "Iterator::Model::Prefetch::BatchV2" : "default_collate";
   DurNs busy = 0;
   const SliceTable& s = t.slices();
   for (size_t i = 0; i < s.size(); ++i) {
@@ -258,10 +258,10 @@ TEST_P(DemoInvariantTest, InefficientOpConvLeadsKernelTime) {
   }
   auto top = std::max_element(by_name.begin(), by_name.end(),
                               [](const auto& a, const auto& b) { return a.second < b.second; });
-  EXPECT_EQ(top->first, DemoOutputConvKernelName());
+  EXPECT_EQ(top->first, demo::DemoOutputConvKernelName());
   EXPECT_GE(GpuBusyFraction(t), 0.90);
   // Without the 11x11 conv the kernel does not exist.
-  EXPECT_EQ(CountNamed(Generate("baseline", GetParam()).trace, DemoOutputConvKernelName()), 0u);
+  EXPECT_EQ(CountNamed(Generate("baseline", GetParam()).trace, demo::DemoOutputConvKernelName()), 0u);
 }
 
 TEST_P(DemoInvariantTest, PostProcessingLeavesTheGpuIdleHalfTheStep) {
@@ -275,10 +275,10 @@ TEST_P(DemoInvariantTest, PostProcessingLeavesTheGpuIdleHalfTheStep) {
 }
 
 TEST_P(DemoInvariantTest, SyncCopiesAScalarAndBlocksAfterEveryOp) {
-  const DemoStyle style = GetParam();
+  const demo::DemoStyle style = GetParam();
   const Trace t = Generate("sync", style, 3).trace;
   const Trace base = Generate("baseline", style, 3).trace;
-  const bool tf = style == DemoStyle::kTensorFlow;
+  const bool tf = style == demo::DemoStyle::kTensorFlow;
   const std::string_view op_example = tf ? "model/conv1_conv/Conv2D" : "aten::conv2d";
   const std::string_view item = tf ? "Tensor.numpy" : "aten::item";
   const std::string_view sync = tf ? "cuMemcpyDtoH_v2" : "cudaStreamSynchronize";
@@ -293,15 +293,15 @@ TEST_P(DemoInvariantTest, SyncCopiesAScalarAndBlocksAfterEveryOp) {
   EXPECT_LT(GpuBusyFraction(t), GpuBusyFraction(base) - 0.05);
 }
 
-INSTANTIATE_TEST_SUITE_P(BothStyles, DemoInvariantTest, ::testing::Values(DemoStyle::kTensorFlow, DemoStyle::kPyTorch),
-                         [](const auto& info) { return std::string(DemoStyleName(info.param)); });
+INSTANTIATE_TEST_SUITE_P(BothStyles, DemoInvariantTest, ::testing::Values(demo::DemoStyle::kTensorFlow, demo::DemoStyle::kPyTorch),
+                         [](const auto& info) { return std::string(demo::DemoStyleName(info.param)); });
 
 // --- Seeds, scale, errors -------------------------------------------------------------
 
 TEST(DemoGenerator, SameSeedSameTraceOtherSeedOtherJitter) {
-  const Trace a = Generate("baseline", DemoStyle::kPyTorch, 3, 7).trace;
-  const Trace b = Generate("baseline", DemoStyle::kPyTorch, 3, 7).trace;
-  const Trace c = Generate("baseline", DemoStyle::kPyTorch, 3, 8).trace;
+  const Trace a = Generate("baseline", demo::DemoStyle::kPyTorch, 3, 7).trace;
+  const Trace b = Generate("baseline", demo::DemoStyle::kPyTorch, 3, 7).trace;
+  const Trace c = Generate("baseline", demo::DemoStyle::kPyTorch, 3, 8).trace;
   ASSERT_EQ(a.slices().size(), b.slices().size());
   EXPECT_TRUE(std::equal(a.slices().start_ns().begin(), a.slices().start_ns().end(), b.slices().start_ns().begin()));
   EXPECT_TRUE(std::equal(a.slices().dur_ns().begin(), a.slices().dur_ns().end(), b.slices().dur_ns().begin()));
@@ -315,9 +315,9 @@ TEST(DemoGenerator, SameSeedSameTraceOtherSeedOtherJitter) {
 }
 
 TEST(DemoGenerator, ScaleMultipliesTheEvents) {
-  DemoOutput one = Generate("small-batch", DemoStyle::kTensorFlow, 2, 1, 1);
-  DemoOutput two = Generate("small-batch", DemoStyle::kTensorFlow, 2, 1, 2);
-  DemoOutput four = Generate("small-batch", DemoStyle::kTensorFlow, 2, 1, 4);
+  demo::DemoOutput one = Generate("small-batch", demo::DemoStyle::kTensorFlow, 2, 1, 1);
+  demo::DemoOutput two = Generate("small-batch", demo::DemoStyle::kTensorFlow, 2, 1, 2);
+  demo::DemoOutput four = Generate("small-batch", demo::DemoStyle::kTensorFlow, 2, 1, 4);
   EXPECT_EQ(StepSpans(four.trace).size(), 4 * StepSpans(one.trace).size());
   EXPECT_EQ(four.truth.steps.size(), 8u);
   // Each extra step adds the same events; only the fixed frame (step 0's
@@ -329,25 +329,25 @@ TEST(DemoGenerator, ScaleMultipliesTheEvents) {
 }
 
 TEST(DemoGenerator, RejectsUnknownScenariosAndBadCounts) {
-  DemoOptions o;
+  demo::DemoOptions o;
   o.scenario = "inputbound";
-  auto r = GenerateDemo(o);
+  auto r = demo::GenerateDemo(o);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("inputbound"), std::string::npos);
   EXPECT_NE(r.error().find("input-bound"), std::string::npos);  // lists the valid ones
   EXPECT_NE(r.error().find("post-processing"), std::string::npos);
   o.scenario = "baseline";
   o.steps = 0;
-  EXPECT_FALSE(GenerateDemo(o).ok());
+  EXPECT_FALSE(demo::GenerateDemo(o).ok());
   o.steps = 10;
-  o.scale = kDemoMaxSteps;
-  EXPECT_FALSE(GenerateDemo(o).ok());
+  o.scale = demo::kDemoMaxSteps;
+  EXPECT_FALSE(demo::GenerateDemo(o).ok());
 }
 
 TEST(DemoGenerator, TraceOnlyEntryPointSkipsTheTruth) {
-  DemoOptions o;
+  demo::DemoOptions o;
   o.steps = 2;
-  auto t = GenerateDemoTrace(o);
+  auto t = demo::GenerateDemoTrace(o);
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(StepSpans(t.value()).size(), 2u);  // input-bound by default
   EXPECT_GT(CountNamed(t.value(), "IteratorGetNext"), 0u);

@@ -13,8 +13,8 @@
 #include <tuple>
 #include <vector>
 
-#include "loaders/demo/demo_generator.h"
-#include "loaders/export/chrome_json_writer.h"
+#include "demo/demo_generator.h"
+#include "export/chrome_json_writer.h"
 #include "loaders/load.h"
 
 namespace stepline::loaders {
@@ -133,31 +133,31 @@ std::array<uint64_t, kTrackKindCount> TrackKindCounts(const Trace& t) {
   return c;
 }
 
-Trace Demo(std::string_view scenario, DemoStyle style, int steps, uint64_t seed = 1) {
-  DemoOptions o;
+Trace Demo(std::string_view scenario, demo::DemoStyle style, int steps, uint64_t seed = 1) {
+  demo::DemoOptions o;
   o.scenario = std::string(scenario);
   o.style = style;
   o.steps = steps;
   o.seed = seed;
-  auto t = GenerateDemoTrace(o);
+  auto t = demo::GenerateDemoTrace(o);
   EXPECT_TRUE(t.ok());
   return std::move(t.value());
 }
 
 // The comparison itself can fail: another seed moves every slice.
 TEST(DemoRoundTrip, ModelDiffSeesDifferentTraces) {
-  const Trace a = Demo("baseline", DemoStyle::kTensorFlow, 1, 1);
-  const Trace b = Demo("baseline", DemoStyle::kTensorFlow, 1, 2);
+  const Trace a = Demo("baseline", demo::DemoStyle::kTensorFlow, 1, 1);
+  const Trace b = Demo("baseline", demo::DemoStyle::kTensorFlow, 1, 2);
   EXPECT_EQ(ModelDiff(a, a), "");
   EXPECT_NE(ModelDiff(a, b), "");
 }
 
-class DemoRoundTripTest : public ::testing::TestWithParam<std::tuple<std::string_view, DemoStyle>> {};
+class DemoRoundTripTest : public ::testing::TestWithParam<std::tuple<std::string_view, demo::DemoStyle>> {};
 
 TEST_P(DemoRoundTripTest, JsonLoadsBackIntoTheSameModel) {
   const auto [scenario, style] = GetParam();
   const Trace original = Demo(scenario, style, 3);
-  const std::string json = ChromeJsonText(original);
+  const std::string json = exports::ChromeJsonText(original);
   auto loaded = LoadBytes(json, "demo.json");
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   const Trace& back = loaded.value();
@@ -172,11 +172,11 @@ TEST_P(DemoRoundTripTest, JsonLoadsBackIntoTheSameModel) {
 INSTANTIATE_TEST_SUITE_P(AllScenarios, DemoRoundTripTest,
                          ::testing::Combine(::testing::Values("baseline", "small-batch", "input-bound", "preprocessing",
                                                               "h2d-copy", "inefficient-op", "post-processing", "sync"),
-                                            ::testing::Values(DemoStyle::kTensorFlow, DemoStyle::kPyTorch)),
+                                            ::testing::Values(demo::DemoStyle::kTensorFlow, demo::DemoStyle::kPyTorch)),
                          [](const auto& info) {
                            std::string name(std::get<0>(info.param));
                            std::replace(name.begin(), name.end(), '-', '_');
-                           return name + "_" + std::string(DemoStyleName(std::get<1>(info.param)));
+                           return name + "_" + std::string(demo::DemoStyleName(std::get<1>(info.param)));
                          });
 
 class DemoFileRoundTripTest : public ::testing::TestWithParam<std::string_view> {
@@ -190,9 +190,9 @@ class DemoFileRoundTripTest : public ::testing::TestWithParam<std::string_view> 
 };
 
 TEST_P(DemoFileRoundTripTest, CompressedFileLoadsBackTheSame) {
-  const Trace original = Demo("sync", DemoStyle::kPyTorch, 2);
+  const Trace original = Demo("sync", demo::DemoStyle::kPyTorch, 2);
   const std::string path = (dir_ / ("demo.json" + std::string(GetParam()))).string();
-  auto written = WriteChromeJsonFile(original, path);
+  auto written = exports::WriteChromeJsonFile(original, path);
   ASSERT_TRUE(written.ok()) << written.error();
   auto loaded = LoadFile(path);
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();

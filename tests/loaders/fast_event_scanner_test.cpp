@@ -12,8 +12,8 @@
 #include "loaders/chrome_json/event_tokenizer.h"
 #include "loaders/chrome_json/fast_event_scanner.h"
 #include "loaders/chrome_json/json_chunker.h"
-#include "loaders/demo/demo_generator.h"
-#include "loaders/export/chrome_json_writer.h"
+#include "demo/demo_generator.h"
+#include "export/chrome_json_writer.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::loaders {
@@ -306,17 +306,17 @@ TEST(FastEventScannerTest, SplitsInsideStringsAreNotRead) {
 }
 
 TEST(FastEventScannerTest, EveryDemoScenarioReadsTheSameBothWays) {
-  for (const DemoScenarioInfo& scenario : DemoScenarios()) {
-    for (const DemoStyle style : {DemoStyle::kTensorFlow, DemoStyle::kPyTorch}) {
-      DemoOptions options;
+  for (const demo::DemoScenarioInfo& scenario : demo::DemoScenarios()) {
+    for (const demo::DemoStyle style : {demo::DemoStyle::kTensorFlow, demo::DemoStyle::kPyTorch}) {
+      demo::DemoOptions options;
       options.scenario = std::string(scenario.name);
       options.style = style;
       options.steps = 2;
       options.compute_truth = false;
-      auto trace = GenerateDemoTrace(options);
+      auto trace = demo::GenerateDemoTrace(options);
       ASSERT_TRUE(trace.ok()) << trace.error();
-      const std::string json = ChromeJsonText(*trace);
-      for (const bool keep_args : {true, style == DemoStyle::kTensorFlow}) {
+      const std::string json = exports::ChromeJsonText(*trace);
+      for (const bool keep_args : {true, style == demo::DemoStyle::kTensorFlow}) {
         SCOPED_TRACE(std::string(scenario.name) + (keep_args ? "" : " without args"));
         const Comparison c = CompareOnChunks(json, 16 << 10, keep_args);
         EXPECT_GT(c.chunks, 4u);

@@ -70,7 +70,7 @@ TEST(NsysReportTest, NvtxStepsGetBreakdownsAndGapsBlameOsCalls) {
   }
   // Every gap of at least 10 us is blamed on what the thread was doing.
   std::set<std::string_view> blamed;
-  // The pattern table classifies the OS calls (issue #16): read is input,
+  // The pattern table classifies the OS calls: read is input,
   // pthread_cond_wait sync; other host work is host_compute.
   int host_gaps = 0;
   for (const analysis::ReportGap& g : r.gaps) {

@@ -16,7 +16,7 @@
 //   the "Device 0" row (tid -1) holding only device-wide cuda_sync events counts;
 //   so do MTIA's device queues (mtia_ccp_events on process "MTIA 17", rows
 //   "Stream 101".. with args.stream). gpu_streams: those holding kernels/copies/memsets.
-//   Since issue #16 the MTIA queue events are device activity by name (pe_exe, merge,
+//   The MTIA queue events are device activity by name (pe_exe, merge,
 //   remote: kernels; dma_request: copies; event_record / event_wait: not activity).
 // * Steps: ProfilerStep#N on host rows. Newer Kineto copies each step onto the GPU
 //   row as a gpu_user_annotation; that copy is the same step seen from the device,
@@ -212,7 +212,7 @@ TEST_P(RealChromeTraceTest, MatchesHandCountedFacts) {
   EXPECT_EQ(got.gpu_stream_tracks, want.gpu_side_rows) << "kGpuStream tracks (rows of GPU-side events)";
   EXPECT_EQ(got.gpu_stream_tracks_with_activity, want.gpu_streams) << "kGpuStream tracks holding GPU activity";
 
-  // TraceSummary::steps is the report's step count (issue #15); host
+  // TraceSummary::steps is the report's step count; host
   // ProfilerStep#N markers, when there are some, are those steps.
   if (want.steps_host > 0) {
     EXPECT_EQ(summary.steps, want.steps_host) << "TraceSummary::steps (host ProfilerStep#N)";

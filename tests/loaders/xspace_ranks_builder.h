@@ -1,4 +1,4 @@
-// Synthetic multi-host XLA runs for the ranks analysis (issue #20): one
+// Synthetic multi-host XLA runs for the ranks analysis: one
 // XSpace per host, written with libprotobuf (tests/loaders/xspace_test_builder.h),
 // TPU style (XLA Modules give the steps, XLA Ops the device activity), with
 // one input-bound host whose late arrival at each step's all-reduce the

@@ -1,4 +1,4 @@
-// XLA collectives in the ranks analysis (issue #20): XLA op names classify
+// XLA collectives in the ranks analysis: XLA op names classify
 // into collectives by the one table of model/xla_op.h (async halves paired),
 // and synthetic TPU hosts (tests/loaders/xspace_ranks_builder.h) give the
 // planted straggler, waits and clock offsets, matched by HLO instruction and

@@ -1,4 +1,4 @@
-// XLA devices (issue #16 item 2): TPU planes and XLA-only GPU planes are
+// XLA devices: TPU planes and XLA-only GPU planes are
 // analysed like GPUs. A TPU fixture built with the XSpace writer (device kind,
 // busy = a brute-force union, steps from the top module, HLO names parsed),
 // then the shared traces: the TPU inference capture against the facts of
@@ -315,7 +315,7 @@ TEST(XSpaceXla, RocmTraceGetsHipAdvice) {
   for (const std::string& s : r.recommendations) EXPECT_EQ(s.find("CUDA"), std::string::npos) << s;
 }
 
-// Other accelerators (issue #16): the MTIA device of the HTA capture is
+// Other accelerators: the MTIA device of the HTA capture is
 // analysed with its kind; its advice speaks of "the device".
 TEST(XSpaceXla, MtiaDeviceIsAnalysedWithItsKind) {
   STEPLINE_REQUIRE_SHARED_TRACES();

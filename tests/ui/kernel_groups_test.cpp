@@ -8,7 +8,7 @@
 #include <numeric>
 #include <string>
 
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "loaders/load.h"
 #include "model/analysis/report.h"
 #include "tests/support/test_traces.h"
@@ -49,11 +49,11 @@ void ExpectGroupsAgreeWithOpStats(const Trace& trace, size_t* multi_config_group
 }
 
 TEST(KernelGroups, DemoTotalsAgreeWithOpStats) {
-  loaders::DemoOptions options;
+  demo::DemoOptions options;
   options.scenario = "input-bound";
-  options.style = loaders::DemoStyle::kPyTorch;
+  options.style = demo::DemoStyle::kPyTorch;
   options.steps = 4;
-  auto demo = loaders::GenerateDemoTrace(options);
+  auto demo = demo::GenerateDemoTrace(options);
   ASSERT_TRUE(demo.ok());
   size_t multi = 0;
   ExpectGroupsAgreeWithOpStats(demo.value(), &multi);

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <memory>
 
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "model/memory_table.h"
 #include "tests/support/headless_imgui.h"
 #include "ui/memory/memory_series.h"
@@ -70,11 +70,11 @@ TEST(MemoryPanelTest, ExportLeavesOpenEndsEmpty) {
 }
 
 TEST(MemoryPanelTest, DrawsADemoTraceHeadless) {
-  loaders::DemoOptions options;
+  demo::DemoOptions options;
   options.scenario = "memory-leak";
-  options.style = loaders::DemoStyle::kPyTorch;
+  options.style = demo::DemoStyle::kPyTorch;
   options.steps = 3;
-  auto trace = loaders::GenerateDemoTrace(options);
+  auto trace = demo::GenerateDemoTrace(options);
   ASSERT_TRUE(trace.ok());
   ViewState state;
   state.data = std::make_shared<const TimelineData>(std::make_shared<const Trace>(std::move(trace).value()));
@@ -114,11 +114,11 @@ TEST(MemorySeriesTest, StepColumnsHoldTheHighestLevelPerPixel) {
 }
 
 TEST(MemorySeriesTest, DeviceGroupGetsAMemoryRowAfterItsStreams) {
-  loaders::DemoOptions options;
+  demo::DemoOptions options;
   options.scenario = "baseline";
-  options.style = loaders::DemoStyle::kPyTorch;
+  options.style = demo::DemoStyle::kPyTorch;
   options.steps = 2;
-  auto trace = loaders::GenerateDemoTrace(options);
+  auto trace = demo::GenerateDemoTrace(options);
   ASSERT_TRUE(trace.ok());
   const TimelineData data(std::make_shared<const Trace>(std::move(trace).value()));
   ASSERT_EQ(data.memory.size(), 1u);

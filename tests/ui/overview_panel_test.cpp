@@ -8,7 +8,7 @@
 
 #include <memory>
 
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "tests/support/headless_imgui.h"
 #include "ui/main_view.h"
 
@@ -16,10 +16,10 @@ namespace stepline::ui {
 namespace {
 
 std::shared_ptr<const TimelineData> DemoData(const std::string& scenario, int steps) {
-  loaders::DemoOptions options;
+  demo::DemoOptions options;
   options.scenario = scenario;
   options.steps = steps;
-  auto trace = loaders::GenerateDemoTrace(options);
+  auto trace = demo::GenerateDemoTrace(options);
   EXPECT_TRUE(trace.ok()) << scenario;
   return std::make_shared<const TimelineData>(std::make_shared<const Trace>(std::move(trace).value()));
 }

@@ -12,7 +12,7 @@
 #include "tests/support/headless_imgui.h"
 #include "tests/support/synthetic_trace.h"
 #include "ui/idle_gaps_panel.h"
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "ui/kernel_panel.h"
 #include "ui/memory/memory_panel.h"
 #include "ui/op_stats_panel.h"
@@ -84,11 +84,11 @@ TEST(PanelGenerationTest, ASecondTraceAtTheSameAddressGetsItsOwnRows) {
 
 // A demo trace of `steps` steps with memory events (issue #19).
 std::shared_ptr<const Trace> MemoryDemo(int steps) {
-  loaders::DemoOptions options;
+  demo::DemoOptions options;
   options.scenario = "memory-leak";
-  options.style = loaders::DemoStyle::kPyTorch;
+  options.style = demo::DemoStyle::kPyTorch;
   options.steps = steps;
-  auto trace = loaders::GenerateDemoTrace(options);
+  auto trace = demo::GenerateDemoTrace(options);
   EXPECT_TRUE(trace.ok());
   return std::make_shared<const Trace>(std::move(trace).value());
 }

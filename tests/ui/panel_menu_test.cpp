@@ -9,7 +9,7 @@
 #include <memory>
 #include <set>
 
-#include "loaders/demo/demo_generator.h"
+#include "demo/demo_generator.h"
 #include "tests/support/headless_imgui.h"
 #include "ui/main_view.h"
 
@@ -19,10 +19,10 @@ namespace {
 class PanelMenuTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    loaders::DemoOptions options;
+    demo::DemoOptions options;
     options.scenario = "input-bound";
     options.steps = 6;
-    auto trace = loaders::GenerateDemoTrace(options);
+    auto trace = demo::GenerateDemoTrace(options);
     ASSERT_TRUE(trace.ok());
     state_.data = std::make_shared<const TimelineData>(std::make_shared<const Trace>(std::move(trace).value()));
     state_.FitAll();

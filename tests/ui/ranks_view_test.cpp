@@ -195,7 +195,7 @@ TEST(RanksTimelineTest, StepViewFramesTheAlignedStepElseTheAlignedSpans) {
 }  // namespace
 }  // namespace stepline::ui
 
-#include "loaders/demo/demo_ddp.h"
+#include "demo/demo_ddp.h"
 #include "loaders/load.h"
 
 namespace stepline::ui {
@@ -207,12 +207,12 @@ struct DemoRun {
   analysis::RanksAnalysis analysis;
 };
 DemoRun MakeDemoRun() {
-  loaders::DdpDemoOptions o;
+  demo::DdpDemoOptions o;
   o.ranks = 4;
   o.steps = 3;
   o.kernels_per_step = 4;
   o.skew_ns = 1'000'000'000;
-  const loaders::DdpDemo demo(o);
+  const demo::DdpDemo demo(o);
   DemoRun d;
   for (int r = 0; r < o.ranks; ++r) {
     auto trace = loaders::LoadBytes(demo.RankJson(r), "rank" + std::to_string(r) + ".json");
@@ -426,12 +426,12 @@ TEST(RanksDetailTest, SubPixelSlicesCoalesceAndOnlyVisibleOnesAreVisited) {
 // detail lanes draw exactly its kernels overlapping the view once its
 // own-clock times are shifted by its clock offset.
 TEST(RanksDetailTest, DetailLanesHoldExactlyTheRanksEventsInTheViewAfterOffsetAlignment) {
-  loaders::DdpDemoOptions o;
+  demo::DdpDemoOptions o;
   o.ranks = 4;
   o.steps = 3;
   o.kernels_per_step = 4;
   o.skew_ns = 7'000'000;
-  const loaders::DdpDemo demo(o);
+  const demo::DdpDemo demo(o);
   std::vector<analysis::RankSummary> ranks;
   std::vector<analysis::RankDetail> details;
   std::vector<std::vector<analysis::Interval>> kernels, collectives;
@@ -482,7 +482,7 @@ TEST(RanksDetailTest, DetailLanesHoldExactlyTheRanksEventsInTheViewAfterOffsetAl
     for (const DetailRect& rc : LayoutDetailLane(details[r].host, v, row.clock_offset_ns)) {
       const TimeNs aligned = details[r].host.start_ns[rc.row] - row.clock_offset_ns;
       dataloader_at_start = dataloader_at_start ||
-                            (details[r].names[details[r].host.name[rc.row]] == loaders::kDdpInputEventName &&
+                            (details[r].names[details[r].host.name[rc.row]] == demo::kDdpInputEventName &&
                              std::llabs(aligned - origin) < 1'000'000);
     }
     EXPECT_TRUE(dataloader_at_start) << "rank " << r;
@@ -509,8 +509,8 @@ TEST(RanksDetailTest, AZoomedInFrameAsksForTheRanksOnScreen) {
   EXPECT_EQ(src.wanted, (std::vector<size_t>{0, 1, 2}));
   const int before = ImGui::GetDrawData()->TotalVtxCount;
   // Rank 0 loaded: drawn slice by slice (more vertices than its summary's runs).
-  auto trace = loaders::LoadBytes(loaders::DdpDemo([] {
-                                    loaders::DdpDemoOptions o;
+  auto trace = loaders::LoadBytes(demo::DdpDemo([] {
+                                    demo::DdpDemoOptions o;
                                     o.ranks = 4;
                                     o.steps = 3;
                                     o.kernels_per_step = 4;

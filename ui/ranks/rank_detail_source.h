@@ -1,7 +1,7 @@
 // RankDetailSource: where the ranks timeline gets the full slices of a rank
 // (analysis::RankDetail) when zoomed in past its summary (issue #20). The
 // app implements it with a worker thread and a bounded LRU of loaded ranks
-// (app/rank_detail_cache.h); ui only asks, never loads or blocks.
+// (app/gui/rank_detail_cache.h); ui only asks, never loads or blocks.
 #pragma once
 
 #include <cstddef>
