@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace stepline::app {
+namespace stepline::exports {
 namespace {
 namespace fs = std::filesystem;
 
@@ -91,4 +91,4 @@ TEST_F(SafeWriteTest, SameFileComparesFilesNotSpellings) {
 }
 
 }  // namespace
-}  // namespace stepline::app
+}  // namespace stepline::exports

@@ -13,7 +13,7 @@
 #include "demo/demo_generator.h"
 #include "demo/demo_network.h"
 
-namespace stepline::loaders {
+namespace stepline::demo {
 namespace {
 
 using Span = std::pair<TimeNs, TimeNs>;
@@ -354,4 +354,4 @@ TEST(DemoGenerator, TraceOnlyEntryPointSkipsTheTruth) {
 }
 
 }  // namespace
-}  // namespace stepline::loaders
+}  // namespace stepline::demo

@@ -17,7 +17,7 @@
 #include "export/chrome_json_writer.h"
 #include "loaders/load.h"
 
-namespace stepline::loaders {
+namespace stepline::demo {
 namespace {
 
 // A track by what the JSON keeps of it.
@@ -158,7 +158,7 @@ TEST_P(DemoRoundTripTest, JsonLoadsBackIntoTheSameModel) {
   const auto [scenario, style] = GetParam();
   const Trace original = Demo(scenario, style, 3);
   const std::string json = exports::ChromeJsonText(original);
-  auto loaded = LoadBytes(json, "demo.json");
+  auto loaded = loaders::LoadBytes(json, "demo.json");
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   const Trace& back = loaded.value();
   EXPECT_EQ(back.diagnostics().total(), 0u) << back.diagnostics().NonEmpty().front()->instances.front().detail;
@@ -194,7 +194,7 @@ TEST_P(DemoFileRoundTripTest, CompressedFileLoadsBackTheSame) {
   const std::string path = (dir_ / ("demo.json" + std::string(GetParam()))).string();
   auto written = exports::WriteChromeJsonFile(original, path);
   ASSERT_TRUE(written.ok()) << written.error();
-  auto loaded = LoadFile(path);
+  auto loaded = loaders::LoadFile(path);
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   EXPECT_EQ(loaded.value().info().compression, written.value().compression);
   EXPECT_EQ(loaded.value().info().input_bytes, written.value().json_bytes);
@@ -206,4 +206,4 @@ INSTANTIATE_TEST_SUITE_P(Extensions, DemoFileRoundTripTest, ::testing::Values(""
 });
 
 }  // namespace
-}  // namespace stepline::loaders
+}  // namespace stepline::demo

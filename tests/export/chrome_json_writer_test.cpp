@@ -14,12 +14,12 @@
 #include "loaders/load.h"
 #include "loaders/trace_builder.h"
 
-namespace stepline::loaders {
+namespace stepline::exports {
 namespace {
 
 namespace fs = std::filesystem;
 
-SliceId Slice(TraceBuilder& b, TrackId t, TimeNs start, DurNs dur, std::string_view name, std::string_view cat = "",
+SliceId Slice(loaders::TraceBuilder& b, TrackId t, TimeNs start, DurNs dur, std::string_view name, std::string_view cat = "",
               ArgSetId args = ArgSetId(), GpuKind kind = GpuKind::kNone) {
   return b.AddSlice({t, start, dur, b.Intern(name), cat.empty() ? StringId() : b.Intern(cat), args, kind});
 }
@@ -27,7 +27,7 @@ SliceId Slice(TraceBuilder& b, TrackId t, TimeNs start, DurNs dur, std::string_v
 // A small trace with every track kind, nested slices, all arg types and both
 // flow kinds.
 Trace EveryKindTrace() {
-  TraceBuilder b("test");
+  loaders::TraceBuilder b("test");
   b.SetProcessName(10, "host proc", 0);
   b.SetProcessSortIndex(10, 3);
   const TrackId main = b.ThreadTrack(10, 11);
@@ -64,7 +64,7 @@ Trace EveryKindTrace() {
   b.AddCounter(counter, 1'000, 1.5);
   b.AddCounter(counter, 9'000, 3e9);
   b.AddInstant({b.MarkerTrack(10), 5'000, b.Intern("process mark"), StringId(), ArgSetId()});
-  b.AddInstant({b.MarkerTrack(kGlobalPid), 5'500, b.Intern("global mark"), StringId(), ArgSetId()});
+  b.AddInstant({b.MarkerTrack(loaders::kGlobalPid), 5'500, b.Intern("global mark"), StringId(), ArgSetId()});
   return b.Finish();
 }
 
@@ -76,7 +76,7 @@ SliceId FindSlice(const Trace& t, std::string_view name) {
 }
 
 TEST(ChromeJsonWriter, WritesExactMicrosecondsAndEscapes) {
-  TraceBuilder b("test");
+  loaders::TraceBuilder b("test");
   const TrackId t = b.ThreadTrack(1, 2);
   Slice(b, t, 1'234'567, 1, "quote\" backslash\\ tab\t nl\n ctl\x01 bad\xff");
   Slice(b, t, -1'500, 999, "negative");
@@ -111,7 +111,7 @@ TEST(ChromeJsonWriter, WritesMetadataAndKinetoFlows) {
 
 TEST(ChromeJsonWriter, EveryTrackKindLoadsBack) {
   const Trace original = EveryKindTrace();
-  auto loaded = LoadBytes(exports::ChromeJsonText(original), "every_kind.json");
+  auto loaded = loaders::LoadBytes(exports::ChromeJsonText(original), "every_kind.json");
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   const Trace& t = loaded.value();
   EXPECT_TRUE(t.diagnostics().empty());
@@ -192,7 +192,7 @@ TEST_F(ChromeJsonWriterFileTest, CompressionFollowsTheExtension) {
                               : stats.value().compression == "zstd" ? std::string("\x28\xb5\x2f\xfd")
                                                                     : text.substr(0, 4);
     EXPECT_EQ(head.substr(0, magic.size()), magic);
-    auto loaded = LoadFile(Path(name));
+    auto loaded = loaders::LoadFile(Path(name));
     ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
     EXPECT_EQ(loaded.value().info().input_bytes, text.size());
     EXPECT_EQ(loaded.value().slices().size(), trace.slices().size());
@@ -224,4 +224,4 @@ TEST_F(ChromeJsonWriterFileTest, ReportsUnwritablePaths) {
 }
 
 }  // namespace
-}  // namespace stepline::loaders
+}  // namespace stepline::exports
