@@ -26,7 +26,8 @@ stepline \- a native desktop viewer for ML profiler traces
 .B stepline
 \fIcommand\fR [\fIarguments\fR]
 .SH DESCRIPTION
-Stepline opens TensorFlow/JAX XSpace, PyTorch/Kineto Chrome-trace JSON and Perfetto traces, shows
+Stepline opens TensorFlow/JAX XSpace, PyTorch/Kineto Chrome-trace JSON, Perfetto, Nsight Systems
+SQLite and rocprofv3 traces, shows
 them on a timeline, and reports where each training step's time went: GPU idle gaps and their
 causes, step-time breakdowns, top ops and kernels. Each command prints its own options with
 \fB\-\-help\fR (for example \fBstepline report \-\-help\fR).
@@ -44,7 +45,7 @@ The text below is \fBstepline \-\-help\fR:
 the viewer's layout, window size and picture options, and its recent files
 (\fI~/.config/stepline/\fR when XDG_CONFIG_HOME is unset).
 .SH SEE ALSO
-The README of the Stepline repository.
+The Stepline repository: README.md, and docs/cli.md for every command and option.
 ]=])
 string(REPLACE "@VERSION@" "${version}" page "${page}")
 string(REPLACE "@HELP@" "${help}" page "${page}")

@@ -7,7 +7,7 @@
 // [SECTION] Model tables: WriteTracks, WriteSlices, ..., WriteArgs
 // [SECTION] The database: the side thread, WriteDatabase, ExportSqlite (temporary file, then rename)
 //
-// Speed (the target is 1 M slices/s; measured in README "SQLite export"): prepared statements bound
+// Speed (the target is 1 M slices/s; docs/performance.md): prepared statements bound
 // without copies, no journal and no fsync while writing (the file is a
 // temporary one until the rename, so a crash leaves no half database under
 // OUT.db), names stored once, and two threads with one connection each: the
@@ -39,7 +39,7 @@ namespace {
 // [SECTION] Schema
 //-----------------------------------------------------------------------------
 
-// Every table, one column per line with its unit; README "SQLite export" mirrors it.
+// Every table, one column per line with its unit; docs/cli.md, "stepline export", mirrors it.
 constexpr const char* kSchema = R"sql(
 CREATE TABLE track(
   id INTEGER PRIMARY KEY,   -- the model's TrackId

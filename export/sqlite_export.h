@@ -1,6 +1,6 @@
 // `stepline export FILE --sqlite OUT.db`: the model and its analysis as an
 // SQLite database, for scripts. The schema (tables, columns, units) is
-// declared once in sqlite_export.cpp and documented in README "SQLite export".
+// declared once in sqlite_export.cpp and documented in docs/cli.md, "stepline export".
 #pragma once
 
 #include <functional>

@@ -32,7 +32,7 @@ enum class DiagCode : uint8_t {
   kUnsupportedFeature,  // input we recognise but do not model (e.g. aggregated XEvents)
   kProducerWarning,     // a warning or error the profiler itself recorded in the file
   kOutOfRange,          // a number outside what the model stores (e.g. ts beyond int64 ns)
-  kLimitReached,        // a safety limit (README, "Limits") was reached; the excess was replaced or dropped
+  kLimitReached,        // a safety limit (docs/formats.md, "Limits") was reached; the excess was replaced or dropped
 };
 inline constexpr int kDiagCodeCount = 17;
 

@@ -15,7 +15,7 @@ stepline="$build_dir/stepline"
 "$root/scripts/build.sh" --target stepline --target stepline_desktop_files
 
 # The viewer needs a display; on a server use `xvfb-run` with
-# `stepline screenshot` instead (README, "Screenshots").
+# `stepline screenshot` instead (docs/cli.md, "stepline screenshot").
 if (($# > 0)); then
   exec "$stepline" "$1"
 else

@@ -88,8 +88,8 @@ record() {  # record NAME STATUS
 }
 
 # The sanitizer tree, with the fuzz targets: -O1 keeps ASan's slowdown small;
-# -g0, clang and no benchmarks keep the build inside CI's budget (README,
-# "Sanitizers and fuzzing"). Building the fuzzers here rather than in a tree of
+# -g0, clang and no benchmarks keep the build inside CI's budget (docs/contributing.md,
+# "Sanitizers"). Building the fuzzers here rather than in a tree of
 # their own saves compiling the loaders a third time (107 to 149 s of CI).
 sanitize_args=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g0" "-DCMAKE_C_FLAGS_DEBUG=-O1 -g0"
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DSTEPLINE_SANITIZE=ON -DSTEPLINE_WERROR=ON

@@ -17,7 +17,7 @@ bool KnownTriple(const std::array<int64_t, 3>& v) { return v[0] != 0 || v[1] != 
 
 }  // namespace
 
-// The columns below are `stepline report --csv`'s (README, `stepline report`):
+// The columns below are `stepline report --csv`'s (docs/cli.md, `stepline report`):
 // the CLI writes these same tables with every row (app/output/report_output.cpp).
 
 TextTable OpsTable(const analysis::Report& report, const std::vector<uint32_t>& rows) {

@@ -1,6 +1,6 @@
 // The analysis tables as TextTables for export, one builder per panel: the one
 // table layout, shared by the window's Save as CSV and `stepline report --csv`
-// (same columns, same order; README). Rows come in the order the panel shows
+// (same columns, same order; docs/cli.md). Rows come in the order the panel shows
 // them (its filter and sort), every time in exact integer nanoseconds,
 // unknown values as empty cells.
 #pragma once

@@ -96,7 +96,7 @@ class MainView {
   int analysis_pending_panels_ = 0;
 };
 
-// Every shortcut, for the help overlay and the README.
+// Every shortcut, for the help overlay and docs/guide.md.
 struct Shortcut {
   const char* keys;
   const char* action;

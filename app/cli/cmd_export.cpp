@@ -19,8 +19,8 @@ namespace {
 
 constexpr std::string_view kExportUsage =
     "usage: stepline export FILE --sqlite OUT.db [--force]\n"
-    "  --sqlite OUT.db  write the trace and its analysis as an SQLite database (schema: README,\n"
-    "                   \"SQLite export\"); written to a temporary file and renamed when complete\n"
+    "  --sqlite OUT.db  write the trace and its analysis as an SQLite database (schema: docs/cli.md,\n"
+    "                   \"stepline export\"); written to a temporary file and renamed when complete\n"
     "  --force          replace OUT.db when it exists\n"
     "  FILE may be a TensorBoard/XProf log directory: its newest profile run is used\n";
 

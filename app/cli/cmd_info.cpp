@@ -1,6 +1,6 @@
 // `stepline info FILE [--json]`: loads a trace and prints its headline facts,
 // for people (aligned, human units) or as exactly one JSON object whose keys
-// README documents (tests/app/cli/cmd_info_test.cpp holds it to that list).
+// docs/cli.md documents (tests/app/cmd_info_test.cpp holds it to that list).
 #include <array>
 #include <chrono>
 #include <map>

@@ -23,7 +23,7 @@ constexpr std::string_view kRanksUsage =
     "       stepline ranks --from-reports DIR [--json] [--csv DIR [--force]]\n"
     "  PATH    rank trace files, or directories searched recursively for them (*.json[.gz|.zst],\n"
     "          *.xplane.pb; under plugins/profile/ the newest run)\n"
-    "  --json  print one JSON object (see README: stepline ranks)\n"
+    "  --json  print one JSON object (keys: docs/cli.md, stepline ranks)\n"
     "  --csv   write DIR/ranks.csv, one row per rank\n"
     "  --threads T  ranks loaded at once (default: every core)\n"
     "  --from-reports DIR  merge the `stepline report RANK_TRACE --json` outputs (*.json) under DIR\n"

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <ostream>
+#include <string_view>
 
 #include "app/cli/cli_args.h"
 #include "app/cli/command_options.h"
@@ -22,12 +23,27 @@
 #include <thread>
 
 namespace stepline::app {
+namespace {
 
-int RunViewer(const Args& args, std::ostream& /*out*/, std::ostream& err) {
+constexpr std::string_view kViewUsage =
+    "usage: stepline view [FILE [FILE_B]] [--demo SCENARIO]\n"
+    "       stepline view --ranks PATH...\n"
+    "  FILE             a trace, or a TensorBoard/XProf log directory (its newest run); none: the demo\n"
+    "  FILE_B           a second trace: compare it with FILE (the baseline)\n"
+    "  --demo SCENARIO  open a built-in demo scenario, such as input-bound\n"
+    "  --ranks PATH...  the ranks view: every rank of a distributed run side by side\n";
+
+}  // namespace
+
+int RunViewer(const Args& args, std::ostream& out, std::ostream& err) {
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+    out << kViewUsage;
+    return 0;
+  }
   StartupTiming timing;  // STEPLINE_TIMING=1: when the timeline and the analysis first show
   auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--ranks"}, {"--demo"}});
   if (!parsed.ok()) {
-    err << "stepline: " << parsed.error() << "\n";
+    err << "stepline: " << parsed.error() << "\n" << kViewUsage;
     return 2;
   }
   // A log directory stands for its newest run's trace: say which, or fail here

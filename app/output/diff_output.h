@@ -1,5 +1,5 @@
 // The two printed forms of an analysis::Comparison for `stepline diff`: the
-// --json object (keys in README.md, "Compare two runs") and the text summary.
+// --json object (keys in docs/cli.md, "stepline diff") and the text summary.
 // Pure formatting: no file system access, no analysis.
 #pragma once
 

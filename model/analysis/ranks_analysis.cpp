@@ -1,4 +1,4 @@
-// AnalyzeRanks (see ranks_analysis.h; definitions in README.md).
+// AnalyzeRanks (see ranks_analysis.h; definitions in docs/analysis.md).
 //
 // [SECTION] Matching
 // [SECTION] Clock offsets and the run check

@@ -1,6 +1,6 @@
 // The closed vocabularies of the analysis: step-time categories, GPU idle
 // causes, and the host-event categories of the idle-cause pattern table.
-// Definitions and the mapping to XProf's step-time categories: README.md.
+// Definitions and the mapping to XProf's step-time categories: docs/analysis.md.
 #pragma once
 
 #include <array>

@@ -8,7 +8,7 @@
 //  - on hta/*, each stream's idle time equals HTA's definition (the sum of
 //    start - previous end over the stream's GPU ops in start order) on every
 //    stream whose ops do not overlap; where they do, HTA's sum undercounts by
-//    the overlap and the analysis' union is used instead (README.md).
+//    the overlap and the analysis' union is used instead (docs/analysis.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>

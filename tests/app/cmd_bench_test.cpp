@@ -1,4 +1,4 @@
-// `stepline bench`: the --json keys README documents are present and
+// `stepline bench`: the --json keys docs/cli.md documents are present and
 // consistent on a tiny trace; tiling multiplies the slices; bad input fails.
 #include <gtest/gtest.h>
 

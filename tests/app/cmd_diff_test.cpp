@@ -212,9 +212,9 @@ TEST_F(CmdDiffTest, BadOptionsExitTwoWithTheUsage) {
   EXPECT_NE(help.out.find("--no-normalize"), std::string::npos);
 }
 
-// The ```json block after README.md's <!-- diff-json-keys --> marker.
+// The ```json block after docs/cli.md's <!-- diff-json-keys --> marker.
 std::string ReadmeDiffJson() {
-  const std::string readme = ::stepline::testing::ReadFileBytes(std::string(STEPLINE_SOURCE_DIR) + "/README.md");
+  const std::string readme = ::stepline::testing::ReadFileBytes(std::string(STEPLINE_SOURCE_DIR) + "/docs/cli.md");
   const size_t at = readme.find("<!-- diff-json-keys -->");
   if (at == std::string::npos) return "";
   const size_t begin = readme.find("```json\n", at);
@@ -225,11 +225,11 @@ std::string ReadmeDiffJson() {
 
 TEST_F(CmdDiffTest, ReadmeDocumentsTheRealKeys) {
   const auto documented = ParseJson(ReadmeDiffJson());
-  ASSERT_TRUE(documented.has_value()) << "README's diff --json example is missing or not JSON";
+  ASSERT_TRUE(documented.has_value()) << "docs/cli.md's diff --json example is missing or not JSON";
   const JsonValue real = ParseOrFail(RunCommand(RunDiff, {Path("a.json"), Path("b.json"), "--json"}));
   EXPECT_EQ(documented->Keys(), real.Keys());
   for (const char* side : {"a", "b"}) EXPECT_EQ(Member(*documented, side).Keys(), Member(real, side).Keys()) << side;
-  // The README shows one entry of each map and one op row.
+  // docs/cli.md shows one entry of each map and one op row.
   for (const char* map : {"breakdown", "idle_by_cause"}) {
     const JsonValue& doc = Member(*documented, map);
     ASSERT_EQ(doc.members.size(), 1u) << map;

@@ -1,4 +1,4 @@
-// `stepline info`: the --json object has exactly the keys README documents,
+// `stepline info`: the --json object has exactly the keys docs/cli.md documents,
 // with values checked by hand against tests/data/app_small.json; load failures
 // exit 1 naming the file; the text form carries the same facts.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // `stepline export --sqlite` (export/sqlite_export.h): the tables hold the
-// model row for row, the write is atomic, and README's three example
+// model row for row, the write is atomic, and docs/cli.md's three example
 // queries, run on an export of every shared trace, give `report`'s numbers.
 #include "export/sqlite_export.h"
 
@@ -54,14 +54,14 @@ Rows Query(const std::string& path, const std::string& sql) {
 
 int64_t Int(const std::string& s) { return std::stoll(s); }
 
-// The SQL of README's `<!-- sqlite-query NAME -->` block.
+// The SQL of docs/cli.md's `<!-- sqlite-query NAME -->` block.
 std::string ReadmeQuery(const std::string& name) {
-  std::ifstream in(std::string(STEPLINE_SOURCE_DIR) + "/README.md");
+  std::ifstream in(std::string(STEPLINE_SOURCE_DIR) + "/docs/cli.md");
   std::stringstream text;
   text << in.rdbuf();
   const std::string readme = text.str();
   const size_t marker = readme.find("<!-- sqlite-query " + name + " -->");
-  EXPECT_NE(marker, std::string::npos) << "README has no query " << name;
+  EXPECT_NE(marker, std::string::npos) << "docs/cli.md has no query " << name;
   if (marker == std::string::npos) return "";
   const size_t begin = readme.find("```sql\n", marker);
   const size_t end = readme.find("```", begin + 7);

@@ -1,4 +1,4 @@
-// Right-click on a track name offers Pin and Hide (the README and the `?`
+// Right-click on a track name offers Pin and Hide (docs/guide.md and the `?`
 // help promise it), not the timeline's picture menu, whether the click is
 // quick or held, and View > Show hidden tracks brings hidden ones back.
 // Headless ImGui driven with the mouse, through the whole session frame.

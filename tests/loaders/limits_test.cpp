@@ -1,4 +1,4 @@
-// The limits that protect the machine (README, "Limits"): each input that
+// The limits that protect the machine (docs/formats.md, "Limits"): each input that
 // would make memory or the stack run out gets a clear error or a diagnostic.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ctest packaging_install: `cmake --install BUILD --prefix TMP` puts every
-# file of README "Installing" in place; the desktop entry passes
+# file of docs/contributing.md "Installing and packaging" in place; the desktop entry passes
 # desktop-file-validate; the man page carries every line of `--help`; the MIME
 # XML is well formed; the completion parses; the installed binary runs.
 #   check_install.sh BUILD_DIR
