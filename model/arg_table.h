@@ -13,7 +13,7 @@
 // Nearly every value fits (string ids, small integers, correlation ids: all
 // of the demo's), so a row takes 9 bytes instead of 13: args were half of a
 // Kineto trace's model, every byte of it a fresh page on the load's import
-// thread (issue #22).
+// thread.
 // Rows within a set keep the order the trace gave them.
 #pragma once
 
@@ -39,7 +39,7 @@ enum class ArgType : uint8_t {
   // A string of decimal digits held as the uint64 it spells, not in the
   // pool: TensorBoard writes every launch's "correlation_id" as a string
   // ("11253"), one distinct string per launch, and interning them cost 15%
-  // of a load (issue #22). Only canonical text ("0", or digits without a
+  // of a load. Only canonical text ("0", or digits without a
   // leading zero, up to UINT64_MAX) is held so, so the digits give the text
   // back exactly: shown, written and exported as that string.
   kDecimalString,

@@ -152,8 +152,7 @@ class FlowTable {
   // name and category: Kineto's and TensorBoard's ac2g flows, bound by
   // correlation id (loaders/chrome_json). 24 bytes instead of a Pending's
   // 80, bound by renumbering in place: millions of them on a large trace,
-  // and every byte of them fresh memory in the serial tail of a load
-  // (issue #22).
+  // and every byte of them fresh memory in the serial tail of a load.
   struct LaunchFlow {
     SliceId from, to;
     StringId name, category;

@@ -1,5 +1,5 @@
 // What a panel that shows the analysis draws while the analysis still runs
-// on its worker thread (the timeline is already up; issue #22).
+// on its worker thread (the timeline is already up).
 #pragma once
 
 #include "ui/view_state.h"

@@ -209,7 +209,7 @@ void OverviewPanel::DrawCards(ViewState& state) {
            !h.most_blamed.empty() ? blamed + "\nblamed for " + FormatDuration(r.top_blamed_ns) +
                                         " of idle time inside steps, in " + std::to_string(r.top_blamed_gaps) + " gaps"
                                   : "");
-  // Issue #16: where the steps came from, and their spread, always on screen.
+  // Where the steps came from, and their spread, always on screen.
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("Steps: %s", r.step_source_sentence.c_str());
   if (r.steps.size() > 1) {

@@ -134,7 +134,7 @@ BarLayout StepBarLayout(size_t bars, float plot_w, float scale) {
 void StepChart::Draw(ViewState& state, float width, float height) {
   const auto& report = state.data->analysis.report;
   const float s = UiScale();
-  // The view toggle (issue #16): bars per step, or the histogram of their durations.
+  // The view toggle: bars per step, or the histogram of their durations.
   const float toggle_top = ImGui::GetCursorScreenPos().y;
   ImGui::Checkbox("Histogram of step times", &state.panels.step_histogram);
   if (!report.outlier_steps.empty()) {
@@ -281,7 +281,7 @@ void StepChart::DrawTooltip(const ViewState& state, const StepBucket& b, int cat
     ImGui::Text("%s: %s (%.1f%%)", CategoryLabel(static_cast<TimeCategory>(category)),
                 FormatDuration(b.mean_ns[category]).c_str(), pct);
   }
-  // Why an outlier step is slow (issue #16): what grew, and what runs in it.
+  // Why an outlier step is slow: what grew, and what runs in it.
   const auto& outliers = state.data->analysis.report.outlier_steps;
   int shown = 0;
   for (const analysis::ReportOutlierStep& o : outliers) {

@@ -2,7 +2,7 @@
 // coloured by breakdown category, a mean bar beside it). Steps are grouped
 // into buckets when a bar would be narrower than theme::kChartMinBarPx, so
 // 10,000 steps stay readable; BucketSteps is pure and tested. Outlier steps
-// (issue #16) get a tick above their bar; a toggle switches to a histogram of
+// get a tick above their bar; a toggle switches to a histogram of
 // the step durations with the p50/p90/p99 lines (BuildStepHistogram, pure).
 #pragma once
 

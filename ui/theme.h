@@ -117,7 +117,7 @@ inline constexpr float kStepsRowHeight = 18.f;        // the Steps strip above t
 inline constexpr float kStepChartHeight = 190.f;
 inline constexpr float kCauseChartRowHeight = 18.f;   // one bar per idle cause
 inline constexpr float kChartAxisWidth = 56.f;        // y-axis labels
-inline constexpr float kOutlierTickPx = 7.f;       // the outlier tick above a step bar (issue #16)
+inline constexpr float kOutlierTickPx = 7.f;       // the outlier tick above a step bar
 inline constexpr int kHistogramMaxBins = 40;       // the step-duration histogram's bins at most
 inline constexpr float kChartMinBarPx = 3.f;          // narrower: buckets of steps
 // A few steps fill the chart's width, but one bar takes at most this share of

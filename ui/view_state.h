@@ -27,7 +27,7 @@ struct PanelLayout {
   float overview_width = 0;    // px; 0 = theme default
   float bottom_height = 0;     // px of the tabbed tables under the timeline; 0 = theme default
   BottomTab bottom_tab = BottomTab::kIdleGaps;
-  bool step_histogram = false;  // the overview's step chart shows the step-duration histogram (issue #16)
+  bool step_histogram = false;  // the overview's step chart shows the step-duration histogram
   bool operator==(const PanelLayout&) const = default;
 };
 

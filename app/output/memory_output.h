@@ -1,4 +1,4 @@
-// The memory part of `stepline report` (issue #19): the `memory` JSON object,
+// The memory part of `stepline report`: the `memory` JSON object,
 // memory.csv (the allocation table) and the text section.
 #pragma once
 

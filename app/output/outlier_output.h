@@ -1,4 +1,4 @@
-// The outlier-step part of `stepline report` (issue #16): the `outlier_steps`
+// The outlier-step part of `stepline report`: the `outlier_steps`
 // JSON array and the "Outlier steps" text section.
 #pragma once
 

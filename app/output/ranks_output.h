@@ -1,5 +1,5 @@
-// What `stepline ranks` prints: the text table, the --json object (keys of
-// issue #20) and the --csv table, from the per-rank summaries and their
+// What `stepline ranks` prints: the text table, the --json object (keys in
+// docs/cli.md) and the --csv table, from the per-rank summaries and their
 // AnalyzeRanks result (RanksRun, app/runs/rank_set.h).
 #pragma once
 

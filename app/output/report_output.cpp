@@ -137,7 +137,7 @@ void StepsJson(const Report& r, JsonOut* j) {
   j->Lit("]");
 }
 
-// Issue #16: where the steps came from, their overlap, and the outlier steps.
+// Where the steps came from, their overlap, and the outlier steps.
 void StepSourceJson(const Report& r, JsonOut* j) {
   j->Lit(",\"step_source\":");
   j->Str(analysis::StepSourceName(r.step_source));
@@ -354,7 +354,7 @@ void WriteReportJson(const Report& report, std::ostream& out, std::string_view e
   CategoriesJson(report.breakdown_total, &j);
   j.Lit(",\"idle_by_cause\":");
   CausesJson(report.idle_by_cause, &j);
-  // Issue #15: the figures the window shows, one definition each.
+  // The figures the window shows, one definition each.
   // Without a device there is no busy share (the window shows "-"), not 0.
   j.Lit(",\"gpu_busy_percent\":");
   j.Lit(report.primary_device_index >= 0 ? text::FormatFixed(report.gpu_busy_percent, 2) : std::string("null"));

@@ -1,5 +1,5 @@
 // The three printed forms of an analysis::Report for `stepline report`: the
-// --json object (keys documented in issue #6), the four --csv tables, and the
+// --json object (keys in docs/cli.md), the four --csv tables, and the
 // text report. Pure formatting: no file system access, no analysis.
 #pragma once
 

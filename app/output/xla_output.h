@@ -1,4 +1,4 @@
-// The XLA part of `stepline report` (issue #16): the `xla_modules` and
+// The XLA part of `stepline report`: the `xla_modules` and
 // `xla_ops` JSON arrays and the text section (XProf's HLO module and op tables).
 #pragma once
 

@@ -1,4 +1,4 @@
-// Compare: two runs of the same workload side by side (issue #8), "A" the
+// Compare: two runs of the same workload side by side, "A" the
 // baseline and "B" the candidate. Built from each run's Trace and its
 // TraceAnalysis (the window already has one per trace), so nothing is
 // analysed twice; it works on ids and resolves names only for its rows. Every

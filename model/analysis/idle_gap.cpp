@@ -1,4 +1,4 @@
-// GPU idle gaps and their causes (issue #6, "Cause of a gap").
+// GPU idle gaps and their causes ("Cause of a gap").
 //
 // [SECTION] Context and caches
 // [SECTION] Weighing the launching thread's window

@@ -1,5 +1,6 @@
 // IdleGap: an interval where no kernel runs on any stream of a device, with
-// the cause the issue #6 algorithm assigns it and the host events it blames.
+// the cause that the rules of docs/analysis.md assign it and the host events
+// it blames.
 // ComputeIdleGaps returns every gap of the device's GPU-active span (no
 // minimum length: all idle time gets a cause) plus the "edge" idle inside
 // steps before the first / after the last kernel.

@@ -1,4 +1,4 @@
-// Memory analysis (issue #19): per pool of a MemoryTable, the peak levels and
+// Memory analysis: per pool of a MemoryTable, the peak levels and
 // when they happen, the allocations live at the peak grouped by operator, the
 // level at each step boundary with its linear growth, and the two warnings.
 // Pure functions of the table (and the steps); no I/O.

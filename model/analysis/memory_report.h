@@ -1,4 +1,4 @@
-// The memory part of a Report (issue #19): per pool its peaks, growth and the
+// The memory part of a Report: per pool its peaks, growth and the
 // operators holding memory at the peak, plus the full allocation table for
 // memory.csv. Names are string_views into the trace's StringPool.
 #pragma once

@@ -1,5 +1,5 @@
 // OutlierSteps: the steps much slower than the typical one, and what differs
-// in them (issue #16): the breakdown category that grew most against the
+// in them: the breakdown category that grew most against the
 // median step, and the host events that run in them but not (or much shorter)
 // in typical steps. A periodic checkpoint that idles the GPU every few steps
 // shows up here even when the mean step looks healthy.

@@ -1,4 +1,4 @@
-// RankDetail: the slices of one rank's ranks-view lanes (issue #20), kept
+// RankDetail: the slices of one rank's ranks-view lanes, kept
 // for a few ranks at a time so the ranks timeline can draw them one by one
 // when zoomed in past what the busy summary (rank_lanes.h) resolves, after
 // the rank's Trace is freed: a few columns per lane instead of the model.

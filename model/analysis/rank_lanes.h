@@ -1,5 +1,5 @@
 // RankLanes: what the ranks view's timeline keeps of one rank after its
-// Trace is freed (issue #20): a fixed-resolution busy summary of its primary
+// Trace is freed: a fixed-resolution busy summary of its primary
 // device's compute kernels, its collective kernels and its main thread's
 // top-level host events, plus its steps for aligning the ranks on one.
 #pragma once

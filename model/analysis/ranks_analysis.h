@@ -1,4 +1,4 @@
-// AnalyzeRanks: every rank of one distributed run side by side (issue #20).
+// AnalyzeRanks: every rank of one distributed run side by side.
 // Input: one RankSummary per rank (ranks_input.h), no traces. It matches the
 // collective instances across ranks, estimates each rank's clock offset,
 // splits collective time into wait and transfer, finds the straggler and why

@@ -104,7 +104,7 @@ struct Report {
   std::string step_source_sentence;  // StepSourceSentence: where the steps came from, one line
   uint32_t steps_overlap_count = 0;  // StepSet's steps_overlap diagnostic
   DurNs steps_overlap_max_ns = 0;
-  std::vector<ReportOutlierStep> outlier_steps;  // issue #16
+  std::vector<ReportOutlierStep> outlier_steps;
   DurNs outlier_threshold_ns = 0;                // 0: too few steps to judge
   std::string step_error;         // e.g. an invalid --steps regex
   std::string primary_device;     // name; "" without GPU activity
@@ -123,7 +123,7 @@ struct Report {
   std::vector<std::string> recommendations;
   std::vector<std::string> notes;             // TraceAnalysis::notes: figures left out or narrowed, and why
   size_t complete_steps = 0;                  // TraceAnalysis::complete_steps
-  std::vector<ReportMemory> memory;          // per memory pool (issue #19)
+  std::vector<ReportMemory> memory;          // per memory pool
   std::vector<ReportAllocation> allocations;  // every pool's allocation table, pool by pool
   StepStats step_stats;               // mean and sample std of the step times
   double gpu_busy_percent = 0;        // GpuBusyPercent of the primary device's breakdown_total

@@ -4,7 +4,7 @@
 // "ProfilerStep#12"), but a trace may also hold one-off slices that happen to
 // match the rule ("train_loop" wrapping everything, "test_setup"). So marker
 // candidates are grouped by (thread, name without its trailing number) and the
-// largest group wins. Every marker of the winner is a step (issue #16): rounded
+// largest group wins. Every marker of the winner is a step: rounded
 // timestamps make consecutive steps overlap by a nanosecond, and TF pipelines
 // steps, so overlap is resolved in the windows (FinishSteps), never by
 // dropping a step. A winning group of one marker in a trace of repeated
@@ -82,7 +82,7 @@ std::vector<Step> FromStepsRows(const Trace& trace, int32_t device_id, TrackId* 
   if (best.is_none()) return steps;
   const auto& r = trace.tracks().ranges(best);
   // Every slice of the row is a step: pipelined steps overlap, so the
-  // builder nests a later step under the one still running (issue #16).
+  // builder nests a later step under the one still running.
   for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
     steps.push_back(StepOfSlice(trace, i, std::string(trace.str(trace.slices().name()[i]))));
   }

@@ -1,10 +1,10 @@
 // StepSet: the training/inference steps of a trace and where they came from.
-// ComputeSteps tries, in order (issue #6): the TF/XSpace "Steps" rows; Kineto
+// ComputeSteps tries, in order: the TF/XSpace "Steps" rows; Kineto
 // ProfilerStep#N annotations; JAX/TF step markers (a step_num arg, or a name
 // starting train/test/TraceContext without '/', never a Python frame);
 // --steps REGEX on top-level host slices. With none of these the whole
-// GPU-active span is one step. Every marker of the chosen source is a step
-// (issue #16): overlapping markers get disjoint *windows* for the breakdown.
+// GPU-active span is one step. Every marker of the chosen source is a step:
+// overlapping markers get disjoint *windows* for the breakdown.
 #pragma once
 
 #include <cstdint>

@@ -17,7 +17,7 @@ struct StepStats {
   DurNs mean_ns = 0;        // total / count, rounded to nearest
   DurNs sample_std_ns = 0;  // sqrt(sum (d - mean)^2 / (count - 1)), rounded; 0 for fewer than 2 steps
   DurNs min_ns = 0, max_ns = 0;
-  // Nearest-rank percentiles of the recorded step durations (issue #16): the
+  // Nearest-rank percentiles of the recorded step durations: the
   // smallest duration with at least p% of the steps at or below it.
   DurNs p50_ns = 0, p90_ns = 0, p99_ns = 0;
   DurNs window_total_ns = 0;  // sum of the steps' windows: the breakdown's total

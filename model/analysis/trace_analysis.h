@@ -35,7 +35,7 @@ struct AnalysisOptions {
   const IdleCauseTable* table = nullptr;  // null: IdleCauseTable::Default()
   IdleGapOptions gap_options;
   // Set by another thread to stop early (the window analysing in the
-  // background, issue #22): checked between stages, and the partial result
+  // background): checked between stages, and the partial result
   // returned then is to be discarded. Null: run to the end.
   const std::atomic<bool>* cancel = nullptr;
 };
@@ -79,7 +79,7 @@ struct TraceAnalysis {
   std::vector<KernelStat> kernels;      // keyed by StringId
   XlaStats xla;                         // XLA ops and modules; empty for non-XLA traces
   StepStats step_stats;                 // over `steps`
-  OutlierSteps outliers;                // issue #16: slow steps vs the median, by the primary device's breakdown
+  OutlierSteps outliers;                // slow steps vs the median, by the primary device's breakdown
   TopBlamedEvent top_blamed;
   // A cut file (data loss): the steps that end before the cut, a prefix of
   // `steps` (all of them when the file is whole). Figures that need whole
@@ -90,7 +90,7 @@ struct TraceAnalysis {
   // Sentences, most significant first; the memory sentences (MemoryRecommendations) last.
   std::vector<std::string> recommendations;
   BusyBins busy_bins;                   // the overview strip: kernel busy share over the trace span
-  // Memory (issue #19): the trace's pools (levels, allocations, OOMs) and,
+  // Memory: the trace's pools (levels, allocations, OOMs) and,
   // per pool in the same order, peaks, live at peak and growth over `steps`.
   MemoryTable memory_table;
   MemoryAnalysis memory;

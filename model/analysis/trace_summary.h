@@ -31,7 +31,7 @@ struct TraceSummary {
     std::array<DurNs, kGpuKindCount> gpu_ns{};
   };
   std::vector<Device> device_list;
-  // The steps `report` and the window use: ComputeTraceSteps (issue #15; this
+  // The steps `report` and the window use: ComputeTraceSteps (this
   // once counted ProfilerStep# slices and Steps-row names on its own).
   uint64_t steps = 0;
 };

@@ -1,4 +1,4 @@
-// Every demo scenario (issue #3) gets the diagnosis its issue expects, in both
+// Every demo scenario gets the diagnosis planted in it, in both
 // naming styles, and the analysis reproduces the generator's planted ground
 // truth exactly: step extents, kernel time, copy time and no-kernel time per
 // gap cause, step by step.

@@ -1,4 +1,4 @@
-// ComputeIdleGaps: each rule of the issue #6 cause algorithm on hand-built
+// ComputeIdleGaps: each rule of the cause algorithm (docs/analysis.md) on hand-built
 // traces whose weights are computed by hand in the comments.
 #include "model/analysis/idle_gap.h"
 
@@ -223,7 +223,7 @@ TEST(IdleGapTest, GapsAcrossStreamsAndDegenerateInputs) {
       ComputeIdleGaps(copies_only, d2[0], StepSet{}, IdleCauseTable::Default(), BuildLaunchIndex(copies_only)).empty());
 }
 
-// Rule 3b (issue #16): a launch call explains only the time it covers. In
+// Rule 3b: a launch call explains only the time it covers. In
 // [100, 300) main idles but for K2's launch [296, 300); what the process's
 // other threads did decides: work covering most of the gap is named, less
 // is `other`; the launch is never blamed.
@@ -255,7 +255,7 @@ TEST(IdleGapTest, IdleLaunchingThreadAsksTheOtherThreads) {
   EXPECT_EQ(MiddleGap(a).cause, IdleCause::kLaunch);
 }
 
-// The profiler's own trace-wide span is never blamed (issue #16 item 3).
+// The profiler's own trace-wide span is never blamed.
 TEST(IdleGapTest, ProfilerSpansAreNeverBlamed) {
   SyntheticTrace b = Base();
   b.Thread("main").Slice("PyTorch Profiler (0)", Us(50), Us(900));

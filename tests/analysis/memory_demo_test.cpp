@@ -1,5 +1,5 @@
 // The `memory-leak` demo against its planted truth, and the `baseline` demo's
-// flat memory (issue #19), in both naming styles.
+// flat memory, in both naming styles.
 #include <gtest/gtest.h>
 
 #include <cmath>

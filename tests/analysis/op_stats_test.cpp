@@ -68,7 +68,7 @@ TEST(OpStatsTest, SameNameDifferentKindsAreSeparateRows) {
   EXPECT_TRUE(ComputeOpStats(SyntheticTrace().Build()).ops.empty());
 }
 
-// The profiler's trace-wide span is not an op (issue #16 item 3).
+// The profiler's trace-wide span is not an op.
 TEST(OpStatsTest, ProfilerSpansAreNotOps) {
   Trace t = SyntheticTrace()
                 .Thread("PyTorch Profiler")

@@ -1,4 +1,4 @@
-// Issue #16 item 5 on the demos: in `checkpoint` exactly the planted steps
+// On the demos: in `checkpoint` exactly the planted steps
 // (those that save a checkpoint) are outliers and the save is blamed first;
 // no other scenario reports an outlier. Both naming styles, 8 steps (saves in
 // steps 4 and 8).

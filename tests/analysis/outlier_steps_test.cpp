@@ -1,4 +1,4 @@
-// OutlierSteps (issue #16 item 5): the threshold rule, the category that grew,
+// OutlierSteps: the threshold rule, the category that grew,
 // the host events blamed (absent or much shorter in typical steps, nested
 // repeats dropped), and the recommendation sentence.
 #include "model/analysis/outlier_steps.h"

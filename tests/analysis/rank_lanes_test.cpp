@@ -1,4 +1,4 @@
-// The ranks timeline's model (issue #20): the per-rank busy bins against a
+// The ranks timeline's model: the per-rank busy bins against a
 // nanosecond-by-nanosecond count, reading them back per pixel, the lanes of
 // a ddp-straggler demo rank against its own kernels, and the aligned
 // instances: a click on one rank's collective finds the same instance on

@@ -1,4 +1,4 @@
-// Distributed-run analysis (issue #20): the ddp-straggler demo's planted truth
+// Distributed-run analysis: the ddp-straggler demo's planted truth
 // (straggler, cause, lateness, every rank's wait and clock offset) is what
 // AnalyzeRanks finds, with and without clock skew; plus the small pure parts
 // (collective names, rank identity, matching, mixed runs).

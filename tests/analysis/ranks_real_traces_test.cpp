@@ -1,4 +1,4 @@
-// The shared multi-rank runs (issue #20): every rank's collectives found and
+// The shared multi-rank runs: every rank's collectives found and
 // matched, clock offsets, lateness, steps and the straggler equal the facts
 // tests/data/real_trace_facts/multirank_facts.py computes from the raw files
 // (its output: multirank_facts.tsv). Skipped when the shared traces are absent.

@@ -94,7 +94,7 @@ TEST_P(RealTraceTest, BusyIdleAndBreakdownsMatchBruteForce) {
     ASSERT_EQ(d.steps.size(), r.steps.size());
     for (size_t k = 0; k < r.steps.size(); ++k) {
       const StepBreakdown& b = d.steps[k];
-      // The step's window (issue #16: the recorded extent unless the next step overlaps it).
+      // The step's window (the recorded extent unless the next step overlaps it).
       const TimeRange step{r.steps[k].start_ns, r.steps[k].start_ns + r.steps[k].window_dur_ns};
       EXPECT_EQ(std::accumulate(b.category_ns.begin(), b.category_ns.end(), DurNs{0}), step.duration_ns()) << k;
       const DurNs kernel_ns = At(b.category_ns, TimeCategory::kCompute) + At(b.category_ns, TimeCategory::kCollective);

@@ -1,4 +1,4 @@
-// Issue #16 items 1 and 4 on every shared real trace (../shared/traces): the
+// On every shared real trace (../shared/traces): the
 // report runs, names where its steps came from, never makes a Python frame a
 // step, and its step windows cover the union of the steps exactly (the
 // breakdown sums to it). Where the trace's host ProfilerStep#N markers were

@@ -51,7 +51,7 @@ TEST(RecommendationsTest, NamesEventsAndOrdersByShare) {
   EXPECT_TRUE(ComputeRecommendations(RecommendationInput{}).empty());
 }
 
-// Issue #16: the fix named in the trace's own stack.
+// The fix named in the trace's own stack.
 TEST(RecommendationsTest, AdviceNamesTheTracesStack) {
   RecommendationInput in = Input(IdleCause::kLaunch, 400);
   const std::string cuda = ComputeRecommendations(in).at(0);

@@ -1,4 +1,4 @@
-// Issue #16 item 1: a step is never dropped. Generated 12-step traces whose
+// A step is never dropped. Generated 12-step traces whose
 // consecutive ProfilerStep#N markers overlap by 1 ns (rounded timestamps), by
 // 1 us, and by half a step (pipelined), and a Steps row that overlaps the same
 // way: every marker is a step with its recorded extent, the windows split each

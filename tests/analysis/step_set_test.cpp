@@ -135,7 +135,7 @@ TEST(StepSetTest, MarkerNameRule) {
   EXPECT_FALSE(IsStepMarkerName("train/dense/MatMul"));
   EXPECT_FALSE(IsStepMarkerName("Train"));
   EXPECT_FALSE(IsStepMarkerName("pretrain"));
-  // Issue #16: Python frames and call signatures are never markers.
+  // Python frames and call signatures are never markers.
   EXPECT_FALSE(IsStepMarkerName("train_single_gpu.py(62): <module>"));
   EXPECT_FALSE(IsStepMarkerName("train.py(12): train_step"));
   EXPECT_FALSE(IsStepMarkerName("test_model(x)"));
@@ -143,7 +143,7 @@ TEST(StepSetTest, MarkerNameRule) {
   EXPECT_FALSE(IsPythonFrameName("train 5"));
 }
 
-// Issue #16 item 4: a Python frame wrapping the whole run is not a step, even
+// A Python frame wrapping the whole run is not a step, even
 // with a step_num arg; the device-active span is, and the source says so.
 TEST(StepSetTest, PythonFrameWrappingTheRunIsNotAStep) {
   SyntheticTrace b;

@@ -1,4 +1,4 @@
-// The parts ComputeAnalysis composes (issue #15), each on its own: the top
+// The parts ComputeAnalysis composes, each on its own: the top
 // blamed event by blamed time (not by gap count), the step spread as the
 // sample standard deviation, the one GPU busy definition, the busy bins of the
 // overview strip, ComputeTraceSteps, and ComputeAnalysis's gaps and devices.
@@ -25,7 +25,7 @@ SliceId FindSlice(const Trace& t, std::string_view name) {
 
 // The resnet50 case: zero_grad is blamed by many short gaps, the DataLoader by
 // a few long ones. The top event is the one that cost the most idle time.
-// Issue #16: a device's kind and name come from its process's name.
+// A device's kind and name come from its process's name.
 TEST(DeviceKindTest, FromTheProcessName) {
   EXPECT_EQ(DeviceKindOfProcessName("/device:TPU:3"), DeviceKind::kTpu);
   EXPECT_EQ(DeviceKindOfProcessName("/device:TPU:3 SparseCore 0"), DeviceKind::kTpu);

@@ -37,7 +37,7 @@ TEST(TraceSummaryTest, CountsGpuKindsStepsAndTracks) {
   EXPECT_EQ(sum.gpu_ns[static_cast<size_t>(GpuKind::kMemcpyH2D)], 30);
   EXPECT_EQ(sum.gpu_count[static_cast<size_t>(GpuKind::kMemcpyD2D)], 1u);
   EXPECT_EQ(sum.devices, 1u);
-  // The report's steps (issue #15): a Steps row wins over ProfilerStep#
+  // The report's steps: a Steps row wins over ProfilerStep#
   // markers, and the primary device's row holds 2 steps.
   EXPECT_EQ(sum.steps, 2u);
   EXPECT_EQ(sum.tracks_by_kind[static_cast<size_t>(TrackKind::kGpuDerived)], 2u);

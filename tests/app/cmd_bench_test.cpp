@@ -95,7 +95,7 @@ TEST(CmdBenchTest, TileMbBuildsALargerTraceWithProportionalSlices) {
   EXPECT_EQ(NumberAt(*json, "slices"), copies * kSmallTraceSlices);
 }
 
-// --sqlite adds the export's speed and SQLite's own floors (issue #23).
+// --sqlite adds the export's speed and SQLite's own floors.
 TEST(CmdBenchTest, SqliteAddsTheExportAndItsFloors) {
   const RunOutput r = Bench({TestDataPath("app_small.json"), "--json", "--repeat", "1", "--sqlite"});
   ASSERT_EQ(r.code, 0) << r.err;

@@ -1,4 +1,4 @@
-// `stepline ranks` and `stepline demo ddp-straggler` (issue #20): the JSON
+// `stepline ranks` and `stepline demo ddp-straggler`: the JSON
 // shape, rank identity and its source, missing ranks, mixed runs, a rank file
 // that fails to load, --csv, and `report` on a directory pointing to `ranks`.
 #include <gtest/gtest.h>

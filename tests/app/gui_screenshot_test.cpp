@@ -130,7 +130,7 @@ void CheckEveryView(const std::string& input, const std::filesystem::path& dir, 
 
 TEST_F(GuiScreenshotTest, EveryViewOnADemo) { CheckEveryView("--demo small-batch", dir_, 40); }
 
-// The Memory tab alone (issue #19) on the demo that records memory.
+// The Memory tab alone on the demo that records memory.
 TEST_F(GuiScreenshotTest, MemoryViewOnTheLeakDemo) {
   const std::vector<std::string> commands = {
       "screenshot --demo memory-leak --view memory --size 1280x720 --out '" + (dir_ / "memory0.png").string() + "'",
@@ -154,7 +154,7 @@ size_t PixelsOf(const Image& img, uint8_t r, uint8_t g, uint8_t b) {
   return n;
 }
 
-// Issue #16: the checkpoint demo's overview marks its outlier steps with ticks
+// The checkpoint demo's overview marks its outlier steps with ticks
 // above their bars, and the step-histogram view stacks them in the outlier
 // colour; the baseline demo, with no outliers, has neither.
 TEST_F(GuiScreenshotTest, StepChartOutlierTicksAndHistogram) {

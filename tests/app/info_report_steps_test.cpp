@@ -1,4 +1,4 @@
-// One step definition (issue #15): on every shared real trace that loads,
+// One step definition: on every shared real trace that loads,
 // `stepline info --json`'s `steps` equals the number of `stepline report
 // --json` steps. They once disagreed on 15 of them (info counted ProfilerStep#
 // slices and Steps-row names itself).

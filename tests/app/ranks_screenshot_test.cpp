@@ -1,4 +1,4 @@
-// `stepline screenshot DIR --view ranks` under xvfb-run (issue #20): the
+// `stepline screenshot DIR --view ranks` under xvfb-run: the
 // ranks view of the ddp-straggler demo is drawn: right size, not blank, the
 // straggler's input-idle red and the collective teal in the bars, the
 // timeline's main-thread lane and collective wait, the same pixels twice.

@@ -1,4 +1,4 @@
-// The ranks view in the window's session (issue #20): ShowRanks puts it on
+// The ranks view in the window's session: ShowRanks puts it on
 // screen (title, frames draw), double-clicking a rank's row asks for that
 // rank's file alone, and showing a trace replaces the ranks view.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// One table writer (issue #15): `stepline report --csv` and the window's
+// One table writer: `stepline report --csv` and the window's
 // Save as CSV (ui/analysis_tables.h) write identical files for the same trace:
 // the same columns in the same order, and the same rows.
 #include <gtest/gtest.h>

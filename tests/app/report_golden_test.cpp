@@ -21,11 +21,11 @@ namespace {
 using ::stepline::testing::JsonValue;
 using ::stepline::testing::ParseJson;
 
-// Keys the report gained on purpose (issue #15); see the goldens' README.
-// Issue #17: the load's diagnostics, so a cut file is never analysed
+// Keys the report gained on purpose; see the goldens' README.
+// The load's diagnostics, so a cut file is never analysed
 // silently (the demos have none: `diagnostics` is an empty array).
-// Issue #19: `memory`, the memory pools the demos now record.
-// Issue #16: where the steps came from, their overlap, each step's window,
+// `memory`, the memory pools the demos now record.
+// Where the steps came from, their overlap, each step's window,
 // the outlier steps (step_stats, already added, gained percentiles);
 // devices[].kind ("gpu", "tpu", "other") and the XLA module and op tables
 // (empty arrays for the demo scenarios, which are not XLA traces).

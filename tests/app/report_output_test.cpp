@@ -1,4 +1,4 @@
-// The report writers: the JSON object has exactly issue #6's keys and carries
+// The report writers: the JSON object has exactly the documented keys and carries
 // the Report's values (hand-checked on a synthetic two-device trace), unknowns
 // are null, output larger than one flush arrives whole; CSV quoting follows
 // RFC 4180; the text report names what a reader looks for.
@@ -159,7 +159,7 @@ std::vector<Strings> Csv(const analysis::Report& r, ReportTable table) {
   return ParseCsv(text);
 }
 
-// Issue #16: the checkpoint demo's outlier steps in JSON and text.
+// The checkpoint demo's outlier steps in JSON and text.
 TEST(ReportOutputTest, OutlierStepsInJsonAndText) {
   demo::DemoOptions demo;
   demo.scenario = "checkpoint";

@@ -15,7 +15,7 @@ TEST(TextFormatTest, CountsGetThousandsSeparators) {
 
 TEST(TextFormatTest, DurationsPickTheirUnit) {
   EXPECT_EQ(FormatDuration(850), "850 ns");
-  EXPECT_EQ(FormatDuration(12'345), "12.35 \xC2\xB5s");  // one FormatDuration with the window (issue #15)
+  EXPECT_EQ(FormatDuration(12'345), "12.35 \xC2\xB5s");  // one FormatDuration with the window
   EXPECT_EQ(FormatDuration(4'500'000), "4.500 ms");
   EXPECT_EQ(FormatDuration(2'601'000'000), "2.601 s");
   EXPECT_EQ(FormatDuration(-2'000), "-2.000 \xC2\xB5s");

@@ -1,4 +1,4 @@
-// Issue #22: the window shows the timeline as soon as the trace is loaded and
+// The window shows the timeline as soon as the trace is loaded and
 // the analysis panels say "Analysing..." until the background analysis is
 // handed over; then they fill in, and the view keeps its zoom. The flow arrows
 // wait for their index, built after the first frame. Opening another trace

@@ -207,7 +207,7 @@ TEST(XSpaceLoader, TpuPlaneLinesAreDerivedRowsOfTheirDevice) {
     EXPECT_EQ(t.str(t.processes().name(t.tracks().process(track))), "/device:TPU:1");
   }
   EXPECT_EQ(TrackSlices(t, FindTrack(t, "XLA Ops")).size(), 2u);
-  // Issue #16: the XLA Ops events are the TPU's device ops (kernels here), the modules are not.
+  // The XLA Ops events are the TPU's device ops (kernels here), the modules are not.
   for (SliceId s : TrackSlices(t, FindTrack(t, "XLA Ops"))) EXPECT_EQ(t.slices().gpu_kind()[s.index()], GpuKind::kKernel);
   for (SliceId s : TrackSlices(t, FindTrack(t, "XLA Modules"))) EXPECT_EQ(t.slices().gpu_kind()[s.index()], GpuKind::kNone);
   for (size_t i = 0; i < t.tracks().size(); ++i) {

@@ -254,7 +254,7 @@ TEST(XSpaceXla, JaxGpuTracesHaveAModulesTable) {
   }
 }
 
-// Issue #16 item 3: the 45.3 ms gap on GPU 5 of jax08_conv was blamed on the
+// The 45.3 ms gap on GPU 5 of jax08_conv was blamed on the
 // 0.44 ms hipModuleLaunchKernel that ended it ("97% kernel-launch-bound").
 // The launching thread idles for the rest of the window, so the launch
 // explains none of it; no gap of the trace is launch-bound for long.

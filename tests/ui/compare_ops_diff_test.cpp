@@ -153,7 +153,7 @@ analysis::Comparison CompareRuns(const TimelineData& a, const TimelineData& b, b
   return analysis::Compare({*a.trace, a.analysis, "a"}, {*b.trace, b.analysis, "b"}, options);
 }
 
-// The row carries each run's raw name ids (issue #15: the highlight does not
+// The row carries each run's raw name ids (the highlight does not
 // normalize names again to find them).
 TEST(CompareOpsDiffTest, NormalizedRowHighlightsEveryRawNameInBothRuns) {
   auto a = RunA(), b = RunB();

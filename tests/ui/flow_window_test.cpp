@@ -1,7 +1,7 @@
 // "Show all arrows in view": FlowWindow returns exactly the flows touching
 // the window (brute force over every flow) when they fit the cap, and an
 // even spread over the window, all of them in view, when they do not. The
-// window's TimelineIndices leave the flow index for later (issue #22): null
+// window's TimelineIndices leave the flow index for later: null
 // until BuildFlows, then the same as one built at once, published once.
 #include "ui/timeline/flow_window.h"
 

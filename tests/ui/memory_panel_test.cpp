@@ -1,4 +1,4 @@
-// Memory panel logic (issue #19): the allocation table's pool and op filter,
+// Memory panel logic: the allocation table's pool and op filter,
 // sort by every column with open ends, and the CSV export rows; plus a
 // headless draw of the panel on a demo trace with memory events.
 #include "ui/memory/memory_panel.h"

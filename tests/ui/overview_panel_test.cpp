@@ -97,7 +97,7 @@ TEST_F(AnalysisPanelsTest, ClickingAStepBarFramesThatStep) {
   EXPECT_LT(state_.requests.fit->duration_ns(), step.dur_ns * 11 / 10);
 }
 
-// Issue #16: the checkpoint demo's step chart with its outlier ticks (and the
+// The checkpoint demo's step chart with its outlier ticks (and the
 // hover tooltip saying why), then as a histogram; both draw.
 TEST_F(AnalysisPanelsTest, StepChartMarksOutliersAndHasAHistogramMode) {
   state_.data = DemoData("checkpoint", 8);
@@ -141,7 +141,7 @@ TEST(OverviewPanelTest, TopCauseIsTheLargest) {
 // Regression: the chart summed the gaps over the whole active span (25.44 s
 // on demo input-bound, warm-up and teardown included) beside per-step
 // figures that add up to about 23 s. With steps it now shows the primary
-// device's time inside them, and says so. Issue #15: inside steps, Input is
+// device's time inside them, and says so. Inside steps, Input is
 // the report's idle_input (no GPU op at all), never H2D copy time, which has
 // its own row.
 TEST(OverviewPanelTest, CauseChartUsesTheInStepFiguresWhenTheTraceHasSteps) {

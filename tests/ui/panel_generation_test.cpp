@@ -82,7 +82,7 @@ TEST(PanelGenerationTest, ASecondTraceAtTheSameAddressGetsItsOwnRows) {
   std::destroy_at(reinterpret_cast<TimelineData*>(storage));
 }
 
-// A demo trace of `steps` steps with memory events (issue #19).
+// A demo trace of `steps` steps with memory events.
 std::shared_ptr<const Trace> MemoryDemo(int steps) {
   demo::DemoOptions options;
   options.scenario = "memory-leak";

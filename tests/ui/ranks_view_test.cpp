@@ -1,4 +1,4 @@
-// The ranks view (issue #20): its rows, sorting, CSV and stacked-bar
+// The ranks view: its rows, sorting, CSV and stacked-bar
 // segments from a small RanksAnalysis, and a headless frame that draws it.
 #include "ui/ranks/ranks_view.h"
 

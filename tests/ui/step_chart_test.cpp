@@ -102,7 +102,7 @@ TEST(StepChartTest, AFewBarsFillTheWidthButOneIsNoSlab) {
   EXPECT_EQ(StepBarLayout(0, w, 1.f).width, 0.f);
 }
 
-// Issue #16: outlier steps are counted per bar, and the histogram puts every
+// Outlier steps are counted per bar, and the histogram puts every
 // step in exactly one bin, the longest in the last, outliers counted apart.
 TEST(StepChartTest, BucketsCountTheirOutlierSteps) {
   analysis::Report r;

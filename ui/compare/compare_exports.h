@@ -1,4 +1,4 @@
-// The compare view's pictures and tables (issue #9): its tables as
+// The compare view's pictures and tables: its tables as
 // TextTables (exact integer ns, rows in the order shown) and the right-click
 // menus of its panels, which hand PanelShots and ExportRequests to the app
 // like MainView's panels do. Pure text builders are tested without a window.

@@ -1,4 +1,4 @@
-// CompareView: the window's content when two runs are compared (issue #8):
+// CompareView: the window's content when two runs are compared:
 // its own menu bar (replace or swap a side, close the comparison), both
 // sides' load status, the summary table and breakdown chart in the left
 // column, the aligned timelines of A above B, and the ops diff table below

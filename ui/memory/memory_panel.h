@@ -1,4 +1,4 @@
-// MemoryPanel (issue #19): per memory pool (device or allocator) the peak
+// MemoryPanel: per memory pool (device or allocator) the peak
 // allocated and reserved and when it happened (a button frames it on the
 // timeline), the allocations live at the peak grouped by operator, and the
 // full allocation table (sortable, filtered by op name, exported as CSV).

@@ -1,4 +1,4 @@
-// The timeline's Memory row of one pool (issue #19): allocated as an area,
+// The timeline's Memory row of one pool: allocated as an area,
 // reserved as a line, the peak marked, out-of-memory events as red ticks, one
 // column per pixel holding its highest level. Hovering shows the levels at
 // the mouse's time.

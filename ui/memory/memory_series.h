@@ -1,5 +1,5 @@
 // MemorySeries: one memory pool's levels as the timeline's Memory row draws
-// them (issue #19), built once per trace beside TimelineData's other indices:
+// them, built once per trace beside TimelineData's other indices:
 // the samples' times, allocated and reserved levels with range-max indices so
 // a pixel column's highest level costs the same for 1k or 1M events, the peak
 // and the OOM markers.

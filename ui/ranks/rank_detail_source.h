@@ -1,5 +1,5 @@
 // RankDetailSource: where the ranks timeline gets the full slices of a rank
-// (analysis::RankDetail) when zoomed in past its summary (issue #20). The
+// (analysis::RankDetail) when zoomed in past its summary. The
 // app implements it with a worker thread and a bounded LRU of loaded ranks
 // (app/gui/rank_detail_cache.h); ui only asks, never loads or blocks.
 #pragma once

@@ -1,4 +1,4 @@
-// The ranks timeline's detail mode (issue #20): when the view is zoomed in
+// The ranks timeline's detail mode: when the view is zoomed in
 // so far that one bin of a rank's busy summary (kRankLaneBins over its
 // trace span) is wider than kDetailMinBinPx, the summary has nothing more to
 // show, and a rank whose RankDetail is loaded is drawn slice by slice

@@ -1,4 +1,4 @@
-// RanksTimeline: the ranks view's timeline (issue #20): one lane group per
+// RanksTimeline: the ranks view's timeline: one lane group per
 // rank (compute kernels, one lane per stream when a rank computes on several,
 // collective kernels with each rank's wait in a
 // matched instance filled orange and hatched, the main thread) drawn from the

@@ -1,4 +1,4 @@
-// RanksView: every rank of a distributed run side by side (issue #20): the
+// RanksView: every rank of a distributed run side by side: the
 // straggler sentence, a sortable table (rank, host, steps, step mean,
 // compute, collective wait, collective transfer, idle by cause, late, clock
 // offset; copied as CSV), one stacked bar per rank in the step chart's

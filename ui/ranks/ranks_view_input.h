@@ -1,5 +1,5 @@
 // RanksViewInput: what the ranks view and its timeline draw, the rank
-// summaries and their analysis (issue #20).
+// summaries and their analysis.
 #pragma once
 
 #include <span>

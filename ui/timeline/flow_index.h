@@ -1,6 +1,6 @@
 // FlowIndex: what only the flow arrows and the details panel's flow links read
 // (the flows by time and by target slice). The window builds it after the
-// first frame, on a worker (issue #22), so the timeline never waits for it;
+// first frame, on a worker, so the timeline never waits for it;
 // FlowIndexSlot hands it from that worker to the UI thread.
 #pragma once
 

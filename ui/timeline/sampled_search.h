@@ -5,7 +5,7 @@
 // Why: at fit zoom a frame makes a few thousand searches (a pixel column or a
 // fold each) over 10 M slices and their gaps. A gallop over the big columns
 // missed the cache on most of its probes, and the frame waited on memory
-// (issue #22: 8.7 ms a fit frame, half of it in these searches). The samples,
+// (8.7 ms a fit frame, half of it in these searches). The samples,
 // 8 bytes per kSampleStride keys (2.5 MB for 10 M), stay in cache from one
 // search to the next, so a search costs a few misses instead of a dozen.
 #pragma once

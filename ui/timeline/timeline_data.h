@@ -1,6 +1,6 @@
 // TimelineData: a loaded trace plus the indices the timeline draws from and
 // the analysis the panels show. The window builds it in steps so the timeline
-// shows before the analysis is done (issue #22): TimelineIndices on the load
+// shows before the analysis is done: TimelineIndices on the load
 // thread (only what the first frame draws), then its FlowIndex and the
 // TimelineAnalysis on worker threads while the timeline is already on screen;
 // the flows appear in place, and the UI thread joins the analysis to the
@@ -70,7 +70,7 @@ struct TimelineAnalysis {
   // analysis.gaps in compact columns with a longest-gap index, for the gap
   // overlay (declared after `analysis`, which it is built from).
   GapIndex gap_index{analysis};
-  // Each memory pool's levels for the timeline's Memory rows (issue #19).
+  // Each memory pool's levels for the timeline's Memory rows.
   std::vector<MemorySeries> memory;
   // Some device ran a kernel (the overview strip then shows analysis.busy_bins).
   bool has_gpu = false;

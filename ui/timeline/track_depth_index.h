@@ -17,7 +17,7 @@ namespace stepline::ui {
 class TrackDepthIndex {
  public:
   // Two threads when the trace is big (tracks split by slice count): this is
-  // on the path to the window's first frame (issue #22).
+  // on the path to the window's first frame.
   explicit TrackDepthIndex(const Trace& trace);
 
   size_t depth_count(TrackId track) const { return depth_begin_[track.index()].size() - 1; }

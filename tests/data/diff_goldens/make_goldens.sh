@@ -2,7 +2,7 @@
 # Writes the diff goldens: `stepline diff` of demo scenario pairs (default
 # demo options: 10 steps, seed 1), as text and JSON (standard error, then
 # standard output), with the scratch folder removed from the printed paths. Made from the build before Compare took
-# TraceAnalysis (issue #15, main at ad1e0ea); tests/app/diff_golden_test.cpp
+# TraceAnalysis (main at ad1e0ea); tests/app/diff_golden_test.cpp
 # requires today's output to be byte-identical.
 # Usage: tests/data/diff_goldens/make_goldens.sh path/to/stepline
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Independent memory facts for the real traces with memory events in
-# ../shared/traces (issue #19): reads the raw events with the standard library
+# ../shared/traces: reads the raw events with the standard library
 # only (JSON: json module; XSpace: the hand-written wire decoder of
 # tests/data/xspace_facts.py, no Stepline code) and prints one TSV row per
 # (trace, device). tests/analysis/memory_real_traces_test.cpp compares the

@@ -92,7 +92,7 @@ ACTIVITY_CATS = KERNEL_CATS | MEMCPY_CATS | MEMSET_CATS
 # 2.6), and MTIA queue events (pid "MTIA 17", rows "Stream 101".., args.stream).
 GPU_SIDE_CATS = ACTIVITY_CATS | {"gpu_user_annotation", "cuda_sync", "cuda_event", "mtia_ccp_events", "mtia_insight",
                                   "hpu_op"}
-# Other accelerators' activity (issue #16): MTIA queue events and Gaudi ops are
+# Other accelerators' activity: MTIA queue events and Gaudi ops are
 # device activity by name: *wait* / *record* / *sync* / *signal* order queues (not
 # activity), *memset* is a memset, *dma* / *memcpy* / *copy* a copy (direction by
 # name, so MTIA's dma_request is "other"), anything else a kernel.

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Facts of the shared multi-rank runs (../shared/traces/multirank/), straight from the raw Kineto JSON,
-for tests/analysis/ranks_real_traces_test.cpp (issue #20). Standard library only; shares no code with Stepline.
+for tests/analysis/ranks_real_traces_test.cpp. Standard library only; shares no code with Stepline.
 
 For each run folder, one row per rank file (sorted by distributedInfo.rank):
   run, rank, world_size, nccl kernels by collective (name between `ncclKernel_`/`ncclDevKernel_` and the next `_`),
   clock_offset_ns, late_ns, steps, step_mean_ns
 and one summary row per run: matched, unmatched, missing ranks count, straggler rank (or -1).
 
-Definitions (issue #20 as written, computed independently here):
+Definitions (the ranks analysis's, docs/analysis.md, computed independently here):
   - GPU collective kernels: events with cat "kernel" whose name starts with "nccl"; time in ns = ts*1000 exactly
     (ts parsed as decimals).
   - instance key: (collective name, ordinal of that name on the rank); matched when every rank file has it.
