@@ -5,6 +5,7 @@
 #include "loaders/torch_snapshot/snapshot_loader.h"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <limits>
 #include <memory>
@@ -43,11 +44,13 @@ Action ActionOf(std::string_view a) {
 // One device trace entry (or one block live before the capture) with the
 // pickle values it needs already read: entries become records as the reader
 // meets them, so the whole trace never sits in pickle values. 32 bytes.
+constexpr uint32_t kNoStack = UINT32_MAX;  // an entry without frames
+
 struct Record {
   TimeNs ts_ns = kNoTime;
   uint64_t addr = 0;
   int64_t size = 0;
-  StringId stack;        // the whole stack, one "name (file:line)" a line; None without frames
+  uint32_t stack = kNoStack;  // Converter::Stack(): the whole stack and its first line
   StringId action_name;  // the action as written (names the instant of an unknown action)
   static constexpr TimeNs kNoTime = std::numeric_limits<TimeNs>::min();
 };
@@ -73,14 +76,14 @@ class Converter {
   // values (PyTorch shares one dict per distinct frame, so most entries
   // repeat a stack seen before). Its first line, the innermost frame, is
   // label(stack).
-  StringId Frames(Value frames) {
-    if (!frames.is_sequence()) return StringId::None();
+  uint32_t Frames(Value frames) {
+    if (!frames.is_sequence()) return kNoStack;
     key_.clear();
     frames.ForEachKid([&](Value f) {
       const uint32_t serial = f.serial();
       key_.append(reinterpret_cast<const char*>(&serial), sizeof serial);
     });
-    if (key_.empty()) return StringId::None();
+    if (key_.empty()) return kNoStack;
     if (auto it = stacks_.find(key_); it != stacks_.end()) return it->second;
     std::string stack;
     std::string first;
@@ -90,14 +93,14 @@ class Converter {
       if (!stack.empty()) stack += '\n';
       stack += label;
     });
-    const StringId id = b_->Intern(stack);
-    labels_.emplace(id.value, b_->Intern(first));
-    stacks_.emplace(key_, id);
-    return id;
+    const auto index = static_cast<uint32_t>(stack_ids_.size());
+    stack_ids_.push_back({b_->Intern(stack), b_->Intern(first)});
+    stacks_.emplace(key_, index);
+    return index;
   }
-  StringId Label(StringId stack) const {
-    auto it = labels_.find(stack.value);
-    return it == labels_.end() ? StringId::None() : it->second;
+  // The interned stack and its first line (the label) of a Frames() index.
+  std::pair<StringId, StringId> Stack(uint32_t index) const {
+    return {stack_ids_[index].stack, stack_ids_[index].label};
   }
 
   // "name (filename:line)"; what is missing is left out.
@@ -120,24 +123,45 @@ class Converter {
     return it->second;
   }
 
-  // A device trace entry (a dict with an "action" string) as a record.
-  static bool IsEntry(Value e) { return e.tag() == Tag::kDict && !e.Get("action").as_string().empty(); }
-  Record Entry(Value e) {
+  // A device trace entry (a dict with an "action" string) as a record;
+  // false for anything else. One pass over the dict: entries are millions.
+  bool Entry(Value e, Record* out) {
+    if (e.tag() != Tag::kDict) return false;
     Record r;
-    const std::string_view action = e.Get("action").as_string();
-    r.action_name = b_->Intern(action);
-    ActionOfName(r.action_name, action);
-    int64_t addr = 0;
-    if (IntOf(e.Get("addr"), &addr)) r.addr = static_cast<uint64_t>(addr);
-    IntOf(e.Get("size"), &r.size);
-    const Value t = e.Get("time_us");
-    if (t.is_int() || t.tag() == Tag::kFloat) {
-      const double us = t.as_double();
-      // Epoch microseconds in ns stay inside int64 until the year 2262.
-      if (us > -9.2e15 && us < 9.2e15) r.ts_ns = t.is_int() ? t.as_int() * 1000 : static_cast<TimeNs>(us * 1000.0);
+    std::string_view action;
+    Value frames, time;
+    Value key;
+    bool is_key = true;
+    e.ForEachKid([&](Value v) {
+      if (is_key) {
+        key = v;
+        is_key = false;
+        return;
+      }
+      is_key = true;
+      const std::string_view k = key.as_string();
+      int64_t n = 0;
+      if (k == "action") action = v.as_string();
+      else if (k == "addr" && IntOf(v, &n)) r.addr = static_cast<uint64_t>(n);
+      else if (k == "size") IntOf(v, &r.size);
+      else if (k == "time_us") time = v;
+      else if (k == "frames") frames = v;
+    });
+    if (action.empty()) return false;
+    if (action != last_action_text_) {
+      last_action_ = b_->Intern(action);
+      last_action_text_ = std::string(action);
+      ActionOfName(last_action_, action);
     }
-    r.stack = Frames(e.Get("frames"));
-    return r;
+    r.action_name = last_action_;
+    if (time.is_int() || time.tag() == Tag::kFloat) {
+      const double us = time.as_double();
+      // Epoch microseconds in ns stay inside int64 until the year 2262.
+      if (us > -9.2e15 && us < 9.2e15) r.ts_ns = time.is_int() ? time.as_int() * 1000 : static_cast<TimeNs>(us * 1000.0);
+    }
+    r.stack = Frames(frames);
+    *out = r;
+    return true;
   }
 
   StringId Intern(std::string_view s) { return b_->Intern(s); }
@@ -145,9 +169,14 @@ class Converter {
  private:
   TraceBuilder* b_;
   std::string key_;
-  std::unordered_map<std::string, StringId> stacks_;
-  std::unordered_map<uint32_t, StringId> labels_;
+  struct StackIds {
+    StringId stack, label;
+  };
+  std::unordered_map<std::string, uint32_t> stacks_;  // frame serials -> index into stack_ids_
+  std::vector<StackIds> stack_ids_;
   std::unordered_map<uint32_t, Action> actions_;
+  std::string last_action_text_;  // entries alternate between few actions: skip most interning
+  StringId last_action_;
 };
 
 LoadError SchemaError(const std::string& path, std::string message) {
@@ -185,7 +214,8 @@ bool Collect(const pickle::Document& doc, Converter* conv, Consumed* consumed, T
       consumed->erase(it);
     }
     list.ForEachKid([&](Value e) {
-      if (Converter::IsEntry(e)) dev->records.push_back(conv->Entry(e));
+      Record r;
+      if (conv->Entry(e, &r)) dev->records.push_back(r);
       else ++skipped;
     });
   });
@@ -259,13 +289,21 @@ void Emit(TraceBuilder* b, const Keys& k, Converter& conv, int32_t device, Devic
   const TrackId track = b->ThreadTrack(0, device);
   b->SetThreadName(0, device, "GPU " + std::to_string(device) + " memory", 0);
   b->SetThreadSortIndex(0, device, device);
-  std::vector<Arg> args;
+  // At most 8 args an instant; no vector to grow and shrink millions of times.
+  struct {
+    std::array<Arg, 8> rows;
+    size_t n = 0;
+    void clear() { n = 0; }
+    void push_back(const Arg& a) { rows[n++] = a; }
+    std::span<const Arg> span() const { return {rows.data(), n}; }
+  } args;
   const auto common = [&](const Record& r) {
     args.clear();
     if (device != 0) args.push_back({k.device_id, ArgValue::Int(device)});
-    if (!r.stack.is_none()) {
-      args.push_back({k.tf_op, ArgValue::String(conv.Label(r.stack))});
-      args.push_back({k.stack, ArgValue::String(r.stack)});
+    if (r.stack != kNoStack) {
+      const auto [stack, label] = conv.Stack(r.stack);
+      args.push_back({k.tf_op, ArgValue::String(label)});
+      args.push_back({k.stack, ArgValue::String(stack)});
     }
   };
   const auto levels = [&] {
@@ -279,7 +317,7 @@ void Emit(TraceBuilder* b, const Keys& k, Converter& conv, int32_t device, Devic
     args.push_back({k.bytes, ArgValue::Int(r.size)});
     args.push_back({k.before, ArgValue::Bool(true)});
     levels();
-    b->AddInstant({track, first_ts, k.memory, StringId::None(), b->AddArgs(args)});
+    b->AddInstant({track, first_ts, k.memory, StringId::None(), b->AddArgs(args.span())});
   }
   while (!dev.records.empty()) {
     const Record r = dev.records.front();
@@ -321,7 +359,7 @@ void Emit(TraceBuilder* b, const Keys& k, Converter& conv, int32_t device, Devic
         args.push_back({k.bytes, ArgValue::Int(r.size)});
         break;
     }
-    b->AddInstant({track, r.ts_ns, name, StringId::None(), b->AddArgs(args)});
+    b->AddInstant({track, r.ts_ns, name, StringId::None(), b->AddArgs(args.span())});
   }
   dev.records = {};
   dev.before = {};
@@ -373,12 +411,14 @@ Result<Trace, LoadError> Convert(std::string_view bytes, const std::string& path
     };
     // Device trace entries become records as they are appended to their list.
     Consumed consumed;
+    std::vector<Record> batch;
     const auto sink = [&](const pickle::Document& d, pickle::NodeId list, std::span<const pickle::NodeId> items) {
+      batch.clear();
       for (pickle::NodeId item : items) {
-        if (!Converter::IsEntry(Value(&d, item))) return false;
+        if (!conv.Entry(Value(&d, item), &batch.emplace_back())) return false;
       }
       std::deque<Record>& records = consumed[list];
-      for (pickle::NodeId item : items) records.push_back(conv.Entry(Value(&d, item)));
+      records.insert(records.end(), batch.begin(), batch.end());
       return true;
     };
     if (!pickle::Read(bytes, pickle::ReadLimits{}, doc.get(), &perr, consumed_bytes, sink)) {
@@ -391,6 +431,18 @@ Result<Trace, LoadError> Convert(std::string_view bytes, const std::string& path
     if (!Collect(*doc, &conv, &consumed, &builder, &devices, path, &error)) return MakeUnexpected(std::move(error));
   }  // the pickle's values are freed here, before the instants are built
   const TimeNs first_ts = PlaceInTime(&devices);
+  // The exact room for the instants' args (levels counted as two): no
+  // doubling slack in the model's largest columns.
+  size_t sets = 0, rows = 0;
+  for (size_t d = 0; d < devices.size(); ++d) {
+    const auto count = [&](const Record& r) {
+      ++sets;
+      rows += (d != 0 ? 1 : 0) + (r.stack == kNoStack ? 0 : 2) + 4;
+    };
+    for (const Record& r : devices[d].records) count(r);
+    for (const Record& r : devices[d].before) count(r);
+  }
+  builder.trace().mutable_args().Reserve(sets, rows);
   const Keys keys(&builder);
   builder.SetProcessName(0, "PyTorch memory snapshot", 0);
   for (size_t d = 0; d < devices.size(); ++d) {
