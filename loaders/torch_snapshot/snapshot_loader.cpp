@@ -79,12 +79,22 @@ class Converter {
   uint32_t Frames(Value frames) {
     if (!frames.is_sequence()) return kNoStack;
     key_.clear();
+    uint64_t hash = 0x9E3779B97F4A7C15ull;
     frames.ForEachKid([&](Value f) {
-      const uint32_t serial = f.serial();
-      key_.append(reinterpret_cast<const char*>(&serial), sizeof serial);
+      key_.push_back(f.serial());
+      hash = (hash ^ f.serial()) * 0xFF51AFD7ED558CCDull;
     });
     if (key_.empty()) return kNoStack;
-    if (auto it = stacks_.find(key_); it != stacks_.end()) return it->second;
+    hash ^= hash >> 33;
+    // Stacks with this hash are chained through StackIds::next; the serials compared settle it.
+    auto [slot, inserted] = by_hash_.try_emplace(hash, kNoStack);
+    for (uint32_t i = slot->second; i != kNoStack; i = stack_ids_[i].next) {
+      const StackIds& known = stack_ids_[i];
+      if (known.key_count == key_.size() &&
+          std::equal(key_.begin(), key_.end(), key_store_.begin() + static_cast<ptrdiff_t>(known.key_begin))) {
+        return i;
+      }
+    }
     std::string stack;
     std::string first;
     frames.ForEachKid([&](Value f) {
@@ -94,8 +104,10 @@ class Converter {
       stack += label;
     });
     const auto index = static_cast<uint32_t>(stack_ids_.size());
-    stack_ids_.push_back({b_->Intern(stack), b_->Intern(first)});
-    stacks_.emplace(key_, index);
+    stack_ids_.push_back({b_->Intern(stack), b_->Intern(first), key_store_.size(), static_cast<uint32_t>(key_.size()),
+                          slot->second});
+    key_store_.insert(key_store_.end(), key_.begin(), key_.end());
+    slot->second = index;
     return index;
   }
   // The interned stack and its first line (the label) of a Frames() index.
@@ -168,12 +180,16 @@ class Converter {
 
  private:
   TraceBuilder* b_;
-  std::string key_;
   struct StackIds {
     StringId stack, label;
+    size_t key_begin = 0;  // its frames' serials in key_store_
+    uint32_t key_count = 0;
+    uint32_t next = kNoStack;  // the next stack of the same hash
   };
-  std::unordered_map<std::string, uint32_t> stacks_;  // frame serials -> index into stack_ids_
+  std::vector<uint32_t> key_;                        // the serials of the frames being looked up
+  std::unordered_map<uint64_t, uint32_t> by_hash_;   // hash of the serials -> first stack with it
   std::vector<StackIds> stack_ids_;
+  std::vector<uint32_t> key_store_;
   std::unordered_map<uint32_t, Action> actions_;
   std::string last_action_text_;  // entries alternate between few actions: skip most interning
   StringId last_action_;
