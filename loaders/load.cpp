@@ -24,6 +24,7 @@
 #include "sqlite/database.h"
 #include "loaders/perfetto/perfetto_loader.h"
 #include "loaders/rocprof/rocprof_loader.h"
+#include "loaders/torch_snapshot/snapshot_loader.h"
 #include "loaders/xspace/xspace_loader.h"
 
 // STEPLINE_ASAN: built with AddressSanitizer (GCC defines the first, clang
@@ -200,7 +201,8 @@ LoadError NotLoadable(std::string_view content, const std::string& path) {
   }
   e.message = reason + "; first bytes " + DescribeHead(content) +
               ". Expected Chrome trace JSON or rocprofv3 JSON (starting with '{' or '['), an XSpace or Perfetto protobuf "
-              "(.xplane.pb, .pftrace; starting with 0A), or an Nsight Systems SQLite export (\"SQLite format 3\"), "
+              "(.xplane.pb, .pftrace; starting with 0A), an Nsight Systems SQLite export (\"SQLite format 3\"), "
+              "or a PyTorch memory snapshot pickle (starting with 80 02..80 05), "
               "each optionally gzip (1F 8B) or zstd (28 B5 2F FD) compressed";
   return e;
 }
@@ -217,6 +219,7 @@ Result<Trace, LoadError> Dispatch(const DecodedInput& input, const std::string& 
     case Format::kPerfetto: return LoadPerfetto(input, path, options, progress);
     case Format::kNsysSqlite: return LoadNsysSqlite(input, path, options, progress);
     case Format::kRocprofJson: return LoadRocprofJson(input, path, options, progress);
+    case Format::kTorchMemorySnapshot: return LoadTorchSnapshot(input, path, options, progress);
     case Format::kUnknown: break;
   }
   return MakeUnexpected(NotLoadable(input.bytes.view(), path));
@@ -279,6 +282,7 @@ std::string_view FormatName(Format f) {
     case Format::kPerfetto: return "perfetto";
     case Format::kNsysSqlite: return "nsys-sqlite";
     case Format::kRocprofJson: return "rocprof-json";
+    case Format::kTorchMemorySnapshot: return "torch-memory-snapshot";
     case Format::kUnknown: break;
   }
   return "unknown";
@@ -287,6 +291,8 @@ std::string_view FormatName(Format f) {
 Format SniffFormat(std::string_view head) {
   head = head.substr(0, std::min(head.size(), kSniffBytes));
   if (head.starts_with(sqlite::kSqliteMagic)) return Format::kNsysSqlite;
+  // No JSON or protobuf trace begins with 0x80: a pickle's PROTO opcode.
+  if (IsPickleHead(head)) return Format::kTorchMemorySnapshot;
   size_t i = head.starts_with("\xEF\xBB\xBF") ? 3 : 0;  // UTF-8 BOM
   while (i < head.size() && IsJsonSpace(static_cast<unsigned char>(head[i]))) ++i;
   const bool json_start = i < head.size() && (head[i] == '{' || head[i] == '[');

@@ -15,8 +15,12 @@
 
 namespace stepline::loaders {
 
-enum class Format : uint8_t { kUnknown, kChromeJson, kXSpace, kPerfetto, kNsysSqlite, kRocprofJson };
-// "chrome-json", "xplane", "perfetto", "nsys-sqlite", "rocprof-json", "unknown"
+enum class Format : uint8_t {
+  kUnknown, kChromeJson, kXSpace, kPerfetto, kNsysSqlite, kRocprofJson,
+  kTorchMemorySnapshot,  // torch.cuda.memory._dump_snapshot() pickle
+};
+// "chrome-json", "xplane", "perfetto", "nsys-sqlite", "rocprof-json",
+// "torch-memory-snapshot", "unknown"
 std::string_view FormatName(Format f);
 
 struct LoadOptions {

@@ -16,6 +16,7 @@ std::string_view LoadErrorCodeName(LoadErrorCode code) {
     case LoadErrorCode::kProtobufInvalid: return "protobuf_invalid";
     case LoadErrorCode::kTooLarge: return "too_large";
     case LoadErrorCode::kSqliteInvalid: return "sqlite_invalid";
+    case LoadErrorCode::kPickleInvalid: return "pickle_invalid";
     case LoadErrorCode::kCancelled: return "cancelled";
   }
   return "unknown_error";  // only reachable with a value cast from outside the enum

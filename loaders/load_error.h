@@ -19,6 +19,7 @@ enum class LoadErrorCode : uint8_t {
   kProtobufInvalid,    // malformed protobuf wire data
   kTooLarge,           // beyond a hard limit (message says which)
   kSqliteInvalid,      // an SQLite file SQLite cannot read (corrupt, truncated before its schema)
+  kPickleInvalid,      // a memory snapshot pickle that is damaged or uses opcodes we refuse to run
   kCancelled,          // LoadProgress::cancel was set
 };
 std::string_view LoadErrorCodeName(LoadErrorCode code);  // "json_syntax", ...

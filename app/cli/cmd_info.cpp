@@ -14,7 +14,9 @@
 #include "app/output/json_writer.h"
 #include "app/output/text_format.h"
 #include "loaders/load.h"
+#include "model/analysis/memory_analysis.h"
 #include "model/analysis/trace_summary.h"
+#include "model/memory_table.h"
 
 namespace stepline::app {
 namespace {
@@ -144,6 +146,26 @@ void WriteDiagnosticsText(const Diagnostics& diagnostics, std::ostream& out) {
   }
 }
 
+// One line per memory pool: the figures `report` details (peak allocated and
+// reserved, fragmentation there, allocs, frees, blocks never freed, OOMs).
+void WriteMemoryText(const Trace& trace, std::ostream& out) {
+  const MemoryTable table = BuildMemoryTable(trace);
+  const analysis::MemoryAnalysis memory = analysis::ComputeMemoryAnalysis(table, {});
+  for (size_t i = 0; i < table.pools.size(); ++i) {
+    const MemoryPool& pool = table.pools[i];
+    const analysis::MemoryPoolAnalysis& a = memory.pools[i];
+    std::string line = "peak " + analysis::FormatMemoryBytes(double(a.peak_allocated_bytes)) + " allocated";
+    if (a.peak_reserved_bytes >= 0) line += ", " + analysis::FormatMemoryBytes(double(a.peak_reserved_bytes)) + " reserved";
+    if (a.peak_event != kNoMemoryEvent && pool.samples[a.peak_event].reserved >= 0) {
+      const int64_t spare = pool.samples[a.peak_event].reserved - pool.samples[a.peak_event].allocated;
+      line += " (reserved - allocated at the peak: " + analysis::FormatMemoryBytes(double(spare)) + ")";
+    }
+    line += "; " + FormatCount(pool.alloc_events) + " allocs, " + FormatCount(pool.free_events) + " frees, " +
+            FormatCount(pool.never_freed) + " never freed, " + FormatCount(pool.ooms.size()) + " OOMs";
+    LabelledLine(out, "memory " + pool.name, line);
+  }
+}
+
 void WriteInfoText(const std::string& path, const Trace& trace, const analysis::TraceSummary& s, double load_ms,
                    std::ostream& out) {
   const TraceInfo& info = trace.info();
@@ -156,7 +178,10 @@ void WriteInfoText(const std::string& path, const Trace& trace, const analysis::
   LabelledLine(out, "span", FormatDuration(s.span_ns));
   LabelledLine(out, "slices", FormatCount(s.slices));
   LabelledLine(out, "instants", FormatCount(s.instants));
-  if (s.memory_events > 0) LabelledLine(out, "memory events", FormatCount(s.memory_events));
+  if (s.memory_events > 0) {
+    LabelledLine(out, "memory events", FormatCount(s.memory_events));
+    WriteMemoryText(trace, out);
+  }
   LabelledLine(out, "counter samples", FormatCount(s.counter_samples));
   LabelledLine(out, "flows", FormatCount(s.flows) + " (" + FormatCount(s.launch_flows) + " launch)");
   std::string tracks;

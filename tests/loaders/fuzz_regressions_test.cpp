@@ -18,6 +18,7 @@
 #include "loaders/nsys/nsys_loader.h"
 #include "loaders/perfetto/perfetto_loader.h"
 #include "loaders/rocprof/rocprof_loader.h"
+#include "loaders/torch_snapshot/snapshot_loader.h"
 #include "loaders/xspace/xspace_loader.h"
 #include "tests/fuzz/fuzz_check.h"
 
@@ -52,6 +53,10 @@ const Target kTargets[] = {
      [](const DecodedInput& in, const LoadOptions& o) { return loaders::LoadNsysSqlite(in, "fuzz-input", o, nullptr); }},
     {"rocprof", uint64_t{64} << 20,
      [](const DecodedInput& in, const LoadOptions& o) { return loaders::LoadRocprofJson(in, "fuzz-input", o, nullptr); }},
+    {"torch_snapshot", uint64_t{64} << 20,
+     [](const DecodedInput& in, const LoadOptions& o) {
+       return loaders::LoadTorchSnapshot(in, "fuzz-input", o, nullptr);
+     }},
 };
 
 std::string ReadAll(const std::filesystem::path& path) {

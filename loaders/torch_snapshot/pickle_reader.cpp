@@ -1,0 +1,475 @@
+// The pickle subset reader (see pickle_reader.h): a stack machine over the
+// opcodes Python's pickler emits for dicts, lists, tuples, strings, numbers,
+// bools and None, at protocols 2 to 5. Every length is checked against the
+// bytes left before it is used.
+#include "loaders/torch_snapshot/pickle_reader.h"
+
+#include <bit>
+#include <cstddef>
+#include <cstdio>
+#include <span>
+
+namespace stepline::loaders::pickle {
+namespace {
+
+constexpr uint32_t kNoRun = UINT32_MAX;
+constexpr NodeId kDropped = UINT32_MAX - 1;  // a memo entry whose value an ItemSink consumed
+constexpr NodeId kNoneNode = 0, kFalseNode = 1, kTrueNode = 2, kFirstSmallInt = 3;
+constexpr int kSmallInts = 256;  // BININT1 values share nodes: stream ids, line numbers, flags
+constexpr uint64_t kConsumedChunk = uint64_t{64} << 20;
+
+struct OpcodeInfo {
+  uint8_t op;
+  std::string_view name;
+};
+
+// Every pickle opcode, so a refusal can name what it met.
+constexpr OpcodeInfo kOpcodes[] = {
+    {0x28, "MARK"}, {0x2E, "STOP"}, {0x30, "POP"}, {0x31, "POP_MARK"}, {0x32, "DUP"}, {0x46, "FLOAT"},
+    {0x49, "INT"}, {0x4A, "BININT"}, {0x4B, "BININT1"}, {0x4C, "LONG"}, {0x4D, "BININT2"}, {0x4E, "NONE"},
+    {0x50, "PERSID"}, {0x51, "BINPERSID"}, {0x52, "REDUCE"}, {0x53, "STRING"}, {0x54, "BINSTRING"},
+    {0x55, "SHORT_BINSTRING"}, {0x56, "UNICODE"}, {0x58, "BINUNICODE"}, {0x61, "APPEND"}, {0x62, "BUILD"},
+    {0x63, "GLOBAL"}, {0x64, "DICT"}, {0x7D, "EMPTY_DICT"}, {0x65, "APPENDS"}, {0x67, "GET"}, {0x68, "BINGET"},
+    {0x69, "INST"}, {0x6A, "LONG_BINGET"}, {0x6C, "LIST"}, {0x5D, "EMPTY_LIST"}, {0x6F, "OBJ"}, {0x70, "PUT"},
+    {0x71, "BINPUT"}, {0x72, "LONG_BINPUT"}, {0x73, "SETITEM"}, {0x74, "TUPLE"}, {0x29, "EMPTY_TUPLE"},
+    {0x75, "SETITEMS"}, {0x47, "BINFLOAT"}, {0x80, "PROTO"}, {0x81, "NEWOBJ"}, {0x82, "EXT1"}, {0x83, "EXT2"},
+    {0x84, "EXT4"}, {0x85, "TUPLE1"}, {0x86, "TUPLE2"}, {0x87, "TUPLE3"}, {0x88, "NEWTRUE"}, {0x89, "NEWFALSE"},
+    {0x8A, "LONG1"}, {0x8B, "LONG4"}, {0x42, "BINBYTES"}, {0x43, "SHORT_BINBYTES"}, {0x8C, "SHORT_BINUNICODE"},
+    {0x8D, "BINUNICODE8"}, {0x8E, "BINBYTES8"}, {0x8F, "EMPTY_SET"}, {0x90, "ADDITEMS"}, {0x91, "FROZENSET"},
+    {0x92, "NEWOBJ_EX"}, {0x93, "STACK_GLOBAL"}, {0x94, "MEMOIZE"}, {0x95, "FRAME"}, {0x96, "BYTEARRAY8"},
+    {0x97, "NEXT_BUFFER"}, {0x98, "READONLY_BUFFER"},
+};
+
+}  // namespace
+
+class Reader {
+ public:
+  Reader(std::string_view bytes, const ReadLimits& limits, Document* doc, PickleError* error,
+         const ConsumedCallback& consumed, const ItemSink& sink)
+      : in_(bytes), limits_(limits), doc_(doc), error_(error), consumed_(consumed), sink_(sink) {}
+
+  bool Run();
+
+ private:
+  bool Fail(uint64_t at, std::string message) {
+    error_->offset = at;
+    error_->message = std::move(message);
+    return false;
+  }
+  bool Need(size_t n) {
+    if (in_.size() - pos_ >= n) return true;
+    return Fail(in_.size(), "the pickle ends inside the argument of opcode " + Describe(op_) +
+                                " (at byte " + std::to_string(op_at_) + "); the file is truncated");
+  }
+  uint64_t LittleEndian(size_t n) {
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; ++i) v |= uint64_t{static_cast<uint8_t>(in_[pos_ + i])} << (8 * i);
+    pos_ += n;
+    return v;
+  }
+  static std::string Describe(uint8_t op) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", op);
+    const std::string_view name = OpcodeName(op);
+    return std::string(hex) + (name.empty() ? std::string(" (not an opcode)") : " (" + std::string(name) + ")");
+  }
+  bool NewNode(Tag tag, uint64_t payload, uint32_t aux, NodeId* id) {
+    if (doc_->nodes_.size() >= limits_.max_nodes) return Fail(op_at_, "more values than the reader allows");
+    if (next_serial_ == UINT32_MAX) return Fail(op_at_, "more values than the reader allows");
+    *id = static_cast<NodeId>(doc_->nodes_.size());
+    doc_->nodes_.push_back(Node{payload, aux, tag});
+    doc_->serials_.push_back(next_serial_++);
+    return true;
+  }
+  bool Push(Tag tag, uint64_t payload, uint32_t aux = 0) {
+    NodeId id = 0;
+    if (!NewNode(tag, payload, aux, &id)) return false;
+    stack_.push_back(id);
+    return true;
+  }
+  bool PushInt(int64_t v) {
+    if (v >= 0 && v < kSmallInts) {
+      stack_.push_back(kFirstSmallInt + static_cast<NodeId>(v));
+      return true;
+    }
+    return Push(Tag::kInt, static_cast<uint64_t>(v));
+  }
+  bool PushText(Tag tag, uint64_t length) {
+    if (!Need(length)) return false;
+    if (length > UINT32_MAX) return Fail(op_at_, "a string longer than 4 GiB");
+    const uint64_t offset = doc_->text_.size();
+    doc_->text_.insert(doc_->text_.end(), in_.data() + pos_, in_.data() + pos_ + length);
+    pos_ += length;
+    return Push(tag, offset, static_cast<uint32_t>(length));
+  }
+  bool PushLong(uint64_t length);
+  bool PushContainer(Tag tag) { return Push(tag, kNoRun, kNoRun); }
+  // Pops the items above the topmost mark; false when there is no mark.
+  // What existed when a MARK was pushed: everything above these sizes was
+  // made for the items that follow the mark, unless `dirty`.
+  struct Mark {
+    size_t stack = 0, nodes = 0, kids = 0, runs = 0, memo = 0;
+    bool dirty = false;  // an older container grew, or an older memo entry was overwritten, since
+  };
+  bool PopMark(size_t* first, Mark* mark = nullptr) {
+    if (marks_.empty()) return Fail(op_at_, "opcode " + Describe(op_) + " without a MARK before it");
+    *first = marks_.back().stack;
+    if (mark != nullptr) *mark = marks_.back();
+    marks_.pop_back();
+    return true;
+  }
+  size_t MarkStack() const { return marks_.empty() ? 0 : marks_.back().stack; }
+  // Marks are pushed in creation order, so their watermarks ascend.
+  void Dirty(size_t Mark::*field, size_t below) {
+    for (auto it = marks_.rbegin(); it != marks_.rend() && below < (*it).*field; ++it) it->dirty = true;
+  }
+  bool Appends(size_t first, const Mark* mark);
+  void Reclaim(const Mark& mark, std::span<const NodeId> consumed);
+  void AddRun(NodeId container, size_t first) {
+    Dirty(&Mark::nodes, container);
+    const uint32_t count = static_cast<uint32_t>(stack_.size() - first);
+    if (count == 0) return;
+    const auto run = static_cast<uint32_t>(doc_->runs_.size());
+    doc_->runs_.push_back({static_cast<uint32_t>(doc_->kids_.size()), count, kNoRun});
+    doc_->kids_.insert(doc_->kids_.end(), stack_.begin() + static_cast<ptrdiff_t>(first), stack_.end());
+    stack_.resize(first);
+    Node& n = doc_->nodes_[container];
+    if (n.payload == kNoRun) n.payload = run;
+    else doc_->runs_[n.aux].next = run;
+    n.aux = run;
+  }
+  // APPEND(S) / SETITEM(S): the items from `first` go into the container just below them.
+  bool AddItems(size_t first, Tag want) {
+    if (first == 0 || first > stack_.size()) return Fail(op_at_, "opcode " + Describe(op_) + " with nothing to add to");
+    const NodeId target = stack_[first - 1];
+    if (doc_->nodes_[target].tag != want) {
+      return Fail(op_at_, "opcode " + Describe(op_) + " adds to a value that is not a " +
+                              (want == Tag::kDict ? "dict" : "list"));
+    }
+    if (want == Tag::kDict && (stack_.size() - first) % 2 != 0) return Fail(op_at_, "SETITEMS with an odd number of items");
+    AddRun(target, first);
+    return true;
+  }
+  // TUPLE/LIST/DICT/TUPLEn: a new container holding the items from `first`.
+  bool Collect(Tag tag, size_t first) {
+    if (tag == Tag::kDict && (stack_.size() - first) % 2 != 0) return Fail(op_at_, "DICT with an odd number of items");
+    NodeId id = 0;
+    if (!NewNode(tag, kNoRun, kNoRun, &id)) return false;
+    AddRun(id, first);
+    stack_.push_back(id);
+    return true;
+  }
+  bool Memo(uint64_t index) {
+    if (stack_.empty()) return Fail(op_at_, "opcode " + Describe(op_) + " with an empty stack");
+    if (index > memo_.size() + (uint64_t{1} << 16)) return Fail(op_at_, "memo index " + std::to_string(index) + " is far beyond the memo");
+    if (index < memo_.size()) Dirty(&Mark::memo, index);
+    if (index >= memo_.size()) memo_.resize(index + 1, UINT32_MAX);
+    memo_[index] = stack_.back();
+    return true;
+  }
+  bool Recall(uint64_t index) {
+    if (index >= memo_.size() || memo_[index] == UINT32_MAX) {
+      return Fail(op_at_, "memo index " + std::to_string(index) + " was never stored");
+    }
+    if (memo_[index] == kDropped) {
+      return Fail(op_at_, "memo index " + std::to_string(index) +
+                              " refers to a device trace entry that was already read (snapshots never share them)");
+    }
+    stack_.push_back(memo_[index]);
+    return true;
+  }
+  bool Step();
+
+  std::string_view in_;
+  size_t pos_ = 0;
+  ReadLimits limits_;
+  Document* doc_;
+  PickleError* error_;
+  const ConsumedCallback& consumed_;
+  const ItemSink& sink_;
+  std::vector<NodeId> stack_;
+  std::vector<Mark> marks_;
+  std::vector<NodeId> memo_;
+  uint32_t next_serial_ = 0;
+  uint8_t op_ = 0;
+  size_t op_at_ = 0;
+  bool stopped_ = false;
+};
+
+
+// APPEND(S): the sink may take the items instead of the list; then what was
+// made for them since their MARK is reclaimed.
+bool Reader::Appends(size_t first, const Mark* mark) {
+  if (sink_ && first > 0 && first <= stack_.size() && doc_->nodes_[stack_[first - 1]].tag == Tag::kList &&
+      first < stack_.size()) {
+    const std::span<const NodeId> items(stack_.data() + first, stack_.size() - first);
+    if (sink_(*doc_, stack_[first - 1], items)) {
+      if (mark != nullptr && !mark->dirty) Reclaim(*mark, items);
+      stack_.resize(first);
+      return true;
+    }
+  }
+  return AddItems(first, Tag::kList);
+}
+
+// Drops the nodes, kids and runs made since `mark`, keeping (renumbered) the
+// ones a memo entry still reaches: the strings and frame dicts later entries
+// refer back to. Memo entries of the consumed items and of the containers
+// they hold directly (an entry's `frames` list) are dropped with them.
+void Reader::Reclaim(const Mark& mark, std::span<const NodeId> consumed) {
+  const size_t w = mark.nodes;
+  const size_t count = doc_->nodes_.size() - w;
+  if (count == 0) return;
+  std::vector<uint32_t> state(count, 0);  // 1 dropped, 2 kept
+  const auto kids_of = [&](NodeId id, auto&& f) {
+    const Node& n = doc_->nodes_[id];
+    if (n.tag != Tag::kList && n.tag != Tag::kTuple && n.tag != Tag::kDict) return;
+    for (uint32_t r = static_cast<uint32_t>(n.payload); r != kNoRun; r = doc_->runs_[r].next) {
+      const auto& run = doc_->runs_[r];
+      for (uint32_t k = 0; k < run.count; ++k) f(doc_->kids_[run.begin + k]);
+    }
+  };
+  for (NodeId item : consumed) {
+    if (item < w) continue;
+    state[item - w] = 1;
+    kids_of(item, [&](NodeId kid) {
+      const Tag t = kid >= w ? doc_->nodes_[kid].tag : Tag::kNone;
+      if (t == Tag::kList || t == Tag::kTuple || t == Tag::kDict) state[kid - w] = 1;
+    });
+  }
+  std::vector<NodeId> todo;
+  for (size_t i = mark.memo; i < memo_.size(); ++i) {
+    const NodeId id = memo_[i];
+    if (id >= w && id < kDropped && state[id - w] == 0) {
+      state[id - w] = 2;
+      todo.push_back(id);
+    }
+  }
+  while (!todo.empty()) {
+    const NodeId id = todo.back();
+    todo.pop_back();
+    kids_of(id, [&](NodeId kid) {
+      if (kid >= w && state[kid - w] != 2) {
+        state[kid - w] = 2;
+        todo.push_back(kid);
+      }
+    });
+  }
+  // Survivors in creation order, their kids as old ids.
+  std::vector<Node> kept;
+  std::vector<uint32_t> kept_serials;
+  std::vector<std::pair<uint32_t, uint32_t>> kept_kids;  // [begin, count) into old_kids
+  std::vector<NodeId> old_kids;
+  for (size_t i = 0; i < count; ++i) {
+    if (state[i] != 2) continue;
+    const NodeId id = static_cast<NodeId>(w + i);
+    const auto begin = static_cast<uint32_t>(old_kids.size());
+    kids_of(id, [&](NodeId kid) { old_kids.push_back(kid); });
+    kept.push_back(doc_->nodes_[id]);
+    kept_serials.push_back(doc_->serials_[id]);
+    kept_kids.emplace_back(begin, static_cast<uint32_t>(old_kids.size()) - begin);
+    state[i] = static_cast<uint32_t>(w + kept.size() + 2);  // new id + 3, past the two flags
+  }
+  const auto renumber = [&](NodeId old) { return old < w ? old : static_cast<NodeId>(state[old - w] - 3); };
+  doc_->nodes_.resize(w);
+  doc_->serials_.resize(w);
+  doc_->kids_.resize(mark.kids);
+  doc_->runs_.resize(mark.runs);
+  for (size_t k = 0; k < kept.size(); ++k) {
+    Node n = kept[k];
+    const bool container = n.tag == Tag::kList || n.tag == Tag::kTuple || n.tag == Tag::kDict;
+    if (container) n.payload = n.aux = kNoRun;
+    doc_->nodes_.push_back(n);
+    doc_->serials_.push_back(kept_serials[k]);
+    if (!container || kept_kids[k].second == 0) continue;
+    const size_t stack_size = stack_.size();
+    for (uint32_t j = 0; j < kept_kids[k].second; ++j) stack_.push_back(renumber(old_kids[kept_kids[k].first + j]));
+    AddRun(static_cast<NodeId>(doc_->nodes_.size() - 1), stack_size);
+  }
+  for (size_t i = mark.memo; i < memo_.size(); ++i) {
+    NodeId& id = memo_[i];
+    if (id >= w && id < kDropped) id = state[id - w] >= 3 ? renumber(id) : kDropped;
+  }
+}
+
+bool Reader::PushLong(uint64_t length) {
+  if (!Need(length)) return false;
+  const auto* p = reinterpret_cast<const uint8_t*>(in_.data() + pos_);
+  pos_ += length;
+  if (length == 0) return PushInt(0);
+  // Two's complement, little-endian: it fits in 64 bits when every byte past
+  // the eighth only repeats the sign.
+  const bool negative = (p[length - 1] & 0x80) != 0;
+  bool fits = true;
+  for (uint64_t i = 8; i < length; ++i) fits &= p[i] == (negative ? 0xFF : 0x00);
+  if (length > 8 && fits) fits = ((p[7] & 0x80) != 0) == negative;
+  if (!fits) return Push(Tag::kBigInt, 0, static_cast<uint32_t>(std::min<uint64_t>(length, UINT32_MAX)));
+  uint64_t v = negative ? ~uint64_t{0} : 0;
+  for (uint64_t i = 0; i < std::min<uint64_t>(length, 8); ++i) {
+    v &= ~(uint64_t{0xFF} << (8 * i));
+    v |= uint64_t{p[i]} << (8 * i);
+  }
+  return PushInt(static_cast<int64_t>(v));
+}
+
+bool Reader::Step() {
+  op_at_ = pos_;
+  op_ = static_cast<uint8_t>(in_[pos_++]);
+  size_t first = 0;
+  switch (op_) {
+    case 0x80:  // PROTO
+      if (!Need(1)) return false;
+      if (static_cast<uint8_t>(in_[pos_]) < 2 || static_cast<uint8_t>(in_[pos_]) > 5) {
+        return Fail(op_at_, "pickle protocol " + std::to_string(static_cast<uint8_t>(in_[pos_])) +
+                                " (memory snapshots use protocols 2 to 5)");
+      }
+      ++pos_;
+      return true;
+    case 0x95:  // FRAME: a length hint only; the opcodes inside are read as they come
+      if (!Need(8)) return false;
+      pos_ += 8;
+      return true;
+    case 0x2E:  // STOP
+      if (stack_.empty()) return Fail(op_at_, "STOP with an empty stack");
+      doc_->root_ = stack_.back();
+      stopped_ = true;
+      return true;
+    case 0x28:  // MARK
+      if (marks_.size() >= limits_.max_depth) return Fail(op_at_, "marks nested deeper than " + std::to_string(limits_.max_depth));
+      marks_.push_back({stack_.size(), doc_->nodes_.size(), doc_->kids_.size(), doc_->runs_.size(), memo_.size(), false});
+      return true;
+    case 0x7D: return PushContainer(Tag::kDict);
+    case 0x5D: return PushContainer(Tag::kList);
+    case 0x29: return PushContainer(Tag::kTuple);
+    case 0x74: return PopMark(&first) && Collect(Tag::kTuple, first);
+    case 0x6C: return PopMark(&first) && Collect(Tag::kList, first);
+    case 0x64: return PopMark(&first) && Collect(Tag::kDict, first);
+    case 0x85: case 0x86: case 0x87: {  // TUPLE1..3
+      const size_t n = op_ - 0x84u;
+      if (stack_.size() < n + MarkStack()) return Fail(op_at_, "opcode " + Describe(op_) + " with too few items on the stack");
+      return Collect(Tag::kTuple, stack_.size() - n);
+    }
+    case 0x61:  // APPEND
+      if (stack_.size() < 2 + MarkStack()) return Fail(op_at_, "APPEND with too few items on the stack");
+      return Appends(stack_.size() - 1, nullptr);
+    case 0x65: {  // APPENDS
+      Mark mark;
+      return PopMark(&first, &mark) && Appends(first, &mark);
+    }
+    case 0x73:  // SETITEM
+      if (stack_.size() < 3 + MarkStack()) return Fail(op_at_, "SETITEM with too few items on the stack");
+      return AddItems(stack_.size() - 2, Tag::kDict);
+    case 0x75: return PopMark(&first) && AddItems(first, Tag::kDict);  // SETITEMS
+    case 0x4A:  // BININT
+      if (!Need(4)) return false;
+      return PushInt(static_cast<int32_t>(static_cast<uint32_t>(LittleEndian(4))));
+    case 0x4B:  // BININT1
+      if (!Need(1)) return false;
+      return PushInt(static_cast<int64_t>(LittleEndian(1)));
+    case 0x4D:  // BININT2
+      if (!Need(2)) return false;
+      return PushInt(static_cast<int64_t>(LittleEndian(2)));
+    case 0x8A:  // LONG1
+      if (!Need(1)) return false;
+      return PushLong(LittleEndian(1));
+    case 0x8B: {  // LONG4
+      if (!Need(4)) return false;
+      const int64_t n = static_cast<int32_t>(static_cast<uint32_t>(LittleEndian(4)));
+      if (n < 0) return Fail(op_at_, "LONG4 with a negative length");
+      return PushLong(static_cast<uint64_t>(n));
+    }
+    case 0x47: {  // BINFLOAT, big-endian
+      if (!Need(8)) return false;
+      uint64_t bits = 0;
+      for (int i = 0; i < 8; ++i) bits = (bits << 8) | static_cast<uint8_t>(in_[pos_ + i]);
+      pos_ += 8;
+      return Push(Tag::kFloat, bits);
+    }
+    case 0x4E: stack_.push_back(kNoneNode); return true;
+    case 0x88: stack_.push_back(kTrueNode); return true;
+    case 0x89: stack_.push_back(kFalseNode); return true;
+    case 0x8C: case 0x43:  // SHORT_BINUNICODE, SHORT_BINBYTES
+      if (!Need(1)) return false;
+      return PushText(op_ == 0x8C ? Tag::kString : Tag::kBytes, LittleEndian(1));
+    case 0x58: case 0x42:  // BINUNICODE, BINBYTES
+      if (!Need(4)) return false;
+      return PushText(op_ == 0x58 ? Tag::kString : Tag::kBytes, LittleEndian(4));
+    case 0x8D: case 0x8E:  // BINUNICODE8, BINBYTES8
+      if (!Need(8)) return false;
+      return PushText(op_ == 0x8D ? Tag::kString : Tag::kBytes, LittleEndian(8));
+    case 0x94: return Memo(memo_.size());  // MEMOIZE
+    case 0x71: if (!Need(1)) return false; return Memo(LittleEndian(1));   // BINPUT
+    case 0x72: if (!Need(4)) return false; return Memo(LittleEndian(4));   // LONG_BINPUT
+    case 0x68: if (!Need(1)) return false; return Recall(LittleEndian(1)); // BINGET
+    case 0x6A: if (!Need(4)) return false; return Recall(LittleEndian(4)); // LONG_BINGET
+    default: break;
+  }
+  if (OpcodeName(op_).empty()) {
+    return Fail(op_at_, Describe(op_).substr(0, 4) + " is not a pickle opcode; the file is not a memory snapshot, or it is damaged");
+  }
+  return Fail(op_at_, "pickle opcode " + Describe(op_) + " is not allowed in a memory snapshot");
+}
+
+bool Reader::Run() {
+  doc_->nodes_.reserve(kFirstSmallInt + kSmallInts);
+  NodeId unused = 0;
+  NewNode(Tag::kNone, 0, 0, &unused);
+  NewNode(Tag::kBool, 0, 0, &unused);
+  NewNode(Tag::kBool, 1, 0, &unused);
+  for (int i = 0; i < kSmallInts; ++i) NewNode(Tag::kInt, static_cast<uint64_t>(i), 0, &unused);
+  uint64_t next_report = kConsumedChunk;
+  while (!stopped_) {
+    if (pos_ >= in_.size()) {
+      return Fail(in_.size(), "the pickle ends at byte " + std::to_string(in_.size()) +
+                                  " before its STOP opcode; the file is truncated");
+    }
+    if (!Step()) return false;
+    if (stack_.size() > (uint64_t{1} << 28)) return Fail(op_at_, "the pickle stack grew beyond the reader's limit");
+    if (pos_ >= next_report && consumed_) {
+      consumed_(pos_);
+      next_report = pos_ + kConsumedChunk;
+    }
+  }
+  return true;
+}
+
+
+Value Document::root() const { return Value(this, root_); }
+
+size_t Document::MemoryBytes() const {
+  return nodes_.capacity() * sizeof(Node) + serials_.capacity() * sizeof(uint32_t) + runs_.capacity() * sizeof(Run) + kids_.capacity() * sizeof(NodeId) +
+         text_.capacity();
+}
+
+double Value::as_double() const {
+  const Node& n = doc_->node(id_);
+  if (n.tag == Tag::kFloat) return std::bit_cast<double>(n.payload);
+  return static_cast<double>(static_cast<int64_t>(n.payload));
+}
+
+Value Value::Get(std::string_view key) const {
+  if (tag() != Tag::kDict) return Value();
+  Value found;
+  bool is_key = true, matched = false;
+  ForEachKid([&](Value v) {
+    if (is_key) matched = !found.valid() && v.tag() == Tag::kString && v.as_string() == key;
+    else if (matched) found = v;
+    is_key = !is_key;
+  });
+  return found;
+}
+
+bool Read(std::string_view bytes, const ReadLimits& limits, Document* doc, PickleError* error,
+          const ConsumedCallback& consumed, const ItemSink& sink) {
+  Reader reader(bytes, limits, doc, error, consumed, sink);
+  return reader.Run();
+}
+
+std::string_view OpcodeName(uint8_t op) {
+  for (const OpcodeInfo& o : kOpcodes) {
+    if (o.op == op) return o.name;
+  }
+  return {};
+}
+
+}  // namespace stepline::loaders::pickle
