@@ -35,6 +35,7 @@ constexpr std::string_view kUsage =
     "                                 every rank of a distributed run: straggler, waits, clock offsets\n"
     "  query FILE SQL [--csv | --json] [--max-rows N]\n"
     "                                 SQL over the loaded trace (the export's tables), no export\n"
+    "  mcp                            a Model Context Protocol server on stdio, for AI assistants\n"
     "  info FILE [--json]             load a trace and summarize it\n"
     "  export FILE --sqlite OUT.db [--force]\n"
     "                                 write the trace and its analysis as an SQLite database\n"
@@ -88,6 +89,7 @@ int main(int argc, char** argv) {
   if (command == "view") return stepline::app::RunViewer(args, std::cout, std::cerr);
   if (command == "export") return stepline::app::RunExport(args, std::cout, std::cerr);
   if (command == "ranks") return stepline::app::RunRanks(args, std::cout, std::cerr);
+  if (command == "mcp") return stepline::app::RunMcp(args, std::cout, std::cerr);
   if (command == "query") return stepline::app::RunQuery(args, std::cout, std::cerr);
   if (command == "screenshot") return stepline::app::RunScreenshot(args, std::cout, std::cerr);
   if (command == "--help" || command == "-h" || command == "help") {

@@ -8,7 +8,7 @@
 #   model <- model/analysis <- ui <- app
 #   model <- sqlite <- loaders <- export <- demo <- app
 #   model, model/analysis, sqlite <- query <- app
-#   app/runs <- app/output <- app/gui <- app/cli <- app (main.cpp)
+#   app/runs <- app/output <- app/gui, app/mcp <- app/cli <- app (main.cpp)
 # A new folder calls stepline_layer() for its target, naming the layers it may
 # include; a new header appears in every root at the next configure (the globs
 # are CONFIGURE_DEPENDS).
@@ -18,7 +18,7 @@
 # "app/<part>" for app/<part>/**, else the first path component (model,
 # sqlite, loaders, export, demo, ui, query). A layer always includes itself.
 
-set(STEPLINE_LAYER_RULE "model <- model/analysis <- ui <- app; model <- sqlite <- loaders <- export <- demo <- app; model, model/analysis, sqlite <- query <- app; app/runs <- app/output <- app/gui <- app/cli")
+set(STEPLINE_LAYER_RULE "model <- model/analysis <- ui <- app; model <- sqlite <- loaders <- export <- demo <- app; model, model/analysis, sqlite <- query <- app; app/runs <- app/output <- app/gui, app/mcp <- app/cli")
 
 # The layer of a header path relative to the source root.
 function(_stepline_header_layer header out_var)

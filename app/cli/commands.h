@@ -20,6 +20,7 @@ int RunViewer(const Args& args, std::ostream& out, std::ostream& err);  // stepl
 int RunExport(const Args& args, std::ostream& out, std::ostream& err);  // stepline export FILE --sqlite OUT.db [--force]
 int RunRanks(const Args& args, std::ostream& out, std::ostream& err);    // stepline ranks PATH... [--json] [--csv DIR]
 int RunQuery(const Args& args, std::ostream& out, std::ostream& err);     // stepline query FILE SQL [--csv | --json]
+int RunMcp(const Args& args, std::ostream& out, std::ostream& err);       // stepline mcp (stdio server)
 int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err);  // stepline screenshot FILE --out PNG ...
 
 }  // namespace stepline::app
