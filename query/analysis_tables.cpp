@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <mutex>
 #include <variant>
 
@@ -31,10 +32,14 @@ class LazyReport {
 
 using RowsFn = void (*)(const analysis::Report&, std::vector<std::vector<Cell>>*);
 
+// How a table's rows can be narrowed: not at all, by column 0 holding the
+// row index (step.id, gap.id), or by column 0 being sorted (step_breakdown.step_id).
+enum class Plan { kScan, kById, kSortedFirstColumn };
+
 class ReportTableSource final : public TableSource {
  public:
-  ReportTableSource(std::shared_ptr<LazyReport> report, const char* declaration, RowsFn rows, bool id_first)
-      : report_(std::move(report)), declaration_(declaration), rows_fn_(rows), id_first_(id_first) {}
+  ReportTableSource(std::shared_ptr<LazyReport> report, const char* declaration, RowsFn rows, Plan plan)
+      : report_(std::move(report)), declaration_(declaration), rows_fn_(rows), plan_(plan) {}
   const char* Declaration() const override { return declaration_; }
   int64_t RowCount() const override { return static_cast<int64_t>(Rows().size()); }
   void Column(sqlite3_context* ctx, int64_t row, int column) const override {
@@ -49,16 +54,37 @@ class ReportTableSource final : public TableSource {
       sqlite3_result_null(ctx);
     }
   }
-  // step.id and gap.id are row indexes.
   void BestIndex(sqlite3_index_info* info) const override {
-    if (id_first_) {
-      BestIndexById(info, 0, RowCount());
-    } else {
-      TableSource::BestIndex(info);
+    switch (plan_) {
+      case Plan::kById: BestIndexById(info, 0, RowCount()); break;
+      case Plan::kSortedFirstColumn:
+        // The same plan and order as an id, but a value has several rows.
+        BestIndexById(info, 0, RowCount());
+        if (info->idxFlags & SQLITE_INDEX_SCAN_UNIQUE) {
+          info->idxFlags &= ~SQLITE_INDEX_SCAN_UNIQUE;
+          info->estimatedRows = 16;
+          info->estimatedCost = 17;
+        }
+        break;
+      case Plan::kScan: TableSource::BestIndex(info); break;
     }
   }
   std::vector<RowRange> Filter(int idx_num, int argc, sqlite3_value** argv) const override {
-    return id_first_ ? FilterById(idx_num, RowCount(), argv) : TableSource::Filter(idx_num, argc, argv);
+    switch (plan_) {
+      case Plan::kById: return FilterById(idx_num, RowCount(), argv);
+      case Plan::kSortedFirstColumn: {
+        int next = 0;
+        const IntRange r = ReadRange(idx_num, 0, argv, &next);
+        const auto& rows = Rows();
+        const auto key = [](const std::vector<Cell>& row) { return std::get<int64_t>(row[0]); };
+        const auto lo = std::partition_point(rows.begin(), rows.end(), [&](const auto& row) { return key(row) < r.lo; });
+        const auto hi = std::partition_point(lo, rows.end(), [&](const auto& row) { return key(row) <= r.hi; });
+        if (lo >= hi) return {};
+        return {{lo - rows.begin(), hi - rows.begin()}};
+      }
+      case Plan::kScan: break;
+    }
+    return TableSource::Filter(idx_num, argc, argv);
   }
 
  private:
@@ -70,7 +96,7 @@ class ReportTableSource final : public TableSource {
   std::shared_ptr<LazyReport> report_;
   const char* declaration_;
   RowsFn rows_fn_;
-  bool id_first_;
+  Plan plan_;
   mutable std::once_flag once_;
   mutable std::vector<std::vector<Cell>> rows_;
 };
@@ -84,10 +110,15 @@ void StepRows(const analysis::Report& r, std::vector<std::vector<Cell>>* rows) {
   }
 }
 
+// Step by step (the export writes device by device; row order is not part
+// of a table), so step_id is sorted and `step_id = ?` is a binary search.
 void BreakdownRows(const analysis::Report& r, std::vector<std::vector<Cell>>* rows) {
-  for (size_t d = 0; d < r.devices.size(); ++d) {
-    const analysis::DeviceReport& device = r.devices[d];
-    for (size_t s = 0; s < device.steps.size(); ++s) {
+  size_t steps = 0;
+  for (const analysis::DeviceReport& device : r.devices) steps = std::max(steps, device.steps.size());
+  for (size_t s = 0; s < steps; ++s) {
+    for (size_t d = 0; d < r.devices.size(); ++d) {
+      const analysis::DeviceReport& device = r.devices[d];
+      if (s >= device.steps.size()) continue;
       for (int c = 0; c < analysis::kTimeCategoryCount; ++c) {
         const DurNs ns = device.steps[s].category_ns[size_t(c)];
         if (ns == 0) continue;
@@ -137,27 +168,27 @@ void KernelRows(const analysis::Report& r, std::vector<std::vector<Cell>>* rows)
 std::vector<std::pair<std::string, std::unique_ptr<TableSource>>> MakeAnalysisSources(const Trace& trace) {
   auto report = std::make_shared<LazyReport>(trace);
   std::vector<std::pair<std::string, std::unique_ptr<TableSource>>> out;
-  const auto add = [&](const char* name, const char* declaration, RowsFn rows, bool id_first) {
-    out.emplace_back(name, std::make_unique<ReportTableSource>(report, declaration, rows, id_first));
+  const auto add = [&](const char* name, const char* declaration, RowsFn rows, Plan plan) {
+    out.emplace_back(name, std::make_unique<ReportTableSource>(report, declaration, rows, plan));
   };
-  add("step", "CREATE TABLE step(id INTEGER, name TEXT, ts INTEGER, dur INTEGER)", StepRows, true);
+  add("step", "CREATE TABLE step(id INTEGER, name TEXT, ts INTEGER, dur INTEGER)", StepRows, Plan::kById);
   add("step_breakdown",
       "CREATE TABLE step_breakdown(step_id INTEGER, device INTEGER, device_name TEXT, is_primary INTEGER, "
       "category TEXT, dur INTEGER)",
-      BreakdownRows, false);
+      BreakdownRows, Plan::kSortedFirstColumn);
   add("gap",
       "CREATE TABLE gap(id INTEGER, device INTEGER, device_name TEXT, ts INTEGER, dur INTEGER, step_id INTEGER, "
       "cause TEXT, blamed_event TEXT, next_kernel TEXT, launch_delay INTEGER)",
-      GapRows, true);
+      GapRows, Plan::kById);
   add("op_stat",
       "CREATE TABLE op_stat(name TEXT, kind TEXT, count INTEGER, total INTEGER, self INTEGER, avg INTEGER, "
       "min INTEGER, max INTEGER, percent REAL)",
-      OpRows, false);
+      OpRows, Plan::kScan);
   add("kernel_stat",
       "CREATE TABLE kernel_stat(name TEXT, grid TEXT, block TEXT, registers_per_thread INTEGER, "
       "shared_memory_bytes INTEGER, occupancy_percent REAL, framework_op TEXT, count INTEGER, total INTEGER, "
       "avg INTEGER, min INTEGER, max INTEGER)",
-      KernelRows, false);
+      KernelRows, Plan::kScan);
   return out;
 }
 

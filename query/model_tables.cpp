@@ -5,7 +5,10 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <mutex>
+#include <numeric>
 #include <string>
+#include <vector>
 
 #include "model/gpu_kind.h"
 
@@ -62,7 +65,9 @@ class SliceSource final : public TableSource {
     }
   }
 
-  static constexpr int kId = 0, kTs = 1, kTrack = 3;
+  static constexpr int kId = 0, kTs = 1, kTrack = 3, kName = 4;
+  // idxNum bit of the plan that walks the rows by name (GROUP BY / ORDER BY name).
+  static constexpr int kByName = 1 << (3 * kRangeBits);
   static constexpr int kTrackShift = kRangeBits, kTsShift = 2 * kRangeBits;
 
   void BestIndex(sqlite3_index_info* info) const override {
@@ -72,6 +77,16 @@ class SliceSource final : public TableSource {
     bits |= PlanRange(info, kTs, kTsShift, &next);
     info->idxNum = bits;
     const double rows = static_cast<double>(s_.size());
+    // GROUP BY name or ORDER BY name over the whole table: walk the rows in
+    // name order (a permutation built once), so SQLite aggregates as the rows
+    // stream instead of sorting every row's name first.
+    if (bits == 0 && info->nOrderBy == 1 && info->aOrderBy[0].iColumn == kName && !info->aOrderBy[0].desc) {
+      info->idxNum = kByName;
+      info->orderByConsumed = 1;
+      info->estimatedRows = static_cast<sqlite3_int64>(rows);
+      info->estimatedCost = rows + 1;
+      return;
+    }
     const double tracks = std::max<double>(1, static_cast<double>(t_.tracks().size()));
     double estimate = rows;
     if (bits & 1) {
@@ -103,7 +118,14 @@ class SliceSource final : public TableSource {
     if (consumed) info->orderByConsumed = 1;
   }
 
+  const uint32_t* RowOrder(int idx_num) const override {
+    if ((idx_num & kByName) == 0) return nullptr;
+    std::call_once(by_name_once_, [this] { BuildNameOrder(); });
+    return by_name_.data();
+  }
+
   std::vector<RowRange> Filter(int idx_num, int, sqlite3_value** argv) const override {
+    if (idx_num & kByName) return {{0, RowCount()}};
     int next = 0;
     const IntRange id = ReadRange(idx_num, 0, argv, &next);
     const IntRange track = ReadRange(idx_num, kTrackShift, argv, &next);
@@ -136,9 +158,34 @@ class SliceSource final : public TableSource {
   }
 
  private:
+  // The rows sorted by name as SQLite orders text (bytes; NULL, the empty
+  // name, first), equal texts together: the distinct names are sorted, each
+  // gets a rank, and a counting sort by rank places the rows, O(rows).
+  void BuildNameOrder() const {
+    const StringPool& pool = t_.strings();
+    std::vector<uint32_t> ids(pool.size());
+    std::iota(ids.begin(), ids.end(), 0u);
+    const auto text = [&](uint32_t id) { return pool.Get(StringId(id)); };
+    std::sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) { return text(a) < text(b); });
+    std::vector<uint32_t> rank(pool.size());
+    uint32_t next = 0;
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (i > 0 && text(ids[i]) != text(ids[i - 1])) ++next;
+      rank[ids[i]] = next;
+    }
+    std::vector<uint32_t> start(size_t{next} + 2, 0);
+    const auto names = s_.name();
+    for (const StringId n : names) ++start[rank[n.index()] + 1];
+    for (size_t r = 1; r < start.size(); ++r) start[r] += start[r - 1];
+    by_name_.resize(names.size());
+    for (size_t row = 0; row < names.size(); ++row) by_name_[start[rank[names[row].index()]]++] = static_cast<uint32_t>(row);
+  }
+
   static constexpr int kRangeMask = (1 << kRangeBits) - 1;
   const Trace& t_;
   const SliceTable& s_;
+  mutable std::once_flag by_name_once_;
+  mutable std::vector<uint32_t> by_name_;
 };
 
 //-----------------------------------------------------------------------------

@@ -41,6 +41,10 @@ class TableSource {
   // to keep a superset of the matching rows.
   virtual void BestIndex(sqlite3_index_info* info) const;
   virtual std::vector<RowRange> Filter(int idx_num, int argc, sqlite3_value** argv) const;
+  // A plan may walk the rows in another order: then the ranges Filter()
+  // returns are positions in this permutation of the row indexes (null: the
+  // rows' own order).
+  virtual const uint32_t* RowOrder(int /*idx_num*/) const { return nullptr; }
 };
 
 // A range plan on one integer column: =, >, >=, <, <= constraints on it

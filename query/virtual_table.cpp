@@ -24,6 +24,8 @@ struct Cursor {
   int64_t row = 0, end = 0;  // within ranges[range]
   int64_t sub = 0;           // sub-row, for HasSubRows sources
   bool sub_rows = false;
+  const uint32_t* order = nullptr;  // RowOrder(): `row` is a position in it
+  int64_t Row() const { return order != nullptr ? int64_t{order[row]} : row; }
 };
 
 // Moves to the first valid (row, sub) at or after the current one.
@@ -82,6 +84,7 @@ int Close(sqlite3_vtab_cursor* cur) {
 int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3_value** argv) {
   auto* c = reinterpret_cast<Cursor*>(cur);
   c->ranges = c->source->Filter(idx_num, argc, argv);
+  c->order = c->source->RowOrder(idx_num);
   c->range = 0;
   c->sub = 0;
   c->row = c->end = 0;
@@ -115,7 +118,7 @@ int ColumnValue(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int column) {
   if (c->sub_rows) {
     c->source->SubColumn(ctx, c->row, c->sub, column);
   } else {
-    c->source->Column(ctx, c->row, column);
+    c->source->Column(ctx, c->Row(), column);
   }
   return SQLITE_OK;
 }
@@ -123,7 +126,7 @@ int ColumnValue(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int column) {
 int RowId(sqlite3_vtab_cursor* cur, sqlite3_int64* out) {
   const auto* c = reinterpret_cast<const Cursor*>(cur);
   // Sub-rows: a row holds fewer than 2^20 of them (an arg set's size).
-  *out = c->sub_rows ? (c->row << 20) + c->sub : c->row;
+  *out = c->sub_rows ? (c->row << 20) + c->sub : c->Row();
   return SQLITE_OK;
 }
 

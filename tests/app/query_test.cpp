@@ -141,6 +141,11 @@ TEST_F(QueryTest, ConstraintsKeepExactlyTheMatchingRows) {
   }
   ExpectSameRows("SELECT * FROM arg WHERE slice_id BETWEEN 20 AND 400 ORDER BY slice_id, seq");
   ExpectSameRows("SELECT * FROM step WHERE id >= 1 ORDER BY id");
+  ExpectSameRows("SELECT * FROM step_breakdown WHERE step_id = 2 ORDER BY device, category");
+  ExpectSameRows("SELECT * FROM step_breakdown WHERE step_id BETWEEN 1 AND 2 ORDER BY step_id, device, category");
+  // Grouping by name walks the rows in name order: every group, NULL names too.
+  ExpectSameRows("SELECT name, count(*), sum(dur), min(id) FROM slice GROUP BY name ORDER BY name");
+  ExpectSameRows("SELECT id, name FROM slice ORDER BY name, id");
 }
 
 TEST_F(QueryTest, TheModelsSortOrdersNeedNoSort) {
@@ -150,7 +155,9 @@ TEST_F(QueryTest, TheModelsSortOrdersNeedNoSort) {
     return text;
   };
   for (const char* sql : {"SELECT * FROM slice ORDER BY id", "SELECT * FROM slice ORDER BY track_id, ts",
-                          "SELECT * FROM slice WHERE track_id = 1 ORDER BY ts", "SELECT * FROM track ORDER BY id"}) {
+                          "SELECT * FROM slice WHERE track_id = 1 ORDER BY ts", "SELECT * FROM track ORDER BY id",
+                          "SELECT name, count(*) FROM slice GROUP BY name", "SELECT * FROM slice ORDER BY name",
+                          "SELECT * FROM step_breakdown ORDER BY step_id"}) {
     EXPECT_EQ(plan(sql).find("TEMP B-TREE"), std::string::npos) << sql << "\n" << plan(sql);
   }
   EXPECT_NE(plan("SELECT * FROM slice ORDER BY dur").find("TEMP B-TREE"), std::string::npos);
