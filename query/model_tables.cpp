@@ -68,6 +68,46 @@ class SliceSource final : public TableSource {
   static constexpr int kId = 0, kTs = 1, kTrack = 3, kName = 4;
   // idxNum bit of the plan that walks the rows by name (GROUP BY / ORDER BY name).
   static constexpr int kByName = 1 << (3 * kRangeBits);
+  static constexpr int kGpuKindColumn = 8;
+  // idxNum bit: a gpu_kind = ? or IN (...) constraint, its values the last argument.
+  static constexpr int kGpuKindIn = 1 << (3 * kRangeBits + 1);
+
+  // gpu_kind = 'kernel' or IN ('kernel', 'collective'): the values all at
+  // once (sqlite3_vtab_in), so the cursor skips other rows by their kind byte
+  // instead of handing each one to SQLite to compare.
+  static int PlanGpuKind(sqlite3_index_info* info, int* next_argv) {
+    for (int i = 0; i < info->nConstraint; ++i) {
+      const auto& c = info->aConstraint[i];
+      if (!c.usable || c.iColumn != kGpuKindColumn || c.op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
+      if (sqlite3_vtab_in(info, i, -1)) sqlite3_vtab_in(info, i, 1);
+      info->aConstraintUsage[i].argvIndex = ++*next_argv;
+      info->aConstraintUsage[i].omit = 0;
+      return kGpuKindIn;
+    }
+    return 0;
+  }
+
+  const uint8_t* KeepColumn(int idx_num, int argc, sqlite3_value** argv, std::array<bool, 256>* keep) const override {
+    if ((idx_num & kGpuKindIn) == 0 || argc == 0) return nullptr;
+    keep->fill(false);
+    const auto mark = [keep](sqlite3_value* v) {
+      if (sqlite3_value_type(v) != SQLITE_TEXT) return;  // NULL, numbers: no kind has that text
+      const std::string_view text(reinterpret_cast<const char*>(sqlite3_value_text(v)),
+                                  static_cast<size_t>(sqlite3_value_bytes(v)));
+      for (int k = 1; k < kGpuKindCount; ++k) {
+        if (GpuKindName(static_cast<GpuKind>(k)) == text) (*keep)[size_t(k)] = true;
+      }
+    };
+    sqlite3_value* arg = argv[argc - 1];
+    sqlite3_value* value = nullptr;
+    if (sqlite3_vtab_in_first(arg, &value) == SQLITE_OK) {
+      for (int rc = SQLITE_OK; rc == SQLITE_OK && value != nullptr; rc = sqlite3_vtab_in_next(arg, &value)) mark(value);
+    } else {
+      mark(arg);  // a plain = value
+    }
+    static_assert(sizeof(GpuKind) == 1);
+    return reinterpret_cast<const uint8_t*>(s_.gpu_kind().data());
+  }
   static constexpr int kTrackShift = kRangeBits, kTsShift = 2 * kRangeBits;
 
   void BestIndex(sqlite3_index_info* info) const override {
@@ -81,12 +121,13 @@ class SliceSource final : public TableSource {
     // name order (a permutation built once), so SQLite aggregates as the rows
     // stream instead of sorting every row's name first.
     if (bits == 0 && info->nOrderBy == 1 && info->aOrderBy[0].iColumn == kName && !info->aOrderBy[0].desc) {
-      info->idxNum = kByName;
+      info->idxNum = kByName | PlanGpuKind(info, &next);
       info->orderByConsumed = 1;
-      info->estimatedRows = static_cast<sqlite3_int64>(rows);
+      info->estimatedRows = static_cast<sqlite3_int64>((info->idxNum & kGpuKindIn) ? rows / 4 : rows);
       info->estimatedCost = rows + 1;
       return;
     }
+    info->idxNum |= PlanGpuKind(info, &next);
     const double tracks = std::max<double>(1, static_cast<double>(t_.tracks().size()));
     double estimate = rows;
     if (bits & 1) {
@@ -99,6 +140,7 @@ class SliceSource final : public TableSource {
         estimate /= 4;
       }
       if (bits & (kRangeMask << kTsShift)) estimate /= 8;  // a window of the trace
+      if (info->idxNum & kGpuKindIn) estimate /= 4;
     }
     estimate = std::max(estimate, 1.0);
     info->estimatedRows = static_cast<sqlite3_int64>(estimate);

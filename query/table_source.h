@@ -5,6 +5,7 @@
 // glue owns nothing but cursors.
 #pragma once
 
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <vector>
@@ -45,6 +46,13 @@ class TableSource {
   // returns are positions in this permutation of the row indexes (null: the
   // rows' own order).
   virtual const uint32_t* RowOrder(int /*idx_num*/) const { return nullptr; }
+  // A plan may also keep only the rows whose byte in a column is marked in
+  // `keep` (slice.gpu_kind IN (...)): returns that column, or null for all
+  // rows. Called after Filter() with the same arguments.
+  virtual const uint8_t* KeepColumn(int /*idx_num*/, int /*argc*/, sqlite3_value** /*argv*/,
+                                    std::array<bool, 256>* /*keep*/) const {
+    return nullptr;
+  }
 };
 
 // A range plan on one integer column: =, >, >=, <, <= constraints on it

@@ -25,7 +25,10 @@ struct Cursor {
   int64_t sub = 0;           // sub-row, for HasSubRows sources
   bool sub_rows = false;
   const uint32_t* order = nullptr;  // RowOrder(): `row` is a position in it
+  const uint8_t* keep_column = nullptr;  // KeepColumn(): rows whose byte is not in `keep` are skipped
+  std::array<bool, 256> keep{};
   int64_t Row() const { return order != nullptr ? int64_t{order[row]} : row; }
+  bool Kept() const { return keep_column == nullptr || keep[keep_column[Row()]]; }
 };
 
 // Moves to the first valid (row, sub) at or after the current one.
@@ -36,6 +39,10 @@ void Settle(Cursor* c) {
       c->row = c->ranges[c->range].begin;
       c->end = c->ranges[c->range].end;
       c->sub = 0;
+      continue;
+    }
+    if (!c->Kept()) {
+      ++c->row;
       continue;
     }
     if (!c->sub_rows || c->sub < c->source->SubRowCount(c->row)) return;
@@ -85,6 +92,7 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
   auto* c = reinterpret_cast<Cursor*>(cur);
   c->ranges = c->source->Filter(idx_num, argc, argv);
   c->order = c->source->RowOrder(idx_num);
+  c->keep_column = c->source->KeepColumn(idx_num, argc, argv, &c->keep);
   c->range = 0;
   c->sub = 0;
   c->row = c->end = 0;
@@ -102,7 +110,7 @@ int Next(sqlite3_vtab_cursor* cur) {
     ++c->sub;
   } else {
     ++c->row;
-    if (c->row < c->end) return SQLITE_OK;  // the common case, kept short
+    if (c->row < c->end && c->Kept()) return SQLITE_OK;  // the common case, kept short
   }
   Settle(c);
   return SQLITE_OK;

@@ -146,6 +146,12 @@ TEST_F(QueryTest, ConstraintsKeepExactlyTheMatchingRows) {
   // Grouping by name walks the rows in name order: every group, NULL names too.
   ExpectSameRows("SELECT name, count(*), sum(dur), min(id) FROM slice GROUP BY name ORDER BY name");
   ExpectSameRows("SELECT id, name FROM slice ORDER BY name, id");
+  // gpu_kind = / IN filter in the cursor, with and without the name order.
+  ExpectSameRows("SELECT id FROM slice WHERE gpu_kind = 'kernel' ORDER BY id");
+  ExpectSameRows("SELECT id FROM slice WHERE gpu_kind IN ('memcpy_h2d', 'kernel', 'nope', NULL, 3) ORDER BY id");
+  ExpectSameRows("SELECT name, count(*) FROM slice WHERE gpu_kind IN ('kernel', 'collective') GROUP BY name ORDER BY name");
+  ExpectSameRows("SELECT id FROM slice WHERE gpu_kind = 'kernel' AND track_id = 3 AND ts > 0 ORDER BY id");
+  ExpectSameRows("SELECT count(*) FROM slice WHERE gpu_kind IS NULL");
 }
 
 TEST_F(QueryTest, TheModelsSortOrdersNeedNoSort) {
