@@ -25,9 +25,13 @@ cleanup() {
   fi
   # Newest first: the Slurm daemons before munge, which they talk to.
   for ((i = ${#started[@]} - 1; i >= 0; i--)); do
-    [[ -s "${started[i]}" ]] && kill "$(cat "${started[i]}")" 2>/dev/null || true
+    [[ -s "${started[i]}" ]] || continue
+    pid="$(cat "${started[i]}")"
+    kill "$pid" 2>/dev/null || continue
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null
+    echo "stopped $(basename "${started[i]}" .pid) ($pid)"
   done
-  sleep 2
   [[ -n "${installed_conf:-}" ]] && rm -f /etc/slurm/slurm.conf /etc/slurm/cgroup.conf
   rm -rf "$work"
 }
@@ -50,10 +54,12 @@ fi
 chown -R munge:munge /etc/munge /var/lib/munge /var/log/munge /run/munge
 chmod 400 /etc/munge/munge.key
 if ! munge -n >/dev/null 2>&1; then
-  runuser -u munge -- munged --pid-file="$work/munged.pid" 2>/dev/null ||
-    su -s /bin/sh munge -c "munged --pid-file=$work/munged.pid"
-  started+=("$work/munged.pid")
-  for _ in $(seq 20); do [[ -s "$work/munged.pid" ]] && break; sleep 0.2; done
+  # munged runs as munge: its pid file goes in a folder it may write.
+  mkdir -p "$work/munge" && chown munge:munge "$work/munge"
+  runuser -u munge -- munged --pid-file="$work/munge/munged.pid" 2>/dev/null ||
+    su -s /bin/sh munge -c "munged --pid-file=$work/munge/munged.pid"
+  started+=("$work/munge/munged.pid")
+  for _ in $(seq 20); do [[ -s "$work/munge/munged.pid" ]] && break; sleep 0.2; done
 fi
 munge -n | unmunge >/dev/null
 
