@@ -59,27 +59,38 @@ std::string QueryPanel::Csv() const {
   return out;
 }
 
-void QueryPanel::ShowRow(ViewState& state, size_t row) {
+QueryRowTarget RowTarget(const QueryTable& table, size_t row, size_t slice_count) {
   using query_panel::ColumnIndex;
-  const auto& cells = result_.rows[row];
+  QueryRowTarget target;
+  if (row >= table.rows.size()) return target;
+  const auto& cells = table.rows[row];
   // A slice id: `slice_id`, else `id` when the row also has slice columns.
-  int id_col = ColumnIndex(result_, "slice_id");
-  if (id_col < 0 && ColumnIndex(result_, "id") >= 0 && ColumnIndex(result_, "track_id") >= 0) {
-    id_col = ColumnIndex(result_, "id");
+  int id_col = ColumnIndex(table, "slice_id");
+  if (id_col < 0 && ColumnIndex(table, "id") >= 0 && ColumnIndex(table, "track_id") >= 0) id_col = ColumnIndex(table, "id");
+  if (id_col >= 0 && cells[size_t(id_col)].is_number && cells[size_t(id_col)].number >= 0 &&
+      cells[size_t(id_col)].number < static_cast<double>(slice_count)) {
+    target.slice = SliceId::FromIndex(static_cast<size_t>(cells[size_t(id_col)].number));
+    return target;
   }
+  const int ts = ColumnIndex(table, "ts"), dur = ColumnIndex(table, "dur");
+  if (ts >= 0 && cells[size_t(ts)].is_number) {
+    const auto start = static_cast<TimeNs>(cells[size_t(ts)].number);
+    const DurNs length = dur >= 0 && cells[size_t(dur)].is_number ? static_cast<DurNs>(cells[size_t(dur)].number) : 0;
+    // A margin either side, so what comes before and after shows.
+    const DurNs margin = std::max<DurNs>(length / 4, 1000);
+    target.range = TimeRange{start - margin, start + length + margin};
+  }
+  return target;
+}
+
+void QueryPanel::ShowRow(ViewState& state, size_t row) {
   const Trace* trace = state.trace();
   if (trace == nullptr) return;
-  if (id_col >= 0 && cells[id_col].is_number && cells[id_col].number >= 0 &&
-      cells[id_col].number < static_cast<double>(trace->slices().size())) {
-    state.SelectAndReveal(SliceId::FromIndex(static_cast<size_t>(cells[id_col].number)));
-    return;
-  }
-  const int ts = ColumnIndex(result_, "ts"), dur = ColumnIndex(result_, "dur");
-  if (ts >= 0 && cells[ts].is_number) {
-    const auto start = static_cast<TimeNs>(cells[ts].number);
-    const DurNs length = dur >= 0 && cells[dur].is_number ? static_cast<DurNs>(cells[dur].number) : 0;
-    const DurNs margin = std::max<DurNs>(length / 4, 1000);
-    state.requests.fit = TimeRange{start - margin, start + length + margin};
+  const QueryRowTarget target = RowTarget(result_, row, trace->slices().size());
+  if (!target.slice.is_none()) {
+    state.SelectAndReveal(target.slice);
+  } else if (target.range) {
+    state.requests.fit = *target.range;
   }
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,15 @@ class QueryBackend {
   // path written, or "" with *error.
   virtual std::string SaveCsv(const std::string& stem, const std::string& csv, std::string* error) = 0;
 };
+
+// Where "Show on timeline" goes for result row `row`: its slice (a
+// `slice_id` column, or `id` beside `track_id`, within [0, slice_count)),
+// else its time range (`ts`, and `dur` when present); neither: both empty.
+struct QueryRowTarget {
+  SliceId slice = SliceId::None();
+  std::optional<TimeRange> range;
+};
+QueryRowTarget RowTarget(const QueryTable& table, size_t row, size_t slice_count);
 
 class QueryPanel {
  public:
