@@ -19,11 +19,13 @@ constexpr std::string_view kUsage =
     "       stepline <command> [arguments]\n"
     "\n"
     "commands:\n"
-    "  report FILE [--json] [--csv DIR [--force]] [--steps REGEX] [--min-gap-us N] [--patterns TSV]\n"
+    "  report FILE [--json | --format md] [--csv DIR [--force]] [--steps REGEX] [--min-gap-us N] [--patterns TSV]\n"
     "                                 step-time breakdown, GPU idle causes, top ops, recommendations\n"
-    "  diff A B [--json] [--steps REGEX] [--no-normalize] [--top N]\n"
-    "                                 compare two runs: step time, breakdown, idle causes, op deltas\n"
-    "  view [FILE [FILE_B]] [--demo SCENARIO]\n"
+    "  diff A B [--json] [--steps REGEX] [--no-normalize] [--top N] [--fail-if-slower PCT]\n"
+    "                                 compare two runs: step time, breakdown, idle causes, op deltas,\n"
+    "                                 a verdict (faster / slower / no_change); exit 3 when slower\n"
+    "  diff --baseline NAME B         compare against a saved baseline (diff FILE --save-baseline NAME)\n"
+    "  view [FILE [FILE_B]] [--demo SCENARIO] [--finding F1]\n"
     "                                 open the viewer window (two files: compare them)\n"
     "  view --ranks PATH...           the ranks view: every rank of a distributed run side by side\n"
     "  screenshot FILE [FILE_B] --out PNG [--view timeline|overview|step-histogram|ops|kernels|gaps|memory|compare|ranks]\n"
@@ -31,6 +33,9 @@ constexpr std::string_view kUsage =
     "                                 render a view headless into a PNG\n"
     "  ranks PATH... [--json] [--csv DIR]\n"
     "                                 every rank of a distributed run: straggler, waits, clock offsets\n"
+    "  query FILE SQL [--csv | --json] [--max-rows N]\n"
+    "                                 SQL over the loaded trace (the export's tables), no export\n"
+    "  mcp                            a Model Context Protocol server on stdio, for AI assistants\n"
     "  info FILE [--json]             load a trace and summarize it\n"
     "  export FILE --sqlite OUT.db [--force]\n"
     "                                 write the trace and its analysis as an SQLite database\n"
@@ -84,6 +89,8 @@ int main(int argc, char** argv) {
   if (command == "view") return stepline::app::RunViewer(args, std::cout, std::cerr);
   if (command == "export") return stepline::app::RunExport(args, std::cout, std::cerr);
   if (command == "ranks") return stepline::app::RunRanks(args, std::cout, std::cerr);
+  if (command == "mcp") return stepline::app::RunMcp(args, std::cout, std::cerr);
+  if (command == "query") return stepline::app::RunQuery(args, std::cout, std::cerr);
   if (command == "screenshot") return stepline::app::RunScreenshot(args, std::cout, std::cerr);
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsage;

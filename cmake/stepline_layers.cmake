@@ -7,7 +7,8 @@
 # stop the build with "layer rule: ...". The rule:
 #   model <- model/analysis <- ui <- app
 #   model <- sqlite <- loaders <- export <- demo <- app
-#   app/runs <- app/output <- app/gui <- app/cli <- app (main.cpp)
+#   model, model/analysis, sqlite <- query <- app
+#   app/runs <- app/output <- app/gui, app/mcp <- app/cli <- app (main.cpp)
 # A new folder calls stepline_layer() for its target, naming the layers it may
 # include; a new header appears in every root at the next configure (the globs
 # are CONFIGURE_DEPENDS).
@@ -15,9 +16,9 @@
 #   stepline_layer(<target> <layer> MAY_INCLUDE <layer>...)
 # <layer> is a header's folder: "model/analysis" for model/analysis/**,
 # "app/<part>" for app/<part>/**, else the first path component (model,
-# sqlite, loaders, export, demo, ui). A layer always includes itself.
+# sqlite, loaders, export, demo, ui, query). A layer always includes itself.
 
-set(STEPLINE_LAYER_RULE "model <- model/analysis <- ui <- app; model <- sqlite <- loaders <- export <- demo <- app; app/runs <- app/output <- app/gui <- app/cli")
+set(STEPLINE_LAYER_RULE "model <- model/analysis <- ui <- app; model <- sqlite <- loaders <- export <- demo <- app; model, model/analysis, sqlite <- query <- app; app/runs <- app/output <- app/gui, app/mcp <- app/cli")
 
 # The layer of a header path relative to the source root.
 function(_stepline_header_layer header out_var)
@@ -39,7 +40,8 @@ function(stepline_layer target layer)
   file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE "${PROJECT_SOURCE_DIR}"
        "${PROJECT_SOURCE_DIR}/model/*.h" "${PROJECT_SOURCE_DIR}/loaders/*.h"
        "${PROJECT_SOURCE_DIR}/ui/*.h" "${PROJECT_SOURCE_DIR}/app/*.h" "${PROJECT_SOURCE_DIR}/sqlite/*.h"
-       "${PROJECT_SOURCE_DIR}/export/*.h" "${PROJECT_SOURCE_DIR}/demo/*.h")
+       "${PROJECT_SOURCE_DIR}/export/*.h" "${PROJECT_SOURCE_DIR}/demo/*.h"
+       "${PROJECT_SOURCE_DIR}/query/*.h")
   list(JOIN allowed "/, " allowed_text)
   foreach(header IN LISTS headers)
     _stepline_header_layer("${header}" header_layer)

@@ -47,6 +47,16 @@ Result<Database, std::string> Database::OpenBytes(std::string_view bytes) {
   return out;
 }
 
+Result<Database, std::string> Database::OpenMemory() {
+  Database out;
+  if (sqlite3_open_v2(":memory:", &out.db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                      nullptr) != SQLITE_OK) {
+    return MakeUnexpected(std::string("cannot create an SQLite connection: ") + sqlite3_errmsg(out.db_));
+  }
+  HardenConnection(out.db_);
+  return out;
+}
+
 Result<Database, std::string> Database::OpenFile(const std::string& path) {
   Database out;
   // immutable=1: no locks and no journal lookups, so a read-only share or a

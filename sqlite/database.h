@@ -26,6 +26,9 @@ class Database {
   // Read-only. `bytes` must outlive the database; SQLite reads it in place.
   static Result<Database, std::string> OpenBytes(std::string_view bytes);
   static Result<Database, std::string> OpenFile(const std::string& path);
+  // An empty in-memory database, read-only like the others, for virtual
+  // tables (query/): eponymous ones need no CREATE, so nothing is written.
+  static Result<Database, std::string> OpenMemory();
 
   // For writing: a closed connection until OpenForWriting() succeeds.
   Database() = default;

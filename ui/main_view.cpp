@@ -191,7 +191,8 @@ void MainView::DrawBottomTabs(ViewState& state) {
                                   {"Op stats", BottomTab::kOpStats},
                                   {"GPU kernels###kernels", BottomTab::kKernels},
                                   {"Memory", BottomTab::kMemory},
-                                  {"Selection", BottomTab::kSelection}};
+                                  {"Selection", BottomTab::kSelection},
+                                  {"Query", BottomTab::kQuery}};
   for (const Tab& t : kTabs) {
     const bool force = state.requests.bottom_tab && state.panels.bottom_tab == t.tab;
     // "Device ops" on a TPU; the ### id keeps the tab the same across traces.
@@ -203,7 +204,8 @@ void MainView::DrawBottomTabs(ViewState& state) {
     // A fresh table per trace: ImGui sizes fixed columns to their content on
     // first use, and widths fitted to the last trace would cut this one's.
     ImGui::PushID(state.data.get());
-    const bool pending = AnalysisPending(state) && t.tab != BottomTab::kSelection;
+    // The Query tab's model tables need no analysis.
+    const bool pending = AnalysisPending(state) && t.tab != BottomTab::kSelection && t.tab != BottomTab::kQuery;
     if (pending) {
       DrawAnalysisPending("Idle gaps, op and kernel stats and memory");
       ++analysis_pending_panels_;
@@ -214,6 +216,7 @@ void MainView::DrawBottomTabs(ViewState& state) {
         case BottomTab::kKernels: kernels_.Draw(state); break;
         case BottomTab::kSelection: DrawSelectionTab(state); break;
         case BottomTab::kMemory: memory_.Draw(state); break;
+        case BottomTab::kQuery: query_.Draw(state, state.query.get()); break;
       }
     }
     ImGui::PopID();
@@ -226,7 +229,7 @@ void MainView::DrawBottomTabs(ViewState& state) {
 // The bottom pane's right-click menu: the picture of the pane, and the table
 // of the tab on show.
 void MainView::DrawBottomMenu(ViewState& state, ViewRequests* req) {
-  static constexpr const char* kStems[] = {"gaps", "ops", "kernels", "selection", "memory"};
+  static constexpr const char* kStems[] = {"gaps", "ops", "kernels", "selection", "memory", "query"};
   const PanelShot shot = CurrentWindowShot(kStems[static_cast<int>(state.panels.bottom_tab)]);
   if (!BeginPanelMenu("##bottom_menu")) return;
   if (ImGui::MenuItem("Save panel as PNG")) req->save_panel = shot;
@@ -241,6 +244,7 @@ void MainView::DrawBottomMenu(ViewState& state, ViewRequests* req) {
     case BottomTab::kKernels: kernels_.MenuItems(state, &req->exports); break;
     case BottomTab::kSelection: range_.MenuItems(state, &req->exports); break;
     case BottomTab::kMemory: memory_.MenuItems(state, &req->exports); break;
+    case BottomTab::kQuery: break;  // its own buttons copy and save the result
   }
   ImGui::EndPopup();
 }

@@ -17,6 +17,7 @@
 #include "ui/memory/memory_panel.h"
 #include "ui/op_stats_panel.h"
 #include "ui/overview_panel.h"
+#include "ui/query_panel.h"
 #include "ui/panel_capture.h"
 #include "ui/range_panel.h"
 #include "ui/table_export.h"
@@ -86,6 +87,7 @@ class MainView {
   OpStatsPanel ops_;
   KernelPanel kernels_;
   MemoryPanel memory_;
+  QueryPanel query_;
   Toast toast_;
   std::optional<PanelShot> caption_strip_;
   char folder_buf_[512] = {};  // the View menu's export folder field

@@ -17,8 +17,10 @@
 
 namespace stepline::ui {
 
+class QueryBackend;  // ui/query_panel.h
+
 // Which analysis tab the bottom pane shows.
-enum class BottomTab : uint8_t { kIdleGaps = 0, kOpStats, kKernels, kSelection, kMemory };
+enum class BottomTab : uint8_t { kIdleGaps = 0, kOpStats, kKernels, kSelection, kMemory, kQuery };
 
 // Sizes and visibility of the panes around the timeline. Plain data so the
 // app can persist it between runs (see PanelLayout fields; px are unscaled).
@@ -76,6 +78,8 @@ struct PanelRequests {
 
 struct ViewState {
   std::shared_ptr<const TimelineData> data;  // null until a trace is loaded
+  // SQL over `data`'s trace for the Query tab; the app sets it (null: none).
+  std::shared_ptr<QueryBackend> query;
 
   // The view of the timeline.
   Viewport viewport;                 // visible time window; width set by the timeline each frame

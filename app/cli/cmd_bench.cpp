@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/bench_query.h"
 #include "app/cli/bench_sqlite.h"
 #include "app/cli/cli_args.h"
 #include "app/cli/commands.h"
@@ -48,17 +49,20 @@ namespace stepline::app {
 namespace {
 
 constexpr std::string_view kBenchUsage =
-    "usage: stepline bench FILE [--json] [--tile-mb N] [--repeat R] [--threads T] [--sqlite]\n"
+    "usage: stepline bench FILE [--json] [--tile-mb N] [--repeat R] [--threads T] [--sqlite | --query]\n"
     "  --tile-mb N   bench a >= N MB (10^6 bytes) tiled copy of a Chrome-JSON trace, built in memory\n"
     "  --repeat R    runs per configuration, median reported (default 5)\n"
     "  --threads T   parser threads (default 0 = all cores)\n"
-    "  --sqlite      also time R SQLite exports (stepline export) beside SQLite's own insert and index rates\n";
+    "  --sqlite      also time R SQLite exports (stepline export) beside SQLite's own insert and index rates\n"
+    "  --query       only time SQL over the loaded trace (stepline query): full scans of slice and the\n"
+    "                export's documented queries, R runs each, CPU of the one thread\n";
 
 struct BenchSettings {
   bool help = false;
   std::string path;
   bool json = false;
   bool sqlite = false;
+  bool query = false;
   int64_t tile_mb = 0;
   int64_t repeat = 5;
   int64_t threads = 0;
@@ -167,7 +171,7 @@ Result<ConfigResult, std::string> MeasureConfig(const BenchInput& input, const B
 // [SECTION] Input
 
 Result<BenchSettings, std::string> ParseSettings(const Args& args) {
-  auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--json", "--help", "--sqlite"}, {"--tile-mb", "--repeat", "--threads"}});
+  auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--json", "--help", "--sqlite", "--query"}, {"--tile-mb", "--repeat", "--threads"}});
   if (!parsed) return MakeUnexpected(parsed.error());
   BenchSettings settings;
   if (parsed->Has("--help")) {
@@ -178,6 +182,7 @@ Result<BenchSettings, std::string> ParseSettings(const Args& args) {
   settings.path = parsed->positionals().front();
   settings.json = parsed->Has("--json");
   settings.sqlite = parsed->Has("--sqlite");
+  settings.query = parsed->Has("--query");
   auto tile_mb = parsed->IntValue("--tile-mb", 0, 1, 16384);
   auto repeat = parsed->IntValue("--repeat", 5, 1, 1000);
   auto threads = parsed->IntValue("--threads", 0, 0, 1024);
@@ -394,6 +399,27 @@ int RunBench(const Args& args, std::ostream& out, std::ostream& err) {
   if (!input) {
     err << input.error() << "\n";
     return 1;
+  }
+  if (settings->query) {
+    auto loaded = loaders::LoadDecodedInput(input->decoded, settings->path);
+    if (!loaded) {
+      err << loaded.error().ToString() << "\n";
+      return 1;
+    }
+    std::vector<QueryBenchRow> rows;
+    if (const std::string error = MeasureQueries(loaded.value(), static_cast<int>(settings->repeat), &rows);
+        !error.empty()) {
+      err << "stepline bench: " << error << "\n";
+      return 1;
+    }
+    if (settings->json) {
+      WriteQueryBenchJson(rows, out);
+    } else {
+      out << "slices   " << FormatCount(loaded.value().slices().size()) << "; runs " << settings->repeat
+          << " per query after one warm-up, medians\n";
+      WriteQueryBenchText(rows, out);
+    }
+    return 0;
   }
   // The parse floor runs once after each load with args, in this process (its
   // threads are joined before the next fork): this VM's speed drifts by tens

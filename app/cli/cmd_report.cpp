@@ -22,10 +22,13 @@
 #include "app/output/diagnostics_output.h"
 #include "export/file_publish.h"
 #include "loaders/posix_io.h"
+#include "app/output/report_document.h"
+#include "app/output/report_markdown.h"
 #include "app/output/report_output.h"
 #include "app/runs/timing.h"
 #include "export/file_publish.h"
 #include "loaders/load.h"
+#include "model/analysis/findings.h"
 #include "model/analysis/ranks_summary_json.h"
 #include "model/analysis/report.h"
 
@@ -38,6 +41,8 @@ constexpr std::string_view kReportUsage =
     "  (no flags)      a readable report: steps, step-time breakdown, idle causes, top ops and gaps,\n"
     "                  recommendations\n"
     "  --json          the report as one JSON object\n"
+    "  --format md     the report as Markdown, with numbered findings (F1, ...) and their evidence;\n"
+    "                  --format text (the default) and --format json are the other two\n"
     "  --csv DIR       write steps.csv, ops.csv, kernels.csv, gaps.csv and memory.csv into DIR (created if missing)\n"
     "  --force         replace CSV files that already exist in DIR\n"
     "  --steps REGEX   steps are the top-level host slices whose name matches (used when the trace\n"
@@ -52,6 +57,7 @@ constexpr int64_t kMaxMinGapUs = 3'600'000'000;  // an hour: anything larger lis
 struct ReportSettings {
   std::string path;
   bool json = false;
+  bool markdown = false;
   std::string csv_dir;  // "" = no CSV
   bool force = false;
   analysis::ReportOptions options;
@@ -88,6 +94,16 @@ std::string ReadSettings(const ParsedArgs& a, ReportSettings* s) {
   if (a.positionals().size() != 1) return "expected exactly one FILE";
   s->path = a.positionals().front();
   s->json = a.Has("--json");
+  if (auto format = a.Value("--format")) {
+    if (*format == "md" || *format == "markdown") {
+      s->markdown = true;
+    } else if (*format == "json") {
+      s->json = true;
+    } else if (*format != "text") {
+      return "--format: expected text, json or md, got \"" + *format + "\"";
+    }
+  }
+  if (s->markdown && s->json) return "--format md and --json exclude each other";
   s->force = a.Has("--force");
   if (auto dir = a.Value("--csv")) {
     if (dir->empty()) return "--csv needs a directory";
@@ -159,7 +175,7 @@ std::string WriteCsvTables(const analysis::Report& report, const std::string& di
 
 int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(
-      args, ArgSpec{{"--json", "--force", "--help"}, {"--csv", "--steps", "--min-gap-us", "--patterns"}});
+      args, ArgSpec{{"--json", "--force", "--help"}, {"--csv", "--steps", "--min-gap-us", "--patterns", "--format"}});
   ReportSettings settings;
   const auto read = [&settings](const ParsedArgs& a) { return ReadSettings(a, &settings); };
   if (auto code = HandleHelpOrUsageError(parsed, read, "stepline report", kReportUsage, out, err)) return *code;
@@ -184,21 +200,15 @@ int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
   if (!settings.csv_dir.empty()) {
     // With --json, stdout carries only the JSON object.
     const std::string csv_error =
-        WriteCsvTables(report, settings.csv_dir, settings.force, settings.json ? nullptr : &out);
+        WriteCsvTables(report, settings.csv_dir, settings.force, (settings.json || settings.markdown) ? nullptr : &out);
     if (!csv_error.empty()) {
       err << "stepline report: " << csv_error << "\n";
       return 1;
     }
   }
   if (settings.json) {
-    // A rank of a distributed run carries what `stepline ranks --from-reports` merges.
-    std::string members = DiagnosticsJsonMembers(trace);
-    analysis::RankSummary rank = analysis::SummarizeRank(trace, trace_analysis, settings.path);
-    if (rank.rank >= 0 || !rank.collectives.empty()) {
-      members += std::string(members.empty() ? "" : ",\n") + "  \"rank_summary\": " + analysis::RankSummaryToJson(rank);
-    }
-    WriteReportJson(report, out, members);
-  } else if (settings.csv_dir.empty()) {
+    WriteReportJsonDocument(trace, trace_analysis, report, settings.path, out);
+  } else if (settings.csv_dir.empty() || settings.markdown) {
     ReportTextContext context;
     context.path = settings.path;
     context.origin_ns = trace.span().start_ns;
@@ -206,8 +216,12 @@ int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
     context.analysis_ms = analysis_ms;
     context.step_source = step_source;
     context.min_gap_ns = settings.options.min_gap_ns;
-    WriteDiagnosticsTop(trace, "", out);  // a partial file is said first, before any figure
-    WriteReportText(report, context, out);
+    if (settings.markdown) {
+      WriteReportMarkdown(report, analysis::ComputeFindings(trace, report), context, out);
+    } else {
+      WriteDiagnosticsTop(trace, "", out);  // a partial file is said first, before any figure
+      WriteReportText(report, context, out);
+    }
   }
   return out.good() ? 0 : 1;
 }

@@ -8,6 +8,7 @@
 #include "app/cli/cli_args.h"
 #include "app/cli/command_options.h"
 #include "app/cli/commands.h"
+#include "app/gui/finding_focus.h"
 #include "app/gui/gl_quad_renderer.h"
 #include "app/gui/gl_window.h"
 #include "app/gui/picture_saver.h"
@@ -41,7 +42,7 @@ int RunViewer(const Args& args, std::ostream& out, std::ostream& err) {
     return 0;
   }
   StartupTiming timing;  // STEPLINE_TIMING=1: when the timeline and the analysis first show
-  auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--ranks"}, {"--demo"}});
+  auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--ranks"}, {"--demo", "--finding"}});
   if (!parsed.ok()) {
     err << "stepline: " << parsed.error() << "\n" << kViewUsage;
     return 2;
@@ -85,6 +86,8 @@ int RunViewer(const Args& args, std::ostream& out, std::ostream& err) {
   } else {
     session.OpenDemo(parsed->Value("--demo").value_or("input-bound"));
   }
+  // --finding F1: shown once the analysis is ready (finding_focus.h).
+  std::string finding = parsed->Value("--finding").value_or("");
   std::string error;
   GlWindow::Options window_options;
   window_options.width = saved.window_width;
@@ -117,6 +120,12 @@ int RunViewer(const Args& args, std::ostream& out, std::ostream& err) {
   while (!window.ShouldClose()) {
     const ViewerSession::FrameResult r = RunViewerFrame(window, session, pictures, &gl_renderer, renderer);
     const bool timing_done = timing.AfterFrame(session, err);
+    if (!finding.empty()) {
+      std::string finding_error;
+      const FindingFocus focus = FocusFinding(finding, &session.state(), &finding_error);
+      if (focus == FindingFocus::kFailed) err << "stepline: " << finding_error << "\n";
+      if (focus != FindingFocus::kWaiting) finding.clear();
+    }
     window.SetTitle(session.WindowTitle());  // the open file(s), for the task bar and window list
     ViewerSettings now = SettingsOf(session.state(), default_folder);
     window.GetSize(&now.window_width, &now.window_height);

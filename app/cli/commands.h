@@ -19,6 +19,8 @@ int RunDiff(const Args& args, std::ostream& out, std::ostream& err);    // stepl
 int RunViewer(const Args& args, std::ostream& out, std::ostream& err);  // stepline [FILE...] [--demo SCENARIO]
 int RunExport(const Args& args, std::ostream& out, std::ostream& err);  // stepline export FILE --sqlite OUT.db [--force]
 int RunRanks(const Args& args, std::ostream& out, std::ostream& err);    // stepline ranks PATH... [--json] [--csv DIR]
+int RunQuery(const Args& args, std::ostream& out, std::ostream& err);     // stepline query FILE SQL [--csv | --json]
+int RunMcp(const Args& args, std::ostream& out, std::ostream& err);       // stepline mcp (stdio server)
 int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err);  // stepline screenshot FILE --out PNG ...
 
 }  // namespace stepline::app

@@ -5,6 +5,7 @@
 // clang-format on
 
 #include "app/gui/viewer_frame.h"
+#include "app/gui/query_backend.h"
 
 #include <imgui.h>
 
@@ -18,6 +19,7 @@ ViewerSession::FrameResult RunViewerFrame(GlWindow& window, ViewerSession& sessi
   window.BeginFrame(session.loading() || pictures.pending() ? 0.0 : 0.05, /*hide_pointer=*/capture);
   if (gl_renderer != nullptr) gl_renderer->BeginFrame();
   session.SetCapturing(capture);
+  UpdateQueryBackend(&session.state());  // the Query tab follows the shown trace
   const ViewerSession::FrameResult r = session.Frame(window.TakeDroppedFiles(), renderer);
   ImGui::Render();
   int w = 0, h = 0;

@@ -56,7 +56,7 @@ bool ParseWindowSide(std::string_view v, int* out) {
 }
 
 bool ParseTab(std::string_view v, ui::BottomTab* out) {
-  static constexpr std::string_view kNames[] = {"idle_gaps", "op_stats", "kernels", "selection", "memory"};
+  static constexpr std::string_view kNames[] = {"idle_gaps", "op_stats", "kernels", "selection", "memory", "query"};
   for (size_t i = 0; i < std::size(kNames); ++i) {
     if (v == kNames[i]) {
       *out = static_cast<ui::BottomTab>(i);
@@ -67,7 +67,7 @@ bool ParseTab(std::string_view v, ui::BottomTab* out) {
 }
 
 std::string TabName(ui::BottomTab t) {
-  static constexpr const char* kNames[] = {"idle_gaps", "op_stats", "kernels", "selection", "memory"};
+  static constexpr const char* kNames[] = {"idle_gaps", "op_stats", "kernels", "selection", "memory", "query"};
   return kNames[static_cast<size_t>(t)];
 }
 

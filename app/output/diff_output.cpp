@@ -181,6 +181,15 @@ void WriteDiffJson(const Comparison& c, size_t max_ops, std::ostream& out) {
   GroupJson(c, SummaryGroup::kMemory, &json);
   json.Key("ops");
   OpsJson(c, max_ops, &json);
+  json.Key("verdict").BeginObject();  // step_verdict.h has the definition
+  json.Field("result", analysis::VerdictResultName(c.verdict.result));
+  json.FieldFixed("change_percent", c.verdict.change_percent, 2);
+  json.FieldFixed("confidence", c.verdict.confidence, 4);
+  json.FieldFixed("p_value", c.verdict.p_value, 6);
+  json.Field("a_steps", uint64_t{c.verdict.a_steps});
+  json.Field("b_steps", uint64_t{c.verdict.b_steps});
+  json.Field("test", "mann_whitney_u");
+  json.EndObject();
   json.EndObject();
   out << json.text() << "\n";
 }
@@ -189,6 +198,7 @@ void WriteDiffText(const Comparison& c, size_t max_ops, std::ostream& out) {
   SideText("A", c.a, out);
   SideText("B", c.b, out);
   out << "delta = B - A; lower time is better, higher GPU busy is better\n";
+  out << "verdict " << analysis::VerdictLine(c.verdict) << "\n";
   SummaryText(c, out);
   OpsText(c, max_ops, out);
 }

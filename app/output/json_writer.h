@@ -24,6 +24,9 @@ class JsonWriter {
   JsonWriter& Fixed(double v, int decimals);  // e.g. 12.345; non-finite becomes null
   JsonWriter& Null();
   JsonWriter& Bool(bool v);
+  // A value already written as JSON (a number's text, another writer's
+  // object); the caller vouches for its syntax.
+  JsonWriter& Raw(std::string_view json);
 
   // Key + value in one call, for the common flat fields.
   JsonWriter& Field(std::string_view key, uint64_t v) { return Key(key).Uint(v); }

@@ -84,6 +84,11 @@ CompareSide MakeCompareSide(const CompareRun& run) {
   for (size_t c = 0; c < cause_total.size(); ++c) side.idle_by_cause_mean[c] = MeanOf(cause_total[c], side.steps);
   side.gpu_busy_percent = GpuBusyPercent(category_total);  // one definition with the window and `report`
   side.first_full_step = FirstFullStep(side.step_start_ns, side.step_dur_ns, run.trace.span());
+  for (size_t k = 0; k < side.steps; ++k) {
+    if (!IsCutStep(side.step_start_ns, side.step_dur_ns, k, run.trace.span())) {
+      side.full_step_dur_ns.push_back(side.step_dur_ns[k]);
+    }
+  }
   return side;
 }
 
@@ -207,45 +212,43 @@ std::vector<OpDiffRow> DiffOps(const StringPool& a_names, std::span<const OpStat
   return rows;
 }
 
-namespace {
+std::vector<MemoryPeak> MemoryPeaks(const TraceAnalysis& analysis) {
+  std::vector<MemoryPeak> peaks;
+  for (const MemoryPoolAnalysis& m : analysis.memory.pools) {
+    peaks.push_back({analysis.memory_table.pools[m.pool].name, m.peak_allocated_bytes, m.peak_reserved_bytes});
+  }
+  return peaks;
+}
 
-// Peak allocated (and reserved, when either run records it) per memory pool,
-// pools of A first, then those only B has; a pool a run lacks counts 0 there.
-void AddMemorySummaryRows(const TraceAnalysis& a, const TraceAnalysis& b, std::vector<SummaryRow>* rows) {
-  const auto pool_name = [](const TraceAnalysis& r, const MemoryPoolAnalysis& m) -> const std::string& {
-    return r.memory_table.pools[m.pool].name;
-  };
+void AddMemorySummaryRows(std::span<const MemoryPeak> a, std::span<const MemoryPeak> b, std::vector<SummaryRow>* rows) {
   std::vector<std::string> names;
-  for (const TraceAnalysis* r : {&a, &b}) {
-    for (const MemoryPoolAnalysis& m : r->memory.pools) {
-      const std::string& name = pool_name(*r, m);
-      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  for (const std::span<const MemoryPeak> r : {a, b}) {
+    for (const MemoryPeak& m : r) {
+      if (std::find(names.begin(), names.end(), m.pool) == names.end()) names.push_back(m.pool);
     }
   }
-  const auto find = [&](const TraceAnalysis& r, const std::string& name) -> const MemoryPoolAnalysis* {
-    for (const MemoryPoolAnalysis& m : r.memory.pools) {
-      if (pool_name(r, m) == name) return &m;
+  const auto find = [](std::span<const MemoryPeak> r, const std::string& name) -> const MemoryPeak* {
+    for (const MemoryPeak& m : r) {
+      if (m.pool == name) return &m;
     }
     return nullptr;
   };
   for (const std::string& name : names) {
-    const MemoryPoolAnalysis* ma = find(a, name);
-    const MemoryPoolAnalysis* mb = find(b, name);
-    const auto value = [](const MemoryPoolAnalysis* m, int64_t MemoryPoolAnalysis::*field) {
+    const MemoryPeak* ma = find(a, name);
+    const MemoryPeak* mb = find(b, name);
+    const auto value = [](const MemoryPeak* m, int64_t MemoryPeak::*field) {
       return m == nullptr ? 0.0 : static_cast<double>(std::max<int64_t>(m->*field, 0));
     };
     rows->push_back(MakeRow(SummaryGroup::kMemory, name + " peak allocated", SummaryUnit::kBytes,
-                            Sense::kLowerIsBetter, value(ma, &MemoryPoolAnalysis::peak_allocated_bytes),
-                            value(mb, &MemoryPoolAnalysis::peak_allocated_bytes)));
+                            Sense::kLowerIsBetter, value(ma, &MemoryPeak::peak_allocated_bytes),
+                            value(mb, &MemoryPeak::peak_allocated_bytes)));
     if ((ma && ma->peak_reserved_bytes >= 0) || (mb && mb->peak_reserved_bytes >= 0)) {
       rows->push_back(MakeRow(SummaryGroup::kMemory, name + " peak reserved", SummaryUnit::kBytes,
-                              Sense::kLowerIsBetter, value(ma, &MemoryPoolAnalysis::peak_reserved_bytes),
-                              value(mb, &MemoryPoolAnalysis::peak_reserved_bytes)));
+                              Sense::kLowerIsBetter, value(ma, &MemoryPeak::peak_reserved_bytes),
+                              value(mb, &MemoryPeak::peak_reserved_bytes)));
     }
   }
 }
-
-}  // namespace
 
 //-----------------------------------------------------------------------------
 // [SECTION] Compare
@@ -256,10 +259,11 @@ Comparison Compare(const CompareRun& a, const CompareRun& b, const CompareOption
   c.a = MakeCompareSide(a);
   c.b = MakeCompareSide(b);
   c.summary = BuildSummaryRows(c.a, c.b);
-  AddMemorySummaryRows(a.analysis, b.analysis, &c.summary);
+  AddMemorySummaryRows(MemoryPeaks(a.analysis), MemoryPeaks(b.analysis), &c.summary);
   c.ops = DiffOps(a.trace.strings(), a.analysis.ops.ops, c.a.steps, b.trace.strings(), b.analysis.ops.ops, c.b.steps,
                   options.normalize_names);
   c.names_normalized = options.normalize_names;
+  c.verdict = ComputeStepVerdict(c.a.full_step_dur_ns, c.b.full_step_dur_ns);
   return c;
 }
 

@@ -14,6 +14,7 @@
 
 #include "model/analysis/op_name_normalize.h"
 #include "model/analysis/op_stats.h"
+#include "model/analysis/step_verdict.h"
 #include "model/analysis/trace_analysis.h"
 
 namespace stepline::analysis {
@@ -54,7 +55,18 @@ struct CompareSide {
   // The default alignment anchor of the timelines: see FirstFullStep. -1 when
   // there are no steps.
   int first_full_step = -1;
+  // The durations of the steps the capture did not cut (IsCutStep), in time
+  // order: the sample the verdict tests.
+  std::vector<DurNs> full_step_dur_ns;
 };
+
+// One memory pool's peaks, as the summary's memory rows compare them.
+struct MemoryPeak {
+  std::string pool;
+  int64_t peak_allocated_bytes = 0;
+  int64_t peak_reserved_bytes = -1;  // -1 not recorded
+};
+std::vector<MemoryPeak> MemoryPeaks(const TraceAnalysis& analysis);
 
 // Which row of the summary table; `label` below is the display text.
 enum class SummaryGroup : uint8_t {
@@ -112,6 +124,7 @@ struct Comparison {
   std::vector<SummaryRow> summary;  // kRun rows, then kBreakdown, then kIdleByCause, in enum order
   std::vector<OpDiffRow> ops;       // by |delta_ns| descending, then name, then kind
   bool names_normalized = true;
+  StepVerdict verdict;  // B's full steps against A's (step_verdict.h)
 };
 
 // The comparison of two analysed runs.
@@ -124,6 +137,9 @@ Comparison Compare(const Trace& a, const Trace& b, const CompareOptions& options
 
 CompareSide MakeCompareSide(const CompareRun& run);
 std::vector<SummaryRow> BuildSummaryRows(const CompareSide& a, const CompareSide& b);
+// Peak allocated (and reserved, when either run records it) per pool, pools
+// of A first, then those only B has; a pool a run lacks counts 0 there.
+void AddMemorySummaryRows(std::span<const MemoryPeak> a, std::span<const MemoryPeak> b, std::vector<SummaryRow>* rows);
 // Merges both op tables by (name, kind), names read from each run's pool and
 // optionally normalized first; sorted like Comparison::ops. `a_steps` and
 // `b_steps` are the step counts the per-step deltas divide by.

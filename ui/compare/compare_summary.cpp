@@ -143,6 +143,13 @@ float SummaryLabelWidth(const analysis::Comparison& c) {
 void DrawCompareSummary(const analysis::Comparison& c) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
   const float width = ImGui::GetContentRegionAvail().x;
+  // The verdict of `stepline diff` (step_verdict.h), in the same words.
+  const analysis::VerdictResult result = c.verdict.result;
+  const ImU32 verdict_color = result == analysis::VerdictResult::kSlower   ? theme::kRegression
+                              : result == analysis::VerdictResult::kFaster ? theme::kImprovement
+                                                                           : ImGui::GetColorU32(ImGuiCol_Text);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(verdict_color), "Verdict %s",
+                     analysis::VerdictLine(c.verdict).c_str());
   if (!ImGui::BeginTable("##compare_summary", 5, flags)) return;
   // The label column takes what the values leave, but never less than its
   // longest label (a number without its name says nothing): when the column

@@ -1,0 +1,68 @@
+// JsonValue: a small JSON reader for the documents the app reads back (saved
+// baselines, MCP requests), which are small: a tree of values, no simdjson
+// (only stepline_loaders sees it). Keeps object keys in order; numbers keep
+// their text so 64-bit integers convert exactly.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace stepline::app {
+
+struct JsonMember;  // a key and its value, defined below
+
+struct JsonValue {
+  enum class Type { kNull, kBool, kNumber, kString, kArray, kObject };
+  Type type = Type::kNull;
+  bool boolean = false;
+  std::string text;                                        // kNumber: the literal; kString: the unescaped value
+  std::vector<JsonValue> items;                            // kArray
+  std::vector<JsonMember> members;                         // kObject, in order
+
+  bool is_null() const { return type == Type::kNull; }
+  // Member by key, or nullptr (also for non-objects).
+  const JsonValue* Find(std::string_view key) const;
+  std::vector<std::string> Keys() const;
+  std::optional<uint64_t> AsUint() const {
+    uint64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (type != Type::kNumber || ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+    return v;
+  }
+  std::optional<int64_t> AsInt() const {
+    int64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (type != Type::kNumber || ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+    return v;
+  }
+  std::optional<double> AsDouble() const {
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (type != Type::kNumber || ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+    return v;
+  }
+};
+
+// Not std::pair<std::string, JsonValue>: with libstdc++, clang instantiates
+// the pair's constructor constraints while JsonValue is incomplete and fails.
+struct JsonMember {
+  std::string first;
+  JsonValue second;
+};
+
+// nullopt unless `text` is exactly one JSON value (plus whitespace). \u
+// escapes become UTF-8 (a lone surrogate becomes U+FFFD).
+std::optional<JsonValue> ParseJson(std::string_view text);
+
+// Writes `v` back as compact JSON: numbers as their original text, keys in
+// their order. ParseJson(ToJson(v)) == v.
+std::string ToJson(const JsonValue& v);
+void AppendJson(const JsonValue& v, std::string* out);
+
+}  // namespace stepline::app
