@@ -26,8 +26,10 @@
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "loaders/chrome_json/event_importer.h"
@@ -36,6 +38,7 @@
 #include "loaders/chrome_json/json_scanner.h"
 #include "loaders/decode_stream.h"
 #include "loaders/trace_builder.h"
+#include "model/worker_thread.h"
 
 namespace stepline::loaders {
 namespace {
@@ -165,6 +168,7 @@ class ChunkPipeline {
     std::unique_ptr<RawEventBatch> batch;
     TokenizeResult result;
     bool done = false;
+    std::exception_ptr error;  // what tokenizing threw (std::bad_alloc): rethrown by the importing thread
   };
 
   bool Claimable() const { return !stop_ && next_claim_ < plan_.size() && next_claim_ < import_cursor_ + max_ahead_; }
@@ -206,6 +210,7 @@ class ChunkPipeline {
   size_t import_cursor_ = 0;
   size_t max_ahead_ = 1;
   bool stop_ = false;
+  std::exception_ptr plan_error_;  // what extending the plan threw: rethrown by the importing thread
 };
 
 // Called with the lock held after claiming `index`; returns with it held.
@@ -218,11 +223,18 @@ void ChunkPipeline::Tokenize(EventTokenizer* tokenizer, size_t index, std::uniqu
   const ChunkSpec& spec = plan_[index];  // a deque's elements stay put while it grows
   const std::string_view input = input_;
   lock.unlock();
-  if (!batch) batch = NewBatch(spec.end - spec.begin);
-  TokenizeResult result = tokenizer->Tokenize(spec, input, batch.get());
+  TokenizeResult result;
+  std::exception_ptr error;
+  try {
+    if (!batch) batch = NewBatch(spec.end - spec.begin);
+    result = tokenizer->Tokenize(spec, input, batch.get());
+  } catch (...) {
+    error = std::current_exception();
+  }
   lock.lock();
   slots_[index].batch = std::move(batch);
   slots_[index].result = std::move(result);
+  slots_[index].error = std::move(error);
   slots_[index].done = true;
   cv_.notify_all();
 }
@@ -234,14 +246,22 @@ void ChunkPipeline::PlanMore(std::unique_lock<std::mutex>& lock) {
   const uint64_t needed = planner_->needed();
   lock.unlock();
   bool final = false;
-  const std::string_view text = feed_->Next(needed, &final);
+  std::string_view text;
   std::vector<ChunkSpec> chunks;
-  planner_->Extend(text, final, &chunks);
-  lock.lock();
-  input_ = text;
-  for (ChunkSpec& c : chunks) plan_.push_back(std::move(c));
-  slots_.resize(plan_.size());
-  plan_complete_ = planner_->complete();
+  try {
+    text = feed_->Next(needed, &final);
+    planner_->Extend(text, final, &chunks);
+    lock.lock();
+    input_ = text;
+    for (ChunkSpec& c : chunks) plan_.push_back(std::move(c));
+    slots_.resize(plan_.size());
+    plan_complete_ = planner_->complete();
+  } catch (...) {
+    // Every thread would wait for a plan that never comes: stop them all.
+    if (!lock.owns_lock()) lock.lock();
+    plan_error_ = std::current_exception();
+    stop_ = true;
+  }
   planning_ = false;
   cv_.notify_all();
 }
@@ -285,6 +305,7 @@ ChunkPipeline::Outcome ChunkPipeline::RunStreamed(SpeculativePlanner* planner) {
     // no more workers start than there are chunks.
     std::unique_lock lock(mu_);
     PlanMore(lock);
+    if (plan_error_) std::rethrow_exception(std::exchange(plan_error_, nullptr));
   }
   const size_t workers = static_cast<size_t>(threads_ - 1);
   return Drive(/*speculative=*/true, plan_complete_ ? std::min(workers, plan_.size() - 1) : workers);
@@ -296,7 +317,19 @@ ChunkPipeline::Outcome ChunkPipeline::Drive(bool speculative, size_t worker_coun
   next_claim_ = import_cursor_ = 0;
   stop_ = false;
   max_ahead_ = static_cast<size_t>(threads_) + 2;
-  std::vector<std::thread> workers;
+  plan_error_ = nullptr;
+  std::vector<WorkerThread> workers;
+  // However this returns (an exception included, also one from starting a
+  // worker), the workers stop before they are joined: declared after them,
+  // this is destroyed first.
+  struct StopWorkers {
+    ChunkPipeline* pipeline;
+    ~StopWorkers() {
+      std::lock_guard lock(pipeline->mu_);
+      pipeline->stop_ = true;
+      pipeline->cv_.notify_all();
+    }
+  } stop_workers{this};
   for (size_t w = 0; w < worker_count; ++w) workers.emplace_back([this] { WorkerLoop(); });
 
   Outcome outcome;
@@ -329,6 +362,8 @@ ChunkPipeline::Outcome ChunkPipeline::Drive(bool speculative, size_t worker_coun
                  (i >= plan_.size() && plan_complete_);
         });
       }
+      if (plan_error_) std::rethrow_exception(plan_error_);
+      if (i < plan_.size() && slots_[i].error) std::rethrow_exception(slots_[i].error);
       if (finished) break;
       if (!slots_[i].done) {
         outcome.cancelled = true;
@@ -368,7 +403,7 @@ ChunkPipeline::Outcome ChunkPipeline::Drive(bool speculative, size_t worker_coun
     stop_ = true;
     cv_.notify_all();
   }
-  for (std::thread& t : workers) t.join();
+  JoinAll(workers);
   slots_.clear();
   plan_.clear();
   planner_ = nullptr;
