@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "loaders/byte_source.h"
+#include "loaders/memory_estimate.h"
 #include "loaders/posix_io.h"
 #include "model/huge_pages.h"
 #include "model/sl_assert.h"
@@ -23,6 +24,10 @@ namespace stepline::loaders {
 namespace {
 
 LoadError IoError(const std::string& path, const char* what, int err) {
+  if (err == ENOMEM) {  // no address space for the mapping or the buffer: say what the trace needs
+    return MakeLoadError(LoadErrorCode::kOutOfMemory, path, LoadError::kNoOffset,
+                         std::string(what) + ": " + OutOfMemoryMessage("reading the file", EstimateLoadMemory(path)));
+  }
   return MakeLoadError(LoadErrorCode::kIoError, path, LoadError::kNoOffset,
                        std::string(what) + ": " + std::strerror(err));
 }

@@ -20,6 +20,7 @@ enum class LoadErrorCode : uint8_t {
   kTooLarge,           // beyond a hard limit (message says which)
   kSqliteInvalid,      // an SQLite file SQLite cannot read (corrupt, truncated before its schema)
   kCancelled,          // LoadProgress::cancel was set
+  kOutOfMemory,        // an allocation failed (std::bad_alloc): the message says what ran out and what to try
 };
 std::string_view LoadErrorCodeName(LoadErrorCode code);  // "json_syntax", ...
 

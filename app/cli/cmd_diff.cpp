@@ -64,6 +64,8 @@ int RunDiff(const Args& args, std::ostream& out, std::ostream& err) {
 
   // Both loads before any analysis: a broken B fails fast.
   CachedTraceLoad load_a, load_b;  // write the column cache entries after the output
+  WarnIfTooLarge(settings.a_path, "stepline diff", err);
+  WarnIfTooLarge(settings.b_path, "stepline diff", err);
   auto& a = load_a.Load(settings.a_path);
   if (!a) {
     err << "stepline diff: A: " << a.error().ToString() << "\n";

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <new>
 
 #include "loaders/posix_io.h"
 
@@ -224,10 +225,17 @@ BackgroundStore::~BackgroundStore() {
 
 void BackgroundStore::Start(std::shared_ptr<const Trace> trace, StoreTicket ticket, CacheSettings settings) {
   if (!ticket.store) return;
-  threads_.emplace_back([trace = std::move(trace), ticket = std::move(ticket), settings = std::move(settings)] {
-    std::string error;
-    Store(*trace, ticket, settings, &error);  // a failed write only costs the next open a parse
-  });
+  try {
+    threads_.emplace_back([trace = std::move(trace), ticket = std::move(ticket), settings = std::move(settings)] {
+      std::string error;
+      try {
+        Store(*trace, ticket, settings, &error);  // a failed write only costs the next open a parse
+      } catch (const std::bad_alloc&) {  // so does one that ran out of memory (off this thread it would abort)
+      }
+    });
+  } catch (...) {
+    // No thread to write it (out of memory): the entry is not written.
+  }
 }
 
 }  // namespace stepline::column_cache
