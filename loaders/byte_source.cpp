@@ -490,7 +490,7 @@ uint64_t DefaultMaxDecodedBytes() {
 
 Result<DecodedInput, LoadError> OpenInput(const std::string& path, LoadProgress* progress,
                                           uint64_t max_decoded_bytes) {
-  auto mapped = ByteBuffer::MapFile(path);
+  auto mapped = ByteBuffer::MapFile(path, progress);
   if (!mapped) return MakeUnexpected(mapped.error());
   return DecodeFile(std::move(mapped).value(), path, progress, max_decoded_bytes);
 }

@@ -387,7 +387,7 @@ bool EnvSet(const char* name) {
 namespace {
 
 Result<Trace, LoadError> LoadFileUnguarded(const std::string& path, const LoadOptions& options, LoadProgress* progress) {
-  auto mapped = ByteBuffer::MapFile(path);
+  auto mapped = ByteBuffer::MapFile(path, progress);
   if (!mapped) return MakeUnexpected(mapped.error());
   // STEPLINE_NO_STREAM=1 decodes compressed files whole before parsing
   // (the former path, kept for comparison); STEPLINE_GZIP_LIBDEFLATE=1
