@@ -100,6 +100,8 @@ bool ComputeKey(const std::string& path, TraceKey* key) {
   if (ok) {
     key->size = static_cast<uint64_t>(st.st_size);
     key->mtime_ns = int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
+    key->ctime_ns = int64_t{st.st_ctim.tv_sec} * 1'000'000'000 + st.st_ctim.tv_nsec;
+    key->inode = static_cast<uint64_t>(st.st_ino);
     const uint64_t head = std::min(kEdgeBytes, key->size);
     const uint64_t tail = std::min(kEdgeBytes, key->size - head);
     std::vector<char> buf(head + tail);
