@@ -86,7 +86,6 @@ TEST_F(PipeInputTest, FifoWhoseWriterComesLateIsReadToTheEnd) {
   ASSERT_TRUE(in.ok()) << in.error().ToString();
   EXPECT_EQ(in->bytes.view(), text);
   EXPECT_GE(seen, text.size() / 2) << "the first write, read while the writer pauses";
-  EXPECT_EQ(progress.bytes_total.load(), 0u);
 }
 
 TEST_F(PipeInputTest, GzipThroughAFifoLoadsAsFromAFile) {
