@@ -20,6 +20,18 @@
 #include "tests/app/command_test_helpers.h"
 #include "tests/support/test_traces.h"
 
+// Built with AddressSanitizer (GCC defines the first, clang has the feature).
+#if defined(__SANITIZE_ADDRESS__)
+#define STEPLINE_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STEPLINE_TEST_ASAN 1
+#endif
+#endif
+#ifndef STEPLINE_TEST_ASAN
+#define STEPLINE_TEST_ASAN 0
+#endif
+
 namespace stepline::app {
 namespace {
 
@@ -70,6 +82,9 @@ class LongSessionTest : public ::testing::Test {
 };
 
 TEST_F(LongSessionTest, ResidentSetFilesAndThreadsStayLevel) {
+  // AddressSanitizer keeps freed memory in quarantine: the resident set then
+  // says nothing about what the session holds.
+  if (STEPLINE_TEST_ASAN) GTEST_SKIP() << "resident-set levels are meaningless under AddressSanitizer";
   const std::filesystem::path dir = MakeScratchDirRemovedAtExit("long-session");
   std::vector<std::string> files = {testing::TestDataPath("chrome_kineto_gpu.json"),
                                     testing::TestDataPath("chrome_tensorboard_gpu.json")};
