@@ -18,7 +18,7 @@
 //     EventImporter::Finish            GPU rows, launch links, names
 //     TraceBuilder::Finish             Trace::Finalize
 //
-// [SECTION] Input feed
+// (input: TextFeed, text_feed.h)
 // [SECTION] Pipeline
 // [SECTION] Entry point
 #include "loaders/chrome_json/chrome_json_loader.h"
@@ -36,6 +36,7 @@
 #include "loaders/chrome_json/event_tokenizer.h"
 #include "loaders/chrome_json/json_chunker.h"
 #include "loaders/chrome_json/json_scanner.h"
+#include "loaders/chrome_json/text_feed.h"
 #include "loaders/decode_stream.h"
 #include "loaders/trace_builder.h"
 #include "model/worker_thread.h"
@@ -74,56 +75,6 @@ std::unique_ptr<RawEventBatch> NewBatch(uint64_t chunk_bytes) {
   batch->args.reserve(static_cast<size_t>(std::min(chunk_bytes / kDenseArgBytes, kMaxReserved)));
   return batch;
 }
-
-//-----------------------------------------------------------------------------
-// [SECTION] Input feed
-//-----------------------------------------------------------------------------
-
-// Where the text comes from: a decoded buffer, or a DecodeStream still being
-// written (then, once the whole text is needed, the stream's result).
-class TextFeed {
- public:
-  explicit TextFeed(const DecodedInput& whole) : whole_(&whole) {}
-  TextFeed(DecodeStream* stream, DecodedInput* finished) : stream_(stream), finished_(finished) {}
-
-  // The text final so far: at least `n` bytes unless it ends sooner;
-  // `*final` when it is the whole text.
-  std::string_view Next(uint64_t n, bool* final) {
-    if (whole_ != nullptr) {
-      *final = true;
-      return whole_->bytes.view();
-    }
-    std::string_view view = stream_->WaitFor(n);
-    *final = stream_->done();
-    return *final ? stream_->WaitForEnd() : view;  // done: the count read after it is the last
-  }
-  // The whole decoded input; waits for the decoder. Its error (the bomb
-  // limit, a cancel) when decoding failed.
-  Result<const DecodedInput*, LoadError> All() {
-    if (whole_ == nullptr) {
-      auto taken = stream_->TakeResult();
-      if (!taken) return MakeUnexpected(taken.error());
-      *finished_ = std::move(taken).value();
-      finished_->bytes.MarkSingleReader();  // the pages already released read as zero: same contract
-      whole_ = finished_;
-    }
-    return whole_;
-  }
-  bool streaming() const { return whole_ == nullptr; }
-  uint64_t size_hint() const { return whole_ != nullptr ? whole_->bytes.size() : stream_->size_hint(); }
-  void Release(uint64_t begin, uint64_t end) const {
-    if (whole_ != nullptr) {
-      whole_->bytes.ReleasePages(begin, end);
-    } else {
-      stream_->Release(begin, end);
-    }
-  }
-
- private:
-  const DecodedInput* whole_ = nullptr;
-  DecodeStream* stream_ = nullptr;
-  DecodedInput* finished_ = nullptr;
-};
 
 //-----------------------------------------------------------------------------
 // [SECTION] Pipeline
@@ -178,6 +129,11 @@ class ChunkPipeline {
            next_claim_ < import_cursor_ + max_ahead_;
   }
   bool AllClaimed() const { return plan_complete_ && next_claim_ >= plan_.size(); }
+  void Stop() {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+    cv_.notify_all();
+  }
   void PlanMore(std::unique_lock<std::mutex>& lock);
   Outcome Drive(bool speculative, size_t worker_count);
   void Tokenize(EventTokenizer* tokenizer, size_t index, std::unique_lock<std::mutex>& lock);
@@ -319,16 +275,11 @@ ChunkPipeline::Outcome ChunkPipeline::Drive(bool speculative, size_t worker_coun
   max_ahead_ = static_cast<size_t>(threads_) + 2;
   plan_error_ = nullptr;
   std::vector<WorkerThread> workers;
-  // However this returns (an exception included, also one from starting a
-  // worker), the workers stop before they are joined: declared after them,
-  // this is destroyed first.
+  // However this returns (also by an exception, even one starting a worker), the workers
+  // stop before they are joined: declared after them, the guard goes first.
   struct StopWorkers {
-    ChunkPipeline* pipeline;
-    ~StopWorkers() {
-      std::lock_guard lock(pipeline->mu_);
-      pipeline->stop_ = true;
-      pipeline->cv_.notify_all();
-    }
+    ChunkPipeline* p;
+    ~StopWorkers() { p->Stop(); }
   } stop_workers{this};
   for (size_t w = 0; w < worker_count; ++w) workers.emplace_back([this] { WorkerLoop(); });
 
@@ -398,11 +349,7 @@ ChunkPipeline::Outcome ChunkPipeline::Drive(bool speculative, size_t worker_coun
       break;
     }
   }
-  {
-    std::lock_guard lock(mu_);
-    stop_ = true;
-    cv_.notify_all();
-  }
+  Stop();
   JoinAll(workers);
   slots_.clear();
   plan_.clear();
