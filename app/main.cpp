@@ -3,13 +3,17 @@
 // tests can drive it without a process.
 #include <malloc.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <new>
+#include <system_error>
 #include <iostream>
 #include <string_view>
 
 #include "app/cli/commands.h"
 #include "app/runs/cached_trace_load.h"
 #include "app/runs/version.h"
+#include "loaders/memory_estimate.h"
 
 namespace {
 
@@ -55,7 +59,47 @@ constexpr std::string_view kUsage =
 
 }  // namespace
 
+namespace {
+
+// The work of a command that ran out of memory outside a load (the analysis,
+// compare, the ranks, the export, a screenshot) fails with exit 1 and says
+// what the trace needs, instead of std::terminate (SIGABRT). Loads catch
+// their own (LoadErrorCode::kOutOfMemory) and name the file.
+int OutOfMemory(std::string_view command, const stepline::app::Args& args) {
+  stepline::loaders::MemoryEstimate estimate;
+  for (const std::string& arg : args) {
+    std::error_code ec;
+    if (!arg.starts_with("-") && std::filesystem::is_regular_file(arg, ec)) {
+      estimate = stepline::loaders::EstimateLoadMemory(arg);
+      break;
+    }
+  }
+  const std::string what = command.empty() ? std::string("the viewer") : "stepline " + std::string(command);
+  std::cerr << "stepline: " << stepline::loaders::OutOfMemoryMessage(what, estimate) << "\n";
+  return 1;
+}
+
+int Dispatch(int argc, char** argv);
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  try {
+    return Dispatch(argc, argv);
+  } catch (const std::exception& e) {
+    // std::bad_alloc, or std::system_error from a thread that could not start
+    // (its stack is memory too); anything else is not ours to explain.
+    if (dynamic_cast<const std::bad_alloc*>(&e) == nullptr && dynamic_cast<const std::system_error*>(&e) == nullptr) {
+      throw;
+    }
+    const std::string_view command = argc >= 2 ? std::string_view(argv[1]) : std::string_view();
+    return OutOfMemory(command, stepline::app::Args(argv + std::min(argc, 2), argv + argc));
+  }
+}
+
+namespace {
+
+int Dispatch(int argc, char** argv) {
   using stepline::app::Args;
 #if defined(__GLIBC__)
   // One malloc arena for the process: the loaders parse on worker threads, and
@@ -107,3 +151,5 @@ int main(int argc, char** argv) {
   std::cerr << "stepline: unknown command '" << command << "'\n\n" << kUsage;
   return 2;
 }
+
+}  // namespace

@@ -32,7 +32,12 @@ class BackgroundRelease {
     std::tuple<T...> taken(std::move(owners)...);
     ((owners = T()), ...);
     if (!parallel_) return;  // freed here, as `taken` goes
-    threads_.emplace_back([held = std::move(taken)]() mutable { std::tuple<T...> freed_here(std::move(held)); });
+    try {
+      threads_.emplace_back([held = std::move(taken)]() mutable { std::tuple<T...> freed_here(std::move(held)); });
+    } catch (...) {
+      // No thread (or no room to keep one) when memory runs out: the lambda
+      // that failed to start frees the storage here instead.
+    }
   }
 
  private:

@@ -2,6 +2,7 @@
 // mappings with the padding as anonymous zero pages, pipes read to their end,
 // and giving pages back behind a front-to-back reader.
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <utility>
 
 #include "loaders/byte_source.h"
+#include "loaders/memory_estimate.h"
 #include "loaders/posix_io.h"
 #include "model/huge_pages.h"
 #include "model/sl_assert.h"
@@ -23,6 +25,10 @@ namespace stepline::loaders {
 namespace {
 
 LoadError IoError(const std::string& path, const char* what, int err) {
+  if (err == ENOMEM) {  // no address space for the mapping or the buffer: say what the trace needs
+    return MakeLoadError(LoadErrorCode::kOutOfMemory, path, LoadError::kNoOffset,
+                         std::string(what) + ": " + OutOfMemoryMessage("reading the file", EstimateLoadMemory(path)));
+  }
   return MakeLoadError(LoadErrorCode::kIoError, path, LoadError::kNoOffset,
                        std::string(what) + ": " + std::strerror(err));
 }
@@ -39,10 +45,32 @@ struct FdCloser {
   ~FdCloser() { ::close(fd); }
 };
 
-// Reads a pipe to its end (e.g. `stepline <(zcat trace.json.gz)`); the
-// content cannot be mapped. Bounded by the decoded-size limit.
-Result<ByteBuffer, LoadError> ReadPipe(int fd, const std::string& path) {
-  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+bool Cancelled(const LoadProgress* progress) {
+  return progress != nullptr && progress->cancel.load(std::memory_order_relaxed);
+}
+
+// Waits until the pipe has bytes or its writer has gone: true then, false
+// when the load was cancelled first. The descriptor stays non-blocking and
+// is read only after poll() says so, because a FIFO opened before any writer
+// reads as end-of-file at once (a writer starting a second later made it
+// "the file is empty"), whereas poll() reports nothing until a writer came
+// and wrote or left (Linux raises POLLHUP on a FIFO only once a writer was
+// seen). The timeout is only for noticing a cancel.
+bool WaitForPipe(int fd, const LoadProgress* progress) {
+  for (;;) {
+    if (Cancelled(progress)) return false;
+    pollfd p{fd, POLLIN, 0};
+    const int r = ::poll(&p, 1, 100);
+    if (r > 0 || (r < 0 && errno != EINTR)) return true;  // an error shows in the read that follows
+  }
+}
+
+// Reads a pipe to its end (`-` for standard input, a FIFO, `stepline
+// <(zcat trace.json.gz)`); the content cannot be mapped. Bounded by the
+// decoded-size limit. Its size is unknown until the end, so the progress
+// says how many bytes have arrived (bytes_total stays 0).
+Result<ByteBuffer, LoadError> ReadPipe(int fd, const std::string& path, LoadProgress* progress) {
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
   const uint64_t limit = DefaultMaxDecodedBytes();
   ByteBuffer buf = ByteBuffer::Allocate(0);
   size_t used = 0;
@@ -56,10 +84,15 @@ Result<ByteBuffer, LoadError> ReadPipe(int fd, const std::string& path) {
       buf.Reserve(std::min<uint64_t>(limit, std::max<uint64_t>(ByteBuffer::kMinGrowth, uint64_t{used} * 2)));
       if (buf.capacity() == used) return MakeUnexpected(IoError(path, "read", ENOMEM));
     }
+    if (!WaitForPipe(fd, progress)) {
+      return MakeUnexpected(MakeLoadError(LoadErrorCode::kCancelled, path, used, "cancelled while reading the pipe"));
+    }
     const ssize_t n = ReadSome(fd, buf.mutable_data() + used, buf.capacity() - used);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) continue;
     if (n < 0) return MakeUnexpected(IoError(path, "read", errno));
     if (n == 0) break;
     used += static_cast<size_t>(n);
+    if (progress != nullptr) progress->bytes_done.store(used, std::memory_order_relaxed);
   }
   buf.Resize(used);
   return buf;
@@ -150,9 +183,12 @@ void ByteBuffer::Reserve(size_t n) {
   if (size_ == 0) AdviseHugePages(data_, capacity_);
 }
 
-Result<ByteBuffer, LoadError> ByteBuffer::MapFile(const std::string& path) {
+Result<ByteBuffer, LoadError> ByteBuffer::MapFile(const std::string& path, LoadProgress* progress) {
+  // `-` is standard input: a pipe is read to its end, a redirected file
+  // mapped like any other. A duplicate, so closing it leaves stdin open.
   // O_NONBLOCK so that opening a FIFO with no writer cannot hang.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  const bool is_stdin = path == kStandardInput;
+  int fd = is_stdin ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return MakeUnexpected(IoError(path, "cannot open", errno));
   FdCloser closer{fd};
   struct stat st {};
@@ -162,7 +198,12 @@ Result<ByteBuffer, LoadError> ByteBuffer::MapFile(const std::string& path) {
                                     "is a directory, not a trace file (open a file inside it, e.g. "
                                     "plugins/profile/<run>/<host>.xplane.pb)"));
   }
-  if (S_ISFIFO(st.st_mode)) return ReadPipe(fd, path);
+  if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) return ReadPipe(fd, path, progress);
+  if (is_stdin && !S_ISREG(st.st_mode)) {
+    return MakeUnexpected(MakeLoadError(LoadErrorCode::kIoError, path, LoadError::kNoOffset,
+                                        "standard input is not a pipe or a file (pipe a trace into it: "
+                                        "zcat run.json.gz | stepline info -)"));
+  }
   if (!S_ISREG(st.st_mode)) {
     return MakeUnexpected(MakeLoadError(LoadErrorCode::kIoError, path, LoadError::kNoOffset, "not a regular file"));
   }

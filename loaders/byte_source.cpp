@@ -14,6 +14,7 @@
 // (or DecodeGzip) | DecodeZstd, with a StreamSink taking the output as it is written.
 #include "loaders/byte_source.h"
 #include "loaders/decode_stream.h"
+#include "loaders/memory_estimate.h"
 #include "loaders/zstd_frames.h"
 
 #define ZLIB_CONST  // const next_in: zlib never writes to our (read-only mapped) input
@@ -168,8 +169,9 @@ std::optional<LoadError> MakeRoom(Layer& l, uint64_t in_offset) {
   if (cap >= l.limit) return TooLarge(l, in_offset);
   l.out.Reserve(static_cast<size_t>(std::min(l.limit, std::max(cap * 2, cap + ByteBuffer::kMinGrowth))));
   if (l.out.capacity() > cap) return std::nullopt;
-  return LayerError(l, LoadErrorCode::kTooLarge, in_offset,
-                    "out of memory: cannot grow the decompression buffer beyond " + HumanBytes(cap));
+  return LayerError(l, LoadErrorCode::kOutOfMemory, in_offset,
+                    "cannot grow the decompression buffer beyond " + HumanBytes(cap) + ": " +
+                        OutOfMemoryMessage("decompressing", EstimateLoadMemory(l.name)));
 }
 
 // =============================================================================
@@ -230,7 +232,8 @@ std::optional<LoadError> InflateWithZlib(Layer& l, size_t pos) {
     }
     if ((ret == Z_OK || ret == Z_BUF_ERROR) && !stalled) continue;
     if (ret == Z_MEM_ERROR) {
-      err = LayerError(l, LoadErrorCode::kTooLarge, pos, "out of memory in zlib");
+      err = LayerError(l, LoadErrorCode::kOutOfMemory, pos,
+                       "zlib: " + OutOfMemoryMessage("decompressing", EstimateLoadMemory(l.name)));
       break;
     }
     std::string why = zs.msg != nullptr ? std::string(" (") + zs.msg + ")" : std::string();
@@ -444,8 +447,9 @@ Result<DecodedInput, LoadError> Unwrap(std::string_view raw, ByteBuffer owned, c
   }
   result.bytes = ByteBuffer::Allocate(content.size());
   if (result.bytes.data() == nullptr) {
-    return MakeUnexpected(MakeError(LoadErrorCode::kTooLarge, name,
-                                    "out of memory copying " + HumanBytes(content.size()) + " of input"));
+    return MakeUnexpected(MakeError(LoadErrorCode::kOutOfMemory, name,
+                                    "cannot copy " + HumanBytes(content.size()) + " of input: " +
+                                        OutOfMemoryMessage("reading the input", EstimateLoadMemory(content.size(), content.substr(0, 128)))));
   }
   if (!content.empty()) std::memcpy(result.bytes.mutable_data(), content.data(), content.size());
   return result;
@@ -486,7 +490,7 @@ uint64_t DefaultMaxDecodedBytes() {
 
 Result<DecodedInput, LoadError> OpenInput(const std::string& path, LoadProgress* progress,
                                           uint64_t max_decoded_bytes) {
-  auto mapped = ByteBuffer::MapFile(path);
+  auto mapped = ByteBuffer::MapFile(path, progress);
   if (!mapped) return MakeUnexpected(mapped.error());
   return DecodeFile(std::move(mapped).value(), path, progress, max_decoded_bytes);
 }

@@ -18,6 +18,9 @@
 
 namespace stepline::loaders {
 
+// The path that names standard input.
+inline constexpr std::string_view kStandardInput = "-";
+
 // Bytes followed by at least kPadding zero bytes. Move-only.
 class ByteBuffer {
  public:
@@ -34,7 +37,11 @@ class ByteBuffer {
   // Heap buffer with size() == capacity, every byte zero. On allocation
   // failure the buffer is empty and data() is null.
   static ByteBuffer Allocate(size_t capacity);
-  static Result<ByteBuffer, LoadError> MapFile(const std::string& path);  // read-only private mapping
+  // A read-only private mapping of a file. A FIFO or pipe, and `-`
+  // (kStandardInput) when it is one, is read to its end instead, however
+  // late its writer comes; `progress` then counts the bytes read and its
+  // cancel ends the wait.
+  static Result<ByteBuffer, LoadError> MapFile(const std::string& path, LoadProgress* progress = nullptr);
   // size() 0, capacity() `capacity`: address space reserved (MAP_NORESERVE)
   // and committed page by page as it is written, so it never moves and a
   // reader on another thread may read the bytes already written (DecodeStream).

@@ -2,13 +2,16 @@
 // waiting, backpressure, and the hand-over of the finished content.
 #include "loaders/decode_stream.h"
 
+#include "loaders/memory_estimate.h"
 #include "loaders/zstd_frames.h"
+#include "model/worker_thread.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <new>
 #include <vector>
 #include <utility>
 
@@ -44,13 +47,31 @@ std::unique_ptr<DecodeStream> DecodeStream::Start(ByteBuffer file, const std::st
   s->progress_ = progress;
   s->options_ = options;
   s->options_.max_decoded_bytes = limit;
-  s->thread_ = std::thread([p = s.get()] { p->Run(); });
+  s->thread_ = StartThread([p = s.get()] { p->Run(); });
   return s;
 }
 
 DecodeStream::~DecodeStream() { Stop(); }
 
 void DecodeStream::Run() {
+  LayerOutcome outcome;
+  try {
+    outcome = Decode();
+  } catch (const std::bad_alloc&) {
+    // On this thread an escaping exception would be std::terminate: the
+    // reader gets it as the stream's error instead, at the bytes decoded.
+    outcome.error = MakeLoadError(LoadErrorCode::kOutOfMemory, name_, available_.load(),
+                                  OutOfMemoryMessage("decompressing", EstimateLoadMemory(name_)));
+  }
+  recycled_->Close();  // nothing is written any more: what waits goes back
+  std::lock_guard lock(mu_);
+  outcome_ = std::move(outcome);
+  available_.store(out_.size(), std::memory_order_release);
+  done_.store(true, std::memory_order_release);
+  cv_.notify_all();
+}
+
+LayerOutcome DecodeStream::Decode() {
   const std::string_view in = file_.view();
   const int threads = options_.zstd_threads > 0 ? options_.zstd_threads
                                                 : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
@@ -84,12 +105,7 @@ void DecodeStream::Run() {
                                      frames[decoded].in_begin);
     }
   }
-  recycled_->Close();  // nothing is written any more: what waits goes back
-  std::lock_guard lock(mu_);
-  outcome_ = std::move(outcome);
-  available_.store(out_.size(), std::memory_order_release);
-  done_.store(true, std::memory_order_release);
-  cv_.notify_all();
+  return outcome;
 }
 
 void DecodeStream::Publish(uint64_t decoded_bytes, uint64_t consumed) {

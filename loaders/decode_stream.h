@@ -115,6 +115,7 @@ class DecodeStream final : public StreamSink {
  private:
   DecodeStream() = default;
   void Run();
+  LayerOutcome Decode();  // Run()'s work, which may throw std::bad_alloc
 
   ByteBuffer file_;     // the compressed input (a read-only mapping)
   ByteBuffer out_;      // owned by the decoder thread until done_

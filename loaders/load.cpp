@@ -15,11 +15,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <new>
 
 #include "loaders/byte_source.h"
 #include "loaders/chrome_json/chrome_json_loader.h"
 #include "loaders/chrome_json/json_lexical.h"
 #include "loaders/decode_stream.h"
+#include "loaders/memory_estimate.h"
 #include "loaders/nsys/nsys_loader.h"
 #include "sqlite/database.h"
 #include "loaders/perfetto/perfetto_loader.h"
@@ -320,9 +322,27 @@ void ReleaseFreedMemory() {
   // crashed in it (the sanitizer run of the ranks screenshot test).
 }
 
+namespace {
+
+// Running out of memory fails this load alone: every Load* entry point turns
+// std::bad_alloc (from any thread of the load: WorkerThread carries it) into
+// a LoadError that says what the trace needs. Whatever the load had built is
+// freed by then, so what it reports as available is what the caller has.
+LoadError OutOfMemory(const std::string& name, const MemoryEstimate& estimate) {
+  ReleaseFreedMemory();
+  return MakeLoadError(LoadErrorCode::kOutOfMemory, name, LoadError::kNoOffset,
+                       OutOfMemoryMessage("loading", estimate));
+}
+
+}  // namespace
+
 Result<Trace, LoadError> LoadDecodedInput(const DecodedInput& input, const std::string& name,
                                           const LoadOptions& options, LoadProgress* progress) {
-  return LoadDecoded(input, name, std::string(), options, progress);
+  try {
+    return LoadDecoded(input, name, std::string(), options, progress);
+  } catch (const std::bad_alloc&) {
+    return MakeUnexpected(OutOfMemory(name, EstimateLoadMemory(input.bytes.size(), input.bytes.view().substr(0, kSniffBytes))));
+  }
 }
 
 namespace {
@@ -370,8 +390,10 @@ bool EnvSet(const char* name) {
 
 }  // namespace
 
-Result<Trace, LoadError> LoadFile(const std::string& path, const LoadOptions& options, LoadProgress* progress) {
-  auto mapped = ByteBuffer::MapFile(path);
+namespace {
+
+Result<Trace, LoadError> LoadFileUnguarded(const std::string& path, const LoadOptions& options, LoadProgress* progress) {
+  auto mapped = ByteBuffer::MapFile(path, progress);
   if (!mapped) return MakeUnexpected(mapped.error());
   // STEPLINE_NO_STREAM=1 decodes compressed files whole before parsing
   // (the former path, kept for comparison); STEPLINE_GZIP_LIBDEFLATE=1
@@ -388,12 +410,26 @@ Result<Trace, LoadError> LoadFile(const std::string& path, const LoadOptions& op
   return LoadOwned(DecodeFile(std::move(mapped).value(), path, progress), path, options, progress);
 }
 
+}  // namespace
+
+Result<Trace, LoadError> LoadFile(const std::string& path, const LoadOptions& options, LoadProgress* progress) {
+  try {
+    return LoadFileUnguarded(path, options, progress);
+  } catch (const std::bad_alloc&) {
+    return MakeUnexpected(OutOfMemory(path, EstimateLoadMemory(path)));
+  }
+}
+
 Result<Trace, LoadError> LoadBytes(std::string_view bytes, const std::string& name, const LoadOptions& options,
                                    LoadProgress* progress) {
-  auto input = DecodeBytes(bytes, name, progress);
-  if (!input) return MakeUnexpected(input.error());
-  input->bytes.MarkSingleReader();
-  return LoadDecoded(*input, name, std::string(), options, progress);
+  try {
+    auto input = DecodeBytes(bytes, name, progress);
+    if (!input) return MakeUnexpected(input.error());
+    input->bytes.MarkSingleReader();
+    return LoadDecoded(*input, name, std::string(), options, progress);
+  } catch (const std::bad_alloc&) {
+    return MakeUnexpected(OutOfMemory(name, EstimateLoadMemory(bytes.size(), bytes.substr(0, kSniffBytes))));
+  }
 }
 
 }  // namespace stepline::loaders

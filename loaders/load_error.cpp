@@ -18,6 +18,7 @@ std::string_view LoadErrorCodeName(LoadErrorCode code) {
     case LoadErrorCode::kSqliteInvalid: return "sqlite_invalid";
     case LoadErrorCode::kPickleInvalid: return "pickle_invalid";
     case LoadErrorCode::kCancelled: return "cancelled";
+    case LoadErrorCode::kOutOfMemory: return "out_of_memory";
   }
   return "unknown_error";  // only reachable with a value cast from outside the enum
 }

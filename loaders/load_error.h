@@ -21,6 +21,7 @@ enum class LoadErrorCode : uint8_t {
   kSqliteInvalid,      // an SQLite file SQLite cannot read (corrupt, truncated before its schema)
   kPickleInvalid,      // a memory snapshot pickle that is damaged or uses opcodes we refuse to run
   kCancelled,          // LoadProgress::cancel was set
+  kOutOfMemory,        // an allocation failed (std::bad_alloc): the message says what ran out and what to try
 };
 std::string_view LoadErrorCodeName(LoadErrorCode code);  // "json_syntax", ...
 

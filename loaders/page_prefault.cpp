@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "model/worker_thread.h"
+
 namespace stepline::loaders {
 namespace {
 
@@ -27,7 +29,7 @@ void Prefault(const std::vector<std::pair<const void*, size_t>>& blocks) {
 }  // namespace
 
 PagePrefaulter::PagePrefaulter(std::vector<std::pair<const void*, size_t>> blocks)
-    : thread_([blocks = std::move(blocks)] { Prefault(blocks); }) {}
+    : thread_(StartThread([blocks = std::move(blocks)] { Prefault(blocks); })) {}
 
 PagePrefaulter::~PagePrefaulter() { thread_.join(); }
 

@@ -1,6 +1,7 @@
 // ZstdFrames (see zstd_frames.h): mapping a multi-frame zstd file and
 // decoding its frames in parallel, each in one call straight into place.
 #include "loaders/zstd_frames.h"
+#include "model/worker_thread.h"
 
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_findFrameCompressedSize's siblings live here in older headers
 #include <zstd.h>
@@ -93,10 +94,10 @@ size_t DecodeZstdFrames(std::string_view in, const std::vector<ZstdFrame>& frame
     }
     ZSTD_freeDCtx(dctx);
   };
-  std::vector<std::thread> helpers;
+  std::vector<WorkerThread> helpers;
   for (int t = 1; t < std::min<int>(threads, static_cast<int>(frames.size())); ++t) helpers.emplace_back(work);
   work();
-  for (std::thread& t : helpers) t.join();
+  JoinAll(helpers);
   return std::min(failed, prefix);
 }
 

@@ -2,6 +2,7 @@
 // anonymous mapping from there on, grown by mremap.
 #include "model/grow_array.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <new>
 
@@ -18,6 +19,17 @@ namespace {
 // Mappings come in whole huge pages: growing then keeps them aligned.
 constexpr size_t kMappingGranule = size_t{2} << 20;
 
+std::atomic<uint64_t> allocation_count{0};
+std::atomic<uint64_t> fail_at{0};  // 0: off; else the allocation_count that fails
+
+// One relaxed add per block handed out: blocks grow geometrically, so this
+// is a few thousand times per GB of model.
+void CountAllocation() {
+  const uint64_t n = allocation_count.fetch_add(1, std::memory_order_relaxed) + 1;
+  const uint64_t fail = fail_at.load(std::memory_order_relaxed);
+  if (fail != 0 && n == fail) throw std::bad_alloc();
+}
+
 size_t RoundUp(size_t bytes, size_t granule) { return (bytes + granule - 1) / granule * granule; }
 
 bool IsMapped(size_t bytes) { return bytes >= kMappedBlockBytes; }
@@ -33,7 +45,14 @@ void* Map(size_t bytes) {
 
 }  // namespace
 
+void FailNthAllocation(uint64_t n) {
+  fail_at.store(n == 0 ? 0 : allocation_count.load() + n, std::memory_order_relaxed);
+}
+
+uint64_t AllocationCount() { return allocation_count.load(std::memory_order_relaxed); }
+
 void* Allocate(size_t* bytes) {
+  CountAllocation();
 #if STEPLINE_GROW_BY_MREMAP
   if (IsMapped(*bytes)) {
     *bytes = RoundUp(*bytes, kMappingGranule);
@@ -46,6 +65,7 @@ void* Allocate(size_t* bytes) {
 }
 
 void* Grow(void* block, size_t old_bytes, size_t used, size_t* bytes) {
+  CountAllocation();
 #if STEPLINE_GROW_BY_MREMAP
   if (IsMapped(old_bytes)) {
     *bytes = RoundUp(*bytes, kMappingGranule);

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -37,6 +38,15 @@ void* Allocate(size_t* bytes);
 // Allocate or Grow returned for it.
 void* Grow(void* block, size_t old_bytes, size_t used, size_t* bytes);
 void Free(void* block, size_t bytes);
+
+// Test hook (allocation-failure injection): from now on, the `n`th block
+// Allocate or Grow hands out, counted over all threads, throws std::bad_alloc
+// instead, as an exhausted machine would; 0 turns it off. Tests walk `n` over
+// a load or an analysis to show every failure point ends as an error, never
+// a crash or a leak.
+void FailNthAllocation(uint64_t n);
+// How many blocks Allocate and Grow handed out so far (the range of `n`).
+uint64_t AllocationCount();
 
 }  // namespace grow_array_detail
 

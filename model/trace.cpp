@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "model/sl_assert.h"
+#include "model/worker_thread.h"
 
 namespace stepline {
 
@@ -100,7 +101,7 @@ void SortWithinTracks(std::vector<uint32_t>* order, const std::vector<uint32_t>&
       std::upper_bound(track_begin.begin(), track_begin.end(), static_cast<uint32_t>(rows / 2)) -
       track_begin.begin());
   split = std::clamp<size_t>(split, 1, tracks);
-  std::thread worker(sort_tracks, 0, split);
+  WorkerThread worker([&] { sort_tracks(0, split); });
   sort_tracks(split, tracks);
   worker.join();
 }
@@ -259,7 +260,7 @@ void Trace::ComputeDepthAndParents() {
     while (split < tracks && tracks_.ranges(TrackId::FromIndex(split)).slice_begin < s.size() / 2) ++split;
   }
   if (split < tracks) {
-    std::thread worker(nest_tracks, 0, split, &first);
+    WorkerThread worker([&] { nest_tracks(0, split, &first); });
     nest_tracks(split, tracks, &second);
     worker.join();
   } else {

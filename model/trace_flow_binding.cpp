@@ -12,6 +12,7 @@
 
 #include "model/sl_assert.h"
 #include "model/trace.h"
+#include "model/worker_thread.h"
 
 namespace stepline {
 
@@ -62,7 +63,7 @@ size_t SortFlowRuns(T* begin, T* end) {
     return n;
   }
   const size_t half = n / 2;
-  std::thread worker([&] { std::sort(begin, begin + half, less); });
+  WorkerThread worker([&] { std::sort(begin, begin + half, less); });
   std::sort(begin + half, end, less);
   worker.join();
   return half;
@@ -286,7 +287,7 @@ void Trace::BindFlows(const std::vector<uint32_t>& new_index_of_old) {
     // over the duplicates dropped there.
     const size_t rest_at = below.size();
     size_t rest_rows = 0;
-    std::thread worker([&, rest = rest] { rest_rows = MergeFlowRuns(rest, out, rest_at); });
+    WorkerThread worker([&, rest = rest] { rest_rows = MergeFlowRuns(rest, out, rest_at); });
     rows = MergeFlowRuns(below, out, 0);
     worker.join();
     if (rows < rest_at) {

@@ -32,12 +32,14 @@ struct AppStatus {
   bool loading = false;
   double progress = -1;            // 0..1, or < 0 when unknown
   std::string loading_name;        // file being loaded
+  bool waiting = false;            // a pipe with no data yet: "Waiting for data from <name>"
   std::string error;               // last load error (LoadError::ToString()), shown until dismissed
   std::string title;               // current trace file name
   std::vector<std::string> recent; // recent files, newest first
   std::string notice;              // a short message (e.g. "Saved screenshot to ..."), shown as a toast
   bool capturing = false;          // this frame becomes a picture: no toast
   bool modal_open = false;         // a dialog (file browser, drop question) has the keyboard
+  std::string reload_offer;        // "run.json changed on disk: ..." with Reload / Dismiss, until answered
 };
 
 // What the view asks the app to do this frame.
@@ -49,6 +51,8 @@ struct ViewRequests {
   bool clear_cache = false;     // delete every column cache file (File > Clear cache)
   bool cancel_load = false;
   bool dismiss_error = false;
+  bool reload = false;          // load the changed file(s) of reload_offer again
+  bool dismiss_reload = false;  // keep what is shown; forget the offer
   bool save_screenshot = false;             // the whole window as PNG
   std::optional<PanelShot> save_panel;      // one panel as PNG ("Save as PNG" on its menu)
   std::vector<ExportRequest> exports;       // tables (CSV) and charts (SVG) to save

@@ -135,7 +135,7 @@ void MainView::DrawHelp(ViewState& state) {
 
 void MainView::DrawStatus(const AppStatus& status, ViewRequests* req) {
   if (status.loading) {
-    const std::string label = "Loading " + status.loading_name;
+    const std::string label = (status.waiting ? "Waiting for data from " : "Loading ") + status.loading_name;
     ImGui::TextUnformatted(label.c_str());
     ImGui::SameLine();
     ImGui::ProgressBar(status.progress < 0 ? 0.f : static_cast<float>(status.progress), ImVec2(240, 0));
@@ -150,6 +150,13 @@ void MainView::DrawStatus(const AppStatus& status, ViewRequests* req) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.f, 0.47f, 0.43f, 1.f));
     ImGui::TextWrapped("%s", status.error.c_str());
     ImGui::PopStyleColor();
+  }
+  if (!status.reload_offer.empty()) {
+    if (ImGui::SmallButton("Reload")) req->reload = true;
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Dismiss##reload")) req->dismiss_reload = true;
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", status.reload_offer.c_str());
   }
 }
 

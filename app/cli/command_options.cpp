@@ -2,6 +2,7 @@
 #include "app/cli/command_options.h"
 
 #include "app/runs/profile_runs.h"
+#include "loaders/memory_estimate.h"
 
 #include <ostream>
 #include <regex>
@@ -53,7 +54,13 @@ bool ChooseTraceArg(std::string* path, std::string_view command, std::ostream& e
   }
   if (!chosen->note.empty()) err << command << ": " << chosen->note << "\n";
   *path = chosen->path;
+  WarnIfTooLarge(*path, command, err);
   return true;
+}
+
+void WarnIfTooLarge(const std::string& path, std::string_view command, std::ostream& err) {
+  const std::string warning = loaders::MemoryWarning(path, loaders::EstimateLoadMemory(path), loaders::AvailableMemory());
+  if (!warning.empty()) err << command << ": warning: " << warning << "\n";
 }
 
 }  // namespace stepline::app

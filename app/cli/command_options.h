@@ -40,4 +40,9 @@ void WarnAboutSteps(analysis::StepSource source, const std::string& step_error, 
 // when the directory holds no run.
 bool ChooseTraceArg(std::string* path, std::string_view command, std::ostream& err);
 
+// Says on `err`, before a load starts, when the trace at `path` looks larger
+// than the memory this process has (loaders/memory_estimate.h). The load
+// still runs: the estimate can be wrong, and running out fails cleanly.
+void WarnIfTooLarge(const std::string& path, std::string_view command, std::ostream& err);
+
 }  // namespace stepline::app

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "ui/timeline/timeline_data.h"
@@ -40,8 +41,12 @@ class AnalysisJob {
   // TimelineData (once; null otherwise). UI thread only.
   std::shared_ptr<const ui::TimelineData> Take();
   double seconds() const { return seconds_; }  // the analysis' wall time, once done
+  // What ran out of memory (the analysis or the flow index), empty if nothing did.
+  std::string error();
 
  private:
+  void StartThreads();  // may throw std::bad_alloc (a thread could not start)
+
   std::shared_ptr<const ui::TimelineData> pending_;  // touched by the UI thread only
   bool started_ = false;
   std::atomic<bool> cancel_{false};
@@ -49,6 +54,7 @@ class AnalysisJob {
   std::atomic<bool> flows_done_{false};
   std::mutex mutex_;
   std::unique_ptr<ui::TimelineAnalysis> result_;  // written by the worker under mutex_
+  std::string error_;                             // written by the workers under mutex_
   double seconds_ = 0;                            // written by the worker before done_
   std::thread thread_, flows_thread_;
 };

@@ -3,8 +3,12 @@
 
 #include <chrono>
 #include <filesystem>
+#include <new>
+#include <system_error>
 
 #include "app/runs/cached_trace_load.h"
+#include "loaders/memory_estimate.h"
+#include "model/worker_thread.h"
 
 namespace stepline::app {
 
@@ -35,13 +39,17 @@ void LoadJob::StartWith(const std::string& name, std::function<Result<Trace, std
   progress_.bytes_done = 0;
   progress_.bytes_total = 0;
   progress_.cancel = false;
-  name_ = std::filesystem::path(name).filename().string();
+  name_ = name == "-" ? std::string("standard input") : std::filesystem::path(name).filename().string();
+  {
+    std::error_code ec;
+    pipe_ = !make && (name == "-" || std::filesystem::is_fifo(name, ec));
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     outcome_.reset();
   }
   running_ = true;
-  thread_ = std::thread([this, name, make = std::move(make)] {
+  auto body = [this, name, make = std::move(make)] {
     const auto start = std::chrono::steady_clock::now();
     const auto since = [](std::chrono::steady_clock::time_point t) {
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -52,35 +60,49 @@ void LoadJob::StartWith(const std::string& name, std::function<Result<Trace, std
     std::shared_ptr<const Trace> trace;  // a parsed file's, for the cache entry
     column_cache::StoreTicket ticket;
     column_cache::CacheSettings cache_settings;
-    if (make) {
-      auto r = make();
-      if (r.ok()) {
-        loaded = std::make_shared<const Trace>(std::move(r).value());
+    try {
+      if (make) {
+        auto r = make();
+        if (r.ok()) {
+          loaded = std::make_shared<const Trace>(std::move(r).value());
+        } else {
+          out.error = r.error();
+        }
       } else {
-        out.error = r.error();
+        const column_cache::CacheSettings settings = CacheSettingsForApp();
+        column_cache::CachedLoad cache_info;
+        auto r = column_cache::LoadThroughCache(name, settings, {}, &progress_, &cache_info);
+        if (r.ok()) {
+          loaded = std::make_shared<const Trace>(std::move(r).value());
+          trace = loaded;
+          ticket = cache_info.ticket;
+          cache_settings = settings;
+        } else {
+          out.error = r.error().ToString();
+        }
       }
-    } else {
-      const column_cache::CacheSettings settings = CacheSettingsForApp();
-      column_cache::CachedLoad cache_info;
-      auto r = column_cache::LoadThroughCache(name, settings, {}, &progress_, &cache_info);
-      if (r.ok()) {
-        loaded = std::make_shared<const Trace>(std::move(r).value());
-        trace = loaded;
-        ticket = cache_info.ticket;
-        cache_settings = settings;
-      } else {
-        out.error = r.error().ToString();
+      out.load_seconds = since(start);
+      if (loaded != nullptr && !progress_.cancel) {
+        const auto indexing = std::chrono::steady_clock::now();
+        // The flows are indexed after the first frame (AnalysisJob).
+        auto indices = std::make_shared<const ui::TimelineIndices>(*loaded, ui::TimelineIndices::Flows::kLater);
+        out.data = std::make_shared<const ui::TimelineData>(loaded, std::move(indices));
+        out.index_seconds = since(indexing);
+      } else if (loaded != nullptr) {
+        out.error = "cancelled";
       }
-    }
-    out.load_seconds = since(start);
-    if (loaded != nullptr && !progress_.cancel) {
-      const auto indexing = std::chrono::steady_clock::now();
-      // The flows are indexed after the first frame (AnalysisJob).
-      auto indices = std::make_shared<const ui::TimelineIndices>(*loaded, ui::TimelineIndices::Flows::kLater);
-      out.data = std::make_shared<const ui::TimelineData>(loaded, std::move(indices));
-      out.index_seconds = since(indexing);
-    } else if (loaded != nullptr) {
-      out.error = "cancelled";
+    } catch (const std::exception& e) {
+      // This load alone fails: what the window shows stays, and the error
+      // line says why. The loaders turn their own bad_alloc into a LoadError;
+      // this is the indexing after them (whose helper threads may also fail
+      // to start: std::system_error), or a generated trace.
+      loaded.reset();
+      trace.reset();
+      out.data.reset();
+      const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr ||
+                          dynamic_cast<const std::system_error*>(&e) != nullptr;
+      out.error = name + ": " +
+                  (memory ? loaders::OutOfMemoryMessage("loading", loaders::EstimateLoadMemory(name)) : e.what());
     }
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -88,7 +110,19 @@ void LoadJob::StartWith(const std::string& name, std::function<Result<Trace, std
     }
     running_ = false;
     if (trace != nullptr && !progress_.cancel) cache_store_.Start(std::move(trace), ticket, cache_settings);
-  });
+  };
+  try {
+    thread_ = StartThread(std::move(body));
+  } catch (const std::bad_alloc&) {
+    // No thread for the load (no memory for its stack): it fails at once,
+    // and what the window shows stays.
+    Outcome out;
+    out.path = name;
+    out.error = name + ": " + loaders::OutOfMemoryMessage("starting the load", loaders::EstimateLoadMemory(name));
+    std::lock_guard<std::mutex> lock(mutex_);
+    outcome_ = std::move(out);
+    running_ = false;
+  }
 }
 
 std::optional<LoadJob::Outcome> LoadJob::TakeOutcome() {

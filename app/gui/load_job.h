@@ -34,6 +34,11 @@ class LoadJob {
   void Cancel();
   bool running() const { return running_.load(); }
   double progress() const;  // 0..1, or -1 when the total is unknown
+  // A pipe (standard input, a FIFO) whose writer has not sent a byte yet:
+  // the window says it waits for data, with Cancel.
+  bool waiting() const { return running_ && pipe_ && progress_.bytes_done.load() == 0; }
+  // Bytes read so far of a pipe, whose size is unknown until its end (0 for a file).
+  uint64_t pipe_bytes_read() const { return pipe_ ? progress_.bytes_done.load() : 0; }
   const std::string& name() const { return name_; }
 
   struct Outcome {
@@ -53,6 +58,7 @@ class LoadJob {
   // over (the window is usable meanwhile); the destructor waits for them.
   column_cache::BackgroundStore cache_store_;
   std::thread thread_;
+  bool pipe_ = false;  // the input is a pipe or standard input
   std::atomic<bool> running_{false};
   loaders::LoadProgress progress_;
   std::string name_;

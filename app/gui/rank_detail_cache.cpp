@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <new>
 
 #include "app/runs/cached_trace_load.h"
+#include "loaders/memory_estimate.h"
 #include "model/analysis/trace_analysis.h"
+#include "model/worker_thread.h"
 
 namespace stepline::app {
 
@@ -57,8 +60,15 @@ std::shared_ptr<const analysis::RankDetail> LoadRankDetail(const std::string& pa
       *error = trace.error().ToString();
       return nullptr;
     }
-    const analysis::TraceAnalysis a = analysis::ComputeAnalysis(trace.value());
-    detail = std::make_shared<const analysis::RankDetail>(analysis::ExtractRankDetail(trace.value(), a));
+    try {
+      const analysis::TraceAnalysis a = analysis::ComputeAnalysis(trace.value());
+      detail = std::make_shared<const analysis::RankDetail>(analysis::ExtractRankDetail(trace.value(), a));
+    } catch (const std::exception&) {  // std::bad_alloc; std::system_error: a helper thread did not start
+      // On the cache's worker thread an escaping bad_alloc would end the
+      // process: this rank's detail fails alone, with the reason.
+      *error = path + ": " + loaders::OutOfMemoryMessage("the rank's analysis", loaders::EstimateLoadMemory(path));
+      return nullptr;
+    }
   }  // the model goes here (and its cache entry is written when it was parsed)
   loaders::ReleaseFreedMemory();
   return detail;
@@ -71,7 +81,15 @@ RankDetailCache::RankDetailCache(std::vector<std::string> paths, size_t budget)
       errors_(paths_.size()),
       lru_(std::max<size_t>(1, budget)) {  // a "Load detail" still keeps one at budget 0
   if (std::any_of(paths_.begin(), paths_.end(), [](const std::string& p) { return !p.empty(); })) {
-    worker_ = std::thread([this] { Work(); });
+    try {
+      worker_ = StartThread([this] { Work(); });
+    } catch (const std::bad_alloc&) {
+      // No thread (no memory for its stack): no rank's detail loads, each
+      // says why; the ranks view itself stays.
+      for (size_t i = 0; i < paths_.size(); ++i) {
+        if (!paths_[i].empty()) errors_[i] = loaders::OutOfMemoryMessage("starting the detail loader", {});
+      }
+    }
   }
 }
 

@@ -12,13 +12,16 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <new>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include "app/runs/cached_trace_load.h"
 #include "app/runs/profile_runs.h"
 #include "app/runs/rank_set.h"
 #include "demo/demo_generator.h"
+#include "loaders/memory_estimate.h"
 
 namespace stepline::app {
 namespace {
@@ -64,6 +67,7 @@ void ViewerSession::OpenFile(const std::string& given) {
   job_wanted_[0] = true;
   job_path_[0] = path;
   status_.error.clear();
+  WarnIfTooLarge(path);
   jobs_[0].Start(path);
 }
 
@@ -95,6 +99,7 @@ void ViewerSession::StartSide(int side, const std::string& given) {
   pending_[side] = PendingSide{nullptr, FileName(path), true};
   job_path_[side] = path;
   job_wanted_[side] = true;
+  WarnIfTooLarge(path);
   jobs_[side].Start(path);
 }
 
@@ -157,14 +162,19 @@ void ViewerSession::Show(std::shared_ptr<const ui::TimelineData> data, const std
   state_.data = std::move(data);
   state_.FitAll();
   status_.title = title;
+  WatchShown();
+  WatchData("", state_.data);
 }
 
 void ViewerSession::ShowCompare(std::shared_ptr<const ui::TimelineData> a, const std::string& title_a,
                                 std::shared_ptr<const ui::TimelineData> b, const std::string& title_b) {
-  compare_.SetRuns(std::move(a), title_a, std::move(b), title_b);
-  comparing_ = true;
   ranks_.reset();
   rank_details_.reset();
+  WatchShown();
+  WatchData("A", a);
+  WatchData("B", b);
+  compare_.SetRuns(std::move(a), title_a, std::move(b), title_b);
+  comparing_ = true;
 }
 
 void ViewerSession::ShowRanks(std::shared_ptr<const RanksRun> run, const std::string& title) {
@@ -174,6 +184,7 @@ void ViewerSession::ShowRanks(std::shared_ptr<const RanksRun> run, const std::st
   std::vector<std::string> paths;
   for (const analysis::RankSummary& r : ranks_->ranks) paths.push_back(r.lanes.empty() ? std::string() : r.path);
   rank_details_ = std::make_unique<RankDetailCache>(std::move(paths), RankDetailBudget());
+  WatchShown();
 }
 
 //-----------------------------------------------------------------------------
@@ -251,6 +262,17 @@ void ViewerSession::PollAnalyses() {
     }
     const std::shared_ptr<const ui::TimelineData> pending = job.pending();
     std::shared_ptr<const ui::TimelineData> done = job.Take();
+    if (const std::string error = job.error(); !error.empty()) {
+      // Out of memory: what is open stays, without what could not be built.
+      const bool side = assembling_ && (pending_[0].data == pending || pending_[1].data == pending);
+      if (side) {
+        status_.error = "compare: " + error;
+        assembling_ = false;
+        pending_[0] = pending_[1] = PendingSide{};
+      } else {
+        status_.notice = error + " (the timeline stays open without it)";
+      }
+    }
     if (done) {
       // The same trace, now with its analysis: the view keeps its zoom,
       // scroll and selection; panels rebuild their caches (new generation).
@@ -288,24 +310,45 @@ void ViewerSession::PollLoads() {
       status_.notice = failed.empty() ? std::string()
                                       : std::to_string(failed.size()) + " rank file(s) failed to load; first: " +
                                             failed.front().path + ": " + failed.front().error;
+      ranks_paths_ = ranks_job_paths_;
       ShowRanks(std::move(outcome.run), ranks_job_title_);
     } else {
       status_.error = ranks_job_title_ + ": " + outcome.error;
     }
   }
+  PollFileChanges();
 }
 
 void ViewerSession::OpenRanks(const std::vector<std::string>& paths, const std::string& title,
                               const std::string& run_dir) {
   ranks_job_title_ = title;
+  ranks_job_paths_ = paths;
   status_.notice = "Loading the ranks of " + title + (run_dir.empty() ? "" : " (run " + run_dir + ")") + "...";
-  ranks_job_ = std::async(std::launch::async, [paths, run_dir] {
-    auto run = std::make_shared<RanksRun>();
-    std::ostringstream log;  // other runs of a TensorBoard tree: not shown in the window
+  try {
+    ranks_job_ = StartRanksJob(paths, run_dir);
+  } catch (const std::exception&) {  // std::system_error: no thread for it (no memory for its stack); std::bad_alloc
+    status_.error = title + ": " + loaders::OutOfMemoryMessage("starting to load the ranks", loaders::MemoryEstimate{});
+  }
+}
+
+std::future<ViewerSession::RanksOutcome> ViewerSession::StartRanksJob(const std::vector<std::string>& paths,
+                                                                      const std::string& run_dir) {
+  return std::async(std::launch::async, [paths, run_dir] {
     RanksOutcome out;
-    out.error =
-        LoadRankSet(paths, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), run.get(), log, run_dir);
-    out.run = std::move(run);
+    try {
+      auto run = std::make_shared<RanksRun>();
+      std::ostringstream log;  // other runs of a TensorBoard tree: not shown in the window
+      out.error = LoadRankSet(paths, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), run.get(),
+                              log, run_dir);
+      out.run = std::move(run);
+    } catch (const std::exception& e) {
+      // The ranks view fails alone; the window and what it shows stay.
+      // std::bad_alloc, or std::system_error: a rank's thread did not start.
+      const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr ||
+                          dynamic_cast<const std::system_error*>(&e) != nullptr;
+      out.run.reset();
+      out.error = memory ? loaders::OutOfMemoryMessage("loading the ranks", loaders::MemoryEstimate{}) : e.what();
+    }
     return out;
   });
 }
@@ -363,6 +406,7 @@ void ViewerSession::FillStatus() {
   status_.loading = any;
   status_.progress = -1;
   status_.loading_name.clear();
+  status_.waiting = false;
   if (!any) return;
   // The single view has one progress bar: name both files and average them.
   double sum = 0;
@@ -371,6 +415,10 @@ void ViewerSession::FillStatus() {
     if (!jobs_[j].running()) continue;
     if (!status_.loading_name.empty()) status_.loading_name += " and ";
     status_.loading_name += jobs_[j].name();
+    status_.waiting = status_.waiting || jobs_[j].waiting();
+    if (const uint64_t read = jobs_[j].pipe_bytes_read(); read > 0) {
+      status_.loading_name += " (" + std::to_string((read + (1u << 19)) >> 20) + " MB read)";
+    }
     if (jobs_[j].progress() >= 0) {
       sum += jobs_[j].progress();
       ++known;
@@ -401,6 +449,7 @@ ui::CompareStatus ViewerSession::MakeCompareStatus() const {
   cs.recent = recent_.list();
   cs.show_caption = state_.pictures.show_caption;  // preferences live in the single view's state
   cs.export_folder = state_.pictures.export_folder;
+  cs.reload_offer = status_.reload_offer;
   return cs;
 }
 
@@ -453,6 +502,8 @@ void ViewerSession::ApplyCompareRequests(const ui::CompareRequests& req) {
     jobs_[1].Cancel();
   }
   if (req.dismiss_error) status_.error.clear();
+  if (req.reload) Reload();
+  if (req.dismiss_reload) DismissReload();
   if (req.show_caption) state_.pictures.show_caption = *req.show_caption;
   if (req.export_folder) state_.pictures.export_folder = *req.export_folder;
 }
@@ -471,6 +522,8 @@ void ViewerSession::ApplyViewRequests(const ui::ViewRequests& req) {
     jobs_[1].Cancel();
   }
   if (req.dismiss_error) status_.error.clear();
+  if (req.reload) Reload();
+  if (req.dismiss_reload) DismissReload();
 }
 
 ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& dropped_files,

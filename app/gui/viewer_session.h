@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "app/gui/file_browser.h"
+#include "app/gui/file_watch.h"
 #include "app/gui/analysis_job.h"
 #include "app/gui/load_job.h"
 #include "app/gui/recent_files.h"
@@ -142,6 +143,16 @@ class ViewerSession {
   const std::string& error() const { return status_.error; }
   const std::string& notice() const { return status_.notice; }
 
+  // Files on screen that changed on disk since they were loaded (polled
+  // once a second by PollLoads), until Reload() or DismissReload().
+  const std::vector<FileWatch::Change>& reload_offer() const { return reload_offer_; }
+  // Loads the changed files again: the trace alone, the changed sides of a
+  // comparison, or the ranks. What is shown stays until the new load is in.
+  void Reload();
+  void DismissReload();
+  // Tests: how often the files are stat()ed (default once a second).
+  void SetWatchInterval(FileWatch::Clock::duration interval) { watch_ = FileWatch(interval); }
+
  private:
   // Where a comparison being assembled stands, per side.
   struct PendingSide {
@@ -160,6 +171,10 @@ class ViewerSession {
   void TryShowCompare();  // shows the comparison once both sides are in memory and analysed
   void ApplyCompareRequests(const ui::CompareRequests& req);
   void FillStatus();
+  void PollFileChanges();  // the watched files' changes join reload_offer_
+  void WarnIfTooLarge(const std::string& path);  // the notice, when the trace looks larger than memory
+  void WatchShown();       // forgets the files watched and the offer; watches the ranks on screen
+  void WatchData(const std::string& label, const std::shared_ptr<const ui::TimelineData>& data);
   ui::CompareStatus MakeCompareStatus() const;
 
   LoadJob jobs_[2];
@@ -192,8 +207,13 @@ class ViewerSession {
     std::shared_ptr<const RanksRun> run;
     std::string error;
   };
+  static std::future<RanksOutcome> StartRanksJob(const std::vector<std::string>& paths, const std::string& run_dir);
   std::future<RanksOutcome> ranks_job_;
   std::string ranks_job_title_;
+  std::vector<std::string> ranks_job_paths_;  // what OpenRanks was given, for Reload
+  std::vector<std::string> ranks_paths_;      // of the ranks view on screen
+  FileWatch watch_;
+  std::vector<FileWatch::Change> reload_offer_;
 };
 
 }  // namespace stepline::app

@@ -16,6 +16,7 @@
 #include "app/runs/profile_runs.h"
 #include "loaders/load.h"
 #include "model/analysis/ranks_summary_json.h"
+#include "model/worker_thread.h"
 
 namespace stepline::app {
 namespace fs = std::filesystem;
@@ -143,11 +144,11 @@ void LoadRanks(const std::vector<std::string>& files, int threads, RanksRun* run
       summaries[i] = analysis::SummarizeRank(trace.value(), a, files[i]);
     }
   };
-  std::vector<std::thread> pool;
+  std::vector<WorkerThread> pool;
   const int n = std::clamp(threads, 1, static_cast<int>(std::max<size_t>(1, files.size())));
   for (int t = 1; t < n; ++t) pool.emplace_back(work);
   work();
-  for (std::thread& t : pool) t.join();
+  JoinAll(pool);
   loaders::ReleaseFreedMemory();
   for (size_t i = 0; i < files.size(); ++i) {
     if (summaries[i]) {
@@ -189,10 +190,10 @@ std::string ReadRankReports(const std::string& dir, int threads, RanksRun* run) 
       }
     }
   };
-  std::vector<std::thread> pool;
+  std::vector<WorkerThread> pool;
   for (int t = 1; t < std::clamp(threads, 1, static_cast<int>(files.size())); ++t) pool.emplace_back(work);
   work();
-  for (std::thread& t : pool) t.join();
+  JoinAll(pool);
   for (size_t i = 0; i < files.size(); ++i) {
     if (summaries[i]) {
       run->ranks.push_back(std::move(*summaries[i]));

@@ -18,7 +18,7 @@
 //     EventImporter::Finish            GPU rows, launch links, names
 //     TraceBuilder::Finish             Trace::Finalize
 //
-// [SECTION] Input feed
+// (input: TextFeed, text_feed.h)
 // [SECTION] Pipeline
 // [SECTION] Entry point
 #include "loaders/chrome_json/chrome_json_loader.h"
@@ -26,16 +26,20 @@
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "loaders/chrome_json/event_importer.h"
 #include "loaders/chrome_json/event_tokenizer.h"
 #include "loaders/chrome_json/json_chunker.h"
 #include "loaders/chrome_json/json_scanner.h"
+#include "loaders/chrome_json/text_feed.h"
 #include "loaders/decode_stream.h"
 #include "loaders/trace_builder.h"
+#include "model/worker_thread.h"
 
 namespace stepline::loaders {
 namespace {
@@ -71,56 +75,6 @@ std::unique_ptr<RawEventBatch> NewBatch(uint64_t chunk_bytes) {
   batch->args.reserve(static_cast<size_t>(std::min(chunk_bytes / kDenseArgBytes, kMaxReserved)));
   return batch;
 }
-
-//-----------------------------------------------------------------------------
-// [SECTION] Input feed
-//-----------------------------------------------------------------------------
-
-// Where the text comes from: a decoded buffer, or a DecodeStream still being
-// written (then, once the whole text is needed, the stream's result).
-class TextFeed {
- public:
-  explicit TextFeed(const DecodedInput& whole) : whole_(&whole) {}
-  TextFeed(DecodeStream* stream, DecodedInput* finished) : stream_(stream), finished_(finished) {}
-
-  // The text final so far: at least `n` bytes unless it ends sooner;
-  // `*final` when it is the whole text.
-  std::string_view Next(uint64_t n, bool* final) {
-    if (whole_ != nullptr) {
-      *final = true;
-      return whole_->bytes.view();
-    }
-    std::string_view view = stream_->WaitFor(n);
-    *final = stream_->done();
-    return *final ? stream_->WaitForEnd() : view;  // done: the count read after it is the last
-  }
-  // The whole decoded input; waits for the decoder. Its error (the bomb
-  // limit, a cancel) when decoding failed.
-  Result<const DecodedInput*, LoadError> All() {
-    if (whole_ == nullptr) {
-      auto taken = stream_->TakeResult();
-      if (!taken) return MakeUnexpected(taken.error());
-      *finished_ = std::move(taken).value();
-      finished_->bytes.MarkSingleReader();  // the pages already released read as zero: same contract
-      whole_ = finished_;
-    }
-    return whole_;
-  }
-  bool streaming() const { return whole_ == nullptr; }
-  uint64_t size_hint() const { return whole_ != nullptr ? whole_->bytes.size() : stream_->size_hint(); }
-  void Release(uint64_t begin, uint64_t end) const {
-    if (whole_ != nullptr) {
-      whole_->bytes.ReleasePages(begin, end);
-    } else {
-      stream_->Release(begin, end);
-    }
-  }
-
- private:
-  const DecodedInput* whole_ = nullptr;
-  DecodeStream* stream_ = nullptr;
-  DecodedInput* finished_ = nullptr;
-};
 
 //-----------------------------------------------------------------------------
 // [SECTION] Pipeline
@@ -165,6 +119,7 @@ class ChunkPipeline {
     std::unique_ptr<RawEventBatch> batch;
     TokenizeResult result;
     bool done = false;
+    std::exception_ptr error;  // what tokenizing threw (std::bad_alloc): rethrown by the importing thread
   };
 
   bool Claimable() const { return !stop_ && next_claim_ < plan_.size() && next_claim_ < import_cursor_ + max_ahead_; }
@@ -174,6 +129,11 @@ class ChunkPipeline {
            next_claim_ < import_cursor_ + max_ahead_;
   }
   bool AllClaimed() const { return plan_complete_ && next_claim_ >= plan_.size(); }
+  void Stop() {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+    cv_.notify_all();
+  }
   void PlanMore(std::unique_lock<std::mutex>& lock);
   Outcome Drive(bool speculative, size_t worker_count);
   void Tokenize(EventTokenizer* tokenizer, size_t index, std::unique_lock<std::mutex>& lock);
@@ -206,6 +166,7 @@ class ChunkPipeline {
   size_t import_cursor_ = 0;
   size_t max_ahead_ = 1;
   bool stop_ = false;
+  std::exception_ptr plan_error_;  // what extending the plan threw: rethrown by the importing thread
 };
 
 // Called with the lock held after claiming `index`; returns with it held.
@@ -218,11 +179,18 @@ void ChunkPipeline::Tokenize(EventTokenizer* tokenizer, size_t index, std::uniqu
   const ChunkSpec& spec = plan_[index];  // a deque's elements stay put while it grows
   const std::string_view input = input_;
   lock.unlock();
-  if (!batch) batch = NewBatch(spec.end - spec.begin);
-  TokenizeResult result = tokenizer->Tokenize(spec, input, batch.get());
+  TokenizeResult result;
+  std::exception_ptr error;
+  try {
+    if (!batch) batch = NewBatch(spec.end - spec.begin);
+    result = tokenizer->Tokenize(spec, input, batch.get());
+  } catch (...) {
+    error = std::current_exception();
+  }
   lock.lock();
   slots_[index].batch = std::move(batch);
   slots_[index].result = std::move(result);
+  slots_[index].error = std::move(error);
   slots_[index].done = true;
   cv_.notify_all();
 }
@@ -234,14 +202,22 @@ void ChunkPipeline::PlanMore(std::unique_lock<std::mutex>& lock) {
   const uint64_t needed = planner_->needed();
   lock.unlock();
   bool final = false;
-  const std::string_view text = feed_->Next(needed, &final);
+  std::string_view text;
   std::vector<ChunkSpec> chunks;
-  planner_->Extend(text, final, &chunks);
-  lock.lock();
-  input_ = text;
-  for (ChunkSpec& c : chunks) plan_.push_back(std::move(c));
-  slots_.resize(plan_.size());
-  plan_complete_ = planner_->complete();
+  try {
+    text = feed_->Next(needed, &final);
+    planner_->Extend(text, final, &chunks);
+    lock.lock();
+    input_ = text;
+    for (ChunkSpec& c : chunks) plan_.push_back(std::move(c));
+    slots_.resize(plan_.size());
+    plan_complete_ = planner_->complete();
+  } catch (...) {
+    // Every thread would wait for a plan that never comes: stop them all.
+    if (!lock.owns_lock()) lock.lock();
+    plan_error_ = std::current_exception();
+    stop_ = true;
+  }
   planning_ = false;
   cv_.notify_all();
 }
@@ -285,6 +261,7 @@ ChunkPipeline::Outcome ChunkPipeline::RunStreamed(SpeculativePlanner* planner) {
     // no more workers start than there are chunks.
     std::unique_lock lock(mu_);
     PlanMore(lock);
+    if (plan_error_) std::rethrow_exception(std::exchange(plan_error_, nullptr));
   }
   const size_t workers = static_cast<size_t>(threads_ - 1);
   return Drive(/*speculative=*/true, plan_complete_ ? std::min(workers, plan_.size() - 1) : workers);
@@ -296,7 +273,14 @@ ChunkPipeline::Outcome ChunkPipeline::Drive(bool speculative, size_t worker_coun
   next_claim_ = import_cursor_ = 0;
   stop_ = false;
   max_ahead_ = static_cast<size_t>(threads_) + 2;
-  std::vector<std::thread> workers;
+  plan_error_ = nullptr;
+  std::vector<WorkerThread> workers;
+  // However this returns (also by an exception, even one starting a worker), the workers
+  // stop before they are joined: declared after them, the guard goes first.
+  struct StopWorkers {
+    ChunkPipeline* p;
+    ~StopWorkers() { p->Stop(); }
+  } stop_workers{this};
   for (size_t w = 0; w < worker_count; ++w) workers.emplace_back([this] { WorkerLoop(); });
 
   Outcome outcome;
@@ -329,6 +313,8 @@ ChunkPipeline::Outcome ChunkPipeline::Drive(bool speculative, size_t worker_coun
                  (i >= plan_.size() && plan_complete_);
         });
       }
+      if (plan_error_) std::rethrow_exception(plan_error_);
+      if (i < plan_.size() && slots_[i].error) std::rethrow_exception(slots_[i].error);
       if (finished) break;
       if (!slots_[i].done) {
         outcome.cancelled = true;
@@ -363,12 +349,8 @@ ChunkPipeline::Outcome ChunkPipeline::Drive(bool speculative, size_t worker_coun
       break;
     }
   }
-  {
-    std::lock_guard lock(mu_);
-    stop_ = true;
-    cv_.notify_all();
-  }
-  for (std::thread& t : workers) t.join();
+  Stop();
+  JoinAll(workers);
   slots_.clear();
   plan_.clear();
   planner_ = nullptr;

@@ -7,6 +7,7 @@
 
 #include "loaders/chrome_json/event_importer.h"
 #include "loaders/chrome_json/stable_sort_runs.h"
+#include "model/worker_thread.h"
 
 namespace stepline::loaders {
 
@@ -80,9 +81,9 @@ void EventImporter::LinkFlows() {
   const auto half = static_cast<std::ptrdiff_t>(parallel ? launch.size() / 2 : launch.size());
   CorrelationTable table;
   {
-    std::jthread helper;
+    WorkerThread helper;
     if (parallel) {
-      helper = std::jthread([&] {
+      helper = WorkerThread([&] {
         table = BuildCorrelationTable();
         StableSortRuns(launch.begin() + half, launch.end(), FlowChainOrder);
       });
@@ -95,6 +96,7 @@ void EventImporter::LinkFlows() {
     }
     flow_events_.release();
     NameTracksAndDevices();
+    if (helper.joinable()) helper.join();
   }
   if (parallel) {
     // Both halves are stable-sorted and std::inplace_merge takes the first
@@ -208,9 +210,10 @@ void EventImporter::LinkLaunchFlows(std::span<const FlowEvent> events, const Cor
   }
   LinkedLaunchChains first, second;
   {
-    std::jthread helper;
-    if (split < events.size()) helper = std::jthread([&] { LinkLaunchChains(events.subspan(split), table, &second); });
+    WorkerThread helper;
+    if (split < events.size()) helper = WorkerThread([&] { LinkLaunchChains(events.subspan(split), table, &second); });
     LinkLaunchChains(events.first(split), table, &first);
+    if (helper.joinable()) helper.join();
   }
   FlowTable& flows = builder_->trace().mutable_flows();
   flows.AddLaunchFlows(std::move(first.launch));

@@ -14,6 +14,7 @@
 
 #include "loaders/chrome_json/chunk_document.h"
 #include "loaders/chrome_json/json_chunker.h"
+#include "model/worker_thread.h"
 
 namespace stepline::loaders {
 namespace {
@@ -103,10 +104,10 @@ std::optional<double> MeasureParseFloorMs(std::string_view json, int threads) {
     }
     total += sum;
   };
-  std::vector<std::thread> helpers;
+  std::vector<WorkerThread> helpers;
   for (int t = 1; t < threads; ++t) helpers.emplace_back(work);
   work();
-  for (std::thread& t : helpers) t.join();
+  JoinAll(helpers);
   if (!ok || total.load() == 0) return std::nullopt;
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }

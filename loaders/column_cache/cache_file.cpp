@@ -21,6 +21,7 @@
 
 #include "loaders/posix_io.h"
 #include "model/hash_mix.h"
+#include "model/worker_thread.h"
 
 namespace stepline::column_cache {
 
@@ -319,10 +320,10 @@ bool VerifyChecksums(const char* base, const IndexEntry* index, size_t count) {
     }
   };
   const size_t threads = std::min<size_t>({4, std::max(1u, std::thread::hardware_concurrency()), jobs.size()});
-  std::vector<std::thread> pool;
+  std::vector<WorkerThread> pool;
   for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
-  for (auto& t : pool) t.join();
+  JoinAll(pool);
   for (size_t i = 0; i < count; ++i) {
     if (CombineChunks(hashes[i], index[i].bytes) != index[i].checksum) return false;
   }

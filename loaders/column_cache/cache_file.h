@@ -24,8 +24,9 @@ namespace stepline::column_cache {
 
 // Bump when the layout, a table's VisitStorage order, a column's type or a value a
 // column may hold changes (2: ArgType::kDecimalString; 3: args.value
-// holds 32 bits, wider values go to args.wide).
-inline constexpr uint32_t kFormatVersion = 3;
+// holds 32 bits, wider values go to args.wide; 4: the key holds the trace
+// file's inode and status-change time).
+inline constexpr uint32_t kFormatVersion = 4;
 
 // What a cache file must match to stand for a trace file.
 struct TraceKey {
@@ -33,6 +34,13 @@ struct TraceKey {
   int64_t mtime_ns = 0;    // modification time, ns since the epoch
   uint64_t edge_hash = 0;  // hash of the first and last MiB
   uint64_t path_hash = 0;  // hash of the absolute path
+  // Any write to the file sets its status-change time to the clock, and no
+  // call sets it back (utimensat restores mtime, not ctime): so a trace
+  // rewritten at the same size and mtime with other bytes in the middle,
+  // where the edge hash does not look, still changes the key. A new file
+  // renamed over the old one has another inode.
+  int64_t ctime_ns = 0;
+  uint64_t inode = 0;
   bool operator==(const TraceKey&) const = default;
 };
 

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <new>
 
 #include "loaders/posix_io.h"
 
@@ -99,6 +100,8 @@ bool ComputeKey(const std::string& path, TraceKey* key) {
   if (ok) {
     key->size = static_cast<uint64_t>(st.st_size);
     key->mtime_ns = int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
+    key->ctime_ns = int64_t{st.st_ctim.tv_sec} * 1'000'000'000 + st.st_ctim.tv_nsec;
+    key->inode = static_cast<uint64_t>(st.st_ino);
     const uint64_t head = std::min(kEdgeBytes, key->size);
     const uint64_t tail = std::min(kEdgeBytes, key->size - head);
     std::vector<char> buf(head + tail);
@@ -224,10 +227,17 @@ BackgroundStore::~BackgroundStore() {
 
 void BackgroundStore::Start(std::shared_ptr<const Trace> trace, StoreTicket ticket, CacheSettings settings) {
   if (!ticket.store) return;
-  threads_.emplace_back([trace = std::move(trace), ticket = std::move(ticket), settings = std::move(settings)] {
-    std::string error;
-    Store(*trace, ticket, settings, &error);  // a failed write only costs the next open a parse
-  });
+  try {
+    threads_.emplace_back([trace = std::move(trace), ticket = std::move(ticket), settings = std::move(settings)] {
+      std::string error;
+      try {
+        Store(*trace, ticket, settings, &error);  // a failed write only costs the next open a parse
+      } catch (const std::bad_alloc&) {  // so does one that ran out of memory (off this thread it would abort)
+      }
+    });
+  } catch (...) {
+    // No thread to write it (out of memory): the entry is not written.
+  }
 }
 
 }  // namespace stepline::column_cache

@@ -32,7 +32,8 @@ CacheSettings SettingsFromEnvironment(std::string_view stepline_version);
 // `--no-cache`: later SettingsFromEnvironment() calls return enabled = false.
 void DisableForProcess();
 
-// The key of `path` as it is on disk now (stat + first and last MiB).
+// The key of `path` as it is on disk now (size, mtime, ctime and inode, and
+// a hash of the first and last MiB).
 // False when the file cannot be read.
 bool ComputeKey(const std::string& path, TraceKey* key);
 // The cache file that stands for `path` (named by the hash of its absolute path).

@@ -32,7 +32,7 @@ void NsysReader::StartApiCallPrefetch(const std::string& table_name, bool with_c
   Prefetch& p = prefetches_[table_name];
   // The worker owns its own connection over the same read-only bytes (or
   // file); only the batch crosses threads, after join().
-  p.worker = std::thread([&p, reopen, t = *table, with_correlation, cancel = cancel_] {
+  p.worker = WorkerThread([&p, reopen, t = *table, with_correlation, cancel = cancel_] {
     auto db = reopen();
     if (!db.ok()) {
       p.batch.error = db.error();
@@ -46,9 +46,15 @@ void NsysReader::StartApiCallPrefetch(const std::string& table_name, bool with_c
 }
 
 void NsysReader::JoinPrefetches() {
+  std::exception_ptr first;  // every worker is joined before the first one's exception goes on
   for (auto& [name, p] : prefetches_) {
-    if (p.worker.joinable()) p.worker.join();
+    try {
+      if (p.worker.joinable()) p.worker.join();
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
   }
+  if (first) std::rethrow_exception(first);
 }
 
 void NsysReader::ReadApiCalls(const std::string& table_name, std::string_view category_name, bool is_launch_api) {

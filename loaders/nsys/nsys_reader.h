@@ -26,6 +26,7 @@
 #include "loaders/nsys/nsys_table.h"
 #include "sqlite/database.h"
 #include "loaders/trace_builder.h"
+#include "model/worker_thread.h"
 
 namespace stepline::loaders::nsys {
 
@@ -37,7 +38,12 @@ inline int64_t TidOfGlobalTid(int64_t global_tid) { return global_tid & 0xFFFFFF
 class NsysReader {
  public:
   NsysReader(const sqlite::Database& db, TraceBuilder* builder, const LoadOptions& options, uint64_t input_bytes);
-  ~NsysReader() { JoinPrefetches(); }
+  ~NsysReader() {
+    try {
+      JoinPrefetches();
+    } catch (...) {  // unwinding already, or the result is no longer wanted
+    }
+  }
   NsysReader(const NsysReader&) = delete;
   NsysReader& operator=(const NsysReader&) = delete;
 
@@ -123,7 +129,7 @@ class NsysReader {
   int64_t last_correlation_pid_ = INT64_MIN;
   uint32_t last_correlation_ordinal_ = 0;
   struct Prefetch {
-    std::thread worker;
+    WorkerThread worker;
     ApiCallBatch batch;
   };
   std::map<std::string, Prefetch> prefetches_;  // node-based: workers hold references

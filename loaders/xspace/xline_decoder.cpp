@@ -1,5 +1,6 @@
 // Line decoding and the decode pipeline (see xline_decoder.h).
 #include "loaders/xspace/xline_decoder.h"
+#include "model/worker_thread.h"
 
 namespace stepline::loaders::xspace {
 
@@ -130,7 +131,7 @@ bool LineDecoder::Next(LineChunk* chunk) {
 
 LinePipeline::LinePipeline(const char* input, const std::vector<PlaneSpan>& planes, bool threaded)
     : input_(input), planes_(planes), threaded_(threaded) {
-  if (threaded_) worker_ = std::thread([this] { Produce(); });
+  if (threaded_) worker_ = StartThread([this] { Produce(); });
 }
 
 LinePipeline::~LinePipeline() {
@@ -198,9 +199,16 @@ void LinePipeline::Produce() {
       if (stop_) return;
       chunk = TakeFree();
     }
-    const bool produced = ProduceOne(chunk.get());  // the decoding, outside the lock
+    bool produced = false;
+    std::exception_ptr error;
+    try {
+      produced = ProduceOne(chunk.get());  // the decoding, outside the lock
+    } catch (...) {
+      error = std::current_exception();  // escaping this thread would be std::terminate: Next() rethrows it
+    }
     {
       std::lock_guard<std::mutex> lock(mutex_);
+      producer_error_ = error;
       if (produced) {
         ready_.push_back(std::move(chunk));
       } else {
@@ -219,6 +227,7 @@ LineChunk* LinePipeline::Next() {
   }
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [this] { return !ready_.empty() || producer_done_; });
+  if (ready_.empty() && producer_error_) std::rethrow_exception(producer_error_);
   if (ready_.empty()) return nullptr;
   current_ = std::move(ready_.front());
   ready_.pop_front();

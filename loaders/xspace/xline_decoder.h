@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <string_view>
@@ -122,6 +123,7 @@ class LinePipeline {
   std::vector<std::unique_ptr<LineChunk>> free_;
   std::unique_ptr<LineChunk> current_;  // handed out by Next()
   bool producer_done_ = false, stop_ = false;
+  std::exception_ptr producer_error_;  // what decoding threw on the producer thread
   std::thread worker_;
 };
 

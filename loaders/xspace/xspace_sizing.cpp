@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "loaders/proto_wire/wire_reader.h"
+#include "model/worker_thread.h"
 
 namespace stepline::loaders::xspace {
 namespace {
@@ -165,7 +166,7 @@ XSpaceSize MeasureXSpace(const char* input, const std::vector<PlaneSpan>& planes
   }
   split = std::clamp<size_t>(split, 1, planes.size() - 1);
   XSpaceSize first;
-  std::thread worker([&] { first = MeasurePlanes(input, planes.data(), planes.data() + split, with_args); });
+  WorkerThread worker([&] { first = MeasurePlanes(input, planes.data(), planes.data() + split, with_args); });
   const XSpaceSize second = MeasurePlanes(input, planes.data() + split, planes.data() + planes.size(), with_args);
   worker.join();
   return XSpaceSize{first.events + second.events, first.arg_rows + second.arg_rows + hostnames};

@@ -10,14 +10,11 @@
 #include <zstd.h>
 
 #include <cerrno>
-#include <chrono>
-#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "tests/loaders/gzip_for_test.h"
@@ -189,7 +186,7 @@ TEST(ByteBufferTest, SingleReaderHeapBufferDiscardsWholePagesInsideTheRange) {
 }
 
 // ---------------------------------------------------------------------------
-// Files: plain, empty, missing, directory, FIFO, unmodified input
+// Files: plain, empty, missing, directory, unmodified input (pipes: pipe_input_test.cpp)
 
 TEST(OpenInputTest, PlainFileIsMappedAsIs) {
   TempDir tmp;
@@ -229,39 +226,6 @@ TEST(OpenInputTest, DirectoryIsAClearError) {
   ASSERT_FALSE(in.ok());
   EXPECT_EQ(in.error().code, LoadErrorCode::kIoError);
   EXPECT_NE(in.error().message.find("directory"), std::string::npos) << in.error().message;
-}
-
-TEST(OpenInputTest, FifoIsReadToTheEnd) {
-  TempDir tmp;
-  const std::string path = tmp.dir() + "/pipe";
-  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
-  const std::string gz = Gzip(MakeText(300000));
-  // A reader that opened before the writer can see end-of-file and close;
-  // the writer's open pairs with it and its write then meets no reader. So
-  // the writer ignores SIGPIPE (restored below) and writes again until one
-  // whole write reached a reader.
-  const auto old_sigpipe = std::signal(SIGPIPE, SIG_IGN);
-  std::thread writer([&] {
-    for (;;) {
-      std::ofstream out(path, std::ios::binary);
-      out.write(gz.data(), static_cast<std::streamsize>(gz.size()));
-      out.flush();
-      if (out) break;
-    }
-  });
-  // Opening first without a writer must not hang: it may see an empty pipe,
-  // so retry until the writer has delivered.
-  DecodedInput in;
-  for (int attempt = 0; attempt < 200 && in.bytes.size() == 0; ++attempt) {
-    auto r = OpenInput(path, nullptr);
-    ASSERT_TRUE(r.ok()) << r.error().ToString();
-    in = std::move(r).value();
-    if (in.bytes.size() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  writer.join();
-  std::signal(SIGPIPE, old_sigpipe);
-  EXPECT_EQ(in.compression, "gzip");
-  EXPECT_EQ(in.bytes.view(), MakeText(300000));
 }
 
 TEST(OpenInputTest, InputFileIsNotModified) {

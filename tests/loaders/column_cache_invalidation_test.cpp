@@ -111,6 +111,45 @@ TEST_F(ColumnCacheInvalidation, RewrittenTraceWithSameSizeAndTime) {
   EXPECT_EQ(Open("rebuilt"), CacheOutcome::kHit);
 }
 
+// The same where the edge hash cannot see it: the changed byte lies between
+// the first and the last MiB. Only the status-change time (which no call
+// restores) and the inode in the key tell; a model of the old bytes must
+// never be served.
+TEST_F(ColumnCacheInvalidation, RewrittenInTheMiddleWithSameSizeAndTime) {
+  demo::DemoOptions options;
+  options.steps = 40;
+  auto demo = demo::GenerateDemoTrace(options);
+  ASSERT_TRUE(demo.ok());
+  std::string json = exports::ChromeJsonText(*demo);
+  ASSERT_GT(json.size(), size_t{1} << 20) << "the change must lie past the first MiB";
+  const size_t pos = json.rfind("\"dur\":");
+  ASSERT_NE(pos, std::string::npos);
+  ASSERT_GT(pos, size_t{1} << 20);
+  json += std::string((size_t{1} << 20) + 4096, ' ');  // the last MiB: trailing white space
+  WriteAll(trace_path_, json);
+  FilledCache();
+  struct stat before {};
+  ASSERT_EQ(stat(trace_path_.c_str(), &before), 0);
+  char& digit = json[pos + 6];
+  ASSERT_TRUE(digit >= '1' && digit <= '9');
+  digit = digit == '9' ? '8' : static_cast<char>(digit + 1);
+  {
+    // In place (same inode), as a profiler rewriting its output would.
+    std::fstream out(trace_path_, std::ios::binary | std::ios::in | std::ios::out);
+    out.seekp(static_cast<std::streamoff>(pos + 6));
+    out.put(digit);
+  }
+  struct timespec times[2] = {{0, UTIME_OMIT}, before.st_mtim};
+  ASSERT_EQ(utimensat(AT_FDCWD, trace_path_.c_str(), times, 0), 0);
+  struct stat after {};
+  ASSERT_EQ(stat(trace_path_.c_str(), &after), 0);
+  ASSERT_EQ(after.st_size, before.st_size);
+  ASSERT_EQ(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
+  ASSERT_EQ(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+  EXPECT_EQ(Open("rewritten in the middle"), CacheOutcome::kRejected);  // Open compares with a fresh parse
+  EXPECT_EQ(Open("rebuilt"), CacheOutcome::kHit);
+}
+
 TEST_F(ColumnCacheInvalidation, CacheFileCutAtTwentyOffsets) {
   const std::string good = FilledCache();
   ASSERT_GT(good.size(), 20000u);

@@ -368,6 +368,13 @@ void CompareView::DrawStatus(const CompareStatus& status, CompareRequests* req) 
     ImGui::TextWrapped("%s", status.error.c_str());
     ImGui::PopStyleColor();
   }
+  if (!status.reload_offer.empty()) {
+    if (ImGui::SmallButton("Reload")) req->reload = true;
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Dismiss##reload")) req->dismiss_reload = true;
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", status.reload_offer.c_str());
+  }
 }
 
 }  // namespace stepline::ui

@@ -39,6 +39,7 @@ struct CompareStatus {
   std::vector<std::string> recent;  // recent files, newest first
   bool show_caption = false;        // the caption strip at the bottom (the app keeps the preference)
   std::string export_folder;        // where pictures and tables go (shown in the View menu)
+  std::string reload_offer;         // "A (a.json) changed on disk: ..." with Reload / Dismiss
 };
 
 // What the compare view asks the app to do this frame.
@@ -52,6 +53,8 @@ struct CompareRequests {
   bool close = false;        // back to the single-trace view of A
   bool cancel_load = false;
   bool dismiss_error = false;
+  bool reload = false;          // load the changed side(s) again
+  bool dismiss_reload = false;  // keep what is shown; forget the offer
   bool save_screenshot = false;
   std::optional<PanelShot> save_panel;       // one panel as PNG ("Save ... as PNG" on its menu)
   std::vector<ExportRequest> exports;        // tables (CSV) to save

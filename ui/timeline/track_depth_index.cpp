@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "ui/timeline/sampled_search.h"
+#include "model/worker_thread.h"
 
 namespace stepline::ui {
 namespace {
@@ -37,7 +38,7 @@ TrackDepthIndex::TrackDepthIndex(const Trace& trace) {
     BuildTracks(trace, 0, tracks.size());
     return;
   }
-  std::thread second([&] { BuildTracks(trace, split, tracks.size()); });
+  WorkerThread second([&] { BuildTracks(trace, split, tracks.size()); });
   BuildTracks(trace, 0, split);
   second.join();
 }

@@ -1,0 +1,49 @@
+// How much memory loading a trace needs, how much this process may still
+// have, and the message a load or analysis gives when an allocation fails.
+// Running out of memory fails one piece of work (a command exits 1, a window
+// job fails with a notice); it is never a crash. The estimate is made from the
+// file's size and first bytes before the load starts, so the CLI can say at
+// the start, and the window ask, when a trace will not fit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace stepline::loaders {
+
+struct MemoryEstimate {
+  uint64_t file_bytes = 0;    // on disk (0: unknown, e.g. a pipe)
+  uint64_t needed_bytes = 0;  // about the peak of a load (address space), 0 when unknown
+  std::string basis;          // what it was estimated from: "486 MB of chrome-json"
+};
+
+// From the file's size and its first bytes (format, gzip/zstd). Reads at most
+// a few KB; an unreadable path gives an estimate of 0 (the load will say why).
+MemoryEstimate EstimateLoadMemory(const std::string& path);
+// The same from a size and the file's first bytes (tests).
+MemoryEstimate EstimateLoadMemory(uint64_t file_bytes, std::string_view head);
+
+struct MemoryBudget {
+  uint64_t bytes = UINT64_MAX;  // UINT64_MAX: no limit known
+  std::string source;           // "MemAvailable", "cgroup memory.max", "address-space limit (ulimit -v)"
+};
+// The least of MemAvailable, the cgroup's memory.max less its current use,
+// and RLIMIT_AS less this process's address space.
+MemoryBudget AvailableMemory();
+
+// "stepline info: run.json: the trace needs about 1.1 GB to load (486 MB of
+// chrome-json) but only 700 MB is available (address-space limit (ulimit -v))";
+// empty when the estimate fits or either number is unknown.
+std::string MemoryWarning(const std::string& path, const MemoryEstimate& estimate, const MemoryBudget& budget);
+
+// The message of work that ran out of memory: what ran out, about what the
+// trace needs, what is available and what to try.
+// `what`: "loading", "the analysis", "comparing", "the SQLite export", ...
+std::string OutOfMemoryMessage(std::string_view what, const MemoryEstimate& estimate,
+                               const MemoryBudget& budget = AvailableMemory());
+
+// "1.1 GB", "700 MB", "12 KB".
+std::string FormatMemory(uint64_t bytes);
+
+}  // namespace stepline::loaders

@@ -1,0 +1,120 @@
+// Under an address-space limit (ulimit -v) `stepline info` either loads the
+// trace or fails with exit 1 and a message saying it ran out of memory and
+// what the trace needs; it never ends in a signal (std::bad_alloc escaping
+// a thread or main() is SIGABRT). One child process per limit, for a demo
+// Chrome JSON trace, its gzip, and a small real trace of each other format.
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "app/cli/commands.h"
+#include "tests/app/command_test_helpers.h"
+#include "tests/support/test_traces.h"
+
+// Built with AddressSanitizer (GCC defines the first, clang has the feature).
+#if defined(__SANITIZE_ADDRESS__)
+#define STEPLINE_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STEPLINE_TEST_ASAN 1
+#endif
+#endif
+#ifndef STEPLINE_TEST_ASAN
+#define STEPLINE_TEST_ASAN 0
+#endif
+
+namespace stepline::app {
+namespace {
+
+struct ChildResult {
+  bool exited = false;  // false: ended by a signal
+  int code = -1;        // exit code, or the signal
+  std::string err;
+};
+
+// `stepline ARGS` with RLIMIT_AS at `limit_mb`, its stderr kept.
+ChildResult RunLimited(const std::vector<std::string>& args, uint64_t limit_mb, const std::filesystem::path& dir) {
+  const std::string err_path = (dir / "stderr.txt").string();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const rlimit limit{limit_mb << 20, limit_mb << 20};
+    ::setrlimit(RLIMIT_AS, &limit);
+    if (std::freopen(err_path.c_str(), "w", stderr) == nullptr || std::freopen("/dev/null", "w", stdout) == nullptr) {
+      ::_exit(120);
+    }
+    std::vector<char*> argv{const_cast<char*>(STEPLINE_BINARY)};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(STEPLINE_BINARY, argv.data());
+    ::_exit(121);  // the limit was too small to start the binary at all
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ChildResult r;
+  r.exited = WIFEXITED(status);
+  r.code = r.exited ? WEXITSTATUS(status) : WTERMSIG(status);
+  r.err = ReadFile(err_path);
+  return r;
+}
+
+// Every limit: exit 0, or exit 1 saying what ran out; never a signal.
+// Returns how many limits ended in "out of memory".
+int ExpectNoSignal(const std::string& trace, const std::vector<uint64_t>& limits_mb, const std::filesystem::path& dir) {
+  int out_of_memory = 0;
+  for (const uint64_t mb : limits_mb) {
+    SCOPED_TRACE(trace + " under " + std::to_string(mb) + " MB");
+    const ChildResult r = RunLimited({"info", "--no-cache", trace}, mb, dir);
+    EXPECT_TRUE(r.exited) << "ended by signal " << r.code << "; stderr:\n" << r.err;
+    if (!r.exited) continue;
+    if (r.code == 121 || r.code == 127 || r.code == 0) continue;  // did not start (exec, ld.so) / loaded
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("out of memory"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("needs about"), std::string::npos) << r.err;
+    ++out_of_memory;
+  }
+  return out_of_memory;
+}
+
+// From about what the process needs to start to over a load's peak.
+const std::vector<uint64_t> kLimitsMb{32, 48, 64, 72, 80, 96, 128, 192};
+
+class MemoryLimitTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // The sanitizer build's stepline reserves terabytes of shadow address
+    // space at start, which no RLIMIT_AS leaves room for.
+    if (STEPLINE_TEST_ASAN) GTEST_SKIP() << "AddressSanitizer cannot start under an address-space limit";
+    dir_ = MakeScratchDirRemovedAtExit("memory-limit");
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(MemoryLimitTest, DemoChromeJsonAndItsGzipNeverEndInASignal) {
+  const std::string json = (dir_ / "demo.json").string();
+  const RunOutput made = RunCommand(RunDemo, {"small-batch", "--scale", "2", "--out", json});
+  ASSERT_EQ(made.code, 0) << made.err;
+  EXPECT_GT(ExpectNoSignal(json, kLimitsMb, dir_), 0) << "no limit made the load run out: the test tests nothing";
+  const std::string gz = json + ".gz";
+  ASSERT_EQ(std::system(("gzip -1 -c '" + json + "' > '" + gz + "'").c_str()), 0);
+  ExpectNoSignal(gz, kLimitsMb, dir_);
+}
+
+TEST_F(MemoryLimitTest, RealTracesOfEachFormatNeverEndInASignal) {
+  STEPLINE_REQUIRE_SHARED_TRACES();
+  for (const char* relative : {"rocprof/rocprofv3_908_results.json.gz", "xprof/GPU-multi-worker_34.83.195.179_6003.xplane.pb",
+                               "perfetto/scrolling_with_blocked_nonblocked_frames.pftrace", "nsys/h100_2gpu_1s.sqlite"}) {
+    const std::string path = testing::SharedTracePath(relative);
+    if (!std::filesystem::exists(path)) continue;
+    ExpectNoSignal(path, {28, 36, 44, 52, 64}, dir_);
+  }
+}
+
+}  // namespace
+}  // namespace stepline::app
