@@ -133,7 +133,9 @@ TEST(ReadmeTest, NoDiaryInProductDocs) {
   const std::vector<std::pair<std::regex, std::string>> diary = {
       {std::regex(R"(issues? #\d)", std::regex::icase), "an issue number"},
       {std::regex(R"(\b(session|sitting|round) \d)", std::regex::icase), "a numbered work session"},
-      {std::regex(R"(\b20\d\d-\d\d-\d\d\b)"), "a date"},
+      // A date in code or a quoted value is an identifier (MCP's protocol revision
+      // "2025-06-18"), not the day something was measured.
+      {std::regex(R"((^|[^`"\w-])20\d\d-\d\d-\d\d($|[^`"\w-]))"), "a date"},
       {std::regex(R"(tried and (dropped|not kept|reverted))", std::regex::icase), "a list of what was tried"},
       {std::regex(R"(\b(before|after) this (session|change|work)\b)", std::regex::icase),
        "a before/after of one change"},
