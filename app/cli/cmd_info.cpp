@@ -158,7 +158,11 @@ void WriteMemoryText(const Trace& trace, std::ostream& out) {
     if (a.peak_reserved_bytes >= 0) line += ", " + analysis::FormatMemoryBytes(double(a.peak_reserved_bytes)) + " reserved";
     if (a.peak_event != kNoMemoryEvent && pool.samples[a.peak_event].reserved >= 0) {
       const int64_t spare = pool.samples[a.peak_event].reserved - pool.samples[a.peak_event].allocated;
-      line += " (reserved - allocated at the peak: " + analysis::FormatMemoryBytes(double(spare)) + ")";
+      // Reserved below allocated cannot happen in an allocator: the recorded
+      // levels disagree (a synthetic snapshot, or segments the capture missed),
+      // so no fragmentation figure is claimed.
+      line += spare >= 0 ? " (reserved - allocated at the peak: " + analysis::FormatMemoryBytes(double(spare)) + ")"
+                         : " (reserved is below allocated at the peak: the recorded levels disagree)";
     }
     line += "; " + FormatCount(pool.alloc_events) + " allocs, " + FormatCount(pool.free_events) + " frees, " +
             FormatCount(pool.never_freed) + " never freed, " + FormatCount(pool.ooms.size()) + " OOMs";

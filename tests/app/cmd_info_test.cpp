@@ -161,6 +161,28 @@ TEST(CmdInfoTest, XSpaceJsonHasTheSameKeysAndTheCountedFacts) {
   EXPECT_EQ(Uint(*json, "flows"), 1556u);
 }
 
+// One line per memory pool. Fragmentation (reserved - allocated at the peak)
+// is claimed only when the levels allow it: never a negative figure.
+TEST(CmdInfoTest, MemoryLineGivesFragmentationOnlyWhenTheLevelsAgree) {
+  const auto demo = std::filesystem::temp_directory_path() / "stepline_app_test_memory_baseline.json";
+  ASSERT_EQ(RunCommand(RunDemo, {"baseline", "--style", "pytorch", "--out", demo.string(), "--force"}).code, 0);
+  const RunOutput r = Info({demo.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("memory GPU 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reserved - allocated at the peak: "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("at the peak: -"), std::string::npos) << r.out;
+  std::filesystem::remove(demo);
+
+  // The shared sample snapshot is synthetic: its segments reserve less than
+  // its trace allocates (262.1 MB against a 2.3 GB peak).
+  const std::string snapshot = ::stepline::testing::SharedTracePath("memory_snapshots/mosaic_output.pickle");
+  if (!std::filesystem::exists(snapshot)) GTEST_SKIP() << "no shared traces at " << snapshot;
+  const RunOutput s = Info({snapshot});
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_NE(s.out.find("reserved is below allocated at the peak"), std::string::npos) << s.out;
+  EXPECT_EQ(s.out.find("at the peak: -"), std::string::npos) << s.out;
+}
+
 TEST(CmdInfoTest, MissingFileExitsOneNamingThePath) {
   const std::string path = TestDataPath("no_such_trace.json");
   const RunOutput r = Info({path, "--json"});
