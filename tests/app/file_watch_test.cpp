@@ -18,7 +18,7 @@
 namespace stepline::app {
 namespace {
 
-std::string WriteTrace(const std::filesystem::path& path, int slices) {
+std::string WriteWatchedTrace(const std::filesystem::path& path, int slices) {
   std::ofstream out(path, std::ios::trunc);
   out << "{\"traceEvents\":[";
   for (int i = 0; i < slices; ++i) {
@@ -52,7 +52,7 @@ class FileWatchTest : public ::testing::Test {
 };
 
 TEST_F(FileWatchTest, SeesGrowthRewriteAndRemovalOnce) {
-  const std::string path = WriteTrace(dir_ / "t.json", 3);
+  const std::string path = WriteWatchedTrace(dir_ / "t.json", 3);
   FileWatch watch(std::chrono::seconds(1));
   watch.Watch("", path);
   auto t = FileWatch::Clock::now() + std::chrono::seconds(5);
@@ -65,7 +65,7 @@ TEST_F(FileWatchTest, SeesGrowthRewriteAndRemovalOnce) {
   EXPECT_EQ(ChangeNotice(grew), "t.json grew on disk: Reload to see the rest");
   EXPECT_TRUE(watch.Poll(t += std::chrono::seconds(2)).empty()) << "each change once";
   // A rerun writing a new file over it (same size, other inode).
-  const std::string tmp = WriteTrace(dir_ / "t.json.new", 3);
+  const std::string tmp = WriteWatchedTrace(dir_ / "t.json.new", 3);
   std::ofstream(tmp, std::ios::app) << "   ";
   std::filesystem::rename(tmp, path);
   auto rewritten = watch.Poll(t += std::chrono::seconds(2));
@@ -87,12 +87,12 @@ TEST_F(FileWatchTest, PipesAndMissingFilesAreNotWatched) {
 
 TEST_F(FileWatchTest, SessionOffersReloadForTheTraceAndLoadsTheNewBytes) {
   session_.SetWatchInterval(std::chrono::seconds(0));
-  const std::string path = WriteTrace(dir_ / "run.json", 3);
+  const std::string path = WriteWatchedTrace(dir_ / "run.json", 3);
   session_.OpenFile(path);
   Settle();
   ASSERT_TRUE(session_.state().data);
   EXPECT_TRUE(session_.reload_offer().empty());
-  WriteTrace(path, 7);  // a rerun writes over it
+  WriteWatchedTrace(path, 7);  // a rerun writes over it
   session_.PollLoads();
   ASSERT_EQ(session_.reload_offer().size(), 1u);
   EXPECT_EQ(session_.reload_offer()[0].label, "");
@@ -106,12 +106,12 @@ TEST_F(FileWatchTest, SessionOffersReloadForTheTraceAndLoadsTheNewBytes) {
 
 TEST_F(FileWatchTest, SessionOffersReloadForEachChangedSideOfACompare) {
   session_.SetWatchInterval(std::chrono::seconds(0));
-  const std::string a = WriteTrace(dir_ / "a.json", 3);
-  const std::string b = WriteTrace(dir_ / "b.json", 5);
+  const std::string a = WriteWatchedTrace(dir_ / "a.json", 3);
+  const std::string b = WriteWatchedTrace(dir_ / "b.json", 5);
   session_.OpenCompare(a, b);
   Settle();
   ASSERT_TRUE(session_.comparing());
-  WriteTrace(b, 9);
+  WriteWatchedTrace(b, 9);
   session_.PollLoads();
   ASSERT_EQ(session_.reload_offer().size(), 1u);
   EXPECT_EQ(session_.reload_offer()[0].label, "B");

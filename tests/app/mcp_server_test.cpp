@@ -66,15 +66,15 @@ JsonValue JsonOf(int (*command)(const Args&, std::ostream&, std::ostream&), cons
 }
 
 // Two parsed JSON values are equal: same keys in the same order, same texts.
-void ExpectSameJson(const JsonValue& a, const JsonValue& b, const std::string& where) {
+void ExpectSameToolJson(const JsonValue& a, const JsonValue& b, const std::string& where) {
   ASSERT_EQ(a.type, b.type) << where;
   EXPECT_EQ(a.text, b.text) << where;
   EXPECT_EQ(a.boolean, b.boolean) << where;
   ASSERT_EQ(a.items.size(), b.items.size()) << where;
-  for (size_t i = 0; i < a.items.size(); ++i) ExpectSameJson(a.items[i], b.items[i], where + "[" + std::to_string(i) + "]");
+  for (size_t i = 0; i < a.items.size(); ++i) ExpectSameToolJson(a.items[i], b.items[i], where + "[" + std::to_string(i) + "]");
   ASSERT_EQ(a.Keys(), b.Keys()) << where;
   for (size_t i = 0; i < a.members.size(); ++i) {
-    ExpectSameJson(a.members[i].second, b.members[i].second, where + "." + a.members[i].first);
+    ExpectSameToolJson(a.members[i].second, b.members[i].second, where + "." + a.members[i].first);
   }
 }
 
@@ -114,7 +114,7 @@ TEST_F(McpServerTest, ReportToolsAnswerWithTheReportsKeysAndValues) {
       if (key == "path" || key == "findings") continue;
       const JsonValue* expected = report.Find(key);
       ASSERT_NE(expected, nullptr) << key;
-      ExpectSameJson(value, *expected, key);
+      ExpectSameToolJson(value, *expected, key);
     }
   }
   EXPECT_FALSE(Member(Member(Tool("findings", args), "structuredContent"), "findings").items.empty());
@@ -129,12 +129,12 @@ TEST_F(McpServerTest, CompareQueryAndRanksAnswerLikeTheirCommands) {
   const JsonValue diff = JsonOf(RunDiff, {Path("b.json"), Path("a.json"), "--json", "--top", "100"});
   const JsonValue c = Tool("compare", "{\"a\":" + Quote(Path("b.json")) + ",\"b\":" + Quote(Path("a.json")) + "}");
   EXPECT_FALSE(Member(c, "isError").boolean);
-  ExpectSameJson(Member(c, "structuredContent"), diff, "compare");
+  ExpectSameToolJson(Member(c, "structuredContent"), diff, "compare");
   EXPECT_NE(Member(Member(c, "content").items.at(0), "text").text.find("verdict"), std::string::npos);
 
   const std::string sql = "SELECT name, count(*) FROM slice GROUP BY name ORDER BY 2 DESC, 1 LIMIT 5";
   const JsonValue q = Tool("query", "{\"path\":" + Quote(Path("a.json")) + ",\"sql\":" + Quote(sql) + "}");
-  ExpectSameJson(Member(q, "structuredContent"), JsonOf(RunQuery, {Path("a.json"), sql, "--json"}), "query");
+  ExpectSameToolJson(Member(q, "structuredContent"), JsonOf(RunQuery, {Path("a.json"), sql, "--json"}), "query");
   const JsonValue capped = Tool("query", "{\"path\":" + Quote(Path("a.json")) + ",\"sql\":\"SELECT id FROM slice\",\"max_rows\":3}");
   EXPECT_EQ(Member(Member(capped, "structuredContent"), "rows").items.size(), 3u);
 

@@ -18,7 +18,7 @@
 namespace stepline::app {
 namespace {
 
-std::shared_ptr<const ui::TimelineData> DemoData() {
+std::shared_ptr<const ui::TimelineData> QueryTabDemoData() {
   demo::DemoOptions demo;
   demo.steps = 2;
   demo.compute_truth = false;
@@ -33,7 +33,7 @@ TEST(QueryTabTest, TheBackendQueriesTheShownTraceAndKeepsSavedQueries) {
   ui::ViewState state;
   UpdateQueryBackend(&state);
   EXPECT_EQ(state.query, nullptr) << "no trace, no backend";
-  state.data = DemoData();
+  state.data = QueryTabDemoData();
   state.pictures.export_folder = (dir / "export").string();
   UpdateQueryBackend(&state);
   ASSERT_NE(state.query, nullptr);
@@ -64,7 +64,7 @@ TEST(QueryTabTest, TheBackendQueriesTheShownTraceAndKeepsSavedQueries) {
   EXPECT_NE(backend->SaveCsv("query", "x\n", &error), csv) << "never over an earlier file";
 
   const Trace* first = backend->trace();
-  state.data = DemoData();  // made before the first is released: another address
+  state.data = QueryTabDemoData();  // made before the first is released: another address
   UpdateQueryBackend(&state);
   EXPECT_EQ(state.query->trace(), state.trace());
   EXPECT_NE(state.query->trace(), first) << "a new trace gets a new backend";

@@ -24,10 +24,10 @@ namespace stepline::app {
 namespace {
 
 using query::Value;
-using Rows = std::vector<std::vector<Value>>;
+using TableRows = std::vector<std::vector<Value>>;
 
-Rows ExportRows(const std::string& db_path, const std::string& sql) {
-  Rows rows;
+TableRows ExportRows(const std::string& db_path, const std::string& sql) {
+  TableRows rows;
   sqlite3* db = nullptr;
   EXPECT_EQ(sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
   sqlite3_stmt* stmt = nullptr;
@@ -78,14 +78,14 @@ class QueryTest : public ::testing::Test {
   }
   static std::string DbPath() { return (*dir_ / "trace.db").string(); }
   static std::string JsonPath() { return (*dir_ / "trace.json").string(); }
-  static Rows Model(const std::string& sql) {
+  static TableRows Model(const std::string& sql) {
     auto r = session_->Run(sql, 100'000'000);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error()) << " in " << sql;
-    return r.ok() ? r->rows : Rows{};
+    return r.ok() ? r->rows : TableRows{};
   }
   static void ExpectSameRows(const std::string& sql) {
     SCOPED_TRACE(sql);
-    const Rows model = Model(sql), exported = ExportRows(DbPath(), sql);
+    const TableRows model = Model(sql), exported = ExportRows(DbPath(), sql);
     ASSERT_EQ(model.size(), exported.size());
     for (size_t i = 0; i < model.size(); ++i) ASSERT_EQ(model[i], exported[i]) << "row " << i;
   }
@@ -126,7 +126,7 @@ TEST_F(QueryTest, EveryTableHasTheExportsRows) {
 
 TEST_F(QueryTest, ConstraintsKeepExactlyTheMatchingRows) {
   // A busy track and a window inside it.
-  const Rows busiest = Model("SELECT track_id, min(ts), max(ts) FROM slice GROUP BY track_id ORDER BY count(*) DESC LIMIT 1");
+  const TableRows busiest = Model("SELECT track_id, min(ts), max(ts) FROM slice GROUP BY track_id ORDER BY count(*) DESC LIMIT 1");
   ASSERT_EQ(busiest.size(), 1u);
   const int64_t track = std::get<int64_t>(busiest[0][0]);
   const int64_t lo = std::get<int64_t>(busiest[0][1]), hi = std::get<int64_t>(busiest[0][2]);
@@ -168,9 +168,9 @@ TEST_F(QueryTest, TheModelsSortOrdersNeedNoSort) {
   }
   EXPECT_NE(plan("SELECT * FROM slice ORDER BY dur").find("TEMP B-TREE"), std::string::npos);
   // And the delivered order is that order.
-  const Rows rows = Model("SELECT track_id, ts FROM slice ORDER BY track_id, ts");
+  const TableRows rows = Model("SELECT track_id, ts FROM slice ORDER BY track_id, ts");
   EXPECT_TRUE(std::is_sorted(rows.begin(), rows.end()));
-  const Rows by_ts = Model("SELECT ts FROM slice WHERE track_id = 1 ORDER BY ts");
+  const TableRows by_ts = Model("SELECT ts FROM slice WHERE track_id = 1 ORDER BY ts");
   EXPECT_TRUE(std::is_sorted(by_ts.begin(), by_ts.end()));
 }
 

@@ -19,7 +19,7 @@
 namespace stepline::loaders {
 namespace {
 
-std::string ReadAll(const std::string& path) {
+std::string ReadSnapshotFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream s;
   s << in.rdbuf();
@@ -132,7 +132,7 @@ TEST(MemorySnapshotTest, EntriesWithoutTimesKeepTheirOrder) {
 
 // A literal's bytes, NULs included.
 template <size_t N>
-std::string Bytes(const char (&s)[N]) {
+std::string SnapshotBytes(const char (&s)[N]) {
   return std::string(s, N - 1);
 }
 
@@ -143,31 +143,31 @@ std::string LoadErrorOf(std::string_view bytes) {
 
 TEST(MemorySnapshotTest, RefusesCodeWithTheOffsetOfItsOpcode) {
   // pickle.dumps(os.system, 2)-style GLOBAL, then REDUCE: never run, refused at the GLOBAL.
-  EXPECT_EQ(LoadErrorOf(Bytes("\x80\x02" "cos\nsystem\n(X\x02\x00\x00\x00lstR.")),
+  EXPECT_EQ(LoadErrorOf(SnapshotBytes("\x80\x02" "cos\nsystem\n(X\x02\x00\x00\x00lstR.")),
             "snap.pickle: byte 2: pickle opcode 0x63 (GLOBAL) is not allowed in a memory snapshot");
-  EXPECT_EQ(LoadErrorOf(Bytes("\x80\x04\x8c\x02os\x8c\x06system\x93.")),
+  EXPECT_EQ(LoadErrorOf(SnapshotBytes("\x80\x04\x8c\x02os\x8c\x06system\x93.")),
             "snap.pickle: byte 14: pickle opcode 0x93 (STACK_GLOBAL) is not allowed in a memory snapshot");
-  EXPECT_EQ(LoadErrorOf(Bytes("\x80\x02}q\x00)R.")),
+  EXPECT_EQ(LoadErrorOf(SnapshotBytes("\x80\x02}q\x00)R.")),
             "snap.pickle: byte 6: pickle opcode 0x52 (REDUCE) is not allowed in a memory snapshot");
-  EXPECT_EQ(LoadErrorOf(Bytes("\x80\x04\x8f.")),
+  EXPECT_EQ(LoadErrorOf(SnapshotBytes("\x80\x04\x8f.")),
             "snap.pickle: byte 2: pickle opcode 0x8F (EMPTY_SET) is not allowed in a memory snapshot");
-  EXPECT_NE(LoadErrorOf(Bytes("\x80\x04\xff.")).find("byte 2: 0xFF is not a pickle opcode"),
+  EXPECT_NE(LoadErrorOf(SnapshotBytes("\x80\x04\xff.")).find("byte 2: 0xFF is not a pickle opcode"),
             std::string::npos);
 }
 
 TEST(MemorySnapshotTest, RejectsMalformedStructure) {
-  EXPECT_NE(LoadErrorOf(Bytes("\x80\x02h\x05.")).find("byte 2: memo index 5 was never stored"),
+  EXPECT_NE(LoadErrorOf(SnapshotBytes("\x80\x02h\x05.")).find("byte 2: memo index 5 was never stored"),
             std::string::npos);
-  EXPECT_NE(LoadErrorOf(Bytes("\x80\x02}K\x01" "a.")).find("adds to a value that is not a list"),
+  EXPECT_NE(LoadErrorOf(SnapshotBytes("\x80\x02}K\x01" "a.")).find("adds to a value that is not a list"),
             std::string::npos);
-  EXPECT_NE(LoadErrorOf(Bytes("\x80\x02" "e.")).find("without a MARK"), std::string::npos);
+  EXPECT_NE(LoadErrorOf(SnapshotBytes("\x80\x02" "e.")).find("without a MARK"), std::string::npos);
   EXPECT_NE(LoadErrorOf(std::string("\x80\x02" + std::string(1000, '(') + ".")).find("nested deeper"),
             std::string::npos);
-  EXPECT_NE(LoadErrorOf(Bytes("\x80\x02X\xff\xff\xff\x7f" "abc")).find("the file is truncated"),
+  EXPECT_NE(LoadErrorOf(SnapshotBytes("\x80\x02X\xff\xff\xff\x7f" "abc")).find("the file is truncated"),
             std::string::npos);
-  EXPECT_NE(LoadErrorOf(Bytes("\x80\x02]q\x00.")).find("not a PyTorch memory snapshot"), std::string::npos);
+  EXPECT_NE(LoadErrorOf(SnapshotBytes("\x80\x02]q\x00.")).find("not a PyTorch memory snapshot"), std::string::npos);
   // A list holding itself is just a value: nothing walks it without bound.
-  EXPECT_NE(LoadErrorOf(Bytes("\x80\x02]q\x00h\x00" "a.")).find("not a PyTorch memory snapshot"),
+  EXPECT_NE(LoadErrorOf(SnapshotBytes("\x80\x02]q\x00h\x00" "a.")).find("not a PyTorch memory snapshot"),
             std::string::npos);
 }
 
@@ -185,14 +185,14 @@ void ExpectEveryCutFails(const std::string& bytes, size_t stride) {
 
 TEST(MemorySnapshotTest, EveryCutGivesAnErrorNamingTheOffset) {
   REQUIRE_GENERATED();
-  for (const char* name : {"small_p2.pickle", "small_p4.pickle"}) ExpectEveryCutFails(ReadAll(GeneratedDir() + "/" + name), 1);
+  for (const char* name : {"small_p2.pickle", "small_p4.pickle"}) ExpectEveryCutFails(ReadSnapshotFile(GeneratedDir() + "/" + name), 1);
 }
 
 TEST(MemorySnapshotTest, CutsOfTheSharedSample) {
   STEPLINE_REQUIRE_SHARED_TRACES();
   const std::string path = ::stepline::testing::SharedTracePath("memory_snapshots/mosaic_output.pickle");
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not found";
-  ExpectEveryCutFails(ReadAll(path), 61);
+  ExpectEveryCutFails(ReadSnapshotFile(path), 61);
 }
 
 }  // namespace

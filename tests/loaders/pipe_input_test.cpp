@@ -24,7 +24,7 @@
 namespace stepline::loaders {
 namespace {
 
-std::string MakeText(size_t approx_bytes) {
+std::string MakePipeText(size_t approx_bytes) {
   std::string s = "{\"traceEvents\":[\n";
   uint32_t x = 1;
   while (s.size() < approx_bytes) {
@@ -67,7 +67,7 @@ class PipeInputTest : public ::testing::Test {
 };
 
 TEST_F(PipeInputTest, FifoWhoseWriterComesLateIsReadToTheEnd) {
-  const std::string text = MakeText(300000);
+  const std::string text = MakePipeText(300000);
   std::thread writer = LateWriter(text, std::chrono::milliseconds(300));
   LoadProgress progress;
   // A pipe's size is unknown: while it is read, the progress counts bytes.
@@ -89,7 +89,7 @@ TEST_F(PipeInputTest, FifoWhoseWriterComesLateIsReadToTheEnd) {
 }
 
 TEST_F(PipeInputTest, GzipThroughAFifoLoadsAsFromAFile) {
-  const std::string text = MakeText(200000);
+  const std::string text = MakePipeText(200000);
   const std::string file = dir_ + "/trace.json.gz";
   std::ofstream(file, std::ios::binary) << Gzip(text);
   auto from_file = LoadFile(file);
@@ -116,7 +116,7 @@ TEST_F(PipeInputTest, CancelEndsTheWaitForAWriterThatNeverComes) {
 }
 
 TEST_F(PipeInputTest, DashIsStandardInput) {
-  const std::string text = MakeText(100000);
+  const std::string text = MakePipeText(100000);
   std::thread writer = LateWriter(text, std::chrono::milliseconds(100));
   // Standard input becomes the FIFO for the read, then is put back.
   const int saved = ::dup(STDIN_FILENO);
