@@ -8,6 +8,7 @@
 #include <mutex>
 #include <numeric>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "model/gpu_kind.h"
@@ -36,6 +37,11 @@ class SliceSource final : public TableSource {
            "depth INTEGER, parent_id INTEGER, gpu_kind TEXT)";
   }
   int64_t RowCount() const override { return static_cast<int64_t>(s_.size()); }
+  const int64_t* Int64Column(int column) const override {
+    static_assert(std::is_same_v<TimeNs, int64_t> && std::is_same_v<DurNs, int64_t>);
+    return column == 1 ? s_.start_ns().data() : column == 2 ? s_.dur_ns().data() : nullptr;
+  }
+  int RowIndexColumn() const override { return kId; }
   void Column(sqlite3_context* ctx, int64_t row, int column) const override {
     const auto i = static_cast<size_t>(row);
     switch (column) {

@@ -28,6 +28,13 @@ class TableSource {
   virtual const char* Declaration() const = 0;
   virtual int64_t RowCount() const = 0;
   virtual void Column(sqlite3_context* ctx, int64_t row, int column) const = 0;
+  // A column that is an int64 array indexed by row (slice.ts, slice.dur)
+  // may say so: the glue then reads the value itself, without a virtual
+  // call and a switch per value (a full scan's xColumn is most of what a
+  // virtual table adds to SQLite's own per-row work). Null: ask Column().
+  virtual const int64_t* Int64Column(int /*column*/) const { return nullptr; }
+  // The column whose value is the row index itself (an `id`), or -1.
+  virtual int RowIndexColumn() const { return -1; }
 
   // Tables whose row holds several result rows (arg: a slice's args) say so
   // and count them; others are one result row per index.

@@ -27,6 +27,10 @@ struct Cursor {
   const uint32_t* order = nullptr;  // RowOrder(): `row` is a position in it
   const uint8_t* keep_column = nullptr;  // KeepColumn(): rows whose byte is not in `keep` are skipped
   std::array<bool, 256> keep{};
+  // Columns the glue reads itself (TableSource::Int64Column, RowIndexColumn).
+  static constexpr int kDirectColumns = 16;
+  std::array<const int64_t*, kDirectColumns> direct{};
+  int row_index_column = -1;
   int64_t Row() const { return order != nullptr ? int64_t{order[row]} : row; }
   bool Kept() const { return keep_column == nullptr || keep[keep_column[Row()]]; }
 };
@@ -79,6 +83,10 @@ int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out) {
   if (c == nullptr) return SQLITE_NOMEM;
   c->source = reinterpret_cast<Table*>(vtab)->source;
   c->sub_rows = c->source->HasSubRows();
+  if (!c->sub_rows) {
+    for (int i = 0; i < Cursor::kDirectColumns; ++i) c->direct[size_t(i)] = c->source->Int64Column(i);
+    c->row_index_column = c->source->RowIndexColumn();
+  }
   *out = &c->base;
   return SQLITE_OK;
 }
@@ -123,7 +131,11 @@ int Eof(sqlite3_vtab_cursor* cur) {
 
 int ColumnValue(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int column) {
   const auto* c = reinterpret_cast<const Cursor*>(cur);
-  if (c->sub_rows) {
+  if (column >= 0 && column < Cursor::kDirectColumns && c->direct[size_t(column)] != nullptr) {
+    sqlite3_result_int64(ctx, c->direct[size_t(column)][c->Row()]);
+  } else if (column == c->row_index_column) {
+    sqlite3_result_int64(ctx, c->Row());
+  } else if (c->sub_rows) {
     c->source->SubColumn(ctx, c->row, c->sub, column);
   } else {
     c->source->Column(ctx, c->Row(), column);

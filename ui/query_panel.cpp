@@ -29,17 +29,31 @@ void QueryPanel::SetSql(const std::string& sql) {
 }
 
 void QueryPanel::Run(QueryBackend* backend) {
-  const std::string sql_ = Sql();
-  result_ = backend->Run(sql_, kMaxRows);
+  const std::string sql = Sql();
+  if (sql.empty() || !backend->Start(sql, kMaxRows)) return;  // one at a time: Run is disabled meanwhile
+  running_sql_ = sql;
+  running_since_ = ImGui::GetTime();
+  notice_.clear();
+}
+
+void QueryPanel::TakeResult(QueryTable table) {
+  result_ = std::move(table);
   order_.resize(result_.rows.size());
   std::iota(order_.begin(), order_.end(), size_t{0});
   selected_ = -1;
   notice_.clear();
   if (result_.error.empty()) {
-    std::erase(history_, sql_);
-    history_.insert(history_.begin(), sql_);
+    std::erase(history_, running_sql_);
+    history_.insert(history_.begin(), running_sql_);
     if (history_.size() > kMaxHistory) history_.resize(kMaxHistory);
   }
+  running_sql_.clear();
+}
+
+void QueryPanel::DrawRunning(QueryBackend* backend) {
+  ImGui::Text("Running for %.1f s...", ImGui::GetTime() - running_since_);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Cancel")) backend->Cancel();
 }
 
 std::string QueryPanel::Csv() const {
@@ -190,8 +204,10 @@ void QueryPanel::Draw(ViewState& state, QueryBackend* backend) {
     result_ = {};
     order_.clear();
     selected_ = -1;
+    running_sql_.clear();  // a new backend runs nothing yet
     result_trace_ = backend->trace();
   }
+  if (auto finished = backend->TakeFinished()) TakeResult(std::move(*finished));
   if (!sql_set_) {
     SetSql("SELECT name, count(*) AS n, sum(dur) AS total_ns\nFROM slice GROUP BY name\nORDER BY total_ns DESC LIMIT 50");
     sql_set_ = true;
@@ -205,7 +221,10 @@ void QueryPanel::Draw(ViewState& state, QueryBackend* backend) {
   ImGui::InputTextMultiline("##sql", sql_buf_.data(), sql_buf_.size(), ImVec2(editor_width, ImGui::GetTextLineHeight() * 5.5f));
   const bool run_key = ImGui::IsItemFocused() && ImGui::GetIO().KeyCtrl &&
                        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false);
-  if (ImGui::Button("Run") || run_key) Run(backend);
+  const bool running = backend->Running();
+  ImGui::BeginDisabled(running);
+  if ((ImGui::Button("Run") || run_key) && !running) Run(backend);
+  ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button("Save CSV") && result_.error.empty() && !result_.columns.empty()) {
     std::string error;
@@ -254,6 +273,10 @@ void QueryPanel::Draw(ViewState& state, QueryBackend* backend) {
     ImGui::EndTabBar();
   }
   ImGui::EndChild();
+  if (running) {
+    DrawRunning(backend);
+    return;
+  }
   DrawResults(state);
 }
 

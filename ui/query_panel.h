@@ -3,7 +3,8 @@
 // sortable table: copy it (TSV) or save it (CSV), and "Show on timeline" for
 // a row that carries a slice id (an `id` column of slice, or `slice_id`) or
 // a time range (`ts` and `dur`). The SQL runs in the app (app/gui
-// query_backend): ui sees only the QueryBackend interface below.
+// query_backend), on a thread of its own while the window keeps drawing (with
+// Cancel): ui sees only the QueryBackend interface below.
 #pragma once
 
 #include <memory>
@@ -35,7 +36,17 @@ class QueryBackend {
  public:
   virtual ~QueryBackend() = default;
   virtual const Trace* trace() const = 0;  // the trace it queries
+  // Runs `sql` and waits for its table.
   virtual QueryTable Run(const std::string& sql, size_t max_rows) = 0;
+  // The window's way, so a long query never holds a frame: Start() runs
+  // `sql` on the backend's own thread (false while another one runs),
+  // TakeFinished() hands its table over once, when it is done, and Cancel()
+  // stops it within milliseconds (its table then carries SQLite's
+  // "interrupted" error).
+  virtual bool Start(const std::string& sql, size_t max_rows) = 0;
+  virtual bool Running() const = 0;
+  virtual std::optional<QueryTable> TakeFinished() = 0;
+  virtual void Cancel() = 0;
   // Saved queries (name, sql), kept by the app between runs.
   virtual std::vector<std::pair<std::string, std::string>> LoadSaved() = 0;
   virtual void StoreSaved(const std::vector<std::pair<std::string, std::string>>& saved) = 0;
@@ -62,6 +73,8 @@ class QueryPanel {
 
  private:
   void Run(QueryBackend* backend);
+  void TakeResult(QueryTable table);
+  void DrawRunning(QueryBackend* backend);
   void DrawResults(ViewState& state);
   void ShowRow(ViewState& state, size_t row);
   std::string Csv() const;
@@ -81,6 +94,8 @@ class QueryPanel {
   int selected_ = -1;          // into order_
   std::string notice_;
   const Trace* result_trace_ = nullptr;  // the trace result_ came from
+  std::string running_sql_;               // the query the backend runs now ("" when none)
+  double running_since_ = 0;              // ImGui::GetTime() when it started
 };
 
 }  // namespace stepline::ui

@@ -1,14 +1,17 @@
 // The Query tab's backend; see query_backend.h.
 #include "app/gui/query_backend.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <variant>
 
 #include "export/safe_write.h"
+#include "model/worker_thread.h"
 #include "query/query_session.h"
 #include "ui/timeline/timeline_data.h"
 
@@ -52,7 +55,59 @@ class SessionBackend final : public ui::QueryBackend {
       : trace_(std::move(trace)), export_folder_(std::move(export_folder)) {}
   const Trace* trace() const override { return trace_.get(); }
 
+  ~SessionBackend() override {
+    cancel_ = true;  // a query still running stops at SQLite's next progress check
+    WaitForWorker();
+  }
+
   ui::QueryTable Run(const std::string& sql, size_t max_rows) override {
+    WaitForWorker();
+    cancel_ = false;
+    return RunNow(sql, max_rows);
+  }
+
+  bool Start(const std::string& sql, size_t max_rows) override {
+    if (running_) return false;
+    WaitForWorker();  // the last one's thread, finished
+    cancel_ = false;
+    running_ = true;
+    try {
+      worker_ = WorkerThread([this, sql, max_rows] {
+        ui::QueryTable table;
+        try {
+          table = RunNow(sql, max_rows);
+        } catch (const std::bad_alloc&) {
+          table = {};
+          table.error = "out of memory running the query (try LIMIT, or fewer columns)";
+        } catch (const std::exception& e) {
+          table = {};
+          table.error = e.what();
+        }
+        const std::lock_guard lock(finished_mutex_);
+        finished_ = std::move(table);
+        running_ = false;
+      });
+    } catch (const std::bad_alloc&) {
+      running_ = false;
+      const std::lock_guard lock(finished_mutex_);
+      finished_ = ui::QueryTable{};
+      finished_->error = "out of memory: cannot start a thread for the query";
+    }
+    return true;
+  }
+
+  bool Running() const override { return running_; }
+
+  std::optional<ui::QueryTable> TakeFinished() override {
+    const std::lock_guard lock(finished_mutex_);
+    return std::exchange(finished_, std::nullopt);
+  }
+
+  void Cancel() override { cancel_ = true; }
+
+  // On the worker's thread or the caller's, never both: Run() and Start()
+  // wait for the worker first.
+  ui::QueryTable RunNow(const std::string& sql, size_t max_rows) {
     ui::QueryTable table;
     if (!session_) {
       auto opened = query::QuerySession::Open(*trace_);
@@ -61,6 +116,7 @@ class SessionBackend final : public ui::QueryBackend {
         return table;
       }
       session_ = std::move(opened).value();
+      session_->SetCancelFlag(&cancel_);
     }
     const auto start = std::chrono::steady_clock::now();
     auto result = session_->Run(sql, max_rows);
@@ -127,6 +183,15 @@ class SessionBackend final : public ui::QueryBackend {
   std::shared_ptr<const Trace> trace_;
   std::string export_folder_;
   std::unique_ptr<query::QuerySession> session_;
+  std::atomic<bool> cancel_{false};
+  std::atomic<bool> running_{false};
+  std::mutex finished_mutex_;
+  std::optional<ui::QueryTable> finished_;  // under finished_mutex_
+  WorkerThread worker_;                     // last: joined before the rest goes
+
+  void WaitForWorker() {
+    if (worker_.joinable()) worker_.join();
+  }
 };
 
 }  // namespace query_backend

@@ -1,13 +1,17 @@
 // The window's Query tab below its drawing: the app's backend over the shown
 // trace (rows typed for sorting, NULLs, errors, a new backend for a new
-// trace), saved queries round-tripped through the config folder (tabs and
+// trace; queries run off the window's thread, one at a time, and cancel),
+// saved queries round-tripped through the config folder (tabs and
 // line breaks in the SQL too), CSV saved into the export folder, and where
 // "Show on timeline" goes for a row.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <thread>
 
 #include "app/gui/query_backend.h"
 #include "demo/demo_generator.h"
@@ -69,6 +73,58 @@ TEST(QueryTabTest, TheBackendQueriesTheShownTraceAndKeepsSavedQueries) {
   EXPECT_EQ(state.query->trace(), state.trace());
   EXPECT_NE(state.query->trace(), first) << "a new trace gets a new backend";
   ::unsetenv("XDG_CONFIG_HOME");
+}
+
+// Polls the backend as the window's frames do, up to `frames` frames of 10 ms.
+std::optional<ui::QueryTable> QueryTabAwait(ui::QueryBackend* backend, int frames) {
+  for (int i = 0; i < frames; ++i) {
+    if (auto t = backend->TakeFinished()) return t;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return std::nullopt;
+}
+
+// Counts forever: only a cancel ends it.
+constexpr const char* kQueryTabEndless =
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
+
+TEST(QueryTabTest, TheWindowsQueriesRunOffItsThreadOneAtATimeAndCancel) {
+  ui::ViewState state;
+  state.data = QueryTabDemoData();
+  UpdateQueryBackend(&state);
+  ui::QueryBackend* backend = state.query.get();
+  ASSERT_NE(backend, nullptr);
+  EXPECT_FALSE(backend->TakeFinished().has_value()) << "nothing ran yet";
+
+  // An endless query: Start returns at once, the backend says it runs and
+  // refuses a second one, and Cancel ends it with SQLite's error.
+  ASSERT_TRUE(backend->Start(kQueryTabEndless, 10));
+  EXPECT_TRUE(backend->Running());
+  EXPECT_FALSE(backend->Start("SELECT 1", 10)) << "one query at a time";
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_TRUE(backend->Running()) << "an endless query still runs";
+  EXPECT_FALSE(backend->TakeFinished().has_value());
+  backend->Cancel();
+  const auto cancelled = QueryTabAwait(backend, 500);
+  ASSERT_TRUE(cancelled.has_value()) << "Cancel stops a running query";
+  EXPECT_NE(cancelled->error.find("interrupt"), std::string::npos) << cancelled->error;
+  EXPECT_FALSE(backend->Running());
+
+  // The next one runs normally, on the same session, and is handed over once.
+  ASSERT_TRUE(backend->Start("SELECT count(*) AS n FROM slice", 10));
+  const auto counted = QueryTabAwait(backend, 500);
+  ASSERT_TRUE(counted.has_value());
+  ASSERT_TRUE(counted->error.empty()) << counted->error;
+  ASSERT_EQ(counted->rows.size(), 1u);
+  EXPECT_EQ(counted->rows[0][0].number, static_cast<double>(state.trace()->slices().size()));
+  EXPECT_FALSE(backend->TakeFinished().has_value()) << "a result is handed over once";
+
+  // Closing the trace (a new backend) while a query runs stops and joins it.
+  ASSERT_TRUE(backend->Start(kQueryTabEndless, 10));
+  state.data = QueryTabDemoData();
+  UpdateQueryBackend(&state);
+  EXPECT_NE(state.query.get(), nullptr);
+  EXPECT_FALSE(state.query->Running());
 }
 
 TEST(QueryTabTest, ShowOnTimelineGoesToTheRowsSliceOrTimeRange) {
