@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace stepline::exports::file_publish {
@@ -40,6 +41,20 @@ Result<bool, std::string> Publish(const std::string& tmp, const std::string& pat
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) return MakeUnexpected(Errno("cannot rename to", path));
   return true;
+}
+
+int CreateTempNextTo(const std::string& path, std::string_view tag, std::string* tmp, std::string* error) {
+  *tmp = path;
+  tmp->append(tag).append("-XXXXXX");
+  const int fd = ::mkstemp(tmp->data());
+  if (fd < 0) {
+    *error = Errno("cannot create a temporary file next to", path);
+    return -1;
+  }
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, 0666 & ~mask);
+  return fd;
 }
 
 }  // namespace stepline::exports::file_publish

@@ -17,5 +17,10 @@ bool PathExists(const std::string& path);
 // atomically when `path` appeared meanwhile; filesystems without hard links
 // fall back to an existence check and rename().
 Result<bool, std::string> Publish(const std::string& tmp, const std::string& path, bool overwrite);
+// Creates an empty file named `path` + `tag` + "-XXXXXX" beside `path`, so
+// Publish() is a rename within one folder, with the usual permissions
+// (0666 & ~umask: mkstemp alone makes 0600). Returns its descriptor and sets
+// *tmp, or -1 with *error naming `path`.
+int CreateTempNextTo(const std::string& path, std::string_view tag, std::string* tmp, std::string* error);
 
 }  // namespace stepline::exports::file_publish

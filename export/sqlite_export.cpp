@@ -437,22 +437,18 @@ std::string ExportSqlite(const Trace& trace, const std::string& path, const Sqli
   if (!options.force && fs::exists(fs::symlink_status(path, ec))) {
     return path + " already exists (use --force to replace it)";
   }
-  std::string tmp = path + ".tmp-XXXXXX";
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return exports::file_publish::Errno("cannot create a temporary file next to", path);
-  const mode_t mask = ::umask(0);  // mkstemp makes 0600; give the usual 0666 & ~umask
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
+  std::string tmp, side, error;
+  const int fd = file_publish::CreateTempNextTo(path, ".tmp", &tmp, &error);
+  if (fd < 0) return error;
   ::close(fd);
-  std::string side = path + ".side-XXXXXX";
-  const int side_fd = ::mkstemp(side.data());
+  const int side_fd = file_publish::CreateTempNextTo(path, ".side", &side, &error);
   if (side_fd < 0) {
     ::unlink(tmp.c_str());
-    return exports::file_publish::Errno("cannot create a temporary file next to", path);
+    return error;
   }
   ::close(side_fd);
   SqliteExportCounts local;
-  std::string error = WriteDatabase(trace, tmp, side, counts ? counts : &local);
+  error = WriteDatabase(trace, tmp, side, counts ? counts : &local);
   ::unlink(side.c_str());
   if (!error.empty()) {
     ::unlink(tmp.c_str());

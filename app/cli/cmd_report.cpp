@@ -125,12 +125,9 @@ std::string ReadSettings(const ParsedArgs& a, ReportSettings* s) {
 // so a reader never sees a half-written table. Without `force`, link() makes
 // the final step fail atomically if `path` appeared meanwhile.
 std::string PublishFile(const std::string& path, const std::string& bytes, bool force) {
-  std::string tmp = path + ".tmp-XXXXXX";
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return exports::file_publish::Errno("cannot create a temporary file next to", path);
-  const mode_t mask = ::umask(0);  // mkstemp makes 0600; give the usual 0666 & ~umask
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
+  std::string tmp, error;
+  const int fd = exports::file_publish::CreateTempNextTo(path, ".tmp", &tmp, &error);
+  if (fd < 0) return error;
   const bool written = loaders::WriteAll(fd, bytes);
   const std::string write_error = written ? "" : exports::file_publish::Errno("cannot write", tmp);
   if (::close(fd) != 0 || !written) {
