@@ -117,8 +117,9 @@ class HeadlineWindowTest : public ::testing::Test {
   // Screenshots `args` at every size; checks every figure against the report
   // of the subject's file (`files`: subject -> file; "" the one trace) and
   // that `view` drew `wanted` for every subject.
-  void Check(const std::string& args, const std::map<std::string, std::string>& files, const std::string& view,
-             const std::vector<std::string>& wanted) {
+  // `wanted`: view -> the figures it must draw of every subject.
+  void Check(const std::string& args, const std::map<std::string, std::string>& files,
+             const std::map<std::string, std::vector<std::string>>& wanted) {
     std::map<std::string, HeadlineWinReport> reports;
     for (const auto& [subject, file] : files) reports[subject] = HeadlineWinReportOf(file);
     for (const Size& s : kSizes) {
@@ -131,7 +132,8 @@ class HeadlineWindowTest : public ::testing::Test {
                 0)
           << where;
       const std::vector<HeadlineWinLine> lines = HeadlineWinRead(stem + ".tsv");
-      std::map<std::string, std::set<std::string>> drawn;  // subject -> figures, of `view`
+      // view -> subject -> figures; "single": the overview column or the narrow summary line.
+      std::map<std::string, std::map<std::string, std::set<std::string>>> drawn;
       for (const HeadlineWinLine& l : lines) {
         auto it = reports.find(l.subject);
         if (it == reports.end()) {
@@ -139,13 +141,15 @@ class HeadlineWindowTest : public ::testing::Test {
           continue;
         }
         HeadlineWinExpect(l, it->second, where);
-        if (l.view == view || (view == "single" && (l.view == "overview" || l.view == "summary line"))) {
-          drawn[l.subject].insert(l.figure);
-        }
+        const bool single = l.view == "overview" || l.view == "summary line";
+        drawn[single ? "single" : l.view][l.subject].insert(l.figure);
       }
-      for (const auto& [subject, file] : files) {
-        for (const std::string& f : wanted) {
-          EXPECT_TRUE(drawn[subject].count(f)) << view << " drew no " << f << " of '" << subject << "', " << where;
+      for (const auto& [view, figures] : wanted) {
+        for (const auto& [subject, file] : files) {
+          for (const std::string& f : figures) {
+            EXPECT_TRUE(drawn[view][subject].count(f))
+                << view << " drew no " << f << " of '" << subject << "', " << where;
+          }
         }
       }
     }
@@ -161,9 +165,9 @@ TEST_F(HeadlineWindowTest, SingleCompareAndRanksViewsOfDemos) {
   WriteDemoJson("baseline", demo::DemoStyle::kPyTorch, b);
   // The single view with its caption: the summary line (narrow) or the
   // overview column, and the caption's device busy.
-  Check(a + " --caption", {{"", a}}, "single", {"steps", "mean_step", "device_busy"});
-  Check(a + " --caption", {{"", a}}, "caption", {"device_busy"});
-  Check(a + " " + b + " --view compare", {{"A", a}, {"B", b}}, "compare", {"steps", "step_mean", "device_busy"});
+  Check(a + " --caption", {{"", a}},
+        {{"single", {"steps", "mean_step", "device_busy"}}, {"caption", {"device_busy"}}});
+  Check(a + " " + b + " --view compare", {{"A", a}, {"B", b}}, {{"compare", {"steps", "step_mean", "device_busy"}}});
   const std::filesystem::path ranks = dir_ / "ranks";
   const RunOutput demo = RunCommand(RunDemo, {"ddp-straggler", "--ranks", "3", "--steps", "3", "--kernels", "4",
                                               "--out", ranks.string()});
@@ -171,7 +175,7 @@ TEST_F(HeadlineWindowTest, SingleCompareAndRanksViewsOfDemos) {
   std::map<std::string, std::string> rank_files;
   for (const auto& e : std::filesystem::directory_iterator(ranks)) rank_files[e.path().string()] = e.path().string();
   ASSERT_EQ(rank_files.size(), 3u);
-  Check(ranks.string() + " --view ranks", rank_files, "ranks", {"steps", "step_mean"});
+  Check(ranks.string() + " --view ranks", rank_files, {{"ranks", {"steps", "step_mean"}}});
 }
 
 // The ResNet trace whose narrow summary computed its own GPU busy.
@@ -179,7 +183,8 @@ TEST_F(HeadlineWindowTest, SingleViewOfASharedTrace) {
   STEPLINE_REQUIRE_SHARED_TRACES();
   const std::string resnet =
       ::stepline::testing::SharedTracesDir() + "/kineto/resnet50_num_workers_0__worker0.2021-02.pt.trace.json.gz";
-  Check(resnet + " --caption", {{"", resnet}}, "single", {"steps", "mean_step", "device_busy"});
+  Check(resnet + " --caption", {{"", resnet}},
+        {{"single", {"steps", "mean_step", "device_busy"}}, {"caption", {"device_busy"}}});
 }
 
 }  // namespace

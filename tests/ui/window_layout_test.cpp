@@ -20,6 +20,7 @@
 #include "ui/body_layout.h"
 #include "ui/compare/compare_view.h"
 #include "ui/main_view.h"
+#include "ui/tooltip.h"
 
 namespace stepline::ui {
 namespace {
@@ -84,7 +85,8 @@ class WindowLayoutTest : public ::testing::Test {
 TEST_F(WindowLayoutTest, ASelectedKernelsDetailsAreOnScreenAtEverySize) {
   const auto data = LayoutDemo("input-bound");
   uint32_t kernel = 0;
-  while (kernel < data->trace->slices().size() && data->trace->slices().gpu_kind()[kernel] != GpuKind::kKernel) ++kernel;
+  const auto kinds = data->trace->slices().gpu_kind();
+  while (kernel < data->trace->slices().size() && kinds[kernel] != GpuKind::kKernel) ++kernel;
   ASSERT_LT(kernel, data->trace->slices().size());
   for (const LayoutSize& s : kLayoutSizes) {
     SetSize(s);
@@ -113,6 +115,7 @@ TEST_F(WindowLayoutTest, IdleGapColumnsHoldTheirLongestValue) {
   const analysis::Report& report = data->analysis.report;
   const TimeNs origin = data->trace->span().start_ns;
   float widest[5] = {};
+  ImGui::NewFrame();  // text sizes need a frame's font, at scale 1
   for (size_t i = 0; i < data->analysis.gaps.size(); ++i) {
     const analysis::IdleGap& g = data->analysis.gaps[i];
     const std::string values[5] = {report.devices[data->analysis.gap_device[i]].name,
@@ -121,6 +124,7 @@ TEST_F(WindowLayoutTest, IdleGapColumnsHoldTheirLongestValue) {
                                    CauseLabel(g.cause)};
     for (int c = 0; c < 5; ++c) widest[c] = std::max(widest[c], ImGui::CalcTextSize(values[c].c_str()).x);
   }
+  ImGui::EndFrame();
   ASSERT_FALSE(data->analysis.gaps.empty());
   for (const LayoutSize& s : kLayoutSizes) {
     SetSize(s);
@@ -164,6 +168,48 @@ TEST_F(WindowLayoutTest, CompareSummaryShowsEveryColumnAtEverySize) {
     ASSERT_NE(ops, nullptr);
     EXPECT_LE(ops->Size.y, s.h * (s.h < 900 * s.scale ? 0.24f : 0.34f)) << LayoutWhere(s);
   }
+}
+
+// A tooltip with a long kernel name wraps inside the window at every size
+// (it ran off the window's edge).
+TEST_F(WindowLayoutTest, LongTooltipsWrapInsideTheWindow) {
+  std::string name = "void at::native::vectorized_elementwise_kernel<4, at::native::BinaryFunctor<float, float, ";
+  while (name.size() < 400) name += "at::native::MulFunctor<float> >, at::detail::Array<char*, 3> >";
+  for (const LayoutSize& s : kLayoutSizes) {
+    SetSize(s);
+    for (int f = 0; f < 2; ++f) {  // a window takes its content's size on the frame after
+      ImGui::NewFrame();
+      WrappedTooltip("%s\n%s", name.c_str(), "12.3 ms");
+      ImGui::Render();
+    }
+    const ImGuiWindow* tip = nullptr;
+    for (ImGuiWindow* w : GImGui->Windows) {
+      if (w->Active && (w->Flags & ImGuiWindowFlags_Tooltip)) tip = w;
+    }
+    ASSERT_NE(tip, nullptr) << LayoutWhere(s);
+    EXPECT_LE(tip->Size.x, s.w * 0.65f) << LayoutWhere(s);
+    EXPECT_GT(tip->Size.y, 3 * ImGui::GetFontSize()) << "not wrapped at " << LayoutWhere(s);
+  }
+}
+
+// The compare view's titles keep their file names when cut: B's once ran
+// off the menu bar.
+TEST_F(WindowLayoutTest, CutTitlesKeepTheirFileNames) {
+  ImGui::NewFrame();
+  const std::string path = "/home/someone/experiments/2024/very/long/folder/of/runs/baseline_run_b.pt.trace.json";
+  const float room = ImGui::CalcTextSize("...baseline_run_b.pt.trace.json").x + 40.f;
+  const std::string cut = FitTextTail(path, room, ImGui::GetFontSize());
+  EXPECT_EQ(cut.rfind("...", 0), 0u) << cut;
+  EXPECT_NE(cut.find("baseline_run_b.pt.trace.json"), std::string::npos) << cut;
+  EXPECT_LE(ImGui::CalcTextSize(cut.c_str()).x, room);
+  EXPECT_EQ(FitTextTail("b.json", 200.f, ImGui::GetFontSize()), "b.json");
+  ImGui::EndFrame();
+}
+
+// Recommendations are written for Markdown: the window drops the code spans' backticks.
+TEST(WindowTextTest, CodeSpansDrawAsPlainText) {
+  EXPECT_EQ(PlainCodeSpans("a list of losses that are not `.item()`'d"), "a list of losses that are not .item()'d");
+  EXPECT_EQ(PlainCodeSpans("no code"), "no code");
 }
 
 }  // namespace
