@@ -13,10 +13,10 @@
 namespace stepline::ui {
 
 BodyLayout ComputeBodyLayout(const PanelLayout& panels, float window_w, float avail_w, float avail_h, float splitter,
-                             float scale) {
+                             float scale, float layout_scale) {
   BodyLayout out;
   if (panels.show_overview) {
-    if (NarrowWindow(window_w, scale)) {
+    if (NarrowWindow(window_w, layout_scale > 0 ? layout_scale : scale)) {
       out.summary_strip = true;
     } else {
       out.overview_column = true;

@@ -37,9 +37,10 @@ struct BodyLayout {
 
 // `window_w`: the whole window's width; `avail_w` x `avail_h`: the body's
 // space; `splitter`: px of each splitter; `scale`: font scale (the panel
-// sizes in `panels` are unscaled).
+// sizes in `panels` are unscaled); `layout_scale`: window px per logical px
+// for the cutoff (LayoutScale(); < 0: `scale`).
 BodyLayout ComputeBodyLayout(const PanelLayout& panels, float window_w, float avail_w, float avail_h, float splitter,
-                             float scale);
+                             float scale, float layout_scale = -1.f);
 
 // The overview's cards on one line: "4 steps | step 1.61 s ± 12 ms | GPU
 // busy 20.5% | top idle cause Input (4.9 s)".

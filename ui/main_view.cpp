@@ -105,7 +105,7 @@ void MainView::DrawBody(ViewState& state, const AppStatus& status, QuadRenderer*
   const float splitter = 6.f;
   PanelLayout& p = state.panels;
   const float window_w = ImGui::GetMainViewport()->Size.x;
-  const bool narrow = NarrowWindow(window_w, scale);
+  const bool narrow = NarrowWindow(window_w, LayoutScale());
   narrow_ = narrow;
   if (p.show_overview && narrow && AnalysisPending(state)) {
     ImGui::TextDisabled("Analysing the trace...");
@@ -120,7 +120,7 @@ void MainView::DrawBody(ViewState& state, const AppStatus& status, QuadRenderer*
     if (ImGui::IsItemHovered()) WrappedTooltip("%s\n(the overview column shows from 1280 px of width)", line.c_str());
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const BodyLayout layout = ComputeBodyLayout(p, window_w, avail.x, avail.y, splitter, scale);
+  const BodyLayout layout = ComputeBodyLayout(p, window_w, avail.x, avail.y, splitter, scale, LayoutScale());
   overview_column_ = layout.overview_column;
   if (layout.overview_column) {
     DrawLeftColumn(state, avail.y, layout.overview_w, req);

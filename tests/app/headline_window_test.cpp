@@ -134,7 +134,9 @@ class HeadlineWindowTest : public ::testing::Test {
       const std::vector<HeadlineWinLine> lines = HeadlineWinRead(stem + ".tsv");
       // view -> subject -> figures; "single": the overview column or the narrow summary line.
       std::map<std::string, std::map<std::string, std::set<std::string>>> drawn;
+      std::set<std::string> views;  // as drawn: "overview", "summary line", ...
       for (const HeadlineWinLine& l : lines) {
+        views.insert(l.view);
         auto it = reports.find(l.subject);
         if (it == reports.end()) {
           ADD_FAILURE() << "a figure of an unknown subject '" << l.subject << "': " << l.view << ", " << where;
@@ -143,6 +145,12 @@ class HeadlineWindowTest : public ::testing::Test {
         HeadlineWinExpect(l, it->second, where);
         const bool single = l.view == "overview" || l.view == "summary line";
         drawn[single ? "single" : l.view][l.subject].insert(l.figure);
+      }
+      // The overview column from 1280 logical px (window px over the display scale), else the summary line.
+      if (wanted.count("single")) {
+        const bool narrow = s.w / s.scale < 1280;
+        EXPECT_TRUE(views.count(narrow ? "summary line" : "overview")) << where;
+        EXPECT_FALSE(views.count(narrow ? "overview" : "summary line")) << where;
       }
       for (const auto& [view, figures] : wanted) {
         for (const auto& [subject, file] : files) {

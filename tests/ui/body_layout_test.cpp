@@ -57,6 +57,10 @@ TEST(BodyLayout, CutoffCountsLogicalPixels) {
   EXPECT_TRUE(ComputeBodyLayout(panels, 2560, 2540, 1400, kSplitter, 2.f).overview_column);
   EXPECT_TRUE(NarrowWindow(2559, 2.f));
   EXPECT_FALSE(NarrowWindow(2560, 2.f));
+  // The window's 15 px font (UiScale 15/13 at 1x) is not a display scale:
+  // a 1280 px window at 1x keeps its overview column.
+  EXPECT_TRUE(ComputeBodyLayout(panels, 1280, 1260, 800, kSplitter, 15.f / 13.f, 1.f).overview_column);
+  EXPECT_TRUE(ComputeBodyLayout(panels, 2048, 2030, 1300, kSplitter, 30.f / 13.f, 2.f).summary_strip);
 }
 
 // The details sit under the overview column; wherever the column is not
