@@ -20,6 +20,7 @@
 #include "ui/body_layout.h"
 #include "ui/compare/compare_view.h"
 #include "ui/main_view.h"
+#include "ui/timeline/track_layout.h"
 #include "ui/tooltip.h"
 
 namespace stepline::ui {
@@ -204,6 +205,14 @@ TEST_F(WindowLayoutTest, CutTitlesKeepTheirFileNames) {
   EXPECT_LE(ImGui::CalcTextSize(cut.c_str()).x, room);
   EXPECT_EQ(FitTextTail("b.json", 200.f, ImGui::GetFontSize()), "b.json");
   ImGui::EndFrame();
+}
+
+// Idle-gap shading covers kernel streams, never a copy row: there it read
+// as copies.
+TEST(WindowTextTest, GapShadingSkipsCopyRows) {
+  EXPECT_TRUE(RowShowsIdleGaps(RowKind::kSliceTrack, TrackKind::kGpuStream));
+  EXPECT_FALSE(RowShowsIdleGaps(RowKind::kCopyRow, TrackKind::kGpuStream));
+  EXPECT_FALSE(RowShowsIdleGaps(RowKind::kSliceTrack, TrackKind::kHostThread));
 }
 
 // Recommendations are written for Markdown: the window drops the code spans' backticks.

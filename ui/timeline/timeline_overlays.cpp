@@ -131,10 +131,8 @@ void TimelinePanel::DrawRowGaps(const ViewState& state, ImDrawList* dl, const La
   // No gaps while the analysis runs (device_of_track is empty then too).
   if (!state.links.show_gap_overlay || !state.data->analysis_ready) return;
   const AnalysisData& a = state.data->analysis;
-  // Kernel streams only: on a copy row (Memcpy H2D, ...) the shading, in
-  // the copy causes' colours, read as copies that were not there.
   int device = -1;
-  if (row.kind == RowKind::kSliceTrack && state.trace()->tracks().kind(row.track) == TrackKind::kGpuStream) {
+  if (row.kind == RowKind::kSliceTrack && RowShowsIdleGaps(row.kind, state.trace()->tracks().kind(row.track))) {
     device = a.device_of_track[row.track.index()];
   }
   if (device < 0) return;
