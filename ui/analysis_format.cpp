@@ -44,6 +44,31 @@ std::string FitText(const std::string& text, float width, float font_size) {
   return text.substr(0, lo) + "...";
 }
 
+std::string FitTextTail(const std::string& text, float width, float font_size) {
+  ImFont* font = ImGui::GetFont();
+  auto w = [&](const char* b, const char* e) { return font->CalcTextSizeA(font_size, FLT_MAX, 0.f, b, e).x; };
+  const char* end = text.data() + text.size();
+  if (w(text.data(), end) <= width) return text;
+  const float dots = w("...", nullptr);
+  size_t lo = 0, hi = text.size();  // the fewest leading bytes to drop
+  while (lo < hi) {
+    const size_t mid = (lo + hi) / 2;
+    if (w(text.data() + mid, end) + dots <= width) hi = mid;
+    else lo = mid + 1;
+  }
+  while (lo < text.size() && (static_cast<unsigned char>(text[lo]) & 0xC0) == 0x80) ++lo;
+  return "..." + text.substr(lo);
+}
+
+std::string PlainCodeSpans(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c != '`') out.push_back(c);
+  }
+  return out;
+}
+
 void SameLineIfFits(float next_w, float spacing) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   const float gap = spacing < 0 ? ImGui::GetStyle().ItemSpacing.x : spacing;

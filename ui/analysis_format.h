@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "model/analysis/time_category.h"
 
@@ -22,6 +23,12 @@ void SameLineIfFits(float next_w, float spacing = -1.f);
 // `text` cut to at most `width` px at `font_size` (the current font), ending
 // in "..." when cut (never inside a UTF-8 sequence); whole when it fits.
 std::string FitText(const std::string& text, float width, float font_size);
+// The same from the other end: "...resnet_b.json", for paths, whose file
+// name is what tells two runs apart.
+std::string FitTextTail(const std::string& text, float width, float font_size);
+// Markdown code spans as plain text: the recommendations are written for
+// `report --format md` ("not `.item()`'d"); the window drew the backticks.
+std::string PlainCodeSpans(std::string_view text);
 // A section heading: spacing, the title, a separator line.
 void SectionTitle(const char* title);
 // "12.3%" of part over whole; "-" when whole is 0.

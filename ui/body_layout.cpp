@@ -13,10 +13,10 @@
 namespace stepline::ui {
 
 BodyLayout ComputeBodyLayout(const PanelLayout& panels, float window_w, float avail_w, float avail_h, float splitter,
-                             float scale) {
+                             float scale, float layout_scale) {
   BodyLayout out;
   if (panels.show_overview) {
-    if (window_w < kOverviewCollapseWidth) {
+    if (NarrowWindow(window_w, layout_scale > 0 ? layout_scale : scale)) {
       out.summary_strip = true;
     } else {
       out.overview_column = true;
@@ -31,6 +31,11 @@ BodyLayout ComputeBodyLayout(const PanelLayout& panels, float window_w, float av
   const float most_bottom = std::max(80.f, total * 0.5f - splitter);
   out.bottom_h = std::clamp(wanted_bottom, std::min(80.f, most_bottom), most_bottom);
   out.timeline_h = total - out.bottom_h - splitter;
+  if (!out.overview_column) {
+    // A third of the width, enough for "Duration 1.234 ms" and a kernel name's start.
+    out.details_beside_tables = true;
+    out.details_w = std::clamp(avail_w / 3.f, std::min(260.f * scale, avail_w * 0.5f), 460.f * scale);
+  }
   return out;
 }
 

@@ -3,7 +3,11 @@
 
 #include <algorithm>
 
+#include "model/analysis/headline.h"
+#include "model/analysis/report.h"
+#include "ui/headline_text.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/timeline/viewport.h"
 
 namespace stepline::ui {
 
@@ -38,9 +42,7 @@ std::string BuildCaption(const std::string& title, const ViewState& state, bool 
   const TimeRange span = trace->span();
   const TimeNs origin = span.start_ns;
   // The view's margins beyond the trace (fit-all pads it) are not data.
-  const TimeRange v = whole_trace ? span
-                                  : TimeRange{std::max(state.viewport.visible.start_ns, span.start_ns),
-                                              std::min(state.viewport.visible.end_ns, span.end_ns)};
+  const TimeRange v = whole_trace ? span : VisibleTraceRange(state.viewport, span);
   if (whole_trace) {
     out += "  |  whole trace (" + FormatDuration(span.duration_ns()) + ")";
   } else if (v.duration_ns() > 0) {
@@ -48,6 +50,13 @@ std::string BuildCaption(const std::string& title, const ViewState& state, bool 
            FormatDuration(v.duration_ns()) + ")";
   }
   if (const std::string step = StepPart(state, v); !step.empty()) out += "  |  " + step;
+  // The run's device busy, a headline figure, as every view draws it.
+  const analysis::Report& report = state.data->analysis.report;
+  if (report.primary_device_index >= 0 && report.step_stats.total_ns > 0) {
+    const analysis::Headline h = analysis::ComputeHeadline(report);
+    out += "  |  " + analysis::HeadlineLabel(h, analysis::HeadlineFigure::kDeviceBusy) + " " +
+           HeadlineFigureText("caption", h, analysis::HeadlineFigure::kDeviceBusy);
+  }
   return out;
 }
 
@@ -74,6 +83,8 @@ std::string BuildCompareCaption(const std::string& title_a, const std::string& t
            (on_steps ? " from the aligned step starts (" : " from the trace starts (") +
            FormatDuration(visible_a.duration_ns()) + ")";
   }
+  // The verdict of `stepline diff`, the same computation (step_verdict.h).
+  out += "  |  verdict " + analysis::VerdictLine(c.verdict);
   return out;
 }
 

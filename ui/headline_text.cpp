@@ -10,9 +10,10 @@ std::vector<DrawnHeadline>* g_sink = nullptr;
 
 void RecordHeadlines(std::vector<DrawnHeadline>* sink) { g_sink = sink; }
 
-std::string HeadlineFigureText(const char* view, const analysis::Headline& h, analysis::HeadlineFigure figure) {
+std::string HeadlineFigureText(const char* view, const analysis::Headline& h, analysis::HeadlineFigure figure,
+                               const std::string& subject) {
   std::string text = analysis::HeadlineText(h, figure);
-  if (g_sink != nullptr) g_sink->push_back({view, figure, text});
+  if (g_sink != nullptr) g_sink->push_back({view, figure, text, subject});
   return text;
 }
 

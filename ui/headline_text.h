@@ -13,9 +13,12 @@
 namespace stepline::ui {
 
 struct DrawnHeadline {
-  std::string view;  // "overview", "summary line", ...
+  std::string view;  // "overview", "summary line", "compare", "ranks", "caption"
   analysis::HeadlineFigure figure = analysis::HeadlineFigure::kSteps;
   std::string text;
+  // Whose figure, where a view shows several traces: "A" / "B" in the
+  // compare view, a rank's file in the ranks view; "" the one trace.
+  std::string subject;
 };
 
 // Tests: every later HeadlineFigureText call appends to `sink`; null stops.
@@ -23,6 +26,7 @@ struct DrawnHeadline {
 void RecordHeadlines(std::vector<DrawnHeadline>* sink);
 
 // HeadlineText(h, figure), noted for the recorder under `view`.
-std::string HeadlineFigureText(const char* view, const analysis::Headline& h, analysis::HeadlineFigure figure);
+std::string HeadlineFigureText(const char* view, const analysis::Headline& h, analysis::HeadlineFigure figure,
+                               const std::string& subject = {});
 
 }  // namespace stepline::ui

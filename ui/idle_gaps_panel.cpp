@@ -15,6 +15,7 @@
 #include "ui/sortable_table.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/tooltip.h"
 #include "ui/ui_scale.h"
 
 namespace stepline::ui {
@@ -107,6 +108,31 @@ DurationHistogram ComputeDurationHistogram(const AnalysisData& a, const std::vec
   return h;
 }
 
+GapColumnSamples WidestGapValues(const Trace& trace, const AnalysisData& a) {
+  GapColumnSamples out;
+  const auto keep_wider = [](std::string* best, const std::string& v) {
+    if (best->empty() || ImGui::CalcTextSize(v.c_str()).x > ImGui::CalcTextSize(best->c_str()).x) *best = v;
+  };
+  const TimeNs origin = trace.span().start_ns;
+  // Every distinct step and cause once; times by their longest text.
+  std::vector<bool> step_seen(a.report.steps.size(), false), cause_seen(analysis::kIdleCauseCount, false);
+  for (size_t i = 0; i < a.gaps.size(); ++i) {
+    const analysis::IdleGap& g = a.gaps[i];
+    keep_wider(&out.device, a.report.devices[a.gap_device[i]].name);
+    keep_wider(&out.start, FormatDuration(g.start_ns - origin));
+    keep_wider(&out.duration, FormatDuration(g.dur_ns()));
+    if (g.step >= 0 && !step_seen[static_cast<size_t>(g.step)]) {
+      step_seen[static_cast<size_t>(g.step)] = true;
+      keep_wider(&out.step, a.report.steps[static_cast<size_t>(g.step)].name);
+    }
+    if (!cause_seen[static_cast<size_t>(g.cause)]) {
+      cause_seen[static_cast<size_t>(g.cause)] = true;
+      keep_wider(&out.cause, std::string("WW ") + CauseLabel(g.cause));  // "WW": the swatch
+    }
+  }
+  return out;
+}
+
 //-----------------------------------------------------------------------------
 // [SECTION] Drawing
 //-----------------------------------------------------------------------------
@@ -129,6 +155,7 @@ void IdleGapsPanel::Refresh(const ViewState& state) {
   const AnalysisData& a = state.data->analysis;
   if (built_generation_ != state.data->generation || built_mask_ != state.links.gap_cause_mask ||
       built_min_ns_ != state.links.gap_min_dur_ns) {
+    if (built_generation_ != state.data->generation) samples_ = WidestGapValues(*state.trace(), a);
     built_generation_ = state.data->generation;
     built_mask_ = state.links.gap_cause_mask;
     built_min_ns_ = state.links.gap_min_dur_ns;
@@ -198,7 +225,7 @@ void IdleGapsPanel::DrawFilters(ViewState& state) {
     // each colour reads as its own label's.
     ColorSwatch(CauseColor(cause), swatch_gap);
     if (ImGui::Checkbox(CauseLabel(cause), &on)) state.links.gap_cause_mask ^= 1u << c;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s of idle time on the primary device", FormatDuration(by_cause[c]).c_str());
+    if (ImGui::IsItemHovered()) WrappedTooltip("%s of idle time on the primary device", FormatDuration(by_cause[c]).c_str());
   }
   SameLineIfFits(ImGui::CalcTextSize("all").x + 2 * ImGui::GetStyle().FramePadding.x, group_gap);
   if (ImGui::SmallButton("all")) state.links.gap_cause_mask = (1u << analysis::kIdleCauseCount) - 1;
@@ -245,7 +272,7 @@ void IdleGapsPanel::DrawHistogram(const ViewState& state, float width, float hei
   dl->AddText(ImVec2(p.x + width - ImGui::CalcTextSize(hi.c_str()).x, p.y + top + plot_h + 1), theme::kCardLabel,
               hi.c_str());
   if (hovered >= 0) {
-    ImGui::SetTooltip("%s .. %s: %u gaps", FormatDuration(histogram_.edges[hovered]).c_str(),
+    WrappedTooltip("%s .. %s: %u gaps", FormatDuration(histogram_.edges[hovered]).c_str(),
                       FormatDuration(histogram_.edges[hovered + 1]).c_str(), histogram_.counts[hovered]);
   }
 }
@@ -256,7 +283,18 @@ void IdleGapsPanel::DrawTable(ViewState& state) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Hideable;
   // The device stays put when the rest scrolls sideways.
-  if (!BeginSortableTable("##gaps", kGapTableColumns, flags, 1)) return;
+  // Each fixed column as wide as its widest value (any row, not only those
+  // on screen when the table first fitted itself).
+  SortableColumn columns[std::size(kGapTableColumns)];
+  std::copy(std::begin(kGapTableColumns), std::end(kGapTableColumns), columns);
+  const std::string* samples[] = {&samples_.device, &samples_.start, &samples_.duration, &samples_.step,
+                                  &samples_.cause};
+  for (size_t c = 0; c < std::size(samples); ++c) {
+    if (samples[c]->empty()) continue;
+    columns[c].sample = samples[c]->c_str();
+    columns[c].style = static_cast<uint8_t>(columns[c].style | kColumnSampleWidth);
+  }
+  if (!BeginSortableTable("##gaps", columns, flags, 1)) return;
   if (int column = 0; TakeSortChange(&column, &sort_ascending_)) {
     sort_column_ = static_cast<GapColumn>(column);
     SortGaps(trace, a, sort_column_, sort_ascending_, &rows_);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ui/analysis_data.h"
@@ -29,6 +30,13 @@ struct DurationHistogram {
 };
 DurationHistogram ComputeDurationHistogram(const AnalysisData& a, const std::vector<uint32_t>& rows, int bins);
 
+// The widest value of each fixed column over every gap (current font), so
+// the columns fit them from the first frame; the cause with its swatch.
+struct GapColumnSamples {
+  std::string device, start, duration, step, cause;
+};
+GapColumnSamples WidestGapValues(const Trace& trace, const AnalysisData& a);
+
 class IdleGapsPanel {
  public:
   void Draw(ViewState& state);
@@ -44,6 +52,7 @@ class IdleGapsPanel {
   void Refresh(const ViewState& state);
 
   std::vector<uint32_t> rows_;  // filtered, sorted gap indices
+  GapColumnSamples samples_;    // for the trace of built_generation_
   DurationHistogram histogram_;
   // What rows_ was built for; a change rebuilds it.
   uint64_t built_generation_ = 0;  // TimelineData::generation the rows are for; 0 none

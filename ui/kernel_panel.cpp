@@ -13,6 +13,7 @@
 #include "ui/sortable_table.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/tooltip.h"
 #include "ui/xla_modules_table.h"
 #include "ui/ui_scale.h"
 
@@ -147,7 +148,7 @@ void KernelPanel::Draw(ViewState& state) {
   ImGui::SameLine();
   ImGui::Checkbox("group by name", &group_by_name_);
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("One row per kernel name (totals as in Op stats), its launch configurations below it");
+    WrappedTooltip("One row per kernel name (totals as in Op stats), its launch configurations below it");
   }
   ImGui::SameLine();
   if (group_by_name_) {
@@ -223,7 +224,7 @@ void KernelPanel::DrawGroupedTable(ViewState& state) {
     if (is_selected) tree |= ImGuiTreeNodeFlags_Selected;
     const bool open = ImGui::TreeNodeEx("##kernel", tree, "%s", name.c_str());
     if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) Select(state, group.configs.front());
-    if (ImGui::IsItemHovered() && name.size() > 40) ImGui::SetTooltip("%s", name.c_str());
+    if (ImGui::IsItemHovered() && name.size() > 40) WrappedTooltip("%s", name.c_str());
     const std::string op = group.same_op ? (group.total.framework_op.empty() ? "-" : std::string(group.total.framework_op))
                                          : "several";
     DrawKernelCells(group.total, single ? op : op + "  (" + std::to_string(group.configs.size()) + " configs)");
@@ -270,7 +271,7 @@ void KernelPanel::DrawTable(ViewState& state) {
       if (ImGui::Selectable(name.c_str(), selected_ == static_cast<int32_t>(i), ImGuiSelectableFlags_SpanAllColumns)) {
         Select(state, i);
       }
-      if (ImGui::IsItemHovered() && name.size() > 40) ImGui::SetTooltip("%s", name.c_str());
+      if (ImGui::IsItemHovered() && name.size() > 40) WrappedTooltip("%s", name.c_str());
       ImGui::PopID();
       DrawKernelCells(k, k.framework_op.empty() ? "-" : std::string(k.framework_op));
     }

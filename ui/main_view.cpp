@@ -16,6 +16,7 @@
 #include "ui/analysis_format.h"
 #include "ui/analysis_pending.h"
 #include "ui/analysis_tables.h"
+#include "ui/tooltip.h"
 #include "ui/xla_modules_table.h"
 #include "ui/body_layout.h"
 #include "ui/caption.h"
@@ -104,16 +105,22 @@ void MainView::DrawBody(ViewState& state, const AppStatus& status, QuadRenderer*
   const float splitter = 6.f;
   PanelLayout& p = state.panels;
   const float window_w = ImGui::GetMainViewport()->Size.x;
-  if (p.show_overview && window_w < kOverviewCollapseWidth && AnalysisPending(state)) {
+  const bool narrow = NarrowWindow(window_w, LayoutScale());
+  narrow_ = narrow;
+  if (p.show_overview && narrow && AnalysisPending(state)) {
     ImGui::TextDisabled("Analysing the trace...");
-  } else if (p.show_overview && window_w < kOverviewCollapseWidth) {
-    // A narrow window: the overview's cards as one line, the width to the timeline.
+  } else if (p.show_overview && narrow) {
+    // A narrow window: the overview's cards as one line, the width to the
+    // timeline; the whole overview one click away in a window of its own.
+    if (ImGui::SmallButton("Overview")) overview_window_ = !overview_window_;
+    if (ImGui::IsItemHovered()) WrappedTooltip("The whole overview in a window (the column shows from 1280 px of width)");
+    ImGui::SameLine();
     const std::string line = OverviewSummaryLine(state.data->analysis);
     ImGui::TextUnformatted(FitText(line, ImGui::GetContentRegionAvail().x, ImGui::GetFontSize()).c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n(the overview column shows from 1280 px of width)", line.c_str());
+    if (ImGui::IsItemHovered()) WrappedTooltip("%s\n(the overview column shows from 1280 px of width)", line.c_str());
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const BodyLayout layout = ComputeBodyLayout(p, window_w, avail.x, avail.y, splitter, scale);
+  const BodyLayout layout = ComputeBodyLayout(p, window_w, avail.x, avail.y, splitter, scale, LayoutScale());
   overview_column_ = layout.overview_column;
   if (layout.overview_column) {
     DrawLeftColumn(state, avail.y, layout.overview_w, req);
@@ -143,11 +150,32 @@ void MainView::DrawBody(ViewState& state, const AppStatus& status, QuadRenderer*
   ImGui::InvisibleButton("##splitter", ImVec2(-1, splitter));
   if (ImGui::IsItemActive()) p.bottom_height = (bottom - io.MouseDelta.y) / scale;
   if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeNS);
-  ImGui::BeginChild("##bottom", ImVec2(0, 0), true);
+  const float tables_w = layout.details_beside_tables ? ImGui::GetContentRegionAvail().x - layout.details_w : 0.f;
+  ImGui::BeginChild("##bottom", ImVec2(tables_w, 0), true);
   DrawBottomTabs(state);
   DrawBottomMenu(state, req);
   ImGui::EndChild();
+  if (layout.details_beside_tables) {
+    // The details' usual place, the overview column, is not shown: a click
+    // on a slice or a table row must still show what it selected.
+    ImGui::SameLine(0, 0);
+    ImGui::BeginChild("##details_beside", ImVec2(0, 0), true);
+    details_.Draw(state);
+    const PanelShot details_shot = CurrentWindowShot("details");
+    if (BeginPanelMenu("##details_menu")) {
+      if (ImGui::MenuItem("Save details as PNG")) req->save_panel = details_shot;
+      ImGui::EndPopup();
+    }
+    ImGui::EndChild();
+  }
   ImGui::EndGroup();
+  if (overview_window_ && narrow && p.show_overview && !AnalysisPending(state)) {
+    ImGui::SetNextWindowSize(ImVec2(560 * scale, 600 * scale), ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Overview###overview_window", &overview_window_, ImGuiWindowFlags_NoSavedSettings)) {
+      overview_.Draw(state);
+    }
+    ImGui::End();
+  }
 }
 
 void MainView::DrawLeftColumn(ViewState& state, float height, float width, ViewRequests* req) {
@@ -250,20 +278,9 @@ void MainView::DrawBottomMenu(ViewState& state, ViewRequests* req) {
 }
 
 void MainView::DrawSelectionTab(ViewState& state) {
-  // Range aggregation, plus the details when the overview column (which
-  // normally holds them) is hidden.
-  if (!overview_column_) {
-    const float half = ImGui::GetContentRegionAvail().x * 0.5f;
-    ImGui::BeginChild("##range", ImVec2(half, 0), false);
-    range_.Draw(state);
-    ImGui::EndChild();
-    ImGui::SameLine();
-    ImGui::BeginChild("##details_tab", ImVec2(0, 0), false);
-    details_.Draw(state);
-    ImGui::EndChild();
-  } else {
-    range_.Draw(state);
-  }
+  // Range aggregation; the details are in the overview column or, without
+  // it, beside the tables (DrawBody).
+  range_.Draw(state);
 }
 
 // Enter and Shift+Enter step through the matches and keep the field

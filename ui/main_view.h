@@ -97,7 +97,9 @@ class MainView {
   char folder_buf_[512] = {};  // the View menu's export folder field
   bool focus_search_ = false;
   bool diagnostics_open_ = false;
-  bool overview_column_ = true;  // last frame drew the overview column (not the narrow summary strip)  // the data-loss banner's Details window
+  bool overview_column_ = true;  // last frame drew the overview column (not the narrow summary strip)
+  bool narrow_ = false;            // last frame's window was below the overview column's width
+  bool overview_window_ = false;   // narrow window: the overview in a window of its own
   char search_buf_[256] = {};
   int analysis_pending_panels_ = 0;
 };

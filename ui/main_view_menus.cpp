@@ -8,6 +8,7 @@
 
 #include "ui/main_view.h"
 #include "ui/theme.h"
+#include "ui/tooltip.h"
 #include "ui/window_fit.h"
 #include "ui/ui_scale.h"
 
@@ -42,7 +43,7 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Open...", "Ctrl+O")) req->open_dialog = true;
     if (ImGui::MenuItem("Open folder...")) req->open_folder_dialog = true;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("A TensorBoard / XProf log directory: pick a profile run and host");
+    if (ImGui::IsItemHovered()) WrappedTooltip("A TensorBoard / XProf log directory: pick a profile run and host");
     if (ImGui::BeginMenu("Open recent", !status.recent.empty())) {
       for (const std::string& path : status.recent) {
         if (ImGui::MenuItem(path.c_str())) req->open_path = path;
@@ -50,10 +51,10 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
       ImGui::EndMenu();
     }
     if (ImGui::MenuItem("Compare with...", nullptr, false, state.trace() != nullptr)) req->compare_dialog = true;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pick a second run (B) to compare with the trace on screen (A)");
+    if (ImGui::IsItemHovered()) WrappedTooltip("Pick a second run (B) to compare with the trace on screen (A)");
     ImGui::Separator();
     if (ImGui::MenuItem("Clear cache")) req->clear_cache = true;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Delete the column cache that makes large traces reopen instantly");
+    if (ImGui::IsItemHovered()) WrappedTooltip("Delete the column cache that makes large traces reopen instantly");
     if (ImGui::MenuItem("Quit")) req->quit = true;
     ImGui::EndMenu();
   }
@@ -64,7 +65,14 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
       state.color_mode = ColorMode::kByKind;
     ImGui::MenuItem("Show all flow arrows in view", nullptr, &state.show_all_flows);
     ImGui::MenuItem("Shade GPU idle gaps", nullptr, &state.links.show_gap_overlay);
-    ImGui::MenuItem("Overview column", nullptr, &state.panels.show_overview);
+    if (!narrow_) {
+      ImGui::MenuItem("Overview column", nullptr, &state.panels.show_overview);
+    } else {
+      // Too narrow for the column: say what is shown instead, and offer the whole overview.
+      ImGui::MenuItem("Overview summary line", nullptr, &state.panels.show_overview);
+      if (ImGui::IsItemHovered()) WrappedTooltip("The overview column shows from 1280 px of width");
+      ImGui::MenuItem("Overview window", nullptr, &overview_window_, state.panels.show_overview);
+    }
     // Tracks hidden from their right-click menu come back here.
     const size_t hidden = state.layout.hidden_tracks.size();
     const std::string show_hidden = "Show hidden tracks" + (hidden ? " (" + std::to_string(hidden) + ")" : std::string());
@@ -95,7 +103,7 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
 void MainView::DrawPicturesMenu(ViewState& state, ViewRequests* req) {
   if (ImGui::MenuItem("Save screenshot", "F12")) req->save_screenshot = true;
   ImGui::MenuItem("Caption under pictures", nullptr, &state.pictures.show_caption);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A strip naming the trace, the visible time range and the step");
+  if (ImGui::IsItemHovered()) WrappedTooltip("A strip naming the trace, the visible time range and the step");
   if (ImGui::BeginMenu("Save pictures and tables to")) {
     if (ImGui::IsWindowAppearing()) {
       std::strncpy(folder_buf_, state.pictures.export_folder.c_str(), sizeof folder_buf_ - 1);

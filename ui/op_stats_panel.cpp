@@ -15,6 +15,7 @@
 #include "ui/sortable_table.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/tooltip.h"
 #include "ui/ui_scale.h"
 
 namespace stepline::ui {
@@ -231,7 +232,7 @@ void OpStatsPanel::DrawTable(ViewState& state) {
       ImGui::TextUnformatted(kind.data(), kind.data() + kind.size());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(op.name.data(), op.name.data() + op.name.size());
-      if (ImGui::IsItemHovered() && op.name.size() > 40) ImGui::SetTooltip("%.*s", static_cast<int>(op.name.size()), op.name.data());
+      if (ImGui::IsItemHovered() && op.name.size() > 40) WrappedTooltip("%.*s", static_cast<int>(op.name.size()), op.name.data());
       ImGui::TableNextColumn();
       ImGui::Text("%llu", static_cast<unsigned long long>(op.count));
       for (DurNs ns : {op.total_ns, op.avg_ns, op.min_ns, op.max_ns, op.self_ns}) {
@@ -276,7 +277,7 @@ void OpStatsPanel::DrawTopChart(ViewState& state, float width) {
                 nullptr, 0.f, &clip);
     dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, theme::kCardValue, label.c_str(), nullptr, 0.f, &clip);
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("%.*s (%s)\nself %s, %.1f%% of %s time\nClick to highlight on the timeline",
+      WrappedTooltip("%.*s (%s)\nself %s, %.1f%% of %s time\nClick to highlight on the timeline",
                         static_cast<int>(op.name.size()), op.name.data(), std::string(analysis::OpKindName(op.kind)).c_str(),
                         FormatDuration(op.self_ns).c_str(), op.percent,
                         analysis::IsDeviceOpKind(op.kind) ? "device" : "host");

@@ -15,6 +15,7 @@
 #include "ui/step_chart_svg.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/tooltip.h"
 #include "ui/xla_modules_table.h"
 #include "ui/ui_scale.h"
 
@@ -59,7 +60,7 @@ void DrawCard(const char* id, const std::string& value, const char* label, const
   dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + 8 * s, p.y + size.y - ImGui::GetFontSize() - 5 * s),
               theme::kCardLabel, label, nullptr, 0.f, &clip);
   if (ImGui::IsItemHovered() && (!detail.empty() || shown != value)) {
-    ImGui::SetTooltip("%s", detail.empty() ? value.c_str() : detail.c_str());
+    WrappedTooltip("%s", detail.empty() ? value.c_str() : detail.c_str());
   }
 }
 
@@ -228,11 +229,11 @@ void OverviewPanel::DrawRecommendations(const ViewState& state) {
   SectionTitle("Recommendations");
   for (const std::string& r : recs) {
     ImGui::Bullet();
-    ImGui::TextWrapped("%s", r.c_str());
+    ImGui::TextWrapped("%s", PlainCodeSpans(r).c_str());
   }
   // What was left out and why (a cut file): said, not silently missing.
   ImGui::PushTextWrapPos(0.0f);
-  for (const std::string& n : notes) ImGui::TextDisabled("Note: %s", n.c_str());
+  for (const std::string& n : notes) ImGui::TextDisabled("Note: %s", PlainCodeSpans(n).c_str());
   ImGui::PopTextWrapPos();
 }
 
@@ -267,7 +268,7 @@ void OverviewPanel::DrawCauseChart(ViewState& state) {
     const std::string value = FormatDuration(ns) + "  " + Percent(static_cast<double>(ns), static_cast<double>(total));
     dl->AddText(ImVec2(p.x + label_w + bar_w + 6 * s, ty), theme::kTrackText, value.c_str());
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("%s: %s of GPU idle time %s\nClick to list these gaps", CauseLabel(cause),
+      WrappedTooltip("%s: %s of GPU idle time %s\nClick to list these gaps", CauseLabel(cause),
                         Percent(static_cast<double>(ns), static_cast<double>(total)).c_str(),
                         by_cause.in_steps
                             ? "inside the steps (copy rows: a copy runs, no kernel; the idle rows: no GPU op)"

@@ -9,6 +9,7 @@
 
 #include "model/text_format.h"
 #include "ui/timeline/timeline_data.h"
+#include "ui/tooltip.h"
 
 namespace stepline::ui {
 namespace query_panel {
@@ -254,7 +255,7 @@ void QueryPanel::Draw(ViewState& state, QueryBackend* backend) {
       for (size_t i = 0; i < saved_.size(); ++i) {
         ImGui::PushID(static_cast<int>(i));
         if (ImGui::Selectable(saved_[i].first.c_str())) SetSql(saved_[i].second);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", saved_[i].second.c_str());
+        if (ImGui::IsItemHovered()) WrappedTooltip("%s", saved_[i].second.c_str());
         ImGui::PopID();
       }
       ImGui::EndTabItem();
@@ -265,7 +266,7 @@ void QueryPanel::Draw(ViewState& state, QueryBackend* backend) {
         ImGui::PushID(static_cast<int>(i));
         std::string line = history_[i].substr(0, history_[i].find('\n'));
         if (ImGui::Selectable(line.c_str())) SetSql(history_[i]);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", history_[i].c_str());
+        if (ImGui::IsItemHovered()) WrappedTooltip("%s", history_[i].c_str());
         ImGui::PopID();
       }
       ImGui::EndTabItem();

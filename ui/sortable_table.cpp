@@ -52,7 +52,11 @@ void SetupSortableColumns(std::span<const SortableColumn> columns, int frozen_co
     ImGuiTableColumnFlags f = style & kColumnStretch ? ImGuiTableColumnFlags_WidthStretch : ImGuiTableColumnFlags_WidthFixed;
     if (style & kColumnDescending) f |= ImGuiTableColumnFlags_PreferSortDescending;
     if (style & kColumnDefaultSort) f |= ImGuiTableColumnFlags_DefaultSort;
-    const float weight = style & kColumnStretch ? columns[c].weight : 0.f;
+    float weight = style & kColumnStretch ? columns[c].weight : 0.f;
+    if (!(style & kColumnStretch) && (style & kColumnSampleWidth) && columns[c].sample != nullptr) {
+      weight = std::max(ImGui::CalcTextSize(columns[c].name).x + ImGui::GetFontSize(),
+                        ImGui::CalcTextSize(columns[c].sample).x);
+    }
     ImGui::TableSetupColumn(columns[c].name, f, weight, static_cast<ImGuiID>(c));
   }
   ImGui::TableHeadersRow();

@@ -15,6 +15,10 @@ enum ColumnStyle : uint8_t {
   kColumnStretch = 1,       // takes the spare width
   kColumnDescending = 2,    // first click sorts largest first (times, counts)
   kColumnDefaultSort = 4,   // the sort before the user picks one
+  // Fixed: at least as wide as `sample` from the first frame. Auto-fit sees
+  // only the rows on screen then; a longer value scrolled to later was cut
+  // ("717.6 m", "Host c"). Give the widest value the column can hold.
+  kColumnSampleWidth = 8,
 };
 
 // Typical widest cells, for SortableColumn::sample.

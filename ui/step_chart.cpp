@@ -10,6 +10,7 @@
 #include "ui/analysis_format.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/tooltip.h"
 #include "ui/ui_scale.h"
 
 namespace stepline::ui {
@@ -265,7 +266,7 @@ void StepChart::DrawBar(const StepBucket& b, const Rect& r, DurNs scale_ns, bool
 
 void StepChart::DrawTooltip(const ViewState& state, const StepBucket& b, int category, bool is_mean) {
   const auto& steps = state.data->analysis.report.steps;
-  ImGui::BeginTooltip();
+  BeginWrappedTooltip();
   if (is_mean) {
     ImGui::Text("Mean of %zu steps: %s", steps.size(), FormatDuration(b.mean_dur_ns).c_str());
   } else if (b.count() == 1) {
@@ -296,7 +297,7 @@ void StepChart::DrawTooltip(const ViewState& state, const StepBucket& b, int cat
     }
   }
   if (!is_mean) ImGui::TextDisabled("Click to show on the timeline");
-  ImGui::EndTooltip();
+  EndWrappedTooltip();
 }
 
 // A downward triangle just above the bar: this bar holds an outlier step.
@@ -337,11 +338,11 @@ void StepChart::DrawHistogram(const ViewState& state, const Rect& plot, float la
     if (hovered && mouse.x >= x0 && mouse.x < x0 + bin_w && mouse.y >= plot.y0 && mouse.y <= plot.y1) {
       dl->AddRectFilled(ImVec2(x0, plot.y0), ImVec2(x1, plot.y1), theme::kChartHover);
       const DurNs a = h.lo_ns + static_cast<DurNs>(i) * h.bin_ns;
-      ImGui::BeginTooltip();
+      BeginWrappedTooltip();
       ImGui::Text("%u step%s of %s .. %s", h.counts[i], h.counts[i] == 1 ? "" : "s", FormatDuration(a).c_str(),
                   FormatDuration(a + h.bin_ns).c_str());
       if (h.outliers[i] > 0) ImGui::Text("%u outlier step%s", h.outliers[i], h.outliers[i] == 1 ? "" : "s");
-      ImGui::EndTooltip();
+      EndWrappedTooltip();
     }
   }
   // Percentile lines, labelled at the top.

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 
+#include "ui/tooltip.h"
+
 namespace stepline::ui {
 
 namespace {
@@ -54,7 +56,7 @@ void TableExportMenuItems(const char* what, const char* stem, const std::functio
   const std::string copy = std::string("Copy ") + what + " as TSV";
   const std::string save = std::string("Save ") + what + " as CSV";
   if (ImGui::MenuItem(copy.c_str())) ImGui::SetClipboardText(ToTsv(build()).c_str());
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Tab-separated, for pasting into a spreadsheet");
+  if (ImGui::IsItemHovered()) WrappedTooltip("Tab-separated, for pasting into a spreadsheet");
   if (ImGui::MenuItem(save.c_str())) out->push_back(ExportRequest{stem, "csv", ToCsv(build())});
 }
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <ostream>
 
+#include "app/cli/headline_dump.h"
 #include "app/runs/cached_trace_load.h"
 #include "app/cli/cli_args.h"
 #include "app/cli/command_options.h"
@@ -31,6 +32,7 @@ constexpr const char* kUsage =
     "       [--view timeline|overview|step-histogram|ops|kernels|gaps|memory|compare]\n"
     "       [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
     "       [--file-dialog DIR]  (the File > Open dialog up, listing DIR)\n"
+    "       [--headlines FILE]  (every headline figure drawn, as view, subject, figure, text lines)\n"
     "       stepline screenshot PATH... --view ranks --out OUT.png [--runs] [--step N] [--range START_MS:END_MS]\n"
     "       (rank traces, or directories of them; --runs: the list of a TensorBoard folder's runs shown;\n"
     "       --step/--range: the timeline aligned on step N, showing that range since its start, zoomed in\n"
@@ -129,7 +131,8 @@ LoadedData LoadInput(const std::string& path, const std::string& demo, std::stri
 int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(
       args,
-      ArgSpec{{"--force", "--caption", "--help", "--runs"}, {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step", "--file-dialog"}});
+      ArgSpec{{"--force", "--caption", "--help", "--runs"}, {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step", "--file-dialog",
+                                                        "--headlines"}});
   if (parsed.ok() && parsed->Has("--help")) {
     out << kUsage;
     return 0;
@@ -200,6 +203,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     shot.run_list = a.Has("--runs");
     shot.step = static_cast<int>(std::max(0L, step_number));
     if (range) shot.range_ms = std::pair{start_ms, end_ms};
+    shot.headlines_path = a.Value("--headlines").value_or("");
     return ScreenshotRanks(files, *out_path, size.w, size.h, scale, a.Has("--force"), shot, out, err);
   }
   for (std::string& file : files) {
@@ -279,10 +283,18 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   // The Open dialog up over the view, listing DIR (pictures of the dialog).
   if (const auto dialog_dir = a.Value("--file-dialog")) session.BrowseFor(ViewerSession::Pick::kOpen, *dialog_dir);
   // A few frames let ImGui settle table and window sizes.
+  const std::string headlines_path = a.Value("--headlines").value_or("");
+  std::vector<ui::DrawnHeadline> drawn;
+  if (!headlines_path.empty()) ui::RecordHeadlines(&drawn);
   RenderHeadlessFrames(size.w, size.h, 4, [&] {
     renderer.BeginFrame();
     session.Frame({}, &renderer);
   }, target);
+  ui::RecordHeadlines(nullptr);
+  if (!headlines_path.empty() && !WriteHeadlineDump(headlines_path, drawn, &error)) {
+    err << "stepline screenshot: " << error << "\n";
+    return 1;
+  }
   exports::SafeWriteOptions write;
   write.overwrite = a.Has("--force");
   for (const std::string& f : files) write.inputs.push_back(f);

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "app/cli/cli_args.h"
+#include "app/cli/headline_dump.h"
 #include "app/gui/gl_window.h"
 #include "app/gui/headless_frame.h"
 #include "app/gui/offscreen.h"
@@ -19,6 +20,7 @@
 #include "app/runs/rank_set.h"
 #include "app/cli/screenshot_ranks.h"
 #include "ui/ranks/ranks_view.h"
+#include "ui/ranks/ranks_window.h"
 
 namespace stepline::app {
 
@@ -68,14 +70,8 @@ int ScreenshotRanks(const std::vector<std::string>& paths, const std::string& ou
   for (const analysis::RankSummary& r : run.ranks) trace_paths.push_back(r.lanes.empty() ? std::string() : r.path);
   RankDetailCache details(std::move(trace_paths), RankDetailBudget());
   input.details = &details;
-  const auto draw = [&] {
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(vp->Pos);
-    ImGui::SetNextWindowSize(vp->Size);
-    ImGui::Begin("Ranks", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
-    view.Draw(input);
-    ImGui::End();
-  };
+  ui::RanksWindow ranks_window;  // as the window draws it: menu bar and all
+  const auto draw = [&] { ranks_window.Draw(view, input, false); };
   RenderHeadlessFrames(width, height, 4, draw, target);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
   while (!details.Idle() && std::chrono::steady_clock::now() < deadline) {
@@ -83,7 +79,14 @@ int ScreenshotRanks(const std::vector<std::string>& paths, const std::string& ou
     RenderHeadlessFrames(width, height, 1, draw, target);  // the view may ask for more ranks
   }
   if (!details.Idle()) err << "stepline screenshot: rank detail still loading after 2 minutes; drawn as summaries\n";
+  std::vector<ui::DrawnHeadline> drawn;
+  if (!shot.headlines_path.empty()) ui::RecordHeadlines(&drawn);
   RenderHeadlessFrames(width, height, 4, draw, target);
+  ui::RecordHeadlines(nullptr);
+  if (!shot.headlines_path.empty() && !WriteHeadlineDump(shot.headlines_path, drawn, &gl_error)) {
+    err << "stepline screenshot: " << gl_error << '\n';
+    return 1;
+  }
   exports::SafeWriteOptions write;
   write.overwrite = force;
   for (const analysis::RankSummary& s : run.ranks) write.inputs.push_back(s.path);

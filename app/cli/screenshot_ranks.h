@@ -17,6 +17,7 @@ struct RanksShotView {
   // step. Ranks zoomed in past their summaries are loaded in detail
   // (RankDetailCache) before the picture is taken.
   std::optional<std::pair<double, double>> range_ms;
+  std::string headlines_path;  // "": none; else the headline figures drawn (headline_dump.h)
 };
 
 // Loads the rank set of `paths` (rank_set.h) and renders its ranks view at

@@ -13,6 +13,8 @@
 #include <cfloat>
 #include <filesystem>
 
+#include "ui/ui_scale.h"
+
 namespace stepline::app {
 namespace {
 
@@ -79,6 +81,7 @@ bool GlWindow::Create(const Options& options, std::string* error) {
     glfwGetWindowContentScale(window_, &sx, &sy);
     font_scale_ = std::max(1.f, sy);
   }
+  ui::SetDisplayScale(font_scale_);  // the layout's cutoffs count logical px
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   SetUpImGuiStyle(font_scale_);

@@ -34,6 +34,8 @@ std::vector<RunPickerRow> RunPickerRows(const std::vector<ProfileRun>& runs) {
       row.host = trace.host;
       row.size = FormatBytes(trace.bytes);
       row.path = trace.path;
+      row.run_dir = runs[r].dir;
+      row.run_traces = runs[r].traces.size();
       row.newest = r == 0;
       rows.push_back(std::move(row));
     }
@@ -85,7 +87,7 @@ void RunPicker::Scan() {
   }
 }
 
-bool RunPicker::Draw(std::string* picked) {
+bool RunPicker::Draw(Choice* picked) {
   static constexpr const char* kPopupId = "Open folder###profile_run_picker";
   if (open_requested_) {
     ImGui::OpenPopup(kPopupId);
@@ -145,14 +147,24 @@ bool RunPicker::Draw(std::string* picked) {
   }
   ImGui::EndChild();
   const bool can_open = selected_ >= 0 && selected_ < static_cast<int>(rows_.size());
+  // A run of several ranks opens side by side (the ranks view); one rank alone on request.
+  bool one_rank = false;
   if (ImGui::Button("Open newest") && !rows_.empty()) {
     selected_ = 0;
     chosen = true;
   }
   ImGui::SameLine();
-  if (ImGui::Button("Open selected") && can_open) chosen = true;
+  const bool many = can_open && rows_[selected_].run_traces >= 2;
+  if (ImGui::Button(many ? "Open selected run (ranks view)" : "Open selected") && can_open) chosen = true;
   ImGui::SameLine();
-  if (chosen) *picked = rows_[selected_].path;
+  ImGui::BeginDisabled(!many);
+  if (ImGui::Button("Open this rank only")) chosen = one_rank = true;
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (chosen) {
+    const RunPickerRow& row = rows_[selected_];
+    *picked = row.run_traces >= 2 && !one_rank ? Choice{"", row.run_dir} : Choice{row.path, ""};
+  }
   if (ImGui::Button("Cancel") || chosen) ImGui::CloseCurrentPopup();
   ImGui::EndPopup();
   return chosen;

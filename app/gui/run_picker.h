@@ -1,7 +1,8 @@
 // RunPicker: the File > Open folder modal. Browse to a TensorBoard / XProf
 // log directory; every profile run under it (profile_runs.h) is listed with
-// its hosts, date and size, newest first, and a double-click opens one host's
-// trace. The rows are built by RunPickerRows() so tests can read them.
+// its hosts, date and size, newest first. A run of one trace opens that
+// trace; a run of several ranks (or hosts) opens the ranks view, all of them
+// side by side, unless "Open this rank only" is pressed. The rows are built by RunPickerRows() so tests can read them.
 #pragma once
 
 #include <string>
@@ -19,7 +20,9 @@ struct RunPickerRow {
   std::string date;  // the file's modification time, local "YYYY-MM-DD HH:MM"
   std::string host;
   std::string size;  // FormatBytes
-  std::string path;  // what a double-click opens
+  std::string path;  // this host's trace
+  std::string run_dir;     // the run's folder
+  size_t run_traces = 0;   // the run's trace files: two or more open the ranks view
   bool newest = false;
 };
 std::vector<RunPickerRow> RunPickerRows(const std::vector<ProfileRun>& runs);
@@ -31,8 +34,13 @@ class RunPicker {
  public:
   // Opens the modal on `folder` (the current directory when empty) and scans it.
   void Open(const std::string& folder);
-  // Draws the modal if open; true with *picked set when a trace is chosen.
-  bool Draw(std::string* picked);
+  // What the user chose: one trace, or a run of several ranks for the ranks view.
+  struct Choice {
+    std::string path;     // one trace file ("" for a run of ranks)
+    std::string ranks_run;  // the run's folder when its ranks are to be shown together
+  };
+  // Draws the modal if open; true with *picked set when something is chosen.
+  bool Draw(Choice* picked);
   const std::string& folder() const { return folder_; }
   const std::vector<RunPickerRow>& rows() const { return rows_; }
   const std::string& error() const { return error_; }

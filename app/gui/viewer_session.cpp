@@ -57,6 +57,16 @@ bool ViewerSession::ChooseTraceIn(std::string* path) {
 }
 
 void ViewerSession::OpenFile(const std::string& given) {
+  // A folder holding a run of several ranks (or hosts): all of them side by
+  // side, as a dropped folder opens; the ranks view opens one rank alone.
+  std::error_code ec;
+  if (std::filesystem::is_directory(given, ec)) {
+    auto runs = FindProfileRuns(given);
+    if (runs && runs->front().traces.size() >= 2) {
+      OpenRanks({given}, given);
+      return;
+    }
+  }
   std::string path = given;
   if (!ChooseTraceIn(&path)) return;
   // A single open supersedes a comparison being assembled.
@@ -537,27 +547,25 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
   status_.modal_open = browser_.is_open() || drop_.question != ui::DropQuestion::kNone;
   FillStatus();
   if (ranks_) {
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(vp->Pos);
-    ImGui::SetNextWindowSize(vp->Size);
-    ImGui::Begin("Ranks", nullptr,
-                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                     ImGuiWindowFlags_NoBringToFrontOnFocus);
     ui::RanksViewInput input;
     input.ranks = ranks_->ranks;
     input.analysis = &ranks_->analysis;
     input.title = ranks_title_;
     input.runs = RanksRunChoices(ranks_->runs, ranks_->run_index);
     input.details = rank_details_.get();
-    const std::optional<std::string> open = ranks_view_.Draw(input);
-    ImGui::End();
+    ui::RanksRequests req = ranks_window_.Draw(ranks_view_, input, !status_.modal_open);
+    if (req.open_dialog) BrowseFor(Pick::kOpen);
+    if (req.open_folder_dialog) BrowseFolder();
+    result.quit = req.quit;
+    result.save_screenshot = req.save_screenshot;
+    result.save_panel = std::move(req.save_panel);
     if (std::optional<std::string> run_dir = ranks_view_.TakeRunChoice()) {
       OpenRanks({ranks_->runs_root}, ranks_title_, *run_dir);  // the view stays until the run is loaded
     }
-    if (open) {
+    if (req.open_rank) {
       ranks_.reset();  // the single view shows the rank's load progress
       rank_details_.reset();
-      OpenFile(*open);
+      OpenFile(*req.open_rank);
     }
   } else if (comparing_) {
     ui::CompareRequests req = compare_.Draw(MakeCompareStatus(), renderer);
@@ -577,9 +585,13 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
   if (const ui::DropChoice choice = drop_.Draw(); choice != ui::DropChoice::kNone) AnswerDrop(choice);
   std::string picked;
   if (browser_.Draw(&picked)) HandlePick(picked);
-  if (run_picker_.Draw(&picked)) {
+  if (RunPicker::Choice choice; run_picker_.Draw(&choice)) {
     last_log_dir_ = run_picker_.folder();
-    OpenFile(picked);
+    if (!choice.ranks_run.empty()) {
+      OpenRanks({run_picker_.folder()}, run_picker_.folder(), choice.ranks_run);
+    } else {
+      OpenFile(choice.path);
+    }
   }
   return result;
 }

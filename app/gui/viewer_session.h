@@ -38,6 +38,7 @@
 #include "ui/compare/drop_prompt.h"
 #include "ui/main_view.h"
 #include "ui/ranks/ranks_view.h"
+#include "ui/ranks/ranks_window.h"
 #include "ui/view_state.h"
 
 namespace stepline::app {
@@ -203,6 +204,7 @@ class ViewerSession {
   std::unique_ptr<RankDetailCache> rank_details_;  // the zoomed-in ranks' slices; goes with ranks_
   std::string ranks_title_;
   ui::RanksView ranks_view_;
+  ui::RanksWindow ranks_window_;  // its menu bar, keys and help
   struct RanksOutcome {
     std::shared_ptr<const RanksRun> run;
     std::string error;

@@ -1,6 +1,7 @@
 // ComputeHeadline and the one formatting of each headline figure (headline.h).
 #include "model/analysis/headline.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "model/analysis/memory_analysis.h"
@@ -88,6 +89,13 @@ Headline ComputeHeadline(const Report& r) {
   return h;
 }
 
+Headline RankHeadline(int64_t steps, DurNs step_mean_ns) {
+  Headline h;
+  h.steps = static_cast<size_t>(std::max<int64_t>(0, steps));
+  h.mean_step_ns = step_mean_ns;
+  return h;
+}
+
 std::string HeadlineLabel(const Headline& h, HeadlineFigure figure) {
   switch (figure) {
     case HeadlineFigure::kSteps: return "steps";
@@ -97,6 +105,7 @@ std::string HeadlineLabel(const Headline& h, HeadlineFigure figure) {
     case HeadlineFigure::kTopIdleCause: return "top idle cause";
     case HeadlineFigure::kMostBlamed: return "most blamed event (by idle time)";
     case HeadlineFigure::kMemoryPeak: return h.has_memory ? h.memory_pool + " memory peak" : "memory peak";
+    case HeadlineFigure::kStepMean: return "mean step time";
   }
   return "";
 }
@@ -116,6 +125,7 @@ std::string HeadlineText(const Headline& h, HeadlineFigure figure) {
     case HeadlineFigure::kMostBlamed: return h.most_blamed.empty() ? "-" : h.most_blamed;
     case HeadlineFigure::kMemoryPeak:
       return h.has_memory ? FormatMemoryBytes(static_cast<double>(h.memory_peak_bytes)) : "-";
+    case HeadlineFigure::kStepMean: return h.steps == 0 ? "-" : text::FormatDuration(h.mean_step_ns);
   }
   return "-";
 }

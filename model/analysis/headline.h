@@ -26,8 +26,9 @@ enum class HeadlineFigure : uint8_t {
   kTopIdleCause,  // the cause with the most idle time; none when nothing is idle
   kMostBlamed,    // TopBlamedEvent
   kMemoryPeak,    // the first memory pool's peak allocated
+  kStepMean,      // the mean step time alone: table cells (compare summary, ranks table)
 };
-inline constexpr int kHeadlineFigureCount = 7;
+inline constexpr int kHeadlineFigureCount = 8;
 
 struct Headline {
   size_t steps = 0;
@@ -52,6 +53,9 @@ struct Headline {
 };
 
 Headline ComputeHeadline(const Report& report);
+// A rank's figures in the ranks view: its steps and mean step time (no
+// spread: a rank's summary keeps the summed step time, not each step).
+Headline RankHeadline(int64_t steps, DurNs step_mean_ns);
 
 // The figure's label, with the device's word: "steps", "TPU busy".
 std::string HeadlineLabel(const Headline& h, HeadlineFigure figure);

@@ -58,6 +58,26 @@ TEST(FolderSessionTest, AFolderWithoutARunIsAnErrorOnScreen) {
   EXPECT_EQ(session.state().data, nullptr);
 }
 
+// File > Open folder on a run of several ranks (here two hosts' traces)
+// opens the ranks view, all of them side by side; it once opened the first
+// rank alone, and the ranks view was reachable only from the command line.
+TEST(FolderSessionTest, AFolderOfSeveralRanksOpensTheRanksView) {
+  const fs::path logs = MakeScratchDirRemovedAtExit("folder-session-ranks") / "logs";
+  WriteSliceTrace(logs / "plugins" / "profile" / "run" / "worker0.pt.trace.json", 3);
+  WriteSliceTrace(logs / "plugins" / "profile" / "run" / "worker1.pt.trace.json", 3);
+  ViewerSession session{RecentFiles("/dev/null/never")};
+  session.OpenFile(logs.string());
+  EXPECT_TRUE(session.loading_ranks());
+  for (int i = 0; i < 6000 && session.loading_ranks(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    session.PollLoads();
+  }
+  EXPECT_TRUE(session.showing_ranks()) << session.error();
+  ASSERT_NE(session.ranks_run(), nullptr);
+  EXPECT_EQ(session.ranks_run()->ranks.size(), 2u);
+  EXPECT_EQ(session.state().data, nullptr);  // no single rank was opened
+}
+
 // The picker draws headless for a few frames: the modal opens, lists the
 // runs, and picks nothing by itself.
 TEST(FolderSessionTest, RunPickerDrawsHeadless) {
@@ -67,7 +87,7 @@ TEST(FolderSessionTest, RunPickerDrawsHeadless) {
   testing::HeadlessImGui imgui(ImVec2(1280, 800));
   RunPicker picker;
   picker.Open(logs.string());
-  std::string picked;
+  RunPicker::Choice picked;
   bool open_seen = false;
   for (int frame = 0; frame < 3; ++frame) {
     ImGui::NewFrame();
@@ -76,8 +96,12 @@ TEST(FolderSessionTest, RunPickerDrawsHeadless) {
     ImGui::Render();
   }
   EXPECT_TRUE(open_seen);
-  EXPECT_EQ(picked, "");
-  EXPECT_EQ(picker.rows().size(), 2u);
+  EXPECT_EQ(picked.path, "");
+  EXPECT_EQ(picked.ranks_run, "");
+  ASSERT_EQ(picker.rows().size(), 2u);
+  // Two hosts of one run: choosing it opens the ranks view, not one rank.
+  EXPECT_EQ(picker.rows()[0].run_traces, 2u);
+  EXPECT_EQ(picker.rows()[0].run_dir, (logs / "plugins" / "profile" / "run").string());
 }
 
 }  // namespace

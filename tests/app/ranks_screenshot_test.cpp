@@ -39,6 +39,31 @@ TEST(RanksScreenshotTest, DrawsTheRanksViewOfTheDemo) {
   EXPECT_NE(::stepline::testing::Screenshot((dir / "none").string() + " --view ranks --out " + (dir / "c.png").string()), 0);
 }
 
+// The ranks view has the menu bar every other view has: its top rows are
+// the single view's menu bar colour, with "File" drawn at the left.
+TEST(RanksScreenshotTest, HasTheMenuBarOfTheOtherViews) {
+  if (!::stepline::testing::HaveXvfb()) GTEST_SKIP() << "xvfb-run not installed; window test skipped";
+  const std::filesystem::path dir = MakeScratchDirRemovedAtExit("ranks-shot-menu");
+  ASSERT_EQ(RunCommand(RunDemo, {"ddp-straggler", "--ranks", "2", "--steps", "2", "--kernels", "3", "--out",
+                                 (dir / "run").string()})
+                .code,
+            0);
+  const std::string ranks = (dir / "ranks.png").string(), single = (dir / "single.png").string();
+  ASSERT_EQ(::stepline::testing::Screenshot((dir / "run").string() + " --view ranks --size 1024x700 --out " + ranks), 0);
+  ASSERT_EQ(::stepline::testing::Screenshot("--demo small-batch --size 1024x700 --out " + single), 0);
+  const ::stepline::testing::Image r = ::stepline::testing::ReadPng(ranks), s = ::stepline::testing::ReadPng(single);
+  ASSERT_EQ(r.w, 1024);
+  const uint32_t bar = ::stepline::testing::Pixel(s, 700, 3);
+  int same = 0;
+  for (int x = 0; x < r.w; ++x) same += ::stepline::testing::Pixel(r, x, 3) == bar;
+  EXPECT_GT(same, r.w * 3 / 4) << "the ranks view's top row is not a menu bar";
+  std::set<uint32_t> title_colors;  // "File": text pixels on the bar
+  for (int y = 0; y < 16; ++y) {
+    for (int x = 0; x < 40; ++x) title_colors.insert(::stepline::testing::Pixel(r, x, y));
+  }
+  EXPECT_GT(title_colors.size(), 3u) << "no menu title on the ranks view's bar";
+}
+
 // Pixel rows of [0, y_end) in which the two pictures differ.
 int DifferingRows(const ::stepline::testing::Image& a, const ::stepline::testing::Image& b, int y_end) {
   int rows = 0;

@@ -45,7 +45,9 @@ TEST(RanksSessionTest, ShowsTheRanksAndOpensADoubleClickedRankAlone) {
   EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 500);
   // Double-click the first table row (rank 0): the session starts loading it alone.
   ImGuiIO& io = ImGui::GetIO();
-  const float row_y = ImGui::GetTextLineHeightWithSpacing() * 2 + ImGui::GetFrameHeightWithSpacing() * 1.5f + 8;
+  // Under the menu bar (a frame height), the title and straggler lines and the table's header.
+  const float row_y = ImGui::GetFrameHeight() + ImGui::GetTextLineHeightWithSpacing() * 2 +
+                      ImGui::GetFrameHeightWithSpacing() * 1.5f + 8;
   bool opened = false;
   for (float y = row_y; y < 200 && !opened; y += 4) {
     for (int click = 0; click < 2 && session.showing_ranks(); ++click) {

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace stepline::ui {
 namespace {
 
@@ -45,6 +47,41 @@ TEST(BodyLayout, CollapsesBelow1280PixelsOfWindowWidth) {
   PanelLayout panels;
   EXPECT_TRUE(ComputeBodyLayout(panels, 1279, 1260, 800, kSplitter, 1.f).summary_strip);
   EXPECT_TRUE(ComputeBodyLayout(panels, 1280, 1260, 800, kSplitter, 1.f).overview_column);
+}
+
+// At 2x display scaling the window's pixels are twice its logical pixels: a
+// 1920 px wide window holds what a 960 px one does at 1x, and is narrow.
+TEST(BodyLayout, CutoffCountsLogicalPixels) {
+  PanelLayout panels;
+  EXPECT_TRUE(ComputeBodyLayout(panels, 1920, 1900, 1000, kSplitter, 2.f).summary_strip);
+  EXPECT_TRUE(ComputeBodyLayout(panels, 2560, 2540, 1400, kSplitter, 2.f).overview_column);
+  EXPECT_TRUE(NarrowWindow(2559, 2.f));
+  EXPECT_FALSE(NarrowWindow(2560, 2.f));
+  // The window's 15 px font (UiScale 15/13 at 1x) is not a display scale:
+  // a 1280 px window at 1x keeps its overview column.
+  EXPECT_TRUE(ComputeBodyLayout(panels, 1280, 1260, 800, kSplitter, 15.f / 13.f, 1.f).overview_column);
+  EXPECT_TRUE(ComputeBodyLayout(panels, 2048, 2030, 1300, kSplitter, 30.f / 13.f, 2.f).summary_strip);
+}
+
+// The details sit under the overview column; wherever the column is not
+// drawn they are beside the tables, at every size, wide enough to read.
+TEST(BodyLayout, DetailsAreShownAtEverySize) {
+  struct Case {
+    float w, h, scale;
+  };
+  for (const Case c : {Case{1024, 700, 1}, Case{1280, 800, 1}, Case{1920, 1080, 1}, Case{1024, 700, 2},
+                       Case{1920, 1080, 2}}) {
+    for (bool overview : {true, false}) {
+      PanelLayout panels;
+      panels.show_overview = overview;
+      const BodyLayout l = ComputeBodyLayout(panels, c.w, c.w - 16, c.h - 80, kSplitter, c.scale);
+      EXPECT_NE(l.overview_column, l.details_beside_tables) << c.w << "x" << c.h << " scale " << c.scale;
+      if (l.details_beside_tables) {
+        EXPECT_GE(l.details_w, std::min(260.f * c.scale, (c.w - 16) * 0.5f)) << c.w;
+        EXPECT_LE(l.details_w, (c.w - 16) * 0.5f) << c.w;  // the tables keep at least half
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -5,8 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <vector>
 
+#include "model/analysis/headline.h"
 #include "tests/support/synthetic_trace.h"
+#include "ui/headline_text.h"
+#include "ui/timeline/time_ruler.h"
+#include "ui/timeline/viewport.h"
 #include "ui/toast.h"
 
 namespace stepline::ui {
@@ -58,6 +63,40 @@ TEST(CaptionTest, RangeIsClippedToTheTrace) {
   const std::string c = BuildCaption("a", state);
   EXPECT_NE(c.find("view 0 ns - " + std::string("3.900 ms")), std::string::npos) << c;
   EXPECT_EQ(c.find("-500"), std::string::npos) << c;
+}
+
+// The caption and the ruler's length label read one range: the view cut to
+// the trace (they once said 1.173 s and 1.220 s of the same view).
+TEST(CaptionTest, ViewRangeIsTheOneTheRulerLabelReads) {
+  ViewState state;
+  state.data = FourSteps();
+  const TimeRange span = state.trace()->span();
+  state.viewport.visible = TimeRange{span.start_ns - Us(200), span.end_ns + Us(300)};
+  const TimeRange shown = VisibleTraceRange(state.viewport, span);
+  EXPECT_EQ(shown.start_ns, span.start_ns);
+  EXPECT_EQ(shown.end_ns, span.end_ns);
+  const std::string c = BuildCaption("a", state);
+  EXPECT_NE(c.find("(" + FormatDuration(shown.duration_ns()) + ")"), std::string::npos) << c;
+  // A view wholly past the trace shows none of it.
+  state.viewport.visible = TimeRange{span.end_ns + Us(10), span.end_ns + Us(20)};
+  EXPECT_EQ(VisibleTraceRange(state.viewport, span).duration_ns(), 0);
+}
+
+// The caption's device busy is the headline figure, drawn through the one helper.
+TEST(CaptionTest, DeviceBusyIsTheHeadlineFigure) {
+  ViewState state;
+  state.data = FourSteps();
+  state.viewport.visible = state.trace()->span();
+  std::vector<DrawnHeadline> drawn;
+  RecordHeadlines(&drawn);
+  const std::string c = BuildCaption("a", state);
+  RecordHeadlines(nullptr);
+  const analysis::Headline h = analysis::ComputeHeadline(state.data->analysis.report);
+  ASSERT_EQ(drawn.size(), 1u) << c;
+  EXPECT_EQ(drawn[0].view, "caption");
+  EXPECT_EQ(drawn[0].figure, analysis::HeadlineFigure::kDeviceBusy);
+  EXPECT_NE(c.find("GPU busy " + analysis::HeadlineText(h, analysis::HeadlineFigure::kDeviceBusy)), std::string::npos)
+      << c;
 }
 
 TEST(CaptionTest, WholeTraceIgnoresTheView) {

@@ -107,7 +107,8 @@ TEST(CompareCaptionTest, NamesBothFilesTheAlignedStepsAndTheRangeFromTheStepStar
                                                TimeRange{origin_a - 50'000, origin_a + 1'200'000}, origin_a);
   EXPECT_EQ(text,
             "A: a.json.gz  vs  B: b.json.gz  |  aligned A step 2 (ProfilerStep#3), B step 1 (ProfilerStep#8)  |  "
-            "view -50.00 µs - 1.200 ms from the aligned step starts (1.250 ms)");
+            "view -50.00 µs - 1.200 ms from the aligned step starts (1.250 ms)  |  verdict no_change: too few full "
+            "steps to judge (0 vs 0, need 3 each)");
 }
 
 TEST(CompareCaptionTest, RunsWithoutStepsAlignOnTheirTraceStarts) {
@@ -115,7 +116,7 @@ TEST(CompareCaptionTest, RunsWithoutStepsAlignOnTheirTraceStarts) {
   const std::string text = BuildCompareCaption("", "b", c, -1, -1, TimeRange{100, 2'100}, 100);
   EXPECT_EQ(text,
             "A: (untitled)  vs  B: b  |  aligned A trace start, B trace start  |  view 0 ns - 2.000 µs from the "
-            "trace starts (2.000 µs)");
+            "trace starts (2.000 µs)  |  verdict no_change: too few full steps to judge (0 vs 0, need 3 each)");
 }
 
 size_t Count(const std::string& text, const std::string& what) {

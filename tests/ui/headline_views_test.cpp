@@ -24,6 +24,7 @@
 #include "model/text_format.h"
 #include "tests/support/headless_imgui.h"
 #include "tests/support/test_traces.h"
+#include "ui/body_layout.h"
 #include "ui/headline_text.h"
 #include "ui/main_view.h"
 
@@ -102,8 +103,10 @@ void CheckViews(HeadlineViewsTest* test, const std::string& name) {
       }
       // Each layout's view drew its figures through the helper.
       // (The overview draws no figure for a trace with neither steps nor a device: "nothing to analyse".)
-      const char* view = size.w < 1280 ? "summary line" : "overview";
-      if (report.steps.empty() && report.devices.empty() && size.w >= 1280) continue;
+      // The layout's cutoff counts logical px: at scale 2 even 1920 px is narrow.
+      const bool narrow = NarrowWindow(size.w, scale);
+      const char* view = narrow ? "summary line" : "overview";
+      if (report.steps.empty() && report.devices.empty() && !narrow) continue;
       ASSERT_TRUE(by_view.count(view)) << view << " drew no headline figure, " << where;
       const auto& figures = by_view[view];
       std::vector<HeadlineFigure> wanted = {HeadlineFigure::kSteps};

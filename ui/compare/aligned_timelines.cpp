@@ -15,6 +15,7 @@
 #include "ui/analysis_format.h"
 #include "ui/compare/compare_theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/tooltip.h"
 #include "ui/ui_scale.h"
 
 namespace stepline::ui {
@@ -129,7 +130,7 @@ void AlignedTimelines::DrawSelector(ViewState states[2], const analysis::Compari
     --want[0], --want[1];
     changed = true;
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Previous step of both runs");
+  if (ImGui::IsItemHovered()) WrappedTooltip("Previous step of both runs");
   for (int side = 0; side < 2; ++side) {
     ImGui::SameLine();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(side == 0 ? theme::kRunA : theme::kRunB),
@@ -151,7 +152,7 @@ void AlignedTimelines::DrawSelector(ViewState states[2], const analysis::Compari
     ++want[0], ++want[1];
     changed = true;
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Next step of both runs");
+  if (ImGui::IsItemHovered()) WrappedTooltip("Next step of both runs");
   // On the next line when the window is narrow, rather than cut off.
   const char* first_full = "first full steps";
   SameLineIfFits(ImGui::CalcTextSize(first_full).x + 2 * ImGui::GetStyle().FramePadding.x);
@@ -161,7 +162,7 @@ void AlignedTimelines::DrawSelector(ViewState states[2], const analysis::Compari
     changed = true;
   }
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("The first step of each run that the capture did not cut\n(A step %d, B step %d)",
+    WrappedTooltip("The first step of each run that the capture did not cut\n(A step %d, B step %d)",
                       c.a.first_full_step, c.b.first_full_step);
   }
   // The hint when it fits, else behind a "(?)".
@@ -171,7 +172,7 @@ void AlignedTimelines::DrawSelector(ViewState states[2], const analysis::Compari
     ImGui::TextDisabled("%s", hint);
   } else {
     ImGui::TextDisabled("(?)");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", hint);
+    if (ImGui::IsItemHovered()) WrappedTooltip("%s", hint);
   }
   if (changed) SelectSteps(states[0], states[1], c, want[0], want[1]);
 }

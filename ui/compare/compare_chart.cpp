@@ -9,6 +9,7 @@
 #include "ui/analysis_format.h"
 #include "ui/compare/compare_theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/tooltip.h"
 #include "ui/ui_scale.h"
 
 namespace stepline::ui {
@@ -79,7 +80,7 @@ void StackedBar(ImDrawList* dl, const StepBucket& b, float x0, float x1, float y
 }
 
 void BarTooltip(const char* run, const CompareSide& side, const StepBucket& b, int category) {
-  ImGui::BeginTooltip();
+  BeginWrappedTooltip();
   if (b.count() == 1 && b.first < side.step_names.size()) {
     ImGui::Text("%s  %s: %s", run, side.step_names[b.first].c_str(), FormatDuration(b.mean_dur_ns).c_str());
   } else {
@@ -94,7 +95,7 @@ void BarTooltip(const char* run, const CompareSide& side, const StepBucket& b, i
                 Percent(static_cast<double>(b.mean_ns[category]), static_cast<double>(b.mean_dur_ns)).c_str());
   }
   ImGui::TextDisabled("Click to align the timelines on this step");
-  ImGui::EndTooltip();
+  EndWrappedTooltip();
 }
 
 }  // namespace
@@ -195,7 +196,7 @@ void CompareChart::DrawMeanBars(const analysis::Comparison& c, const Rect& r) {
     dl->AddText(ImVec2(x0 + (bar_w - vw) / 2, top - label_h), theme::kCardValue, value.c_str());
     if (hovered_ && mouse.x >= x0 && mouse.x < x0 + bar_w && mouse.y >= plot.y0 && mouse.y < plot.y1) {
       const double frac = (plot.y1 - mouse.y) / std::max(1.0, static_cast<double>(means[side].mean_dur_ns) * px_per_ns);
-      ImGui::BeginTooltip();
+      BeginWrappedTooltip();
       ImGui::Text("%s: mean of %zu steps, %s", run, side == 0 ? c.a.steps : c.b.steps,
                   FormatDuration(means[side].mean_dur_ns).c_str());
       const int cat = CategoryAtFraction(means[side], frac);
@@ -204,7 +205,7 @@ void CompareChart::DrawMeanBars(const analysis::Comparison& c, const Rect& r) {
         ImGui::Text("%s: %s", CategoryLabel(static_cast<analysis::TimeCategory>(cat)),
                     FormatDuration(means[side].mean_ns[cat]).c_str());
       }
-      ImGui::EndTooltip();
+      EndWrappedTooltip();
     }
   }
 }

@@ -10,6 +10,7 @@
 #include "model/analysis/memory_analysis.h"
 #include "ui/analysis_format.h"
 #include "ui/compare/compare_theme.h"
+#include "ui/headline_text.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/ui_scale.h"
 
@@ -140,7 +141,7 @@ float SummaryLabelWidth(const analysis::Comparison& c) {
   return widest;
 }
 
-void DrawCompareSummary(const analysis::Comparison& c) {
+void DrawCompareSummary(const analysis::Comparison& c, const analysis::Headline* heads) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
   const float width = ImGui::GetContentRegionAvail().x;
   // The verdict of `stepline diff` (step_verdict.h), in the same words.
@@ -191,10 +192,18 @@ void DrawCompareSummary(const analysis::Comparison& c) {
       continue;
     }
     ImGui::TextUnformatted(SummaryLabel(c, i).c_str());
+    // The run rows' values are headline figures: drawn through the one helper.
+    std::string cells[2] = {FormatSummaryValue(row.unit, row.a), FormatSummaryValue(row.unit, row.b)};
+    static constexpr analysis::HeadlineFigure kRunFigures[] = {
+        analysis::HeadlineFigure::kSteps, analysis::HeadlineFigure::kStepMean, analysis::HeadlineFigure::kDeviceBusy};
+    if (const size_t k = IndexInGroup(c, i); heads != nullptr && row.group == SummaryGroup::kRun && k < 3) {
+      cells[0] = HeadlineFigureText("compare", heads[0], kRunFigures[k], "A");
+      cells[1] = HeadlineFigureText("compare", heads[1], kRunFigures[k], "B");
+    }
     ImGui::TableNextColumn();
-    ImGui::TextColored(a_color, "%s", FormatSummaryValue(row.unit, row.a).c_str());
+    ImGui::TextColored(a_color, "%s", cells[0].c_str());
     ImGui::TableNextColumn();
-    ImGui::TextColored(b_color, "%s", FormatSummaryValue(row.unit, row.b).c_str());
+    ImGui::TextColored(b_color, "%s", cells[1].c_str());
     const Change tone = SummaryTone(row);
     const ImVec4 delta_color = tone == Change::kImprovement  ? ImGui::ColorConvertU32ToFloat4(theme::kImprovement)
                                : tone == Change::kRegression ? ImGui::ColorConvertU32ToFloat4(theme::kRegression)

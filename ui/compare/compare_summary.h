@@ -6,6 +6,7 @@
 #include <string>
 
 #include "model/analysis/compare.h"
+#include "model/analysis/headline.h"
 
 namespace stepline::ui {
 
@@ -32,6 +33,9 @@ float SummaryLabelWidth(const analysis::Comparison& c);
 // value columns), at the current font.
 float SummaryTableWidth(const analysis::Comparison& c);
 // Draws the table at the cursor (full width, its natural height).
-void DrawCompareSummary(const analysis::Comparison& c);
+// `heads`: A's and B's headline figures (model/analysis/headline.h): the
+// run rows' A and B cells (steps, mean step, device busy) are drawn from
+// them, the numbers `report --json` gives each trace; null: from the rows.
+void DrawCompareSummary(const analysis::Comparison& c, const analysis::Headline* heads = nullptr);
 
 }  // namespace stepline::ui

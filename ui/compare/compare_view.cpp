@@ -24,6 +24,7 @@
 #include "ui/compare/compare_theme.h"
 #include "ui/compare/op_diff_highlight.h"
 #include "ui/notice_strips.h"
+#include "ui/tooltip.h"
 #include "ui/ui_scale.h"
 
 namespace stepline::ui {
@@ -63,6 +64,7 @@ void CompareView::Recompare() {
   }
   analysis::CompareOptions options;
   options.normalize_names = normalize_names_;
+  for (int side = 0; side < 2; ++side) heads_[side] = analysis::ComputeHeadline(states_[side].data->analysis.report);
   comparison_ = analysis::Compare({*states_[0].trace(), states_[0].data->analysis, titles_[0]},
                                   {*states_[1].trace(), states_[1].data->analysis, titles_[1]}, options);
 }
@@ -82,7 +84,8 @@ void CompareView::HighlightSelectedOp() {
 
 // When no occurrence is in view at a drawable width (at a wide zoom they
 // fold into grey runs), frames the first one at or after the aligned step of
-// the first run that has the op, about a twentieth of the view wide; the
+// the first run that has the op, about a twentieth of the view wide and
+// inside the trace (OpRevealRange); the
 // other run follows by sync. So a selected row always shows something.
 void CompareView::RevealHighlightedOp() {
   for (int side = 0; side < 2; ++side) {
@@ -102,9 +105,8 @@ void CompareView::RevealHighlightedOp() {
         have_after = true;
       }
     }
-    const DurNs dur = std::max<DurNs>(durs[best], 1000);
     s.selected = SliceId(best);
-    s.requests.fit = TimeRange{starts[best] - 10 * dur, starts[best] + 11 * dur};
+    s.requests.fit = OpRevealRange(starts[best], durs[best], s.trace()->span());
     s.requests.scroll_to_selection = true;
     return;
   }
@@ -172,7 +174,10 @@ CompareRequests CompareView::Draw(const CompareStatus& status, QuadRenderer* ren
   ImGui::SameLine();
   ImGui::BeginGroup();
   const float right_w = ImGui::GetContentRegionAvail().x;
-  const float ops_h = std::clamp(theme::kCompareOpsHeight * s, 120.f, std::max(120.f, avail.y * 0.32f));
+  // A short window keeps the height for the two timelines: at 700 px a
+  // third for the ops table left each timeline about three rows.
+  const float ops_share = avail.y < 900.f * s ? 0.22f : 0.32f;
+  const float ops_h = std::clamp(theme::kCompareOpsHeight * s, 110.f, std::max(110.f, avail.y * ops_share));
   const float timelines_h = avail.y - ops_h - ImGui::GetStyle().ItemSpacing.y;
   timelines_.Draw(states_, titles_, comparison_, right_w, timelines_h, renderer, &menus);
   ImGui::BeginChild("##ops_diff", ImVec2(right_w, std::max(40.f, body.y + avail.y - ImGui::GetCursorScreenPos().y)),
@@ -204,7 +209,7 @@ void CompareView::DrawLeftColumn(float width, float height, ComparePanelMenus* m
   const float x0 = ImGui::GetWindowPos().x, x1 = x0 + ImGui::GetWindowSize().x;
   const float top = ImGui::GetWindowPos().y, bottom = top + ImGui::GetWindowSize().y;
   SectionTitle("Summary: B against A (green: B better, red: B worse)");
-  DrawCompareSummary(comparison_);
+  DrawCompareSummary(comparison_, heads_);
   const float split = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().ItemSpacing.y / 2;
   SectionTitle("Step time breakdown");
   const float chart_h = std::max(theme::kCompareChartHeight * UiScale(), height - ImGui::GetCursorPosY() - 8);
@@ -315,14 +320,24 @@ void CompareView::DrawMenuBar(const CompareStatus& status, CompareRequests* req)
   if (ImGui::SmallButton("Swap A/B")) req->swap = true;
   ImGui::EndDisabled();
   if (ImGui::SmallButton("Close compare")) req->close = true;
-  const std::string title = "A: " + titles_[0] + "   vs   B: " + titles_[1];
+  // Both titles fit: when the two paths are too long, each keeps its end
+  // (the file name) in half the room; B's name was once cut off the window.
+  const float room = ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - 36;
+  const float fixed = ImGui::CalcTextSize("A: B:  vs ").x + 4 * ImGui::GetStyle().ItemSpacing.x;
+  std::string shown[2] = {titles_[0], titles_[1]};
+  if (ImGui::CalcTextSize((shown[0] + shown[1]).c_str()).x + fixed > room) {
+    for (std::string& t : shown) t = FitTextTail(t, std::max(40.f, (room - fixed) / 2), ImGui::GetFontSize());
+  }
+  const std::string title = "A: " + shown[0] + "   vs   B: " + shown[1];
   const float title_w = ImGui::CalcTextSize(title.c_str()).x;
   ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 20, ImGui::GetWindowWidth() - title_w - 16));
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kRunA), "A: %s", titles_[0].c_str());
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kRunA), "A: %s", shown[0].c_str());
+  if (shown[0] != titles_[0] && ImGui::IsItemHovered()) WrappedTooltip("%s", titles_[0].c_str());
   ImGui::SameLine();
   ImGui::TextDisabled("vs");
   ImGui::SameLine();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kRunB), "B: %s", titles_[1].c_str());
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kRunB), "B: %s", shown[1].c_str());
+  if (shown[1] != titles_[1] && ImGui::IsItemHovered()) WrappedTooltip("%s", titles_[1].c_str());
   ImGui::EndMenuBar();
 }
 
@@ -334,7 +349,7 @@ void CompareView::DrawPicturesMenu(const CompareStatus& status, CompareRequests*
   if (has_runs() && whole_ && ImGui::MenuItem("Save compare view as PNG")) req->save_panel = *whole_;
   bool caption = status.show_caption;
   if (ImGui::MenuItem("Caption under pictures", nullptr, &caption)) req->show_caption = caption;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A strip naming both runs, the aligned steps and the visible range");
+  if (ImGui::IsItemHovered()) WrappedTooltip("A strip naming both runs, the aligned steps and the visible range");
   if (ImGui::BeginMenu("Save pictures and tables to")) {
     if (ImGui::IsWindowAppearing()) {
       std::strncpy(folder_buf_, status.export_folder.c_str(), sizeof folder_buf_ - 1);

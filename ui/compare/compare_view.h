@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/analysis/compare.h"
+#include "model/analysis/headline.h"
 #include "ui/compare/aligned_timelines.h"
 #include "ui/compare/compare_chart.h"
 #include "ui/compare/compare_exports.h"
@@ -120,6 +121,7 @@ class CompareView {
   ViewState states_[2];
   std::string titles_[2];
   analysis::Comparison comparison_;
+  analysis::Headline heads_[2];  // A's and B's headline figures, with the comparison
   bool normalize_names_ = true;
   AlignedTimelines timelines_;
   CompareChart chart_;

@@ -24,4 +24,19 @@ void HighlightOpNames(ViewState& state, std::span<const StringId> names, bool on
   }
 }
 
+TimeRange OpRevealRange(TimeNs start, DurNs dur, TimeRange span) {
+  dur = std::max<DurNs>(dur, 1000);
+  TimeRange r{start - 2 * dur, start + 19 * dur};
+  if (span.empty()) return r;
+  if (r.start_ns < span.start_ns) {
+    r.end_ns += span.start_ns - r.start_ns;
+    r.start_ns = span.start_ns;
+  }
+  if (r.end_ns > span.end_ns) {
+    r.start_ns = std::max(span.start_ns, r.start_ns - (r.end_ns - span.end_ns));
+    r.end_ns = span.end_ns;
+  }
+  return r;
+}
+
 }  // namespace stepline::ui

@@ -15,4 +15,10 @@ namespace stepline::ui {
 // or GPU side, like ViewState::HighlightOp for several names; empty clears.
 void HighlightOpNames(ViewState& state, std::span<const StringId> names, bool on_device);
 
+// The range that frames one occurrence [start, start + dur) of a selected op:
+// about twenty of its lengths wide, the occurrence a tenth of the way in, and
+// inside the trace's `span` (shifted, then cut, to fit): framing an op at the
+// trace's start once showed half a view of nothing before the trace.
+TimeRange OpRevealRange(TimeNs start, DurNs dur, TimeRange span);
+
 }  // namespace stepline::ui

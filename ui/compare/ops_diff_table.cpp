@@ -17,6 +17,7 @@
 #include "ui/sortable_table.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/tooltip.h"
 #include "ui/ui_scale.h"
 
 namespace stepline::ui {
@@ -148,7 +149,7 @@ void OpsDiffTable::DrawToolbar(const analysis::Comparison& c, bool* normalize, c
   ImGui::SameLine();
   if (ImGui::Checkbox("normalize names", normalize)) ev->normalize_changed = true;
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
+    WrappedTooltip(
         "Merge names that differ only by numbering, template arguments, argument lists or\n"
         "addresses (aten::add_12 and aten::add_7 become aten::add), so both runs line up.");
   }
@@ -214,7 +215,7 @@ void OpsDiffTable::DrawTable(const analysis::Comparison& c, Event* ev) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(op.name.c_str());
       if (ImGui::IsItemHovered() && (op.name.size() > 40 || op.merged_names > 1)) {
-        ImGui::SetTooltip(
+        WrappedTooltip(
             "%s%s", op.name.c_str(),
             op.merged_names > 1 ? ("\n" + std::to_string(op.merged_names) + " raw names merged").c_str() : "");
       }

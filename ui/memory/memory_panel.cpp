@@ -13,6 +13,7 @@
 #include "ui/sortable_table.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/tooltip.h"
 #include "ui/ui_scale.h"
 
 namespace stepline::ui {
@@ -167,7 +168,7 @@ void MemoryPanel::DrawLiveAtPeak(const ReportMemory& m) {
     ImGui::TableNextColumn();
     const std::string name = op.name.empty() ? "(no enclosing op)" : std::string(op.name);
     ImGui::TextUnformatted(name.c_str());
-    if (ImGui::IsItemHovered() && name.size() > 30) ImGui::SetTooltip("%s", name.c_str());
+    if (ImGui::IsItemHovered() && name.size() > 30) WrappedTooltip("%s", name.c_str());
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(FormatMemory(op.bytes).c_str());
     ImGui::TableNextColumn();

@@ -9,6 +9,7 @@
 #include "model/analysis/memory_analysis.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/tooltip.h"
 
 namespace stepline::ui {
 namespace {
@@ -68,7 +69,7 @@ void DrawMemoryRow(const MemorySeries& series, const Viewport& viewport, ImDrawL
   }
   if (series.relative) text += "\n(relative to the capture start: only allocation sizes were recorded)";
   text += "\npeak " + analysis::FormatMemoryBytes(series.peak);
-  ImGui::SetTooltip("%s", text.c_str());
+  WrappedTooltip("%s", text.c_str());
 }
 
 }  // namespace stepline::ui

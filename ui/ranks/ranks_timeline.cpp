@@ -14,6 +14,7 @@
 #include "ui/ranks/ranks_detail.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/tooltip.h"
 #include "ui/ui_scale.h"
 
 namespace stepline::ui {
@@ -279,11 +280,11 @@ void RanksTimeline::Tooltip(const RanksViewInput& input, size_t g, int li, int c
       const std::optional<uint32_t> i = dlane ? DetailRowAt(*dlane, t, slop) : std::nullopt;
       if (i) {
         const std::string& track = detail->names[dlane->track[*i]];
-        ImGui::SetTooltip("%s\n%s\nrank %d, %s (%s)\n%s%s", detail->names[dlane->name[*i]].c_str(),
+        WrappedTooltip("%s\n%s\nrank %d, %s (%s)\n%s%s", detail->names[dlane->name[*i]].c_str(),
                           text::FormatDuration(dlane->end_ns[*i] - dlane->start_ns[*i]).c_str(), r.rank, track.c_str(),
                           kLaneNames[l], since.c_str(), instance.c_str());
       } else {
-        ImGui::SetTooltip("%s: nothing here\n%s%s", where.c_str(), since.c_str(), instance.c_str());
+        WrappedTooltip("%s: nothing here\n%s%s", where.c_str(), since.c_str(), instance.c_str());
       }
       return;
     }
@@ -307,7 +308,7 @@ void RanksTimeline::Tooltip(const RanksViewInput& input, size_t g, int li, int c
       default: break;
     }
   }
-  ImGui::SetTooltip("%s: %.0f%% busy here\n%s%s%s", where.c_str(), 100.0 * busy, since.c_str(), instance.c_str(),
+  WrappedTooltip("%s: %.0f%% busy here\n%s%s%s", where.c_str(), 100.0 * busy, since.c_str(), instance.c_str(),
                     state.c_str());
 }
 

@@ -9,12 +9,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/analysis/headline.h"
 #include "model/text_format.h"
 #include "ui/analysis_format.h"
+#include "ui/headline_text.h"
 #include "ui/ranks/hatch.h"
 #include "ui/sortable_table.h"
 #include "ui/step_chart.h"
 #include "ui/theme.h"
+#include "ui/tooltip.h"
 #include "ui/ui_scale.h"
 
 namespace stepline::ui {
@@ -190,12 +193,15 @@ void RanksView::DrawTable(std::vector<RanksTableRow>& rows, float height, std::o
       const std::string label = std::to_string(r.rank) + (r.straggler ? " *" : "");
       ImGui::Selectable(label.c_str(), false, ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick);
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%s\ndouble-click: open this rank alone", r.path.c_str());
+        WrappedTooltip("%s\ndouble-click: open this rank alone", r.path.c_str());
         if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) *open = r.path;
       }
       Cell(r.host.empty() ? "-" : r.host);
-      Cell(std::to_string(r.steps));
-      for (DurNs v : {r.step_mean_ns, r.compute_ns, r.wait_ns, r.transfer_ns, r.idle_ns}) Cell(text::FormatDuration(v));
+      // Steps and the mean step are the rank's headline figures: the one helper draws them.
+      const analysis::Headline h = analysis::RankHeadline(r.steps, r.step_mean_ns);
+      Cell(HeadlineFigureText("ranks", h, analysis::HeadlineFigure::kSteps, r.path));
+      Cell(HeadlineFigureText("ranks", h, analysis::HeadlineFigure::kStepMean, r.path));
+      for (DurNs v : {r.compute_ns, r.wait_ns, r.transfer_ns, r.idle_ns}) Cell(text::FormatDuration(v));
       const int top = TopCause(r);
       Cell(r.idle_by_cause[static_cast<size_t>(top)] > 0
                ? std::string(analysis::IdleCauseName(static_cast<IdleCause>(top))) + " " +
@@ -239,7 +245,7 @@ void RanksView::DrawBars(const std::vector<RanksTableRow>& rows, float width, fl
       dl->AddRectFilled(a, b, seg.hatched ? (seg.color & 0x00FFFFFFu) | 0x60000000u : seg.color);
       if (seg.hatched) Hatch(dl, a, b, theme::Rgba(220, 240, 236, 220), 5.f * s);
       if (ImGui::IsMouseHoveringRect(a, b)) {
-        ImGui::SetTooltip("rank %d: %s %s per step", r.rank, seg.label, text::FormatDuration(seg.ns).c_str());
+        WrappedTooltip("rank %d: %s %s per step", r.rank, seg.label, text::FormatDuration(seg.ns).c_str());
       }
       x += w;
     }
@@ -276,7 +282,7 @@ void RanksView::DrawHeatMap(const std::vector<RanksTableRow>& rows, float width,
       dl->AddRectFilled(a, b, LatenessColor(late, scale));
       if (ImGui::IsMouseHoveringRect(a, b)) {
         const size_t last = std::min(steps, (c + 1) * per) - 1;
-        ImGui::SetTooltip("rank %d, step %zu%s: %s late", r.rank, c * per,
+        WrappedTooltip("rank %d, step %zu%s: %s late", r.rank, c * per,
                           last > c * per ? (" to " + std::to_string(last)).c_str() : "",
                           text::FormatDuration(late).c_str());
       }
@@ -350,7 +356,7 @@ std::optional<std::string> RanksView::Draw(const RanksViewInput& input) {
     }
     for (const std::string& r : a->recommendations) {
       ImGui::PushStyleColor(ImGuiCol_Text, theme::Rgba(255, 205, 150));
-      ImGui::TextWrapped("%s", r.c_str());
+      ImGui::TextWrapped("%s", PlainCodeSpans(r).c_str());
       ImGui::PopStyleColor();
     }
     if (a->recommendations.empty()) ImGui::TextDisabled("No straggler: no rank arrives later than 5%% of its step.");

@@ -11,6 +11,7 @@
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/timeline/timeline_panel.h"
+#include "ui/tooltip.h"
 
 namespace stepline::ui {
 
@@ -75,7 +76,7 @@ void TimelinePanel::DrawHoverTooltip(const ViewState& state) {
   const Trace& trace = *state.trace();
   if (!state.hovered.is_none()) {
     const size_t i = state.hovered.index();
-    ImGui::BeginTooltip();
+    BeginWrappedTooltip();
     ImGui::TextUnformatted(std::string(trace.str(trace.slices().name()[i])).c_str());
     ImGui::Text("%s", FormatDuration(trace.slices().dur_ns()[i]).c_str());
     const std::string_view cat = trace.str(trace.slices().category()[i]);
@@ -84,18 +85,18 @@ void TimelinePanel::DrawHoverTooltip(const ViewState& state) {
       const std::string_view kind = GpuKindName(trace.slices().gpu_kind()[i]);
       ImGui::TextDisabled("%.*s", static_cast<int>(kind.size()), kind.data());
     }
-    ImGui::EndTooltip();
+    EndWrappedTooltip();
   } else if (hovered_run_count_ > 1) {
-    ImGui::SetTooltip("%u slices folded here; zoom in to see them", hovered_run_count_);
+    WrappedTooltip("%u slices folded here; zoom in to see them", hovered_run_count_);
   } else if (hovered_gap_ >= 0) {
-    ImGui::BeginTooltip();
+    BeginWrappedTooltip();
     GapTooltip(trace, state.data->analysis, static_cast<uint32_t>(hovered_gap_), hovered_gap_count_,
                hovered_gap_fraction_);
-    ImGui::EndTooltip();
+    EndWrappedTooltip();
   } else if (hovered_step_ >= 0) {
-    ImGui::BeginTooltip();
+    BeginWrappedTooltip();
     StepTooltip(state, hovered_step_);
-    ImGui::EndTooltip();
+    EndWrappedTooltip();
   }
 }
 
@@ -131,10 +132,8 @@ void TimelinePanel::DrawRowGaps(const ViewState& state, ImDrawList* dl, const La
   if (!state.links.show_gap_overlay || !state.data->analysis_ready) return;
   const AnalysisData& a = state.data->analysis;
   int device = -1;
-  if (row.kind == RowKind::kSliceTrack && state.trace()->tracks().kind(row.track) == TrackKind::kGpuStream) {
+  if (row.kind == RowKind::kSliceTrack && RowShowsIdleGaps(row.kind, state.trace()->tracks().kind(row.track))) {
     device = a.device_of_track[row.track.index()];
-  } else if (row.kind == RowKind::kCopyRow) {
-    device = DeviceIndexOfId(a, row.copy.device_id);
   }
   if (device < 0) return;
   const std::vector<GapOverlayItem>& items = gap_items_[device];

@@ -69,10 +69,18 @@ void TimelinePanel::DrawRuler(ViewState& state, ImDrawList* dl, const Rect& r, c
     }
   }
   dl->PopClipRect();
-  // Visible duration at the left of the header column, above the track names.
-  const std::string span_label = "view " + FormatDuration(state.viewport.visible.duration_ns());
+  // The length of trace in view (the caption's range) at the left of the
+  // header column, above the track names, inside the column: it once ran
+  // into the ruler's first tick labels.
+  const std::string length = FormatDuration(VisibleTraceRange(state.viewport, trace.span()).duration_ns());
   const float header_w = theme::kHeaderWidth * Scale();
-  dl->AddText(ImVec2(r.x0 - header_w + 6, r.y0 + 4), theme::kRulerText, span_label.c_str());
+  const float room = header_w - 12.f;
+  std::string span_label = "view " + length;
+  if (ImGui::CalcTextSize(span_label.c_str()).x > room) span_label = length;
+  const ImVec2 at(r.x0 - header_w + 6, r.y0 + 4);
+  dl->PushClipRect(at, ImVec2(r.x0 - 6, r.y1), true);
+  dl->AddText(at, theme::kRulerText, span_label.c_str());
+  dl->PopClipRect();
 }
 
 }  // namespace stepline::ui

@@ -19,6 +19,12 @@ namespace stepline::ui {
 
 enum class RowKind : uint8_t { kGroupHeader, kSliceTrack, kCounterTrack, kCopyRow, kMemoryRow };
 
+// Rows the idle-gap shading covers: kernel streams only. On a copy row
+// (Memcpy H2D, ...) the shading, in the copy causes' colours, read as copies.
+inline bool RowShowsIdleGaps(RowKind kind, TrackKind track_kind) {
+  return kind == RowKind::kSliceTrack && track_kind == TrackKind::kGpuStream;
+}
+
 struct LayoutRow {
   RowKind kind = RowKind::kGroupHeader;
   ProcessId process;                   // group of this row

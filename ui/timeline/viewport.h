@@ -25,4 +25,13 @@ struct Viewport {
   static constexpr DurNs kMinVisibleNs = 100;
 };
 
+// What of the trace the view shows: the visible window cut to the trace's
+// `span` (fit-all pads the view; the margins are not data). The caption and
+// the ruler's length label both say this one range: they once read
+// "view 0 ns - 1.173 s" and "view 1.220 s" side by side.
+inline TimeRange VisibleTraceRange(const Viewport& v, TimeRange span) {
+  const TimeRange r{std::max(v.visible.start_ns, span.start_ns), std::min(v.visible.end_ns, span.end_ns)};
+  return r.empty() ? TimeRange{r.start_ns, r.start_ns} : r;
+}
+
 }  // namespace stepline::ui

@@ -1,0 +1,109 @@
+// RanksWindow: the ranks view's window, menus and keys (ranks_window.h).
+#include "ui/ranks/ranks_window.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "ui/window_fit.h"
+
+namespace stepline::ui {
+namespace {
+
+constexpr int kRanksKeyF12 = 301;  // GLFW_KEY_F12; ImGui 1.86 indexes keys by backend codes
+
+}  // namespace
+
+const std::vector<RanksShortcut>& RanksShortcuts() {
+  static const std::vector<RanksShortcut> kKeys = {
+      {"Ctrl+O", "Open a trace file"},
+      {"F12", "Save the window as PNG"},
+      {"?", "Show or hide this help"},
+      {"Ctrl + / Ctrl -", "Larger / smaller text"},
+      {"Double-click a rank's row", "Open that rank alone"},
+      {"Click a table header", "Sort the ranks by that column"},
+      {"Mouse wheel over the timeline", "Zoom (Shift: scroll the ranks); drag to pan"},
+      {"Right-click", "Save the ranks view as PNG"},
+  };
+  return kKeys;
+}
+
+RanksRequests RanksWindow::Draw(RanksView& view, const RanksViewInput& input, bool keys) {
+  RanksRequests req;
+  ImGuiIO& io = ImGui::GetIO();
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->Pos);
+  ImGui::SetNextWindowSize(vp->Size);
+  ImGui::Begin("Ranks", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_MenuBar);
+  if (keys && !io.WantTextInput) {
+    for (ImWchar c : io.InputQueueCharacters) {
+      if (c == '?') help_open_ = !help_open_;
+      if (io.KeyCtrl && (c == '+' || c == '=')) io.FontGlobalScale = std::min(2.5f, io.FontGlobalScale * 1.1f);
+      if (io.KeyCtrl && c == '-') io.FontGlobalScale = std::max(0.75f, io.FontGlobalScale / 1.1f);
+    }
+  }
+  if (keys && ImGui::IsKeyPressed(kRanksKeyF12, false)) req.save_screenshot = true;
+  if (keys && io.KeyCtrl && ImGui::IsKeyPressed('O', false)) req.open_dialog = true;
+  DrawMenuBar(&req);
+  // The view's own picture: everything under the menu bar.
+  const ImVec2 top = ImGui::GetCursorScreenPos();
+  const ImVec2 win_pos = ImGui::GetWindowPos(), win_size = ImGui::GetWindowSize();
+  const PanelShot shot{"ranks", win_pos.x, top.y, win_pos.x + win_size.x, win_pos.y + win_size.y};
+  req.open_rank = view.Draw(input);
+  if (BeginPanelMenu("##ranks_menu")) {
+    if (ImGui::MenuItem("Save ranks view as PNG")) req.save_panel = shot;
+    if (ImGui::MenuItem("Save window as PNG", "F12")) req.save_screenshot = true;
+    ImGui::EndPopup();
+  }
+  ImGui::End();
+  DrawHelp();
+  return req;
+}
+
+void RanksWindow::DrawMenuBar(RanksRequests* req) {
+  if (!ImGui::BeginMenuBar()) return;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Open...", "Ctrl+O")) req->open_dialog = true;
+    if (ImGui::MenuItem("Open folder...")) req->open_folder_dialog = true;
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit")) req->quit = true;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    float& text_scale = ImGui::GetIO().FontGlobalScale;
+    ImGui::SetNextItemWidth(160);
+    ImGui::SliderFloat("Text size", &text_scale, 0.75f, 2.5f, "%.2fx");
+    ImGui::Separator();
+    if (ImGui::MenuItem("Save screenshot", "F12")) req->save_screenshot = true;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    if (ImGui::MenuItem("Keyboard and mouse", "?", help_open_)) help_open_ = !help_open_;
+    ImGui::EndMenu();
+  }
+  ImGui::EndMenuBar();
+}
+
+void RanksWindow::DrawHelp() {
+  if (!help_open_) return;
+  ImGui::SetNextWindowBgAlpha(1.f);
+  if (ImGui::Begin("Keyboard and mouse###ranks_help", &help_open_,
+                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize)) {
+    KeepWindowInsideViewport();
+    if (ImGui::BeginTable("##ranks_keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+      for (const RanksShortcut& s : RanksShortcuts()) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(s.keys);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(s.action);
+      }
+      ImGui::EndTable();
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace stepline::ui

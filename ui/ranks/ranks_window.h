@@ -1,0 +1,44 @@
+// RanksWindow: the ranks view as a whole window, with what every other view
+// of the window has: a menu bar (File: open a file or a folder, quit; View:
+// text size, the screenshot; Help), F12 for a screenshot, `?` for the keys,
+// Ctrl+O, Ctrl +/-, and a right-click menu that saves the view as PNG. The
+// window and the headless `screenshot --view ranks` draw it alike.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "ui/panel_capture.h"
+#include "ui/ranks/ranks_view.h"
+
+namespace stepline::ui {
+
+struct RanksRequests {
+  bool open_dialog = false;         // File > Open file...
+  bool open_folder_dialog = false;  // File > Open folder...
+  bool save_screenshot = false;     // F12, View > Save screenshot
+  std::optional<PanelShot> save_panel;  // right-click > Save ranks view as PNG
+  std::optional<std::string> open_rank;  // a rank's file, double-clicked in the table
+  bool quit = false;
+};
+
+class RanksWindow {
+ public:
+  // `keys`: the keyboard is the window's (no dialog is up over it).
+  RanksRequests Draw(RanksView& view, const RanksViewInput& input, bool keys);
+  bool help_open() const { return help_open_; }
+
+ private:
+  void DrawMenuBar(RanksRequests* req);
+  void DrawHelp();
+  bool help_open_ = false;
+};
+
+// The ranks view's keys and mouse, for its help window.
+struct RanksShortcut {
+  const char* keys;
+  const char* action;
+};
+const std::vector<RanksShortcut>& RanksShortcuts();
+
+}  // namespace stepline::ui
