@@ -21,6 +21,7 @@
 #include "ui/caption.h"
 #include "ui/notice_strips.h"
 #include "ui/search_matches.h"
+#include "ui/selection_keys.h"
 #include "ui/theme.h"
 #include "ui/ui_scale.h"
 
@@ -70,6 +71,7 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
     }
   }
   if (keys && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) state.range.reset();
+  if (keys && !io.WantTextInput) req.notice = HandleSelectionKeys(state);  // Ctrl+C, M, Shift+M
   DrawMenuBar(state, status, &req);
   DrawStatus(status, &req);
   if (state.trace() != nullptr) {
@@ -144,7 +146,7 @@ void MainView::DrawBody(ViewState& state, const AppStatus& status, QuadRenderer*
   if (ImGui::IsItemActive()) p.bottom_height = (bottom - io.MouseDelta.y) / scale;
   if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeNS);
   ImGui::BeginChild("##bottom", ImVec2(0, 0), true);
-  DrawBottomTabs(state);
+  DrawBottomTabs(state, req);
   DrawBottomMenu(state, req);
   ImGui::EndChild();
   ImGui::EndGroup();
@@ -181,7 +183,7 @@ void MainView::DrawLeftColumn(ViewState& state, float height, float width, ViewR
   ImGui::EndGroup();
 }
 
-void MainView::DrawBottomTabs(ViewState& state) {
+void MainView::DrawBottomTabs(ViewState& state, ViewRequests* req) {
   if (!ImGui::BeginTabBar("##analysis_tabs")) return;
   struct Tab {
     const char* label;
@@ -192,7 +194,8 @@ void MainView::DrawBottomTabs(ViewState& state) {
                                   {"GPU kernels###kernels", BottomTab::kKernels},
                                   {"Memory", BottomTab::kMemory},
                                   {"Selection", BottomTab::kSelection},
-                                  {"Query", BottomTab::kQuery}};
+                                  {"Query", BottomTab::kQuery},
+                                  {"Notes", BottomTab::kNotes}};
   for (const Tab& t : kTabs) {
     const bool force = state.requests.bottom_tab && state.panels.bottom_tab == t.tab;
     // "Device ops" on a TPU; the ### id keeps the tab the same across traces.
@@ -205,7 +208,8 @@ void MainView::DrawBottomTabs(ViewState& state) {
     // first use, and widths fitted to the last trace would cut this one's.
     ImGui::PushID(state.data.get());
     // The Query tab's model tables need no analysis.
-    const bool pending = AnalysisPending(state) && t.tab != BottomTab::kSelection && t.tab != BottomTab::kQuery;
+    const bool pending = AnalysisPending(state) && t.tab != BottomTab::kSelection && t.tab != BottomTab::kQuery &&
+                         t.tab != BottomTab::kNotes;
     if (pending) {
       DrawAnalysisPending("Idle gaps, op and kernel stats and memory");
       ++analysis_pending_panels_;
@@ -217,6 +221,12 @@ void MainView::DrawBottomTabs(ViewState& state) {
         case BottomTab::kSelection: DrawSelectionTab(state); break;
         case BottomTab::kMemory: memory_.Draw(state); break;
         case BottomTab::kQuery: query_.Draw(state, state.query.get()); break;
+        case BottomTab::kNotes: {
+          const NotesTabRequests n = notes_.Draw(state);
+          req->export_notes |= n.export_notes;
+          req->import_notes |= n.import_notes;
+          break;
+        }
       }
     }
     ImGui::PopID();
@@ -229,11 +239,12 @@ void MainView::DrawBottomTabs(ViewState& state) {
 // The bottom pane's right-click menu: the picture of the pane, and the table
 // of the tab on show.
 void MainView::DrawBottomMenu(ViewState& state, ViewRequests* req) {
-  static constexpr const char* kStems[] = {"gaps", "ops", "kernels", "selection", "memory", "query"};
+  static constexpr const char* kStems[] = {"gaps", "ops", "kernels", "selection", "memory", "query", "notes"};
   const PanelShot shot = CurrentWindowShot(kStems[static_cast<int>(state.panels.bottom_tab)]);
   if (!BeginPanelMenu("##bottom_menu")) return;
   if (ImGui::MenuItem("Save panel as PNG")) req->save_panel = shot;
-  if (AnalysisPending(state) && state.panels.bottom_tab != BottomTab::kSelection) {
+  if (state.panels.bottom_tab == BottomTab::kNotes ||
+      (AnalysisPending(state) && state.panels.bottom_tab != BottomTab::kSelection)) {
     ImGui::EndPopup();  // no table to copy or save yet
     return;
   }
@@ -245,6 +256,7 @@ void MainView::DrawBottomMenu(ViewState& state, ViewRequests* req) {
     case BottomTab::kSelection: range_.MenuItems(state, &req->exports); break;
     case BottomTab::kMemory: memory_.MenuItems(state, &req->exports); break;
     case BottomTab::kQuery: break;  // its own buttons copy and save the result
+    case BottomTab::kNotes: break;  // returned above: its own buttons export and import
   }
   ImGui::EndPopup();
 }
