@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "ui/notes/notes_overlay.h"
 #include "ui/timeline/time_ruler.h"
 
 namespace stepline::ui {
@@ -48,6 +49,7 @@ std::string BuildCaption(const std::string& title, const ViewState& state, bool 
            FormatDuration(v.duration_ns()) + ")";
   }
   if (const std::string step = StepPart(state, v); !step.empty()) out += "  |  " + step;
+  if (!whole_trace) out += NotesCaptionPart(state.notes, v);
   return out;
 }
 

@@ -56,9 +56,24 @@ void DrawNotesOverlay(ViewState& state, ImDrawList* dl, float x0, float label_y,
     dl->AddRectFilled(ImVec2(left, label_y), ImVec2(right, y1), WithAlpha(note.color, theme::kNoteBandAlpha));
     dl->AddLine(ImVec2(xa, label_y), ImVec2(xa, y1), WithAlpha(note.color, 200), 1.5f * s);
     dl->AddLine(ImVec2(xb, label_y), ImVec2(xb, y1), WithAlpha(note.color, 200), 1.5f * s);
-    DrawLabel(dl, left + 2 * s, ly, std::max(right - left - 4 * s, 60.f * s), note);
+    DrawLabel(dl, left + 2 * s, ly, x1 - left - 2 * s, note);  // may run past a narrow band
   }
   dl->PopClipRect();
+}
+
+std::string NotesCaptionPart(const NoteSet& notes, TimeRange view) {
+  constexpr size_t kMaxNamed = 3;
+  std::string names;
+  size_t in_view = 0;
+  for (const Note& n : notes.items) {
+    if (n.end_ns < view.start_ns || n.start_ns > view.end_ns) continue;
+    if (++in_view > kMaxNamed) continue;
+    if (!names.empty()) names += "; ";
+    names += n.text.empty() ? (n.is_flag ? "(flag)" : "(note)") : n.text;
+  }
+  if (in_view == 0) return {};
+  if (in_view > kMaxNamed) names += " +" + std::to_string(in_view - kMaxNamed) + " more";
+  return "  |  notes: " + names;
 }
 
 }  // namespace stepline::ui

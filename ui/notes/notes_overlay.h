@@ -5,6 +5,8 @@
 
 #include <imgui.h>
 
+#include <string>
+
 #include "ui/view_state.h"
 
 namespace stepline::ui {
@@ -13,5 +15,9 @@ namespace stepline::ui {
 // go (the ruler's top), `y1` the bottom of the rows. Also records the time
 // under the mouse in state.notes.cursor_ns (unset when the mouse is elsewhere).
 void DrawNotesOverlay(ViewState& state, ImDrawList* dl, float x0, float label_y, float x1, float y1);
+
+// The caption's part for the notes that overlap `view`: "  |  notes: a; b"
+// (at most three texts, then "+N more"); "" when none is in view.
+std::string NotesCaptionPart(const NoteSet& notes, TimeRange view);
 
 }  // namespace stepline::ui
