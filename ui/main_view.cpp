@@ -309,7 +309,7 @@ void MainView::DrawSearchBar(ViewState& state, bool keys) {
   }
   if (!state.search.error.empty()) {
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", state.search.error.c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kErrorText), "%s", state.search.error.c_str());
   } else if (!state.search.text.empty()) {
     ImGui::SameLine();
     const size_t at = MatchPosition(state.search.matches, state.selected);

@@ -164,7 +164,7 @@ void MainView::DrawStatus(const AppStatus& status, ViewRequests* req) {
     // window's right edge.
     if (ImGui::SmallButton("Dismiss")) req->dismiss_error = true;
     ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.f, 0.47f, 0.43f, 1.f));
+    ImGui::PushStyleColor(ImGuiCol_Text, theme::kErrorText);
     ImGui::TextWrapped("%s", status.error.c_str());
     ImGui::PopStyleColor();
   }
