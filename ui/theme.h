@@ -76,6 +76,10 @@ struct Palette {
   uint32_t compare_aligned_step_edge;
   uint32_t memory_peak_mark;
   uint32_t note_text;
+  uint32_t compare_run_a;
+  uint32_t compare_run_b;
+  uint32_t compare_improvement;
+  uint32_t compare_regression;
 };
 
 inline constexpr Palette kDarkPalette{
@@ -130,7 +134,11 @@ inline constexpr Palette kDarkPalette{
     Rgba(255, 255, 255, 36),
     Rgba(255, 255, 255, 150),
     Rgba(250, 250, 250),
-    Rgba(236, 239, 244)};
+    Rgba(236, 239, 244),
+    Rgba(100, 165, 255),
+    Rgba(255, 171, 64),
+    Rgba(102, 200, 110),
+    Rgba(255, 105, 97)};
 
 inline constexpr Palette kLightPalette{
     Rgba(250, 250, 251),
@@ -184,7 +192,11 @@ inline constexpr Palette kLightPalette{
     Rgba(0, 0, 0, 40),
     Rgba(0, 0, 0, 150),
     Rgba(20, 24, 30),
-    Rgba(20, 24, 30)};
+    Rgba(20, 24, 30),
+    Rgba(25, 100, 210),
+    Rgba(205, 110, 0),
+    Rgba(25, 135, 50),
+    Rgba(205, 45, 35)};
 
 namespace detail {
 inline Palette g_palette = kDarkPalette;
