@@ -21,13 +21,10 @@ class DetailsPanel {
   void DrawLineage(ViewState& state);
   void DrawCopyButtons(const ViewState& state);
 
- public:
-
- private:
   // Self time of the selection (analysis::SliceSelfNs), for (generation, slice).
   std::pair<uint64_t, uint32_t> self_for_{0, UINT32_MAX};
   DurNs self_ns_ = 0;
-  ChildCounts children_;  // of the same selection
+  ChildCounts children_;  // of the same selection, kept with the self time
 };
 
 }  // namespace stepline::ui

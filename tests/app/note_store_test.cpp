@@ -83,6 +83,32 @@ TEST_F(NoteStoreTest, CorruptFilesNameTheFileAndWhere) {
   EXPECT_FALSE(ReadNotesFile((dir_ / "none.json").string()).ok());
 }
 
+// Every cut of a valid file, and every byte of it replaced by a quote, a
+// brace or a NUL: an error naming the file (or a good parse), never a crash.
+// (A cheap stand-in for a fuzzer over this small reader.)
+TEST_F(NoteStoreTest, EveryCutAndDamagedByteIsAnErrorOrAParse) {
+  TraceIdentity id;
+  ASSERT_TRUE(IdentityOf(trace_path_, &id));
+  const std::string text = FormatNotesJson(NotesFile{id, NoteStoreSample()});
+  size_t errors = 0;
+  const auto check = [&](const std::string& damaged) {
+    auto r = ParseNotesJson(damaged, "d.json");
+    if (!r.ok()) {
+      ++errors;
+      EXPECT_EQ(r.error().rfind("d.json: ", 0), 0u) << r.error();
+    }
+  };
+  for (size_t cut = 0; cut < text.size(); ++cut) check(text.substr(0, cut));
+  for (size_t i = 0; i < text.size(); ++i) {
+    for (const char c : {'"', '{', '\0'}) {
+      std::string damaged = text;
+      damaged[i] = c;
+      check(damaged);
+    }
+  }
+  EXPECT_GT(errors, text.size()) << "most cuts and damages are errors";
+}
+
 TEST_F(NoteStoreTest, KeeperSavesOnChangeAndReadsBackForTheSameFile) {
   const std::string folder = (dir_ / "config" / "notes").string();
   NoteKeeper keeper(folder);
