@@ -32,7 +32,10 @@ _stepline() {
     --demo)
       COMPREPLY=($(compgen -W "$(stepline demo --list 2>/dev/null | awk '/^  /{print $1}')" -- "$cur"))
       return ;;
-    --out|--sqlite|--patterns)
+    --theme)
+      COMPREPLY=($(compgen -W "dark light" -- "$cur"))
+      return ;;
+    --out|--sqlite|--patterns|--notes)
       compopt -o filenames 2>/dev/null
       COMPREPLY=($(compgen -f -- "$cur"))
       return ;;
@@ -56,7 +59,7 @@ _stepline() {
     diff) options="--json --steps --no-normalize --top --help" ;;
     ranks) options="--json --csv --force --threads --from-reports --help" ;;
     view) options="--demo --ranks" ;;
-    screenshot) options="--out --view --size --range --step --scale --caption --force --demo --file-dialog --runs --help" ;;
+    screenshot) options="--out --view --size --range --step --scale --caption --force --demo --file-dialog --runs --theme --notes --help" ;;
     export) options="--sqlite --force --help" ;;
   esac
   if [[ "$cur" == -* ]]; then

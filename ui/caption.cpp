@@ -6,6 +6,7 @@
 #include "model/analysis/headline.h"
 #include "model/analysis/report.h"
 #include "ui/headline_text.h"
+#include "ui/notes/notes_overlay.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/timeline/viewport.h"
 
@@ -57,6 +58,7 @@ std::string BuildCaption(const std::string& title, const ViewState& state, bool 
     out += "  |  " + analysis::HeadlineLabel(h, analysis::HeadlineFigure::kDeviceBusy) + " " +
            HeadlineFigureText("caption", h, analysis::HeadlineFigure::kDeviceBusy);
   }
+  if (!whole_trace) out += NotesCaptionPart(state.notes, v);
   return out;
 }
 

@@ -11,7 +11,8 @@
 namespace stepline::ui {
 
 // "run.json.gz  |  view 12.00 ms - 48.00 ms (36.00 ms)  |  step ProfilerStep#3";
-// the view is clipped to the trace's span.
+// the view is clipped to the trace's span; notes in view are named at the end
+// ("  |  notes: slow input; step 7"), see ui/notes/notes_overlay.h.
 // The step part names the focused step, else the steps the view overlaps
 // ("steps A - B (n)", "all n steps"); it is left out when there are none.
 // `whole_trace`: the picture covers the whole trace whatever the view (a

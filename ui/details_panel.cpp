@@ -7,7 +7,9 @@
 #include <string>
 
 #include "model/analysis/self_time.h"
+#include "ui/clipboard.h"
 #include "ui/timeline/time_ruler.h"
+#include "ui/tooltip.h"
 #include "ui/timeline/track_layout.h"
 
 namespace stepline::ui {
@@ -55,7 +57,9 @@ void DetailsPanel::Draw(ViewState& state) {
   const size_t i = sel.index();
   const TimeNs origin = trace->span().start_ns;
   const std::string name(trace->str(s.name()[i]));
+  DrawLineage(state);
   ImGui::TextWrapped("%s", name.c_str());
+  DrawCopyButtons(state);
   ImGui::Separator();
   // The launch <-> kernel links and other flows first: what a reader follows
   // next, above the args (a kernel can carry dozens).
@@ -95,8 +99,10 @@ void DetailsPanel::Draw(ViewState& state) {
     if (self_for_ != std::make_pair(state.data->generation, sel.value)) {
       self_for_ = {state.data->generation, sel.value};
       self_ns_ = analysis::SliceSelfNs(*trace, sel);
+      children_ = SliceChildCounts(*trace, sel);
     }
     row("Self time", FormatDuration(self_ns_));
+    row("Children", std::to_string(children_.direct) + " direct, " + std::to_string(children_.descendants) + " in all");
     if (s.gpu_kind()[i] != GpuKind::kNone) row("GPU kind", std::string(GpuKindName(s.gpu_kind()[i])));
     row("Depth", std::to_string(s.depth()[i]));
     const ArgTable& args = trace->args();
@@ -106,6 +112,58 @@ void DetailsPanel::Draw(ViewState& state) {
     }
     ImGui::EndTable();
   }
+}
+
+// The ancestors, outermost first, as buttons: a click selects one and
+// frames it. Long names are cut so the chain fits a few lines.
+void DetailsPanel::DrawLineage(ViewState& state) {
+  const Trace& trace = *state.trace();
+  const std::vector<SliceId> chain = SliceAncestors(trace, state.selected);
+  if (chain.empty()) return;
+  constexpr size_t kMaxCrumbChars = 28;
+  SliceId pick;
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(2, ImGui::GetStyle().ItemSpacing.y));
+  for (size_t k = 0; k < chain.size(); ++k) {
+    std::string label(trace.str(trace.slices().name()[chain[k].index()]));
+    if (label.size() > kMaxCrumbChars) label = label.substr(0, kMaxCrumbChars - 3) + "...";
+    label += "##crumb" + std::to_string(k);
+    if (k > 0) {
+      // Wrap before a crumb that would run past the right edge.
+      const float w = ImGui::CalcTextSize(label.c_str(), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+      ImGui::SameLine();
+      ImGui::TextDisabled(">");
+      ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
+    }
+    if (ImGui::SmallButton(label.c_str())) pick = chain[k];
+    if (ImGui::IsItemHovered()) WrappedTooltip("Select and frame this enclosing slice");
+  }
+  ImGui::PopStyleVar();
+  if (!pick.is_none()) {
+    const SliceTable& s = trace.slices();
+    state.selected = pick;
+    state.requests.scroll_to_selection = true;
+    state.FitRange(TimeRange{s.start_ns()[pick.index()], s.end_ns(pick)}, 0.05);
+  }
+}
+
+void DetailsPanel::DrawCopyButtons(const ViewState& state) {
+  const Trace& trace = *state.trace();
+  const SliceTable& s = trace.slices();
+  const size_t i = state.selected.index();
+  ImGui::TextDisabled("Copy");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("name")) CopyText(trace.str(s.name()[i]));
+  if (ImGui::IsItemHovered()) WrappedTooltip("The slice's name (also Ctrl+C)");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("args")) CopyText(SliceArgsJson(trace, state.selected));
+  if (ImGui::IsItemHovered()) WrappedTooltip("Every arg as one JSON object");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("start")) CopyText(std::to_string(s.start_ns()[i]));
+  if (ImGui::IsItemHovered()) WrappedTooltip("The start as the trace's timestamp, in ns");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("duration")) CopyText(std::to_string(s.dur_ns()[i]));
+  if (ImGui::IsItemHovered()) WrappedTooltip("The duration in ns");
 }
 
 }  // namespace stepline::ui

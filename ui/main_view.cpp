@@ -22,6 +22,7 @@
 #include "ui/caption.h"
 #include "ui/notice_strips.h"
 #include "ui/search_matches.h"
+#include "ui/selection_keys.h"
 #include "ui/theme.h"
 #include "ui/ui_scale.h"
 
@@ -71,6 +72,7 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
     }
   }
   if (keys && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) state.range.reset();
+  if (keys && !io.WantTextInput) req.notice = HandleSelectionKeys(state);  // Ctrl+C, M, Shift+M
   DrawMenuBar(state, status, &req);
   DrawStatus(status, &req);
   if (state.trace() != nullptr) {
@@ -152,7 +154,7 @@ void MainView::DrawBody(ViewState& state, const AppStatus& status, QuadRenderer*
   if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeNS);
   const float tables_w = layout.details_beside_tables ? ImGui::GetContentRegionAvail().x - layout.details_w : 0.f;
   ImGui::BeginChild("##bottom", ImVec2(tables_w, 0), true);
-  DrawBottomTabs(state);
+  DrawBottomTabs(state, req);
   DrawBottomMenu(state, req);
   ImGui::EndChild();
   if (layout.details_beside_tables) {
@@ -209,7 +211,7 @@ void MainView::DrawLeftColumn(ViewState& state, float height, float width, ViewR
   ImGui::EndGroup();
 }
 
-void MainView::DrawBottomTabs(ViewState& state) {
+void MainView::DrawBottomTabs(ViewState& state, ViewRequests* req) {
   if (!ImGui::BeginTabBar("##analysis_tabs")) return;
   struct Tab {
     const char* label;
@@ -220,7 +222,8 @@ void MainView::DrawBottomTabs(ViewState& state) {
                                   {"GPU kernels###kernels", BottomTab::kKernels},
                                   {"Memory", BottomTab::kMemory},
                                   {"Selection", BottomTab::kSelection},
-                                  {"Query", BottomTab::kQuery}};
+                                  {"Query", BottomTab::kQuery},
+                                  {"Notes", BottomTab::kNotes}};
   for (const Tab& t : kTabs) {
     const bool force = state.requests.bottom_tab && state.panels.bottom_tab == t.tab;
     // "Device ops" on a TPU; the ### id keeps the tab the same across traces.
@@ -233,7 +236,8 @@ void MainView::DrawBottomTabs(ViewState& state) {
     // first use, and widths fitted to the last trace would cut this one's.
     ImGui::PushID(state.data.get());
     // The Query tab's model tables need no analysis.
-    const bool pending = AnalysisPending(state) && t.tab != BottomTab::kSelection && t.tab != BottomTab::kQuery;
+    const bool pending = AnalysisPending(state) && t.tab != BottomTab::kSelection && t.tab != BottomTab::kQuery &&
+                         t.tab != BottomTab::kNotes;
     if (pending) {
       DrawAnalysisPending("Idle gaps, op and kernel stats and memory");
       ++analysis_pending_panels_;
@@ -245,6 +249,12 @@ void MainView::DrawBottomTabs(ViewState& state) {
         case BottomTab::kSelection: DrawSelectionTab(state); break;
         case BottomTab::kMemory: memory_.Draw(state); break;
         case BottomTab::kQuery: query_.Draw(state, state.query.get()); break;
+        case BottomTab::kNotes: {
+          const NotesTabRequests n = notes_.Draw(state);
+          req->export_notes |= n.export_notes;
+          req->import_notes |= n.import_notes;
+          break;
+        }
       }
     }
     ImGui::PopID();
@@ -257,11 +267,12 @@ void MainView::DrawBottomTabs(ViewState& state) {
 // The bottom pane's right-click menu: the picture of the pane, and the table
 // of the tab on show.
 void MainView::DrawBottomMenu(ViewState& state, ViewRequests* req) {
-  static constexpr const char* kStems[] = {"gaps", "ops", "kernels", "selection", "memory", "query"};
+  static constexpr const char* kStems[] = {"gaps", "ops", "kernels", "selection", "memory", "query", "notes"};
   const PanelShot shot = CurrentWindowShot(kStems[static_cast<int>(state.panels.bottom_tab)]);
   if (!BeginPanelMenu("##bottom_menu")) return;
   if (ImGui::MenuItem("Save panel as PNG")) req->save_panel = shot;
-  if (AnalysisPending(state) && state.panels.bottom_tab != BottomTab::kSelection) {
+  if (state.panels.bottom_tab == BottomTab::kNotes ||
+      (AnalysisPending(state) && state.panels.bottom_tab != BottomTab::kSelection)) {
     ImGui::EndPopup();  // no table to copy or save yet
     return;
   }
@@ -273,6 +284,7 @@ void MainView::DrawBottomMenu(ViewState& state, ViewRequests* req) {
     case BottomTab::kSelection: range_.MenuItems(state, &req->exports); break;
     case BottomTab::kMemory: memory_.MenuItems(state, &req->exports); break;
     case BottomTab::kQuery: break;  // its own buttons copy and save the result
+    case BottomTab::kNotes: break;  // returned above: its own buttons export and import
   }
   ImGui::EndPopup();
 }
@@ -314,7 +326,7 @@ void MainView::DrawSearchBar(ViewState& state, bool keys) {
   }
   if (!state.search.error.empty()) {
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", state.search.error.c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kErrorText), "%s", state.search.error.c_str());
   } else if (!state.search.text.empty()) {
     ImGui::SameLine();
     const size_t at = MatchPosition(state.search.matches, state.selected);

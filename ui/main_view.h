@@ -15,6 +15,7 @@
 #include "ui/idle_gaps_panel.h"
 #include "ui/kernel_panel.h"
 #include "ui/memory/memory_panel.h"
+#include "ui/notes/notes_tab.h"
 #include "ui/op_stats_panel.h"
 #include "ui/overview_panel.h"
 #include "ui/query_panel.h"
@@ -56,6 +57,9 @@ struct ViewRequests {
   bool save_screenshot = false;             // the whole window as PNG
   std::optional<PanelShot> save_panel;      // one panel as PNG ("Save as PNG" on its menu)
   std::vector<ExportRequest> exports;       // tables (CSV) and charts (SVG) to save
+  bool export_notes = false;   // File > Export notes: the app writes them beside the pictures
+  bool import_notes = false;   // File > Import notes: the app asks for the file
+  std::string notice;          // a key's short confirmation ("Note 2 added"), for the toast
   bool quit = false;
 };
 
@@ -77,7 +81,7 @@ class MainView {
   void DrawStatus(const AppStatus& status, ViewRequests* req);
   void DrawBody(ViewState& state, const AppStatus& status, QuadRenderer* renderer, ViewRequests* req);
   void DrawLeftColumn(ViewState& state, float height, float width, ViewRequests* req);
-  void DrawBottomTabs(ViewState& state);
+  void DrawBottomTabs(ViewState& state, ViewRequests* req);
   void DrawBottomMenu(ViewState& state, ViewRequests* req);
   void DrawSelectionTab(ViewState& state);
   void DrawSolo(ViewState& state, const AppStatus& status);
@@ -92,6 +96,7 @@ class MainView {
   KernelPanel kernels_;
   MemoryPanel memory_;
   QueryPanel query_;
+  NotesTab notes_;
   Toast toast_;
   std::optional<PanelShot> caption_strip_;
   char folder_buf_[512] = {};  // the View menu's export folder field

@@ -9,6 +9,7 @@
 #include "ui/main_view.h"
 #include "ui/theme.h"
 #include "ui/tooltip.h"
+#include "ui/theme_style.h"
 #include "ui/window_fit.h"
 #include "ui/ui_scale.h"
 
@@ -31,6 +32,9 @@ const std::vector<Shortcut>& Shortcuts() {
       {"Click a group header", "collapse or expand a process or device"},
       {"Ctrl+O", "open a file (or drop files, or a TensorBoard log folder, on the window)"},
       {"Ctrl + +/-", "larger / smaller text (also View > Text size)"},
+      {"Ctrl+C", "copy the selected slice's name"},
+      {"M", "note on the selected slice, or on the range selection"},
+      {"Shift+M", "flag at the mouse's time (the view's centre off the timeline)"},
       {"F12", "save a screenshot (PNG)"},
       {"Right-click a panel", "save it as PNG; copy (TSV) or save (CSV) its table"},
       {"?", "this help"},
@@ -52,6 +56,10 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
     }
     if (ImGui::MenuItem("Compare with...", nullptr, false, state.trace() != nullptr)) req->compare_dialog = true;
     if (ImGui::IsItemHovered()) WrappedTooltip("Pick a second run (B) to compare with the trace on screen (A)");
+    ImGui::Separator();
+    if (ImGui::MenuItem("Export notes...", nullptr, false, state.trace() != nullptr)) req->export_notes = true;
+    if (ImGui::IsItemHovered()) WrappedTooltip("This trace's notes as a JSON file, to share (docs/guide.md)");
+    if (ImGui::MenuItem("Import notes...", nullptr, false, state.trace() != nullptr)) req->import_notes = true;
     ImGui::Separator();
     if (ImGui::MenuItem("Clear cache")) req->clear_cache = true;
     if (ImGui::IsItemHovered()) WrappedTooltip("Delete the column cache that makes large traces reopen instantly");
@@ -82,6 +90,15 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
     float& text_scale = ImGui::GetIO().FontGlobalScale;
     ImGui::SetNextItemWidth(160);
     ImGui::SliderFloat("Text size", &text_scale, 0.75f, 2.5f, "%.2fx");
+    if (ImGui::BeginMenu("Theme")) {
+      // Light: for projectors and printed pictures; the app remembers the choice.
+      for (const theme::ThemeKind kind : {theme::ThemeKind::kDark, theme::ThemeKind::kLight}) {
+        if (ImGui::MenuItem(kind == theme::ThemeKind::kDark ? "Dark" : "Light", nullptr, theme::CurrentTheme() == kind)) {
+          ApplyTheme(kind);
+        }
+      }
+      ImGui::EndMenu();
+    }
     ImGui::Separator();
     DrawPicturesMenu(state, req);
     ImGui::EndMenu();
@@ -155,7 +172,7 @@ void MainView::DrawStatus(const AppStatus& status, ViewRequests* req) {
     // window's right edge.
     if (ImGui::SmallButton("Dismiss")) req->dismiss_error = true;
     ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.f, 0.47f, 0.43f, 1.f));
+    ImGui::PushStyleColor(ImGuiCol_Text, theme::kErrorText);
     ImGui::TextWrapped("%s", status.error.c_str());
     ImGui::PopStyleColor();
   }

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "model/text_format.h"
+#include "ui/theme.h"
 #include "ui/timeline/timeline_data.h"
 #include "ui/tooltip.h"
 
@@ -112,7 +113,7 @@ void QueryPanel::ShowRow(ViewState& state, size_t row) {
 void QueryPanel::DrawResults(ViewState& state) {
   using query_panel::ColumnIndex;
   if (!result_.error.empty()) {
-    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", result_.error.c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kErrorText), "%s", result_.error.c_str());
     return;
   }
   if (result_.columns.empty()) {

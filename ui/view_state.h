@@ -10,6 +10,7 @@
 
 #include "model/analysis/report.h"
 #include "model/trace.h"
+#include "ui/notes/note_set.h"
 #include "ui/timeline/slice_colors.h"
 #include "ui/timeline/timeline_data.h"
 #include "ui/timeline/track_layout.h"
@@ -20,7 +21,7 @@ namespace stepline::ui {
 class QueryBackend;  // ui/query_panel.h
 
 // Which analysis tab the bottom pane shows.
-enum class BottomTab : uint8_t { kIdleGaps = 0, kOpStats, kKernels, kSelection, kMemory, kQuery };
+enum class BottomTab : uint8_t { kIdleGaps = 0, kOpStats, kKernels, kSelection, kMemory, kQuery, kNotes };
 
 // Sizes and visibility of the panes around the timeline. Plain data so the
 // app can persist it between runs (see PanelLayout fields; px are unscaled).
@@ -99,6 +100,7 @@ struct ViewState {
   AnalysisLinks links;
   PictureOptions pictures;
   PanelRequests requests;
+  NoteSet notes;  // of this trace; the app loads and saves them (not kept across traces)
 
   const Trace* trace() const { return data ? data->trace.get() : nullptr; }
   // Takes the user's layout and options from `other` (panels, overlays,

@@ -1,5 +1,6 @@
 // `stepline screenshot FILE [FILE_B] --out PNG [--view VIEW] [--size WxH]
-// [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]`:
+// [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]
+// [--theme dark|light] [--notes FILE]`:
 // renders a view with a hidden window into an offscreen framebuffer of
 // exactly the asked size and writes a PNG. No interaction; exit 0 on
 // success, 1 with a message otherwise. Same inputs give the same pixels.
@@ -20,6 +21,7 @@
 #include "app/gui/headless_frame.h"
 #include "app/gui/offscreen.h"
 #include "app/gui/viewer_session.h"
+#include "ui/theme_style.h"
 #include "app/cli/screenshot_ranks.h"
 #include "demo/demo_generator.h"
 #include "loaders/load.h"
@@ -31,6 +33,8 @@ constexpr const char* kUsage =
     "usage: stepline screenshot FILE [FILE_B] --out OUT.png\n"
     "       [--view timeline|overview|step-histogram|ops|kernels|gaps|memory|compare]\n"
     "       [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
+    "       [--theme dark|light] [--notes FILE]  (FILE: exported notes drawn on the timeline;\n"
+    "       the trace's own saved notes are drawn anyway)\n"
     "       [--file-dialog DIR]  (the File > Open dialog up, listing DIR)\n"
     "       [--headlines FILE]  (every headline figure drawn, as view, subject, figure, text lines)\n"
     "       stepline screenshot PATH... --view ranks --out OUT.png [--runs] [--step N] [--range START_MS:END_MS]\n"
@@ -132,7 +136,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(
       args,
       ArgSpec{{"--force", "--caption", "--help", "--runs"}, {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step", "--file-dialog",
-                                                        "--headlines"}});
+                                                        "--headlines", "--theme", "--notes"}});
   if (parsed.ok() && parsed->Has("--help")) {
     out << kUsage;
     return 0;
@@ -182,6 +186,12 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
       return 1;
     }
   }
+  const std::string theme_name = a.Value("--theme").value_or("dark");
+  const std::optional<ui::theme::ThemeKind> theme = ui::ParseThemeName(theme_name);
+  if (!theme) {
+    err << "stepline screenshot: --theme wants dark or light, got '" << theme_name << "'\n";
+    return 1;
+  }
   double start_ms = 0, end_ms = 0;
   const auto range = a.Value("--range");
   if (range && !ParseRangeMs(*range, &start_ms, &end_ms)) {
@@ -199,6 +209,10 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     }
   }
   if (ranks_view) {
+    if (*theme != ui::theme::ThemeKind::kDark) {
+      err << "stepline screenshot: the ranks view has the dark theme only\n";
+      return 1;
+    }
     RanksShotView shot;
     shot.run_list = a.Has("--runs");
     shot.step = static_cast<int>(std::max(0L, step_number));
@@ -243,6 +257,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     err << "stepline screenshot: " << error << "\n";
     return 1;
   }
+  ui::ApplyTheme(*theme);
   GlQuadRenderer renderer;
   if (!renderer.Init(&error)) {
     err << "stepline screenshot: " << error << "\n";
@@ -254,6 +269,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     return 1;
   }
   ViewerSession session{RecentFiles("/dev/null/never")};  // headless: never touch the user's recent list
+  session.notes().set_read_only(true);  // the trace's saved notes are drawn, never written
   if (view.compare) {
     session.ShowCompare(data[0], titles[0], data[1], titles[1]);
     session.state().pictures.show_caption = a.Has("--caption");  // the compare view reads the preference from there
@@ -279,6 +295,14 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
       state.requests.fit = TimeRange{origin + static_cast<TimeNs>(std::llround(start_ms * 1e6)),
                                      origin + static_cast<TimeNs>(std::llround(end_ms * 1e6))};
     }
+  }
+  if (const auto notes_path = a.Value("--notes"); notes_path && !view.compare) {
+    std::string message;
+    if (!session.ImportNotes(*notes_path, &message)) {
+      err << "stepline screenshot: " << message << "\n";
+      return 1;
+    }
+    if (message.find(" (the notes were made on ") != std::string::npos) err << "stepline screenshot: " << message << "\n";
   }
   // The Open dialog up over the view, listing DIR (pictures of the dialog).
   if (const auto dialog_dir = a.Value("--file-dialog")) session.BrowseFor(ViewerSession::Pick::kOpen, *dialog_dir);

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "ui/theme.h"
 #include "ui/window_fit.h"
 #include "ui/ui_scale.h"
 
@@ -176,7 +177,7 @@ bool FileBrowser::Draw(std::string* picked) {
     chosen = Activate(field_text_, picked);
     focus_field_ = true;  // Enter leaves the field; typing goes on in it
   }
-  if (!listing_.error.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", listing_.error.c_str());
+  if (!listing_.error.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui::theme::kErrorText), "%s", listing_.error.c_str());
 
   // Shortcuts on the left, the folder's entries on the right.
   const float footer = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;

@@ -12,6 +12,7 @@
 
 #include <cfloat>
 #include <filesystem>
+#include "ui/theme.h"
 
 #include "ui/ui_scale.h"
 
@@ -119,7 +120,8 @@ void GlWindow::EndFrame() {
   int w = 0, h = 0;
   glfwGetFramebufferSize(window_, &w, &h);
   glViewport(0, 0, w, h);
-  glClearColor(0.09f, 0.1f, 0.12f, 1.f);
+  const ImVec4 clear = ImGui::ColorConvertU32ToFloat4(ui::theme::kBackground);  // the theme in use
+  glClearColor(clear.x, clear.y, clear.z, 1.f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   glfwSwapBuffers(window_);

@@ -9,6 +9,8 @@
 
 #include <cfloat>
 
+#include "ui/theme.h"
+
 namespace stepline::app {
 
 void RenderHeadlessFrames(int width, int height, int frames, const std::function<void()>& draw,
@@ -30,7 +32,8 @@ void RenderHeadlessFrames(int width, int height, int frames, const std::function
     ImGui::Render();
     target.Bind();
     glDisable(GL_SCISSOR_TEST);
-    glClearColor(0.09f, 0.1f, 0.12f, 1.f);
+    const ImVec4 clear = ImGui::ColorConvertU32ToFloat4(ui::theme::kBackground);  // the theme in use
+    glClearColor(clear.x, clear.y, clear.z, 1.f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   }

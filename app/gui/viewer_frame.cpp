@@ -8,6 +8,7 @@
 #include "app/gui/query_backend.h"
 
 #include <imgui.h>
+#include "ui/theme.h"
 
 namespace stepline::app {
 
@@ -25,7 +26,8 @@ ViewerSession::FrameResult RunViewerFrame(GlWindow& window, ViewerSession& sessi
   int w = 0, h = 0;
   glfwGetFramebufferSize(window.handle(), &w, &h);
   glViewport(0, 0, w, h);
-  glClearColor(0.09f, 0.1f, 0.12f, 1.f);
+  const ImVec4 clear = ImGui::ColorConvertU32ToFloat4(ui::theme::kBackground);  // the theme in use
+  glClearColor(clear.x, clear.y, clear.z, 1.f);
   glClear(GL_COLOR_BUFFER_BIT);
   window.RenderDrawData();
   const ImVec2 fb_scale = ImGui::GetIO().DisplayFramebufferScale;

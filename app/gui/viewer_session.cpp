@@ -464,7 +464,7 @@ ui::CompareStatus ViewerSession::MakeCompareStatus() const {
 }
 
 void ViewerSession::BrowseFor(Pick pick, const std::string& start_dir) {
-  static constexpr const char* kTitles[] = {"Open trace", "Compare with", "Replace A", "Replace B"};
+  static constexpr const char* kTitles[] = {"Open trace", "Compare with", "Replace A", "Replace B", "Import notes"};
   browser_pick_ = pick;
   // The folders of recent files, newest first and each once, are the
   // dialog's shortcuts; it starts in the newest.
@@ -496,6 +496,11 @@ void ViewerSession::HandlePick(const std::string& path) {
       }
       break;
     case Pick::kOpen: OpenFile(path); break;
+    case Pick::kImportNotes: {
+      std::string message;
+      (ImportNotes(path, &message) ? status_.notice : status_.error) = message;
+      break;
+    }
   }
 }
 
@@ -527,6 +532,9 @@ void ViewerSession::ApplyViewRequests(const ui::ViewRequests& req) {
     status_.notice = "Cache cleared (" + std::to_string((freed + (1u << 19)) >> 20) + " MB freed)";
   }
   if (!req.open_path.empty()) OpenFile(req.open_path);
+  if (!req.notice.empty()) status_.notice = req.notice;
+  if (req.import_notes && state_.data) BrowseFor(Pick::kImportNotes);
+  if (req.export_notes) status_.notice = notes_.Export(state_).message;
   if (req.cancel_load) {
     jobs_[0].Cancel();
     jobs_[1].Cancel();
@@ -575,8 +583,10 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
     result.save_panel = std::move(req.save_panel);
     result.exports = std::move(req.exports);
   } else {
+    notes_.Sync(&state_, &status_.notice);  // this trace's saved notes, before they are drawn
     ui::ViewRequests req = view_.Draw(state_, status_, renderer);
     ApplyViewRequests(req);
+    notes_.Sync(&state_, &status_.notice);
     result.quit = req.quit;
     result.save_screenshot = req.save_screenshot;
     result.save_panel = std::move(req.save_panel);

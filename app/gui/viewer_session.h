@@ -30,6 +30,7 @@
 #include "app/gui/file_watch.h"
 #include "app/gui/analysis_job.h"
 #include "app/gui/load_job.h"
+#include "app/gui/note_keeper.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/run_picker.h"
 #include "app/gui/rank_detail_cache.h"
@@ -104,7 +105,7 @@ class ViewerSession {
   const LoadTimes& load_times() const { return load_times_; }
 
   // What the file browser's pick is for.
-  enum class Pick : uint8_t { kOpen = 0, kCompareWith, kReplaceA, kReplaceB };
+  enum class Pick : uint8_t { kOpen = 0, kCompareWith, kReplaceA, kReplaceB, kImportNotes };
   // Opens the file browser for `pick` (its title says what for), in
   // `start_dir`, else in the folder of the newest recent file.
   void BrowseFor(Pick pick, const std::string& start_dir = "");
@@ -127,6 +128,10 @@ class ViewerSession {
   // Between ImGui::NewFrame() and ImGui::Render().
   FrameResult Frame(const std::vector<std::string>& dropped_files, ui::QuadRenderer* renderer);
   void SetNotice(std::string notice) { status_.notice = std::move(notice); }
+  // The notes of the trace on screen: where they are kept (tests, headless).
+  NoteKeeper& notes() { return notes_; }
+  // Adds the notes of a file to the trace on screen; false with the error.
+  bool ImportNotes(const std::string& path, std::string* message);
   // The next frame becomes a picture (no toast over it).
   void SetCapturing(bool capturing) { status_.capturing = capturing; }
 
@@ -215,6 +220,7 @@ class ViewerSession {
   std::vector<std::string> ranks_job_paths_;  // what OpenRanks was given, for Reload
   std::vector<std::string> ranks_paths_;      // of the ranks view on screen
   FileWatch watch_;
+  NoteKeeper notes_;
   std::vector<FileWatch::Change> reload_offer_;
 };
 

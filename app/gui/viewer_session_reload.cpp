@@ -1,7 +1,7 @@
 // ViewerSession: watching the files on screen and reloading them when they
 // change on disk (see file_watch.h and the Reload() comment in
-// viewer_session.h), and the memory warning before a load. In a file of its
-// own so viewer_session.cpp stays short.
+// viewer_session.h), the memory warning before a load, and importing notes.
+// In a file of its own so viewer_session.cpp stays short.
 #include "app/gui/viewer_session.h"
 
 #include <cstdint>
@@ -74,6 +74,12 @@ void ViewerSession::WarnIfTooLarge(const std::string& path) {
 void ViewerSession::DismissReload() {
   reload_offer_.clear();
   status_.reload_offer.clear();
+}
+
+bool ViewerSession::ImportNotes(const std::string& path, std::string* message) {
+  const NoteKeeper::Outcome outcome = notes_.Import(&state_, path);
+  *message = outcome.message;
+  return outcome.ok;
 }
 
 }  // namespace stepline::app

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "export/safe_write.h"
+#include "ui/theme_style.h"
 
 namespace stepline::app {
 namespace fs = std::filesystem;
@@ -56,7 +57,7 @@ bool ParseWindowSide(std::string_view v, int* out) {
 }
 
 bool ParseTab(std::string_view v, ui::BottomTab* out) {
-  static constexpr std::string_view kNames[] = {"idle_gaps", "op_stats", "kernels", "selection", "memory", "query"};
+  static constexpr std::string_view kNames[] = {"idle_gaps", "op_stats", "kernels", "selection", "memory", "query", "notes"};
   for (size_t i = 0; i < std::size(kNames); ++i) {
     if (v == kNames[i]) {
       *out = static_cast<ui::BottomTab>(i);
@@ -67,7 +68,7 @@ bool ParseTab(std::string_view v, ui::BottomTab* out) {
 }
 
 std::string TabName(ui::BottomTab t) {
-  static constexpr const char* kNames[] = {"idle_gaps", "op_stats", "kernels", "selection", "memory", "query"};
+  static constexpr const char* kNames[] = {"idle_gaps", "op_stats", "kernels", "selection", "memory", "query", "notes"};
   return kNames[static_cast<size_t>(t)];
 }
 
@@ -98,6 +99,12 @@ bool IsCleanText(std::string_view s) {
     i += static_cast<size_t>(extra) + 1;
   }
   return true;
+}
+
+bool ParseTheme(std::string_view v, ui::theme::ThemeKind* out) {
+  const std::optional<ui::theme::ThemeKind> kind = ui::ParseThemeName(v);
+  if (kind) *out = *kind;
+  return kind.has_value();
 }
 
 constexpr size_t kMaxSettingsBytes = 64 * 1024;
@@ -143,6 +150,7 @@ ViewerSettings ParseSettings(std::string_view text, std::vector<std::string>* pr
     else if (key == "export_folder") s.export_folder = std::string(value);
     else if (key == "window_width") ok = ParseWindowSide(value, &s.window_width);
     else if (key == "window_height") ok = ParseWindowSide(value, &s.window_height);
+    else if (key == "theme") ok = ParseTheme(value, &s.theme);
     else if (key.empty()) problem("no key before `=`");
     if (!ok) problem("bad value for " + std::string(key));
   }
@@ -160,7 +168,8 @@ std::string FormatSettings(const ViewerSettings& s) {
       << "show_caption = " << (s.show_caption ? "true" : "false") << "\n"
       << "export_folder = " << s.export_folder << "\n"
       << "window_width = " << s.window_width << "\n"
-      << "window_height = " << s.window_height << "\n";
+      << "window_height = " << s.window_height << "\n"
+      << "theme = " << ui::ThemeName(s.theme) << "\n";
   return out.str();
 }
 
@@ -211,6 +220,7 @@ void ApplySettings(const ViewerSettings& settings, const std::string& default_fo
   state->links.show_gap_overlay = settings.show_gap_overlay;
   state->pictures.show_caption = settings.show_caption;
   state->pictures.export_folder = settings.export_folder.empty() ? default_folder : settings.export_folder;
+  ui::ApplyTheme(settings.theme);
 }
 
 ViewerSettings SettingsOf(const ui::ViewState& state, const std::string& default_folder) {
@@ -219,6 +229,7 @@ ViewerSettings SettingsOf(const ui::ViewState& state, const std::string& default
   s.show_gap_overlay = state.links.show_gap_overlay;
   s.show_caption = state.pictures.show_caption;
   s.export_folder = state.pictures.export_folder == default_folder ? std::string() : state.pictures.export_folder;
+  s.theme = ui::theme::CurrentTheme();
   return s;
 }
 

@@ -1,6 +1,6 @@
 // ViewerSettings: what the viewer remembers between runs: the panel layout
 // (window size, overview column, splitter sizes, bottom tab), the gap shading, the
-// caption toggle and the folder for pictures and exports. Kept as
+// caption toggle, the theme and the folder for pictures and exports. Kept as
 // "key = value" lines in $XDG_CONFIG_HOME/stepline/settings.ini (else
 // ~/.config/stepline/settings.ini). A missing, unreadable or corrupt file
 // gives the defaults; unknown keys and bad values are skipped one by one. A
@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ui/theme.h"
 #include "ui/view_state.h"
 
 namespace stepline::app {
@@ -23,6 +24,7 @@ struct ViewerSettings {
   bool show_caption = false;
   std::string export_folder;  // "" = the default (ScreenshotFolder())
   int window_width = 1600, window_height = 1000;  // the viewer window, screen coordinates
+  ui::theme::ThemeKind theme = ui::theme::ThemeKind::kDark;  // View > Theme
   bool operator==(const ViewerSettings&) const = default;
 };
 

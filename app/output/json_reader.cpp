@@ -3,6 +3,7 @@
 
 #include "export/json_text.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <memory>
@@ -41,6 +42,8 @@ class Parser {
     if (pos_ != s_.size()) return std::nullopt;
     return v;
   }
+  // Where parsing stopped: the byte a failed document went wrong at.
+  size_t offset() const { return pos_; }
 
  private:
   void SkipSpace() {
@@ -188,6 +191,13 @@ class Parser {
 // nullopt unless `text` is exactly one JSON value (plus whitespace).
 std::optional<JsonValue> ParseJson(std::string_view text) {
   return Parser(text).ParseDocument();
+}
+
+std::optional<JsonValue> ParseJson(std::string_view text, size_t* error_offset) {
+  Parser parser(text);
+  std::optional<JsonValue> v = parser.ParseDocument();
+  if (!v && error_offset != nullptr) *error_offset = std::min(parser.offset(), text.size());
+  return v;
 }
 
 void AppendJson(const JsonValue& v, std::string* out) {

@@ -59,6 +59,9 @@ struct JsonMember {
 // nullopt unless `text` is exactly one JSON value (plus whitespace). \u
 // escapes become UTF-8 (a lone surrogate becomes U+FFFD).
 std::optional<JsonValue> ParseJson(std::string_view text);
+// The same; on failure `*error_offset` is the byte where the text stopped
+// being JSON (for a message that names it).
+std::optional<JsonValue> ParseJson(std::string_view text, size_t* error_offset);
 
 // Writes `v` back as compact JSON: numbers as their original text, keys in
 // their order. ParseJson(ToJson(v)) == v.

@@ -28,6 +28,7 @@ ViewerSettings Custom() {
   s.export_folder = "/tmp/my shots = here";
   s.window_width = 1917;
   s.window_height = 1043;
+  s.theme = ui::theme::ThemeKind::kLight;
   return s;
 }
 
@@ -35,6 +36,15 @@ TEST(ViewerSettingsTest, TextRoundTrip) {
   const ViewerSettings s = Custom();
   EXPECT_EQ(ParseSettings(FormatSettings(s)), s);
   EXPECT_EQ(ParseSettings(FormatSettings(ViewerSettings{})), ViewerSettings{});
+}
+
+TEST(ViewerSettingsTest, ThemeIsRemembered) {
+  EXPECT_NE(FormatSettings(Custom()).find("theme = light\n"), std::string::npos);
+  EXPECT_EQ(ParseSettings("theme = light\n").theme, ui::theme::ThemeKind::kLight);
+  std::vector<std::string> problems;
+  EXPECT_EQ(ParseSettings("theme = sepia\n", &problems).theme, ui::theme::ThemeKind::kDark);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("theme"), std::string::npos);
 }
 
 TEST(ViewerSettingsTest, FileRoundTripCreatesTheFolder) {

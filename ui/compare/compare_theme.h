@@ -7,12 +7,13 @@
 
 namespace stepline::ui::theme {
 
-inline constexpr uint32_t kRunA = Rgba(100, 165, 255);  // A's label, series and markers
-inline constexpr uint32_t kRunB = Rgba(255, 171, 64);   // B's
-inline constexpr uint32_t kImprovement = Rgba(102, 200, 110);
-inline constexpr uint32_t kRegression = Rgba(255, 105, 97);
-inline constexpr uint32_t kAlignedStepEdge = Rgba(255, 255, 255, 150);  // the aligned step's start and end
-inline constexpr uint32_t kStepEdge = Rgba(255, 255, 255, 36);          // other steps' starts
+// From the palette in use: darker on the light theme, so they read on white.
+inline const uint32_t& kRunA = detail::g_palette.compare_run_a;  // A's label, series and markers
+inline const uint32_t& kRunB = detail::g_palette.compare_run_b;  // B's
+inline const uint32_t& kImprovement = detail::g_palette.compare_improvement;
+inline const uint32_t& kRegression = detail::g_palette.compare_regression;
+inline const uint32_t& kAlignedStepEdge = kCompareAlignedStepEdge;  // the aligned step's start and end (themed)
+inline const uint32_t& kStepEdge = kCompareStepEdge;                // other steps' starts (themed)
 
 inline constexpr float kCompareLeftWidth = 560.f;  // summary + chart column
 inline constexpr float kCompareLeftMaxShare = 0.5f;  // of the window, when the summary needs more

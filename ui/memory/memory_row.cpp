@@ -15,7 +15,7 @@ namespace stepline::ui {
 namespace {
 
 constexpr uint32_t kReservedLine = theme::Rgba(240, 180, 90);
-constexpr uint32_t kPeakMark = theme::Rgba(250, 250, 250);
+const uint32_t& kPeakMark = theme::kMemoryPeakMark;  // follows the theme
 constexpr uint32_t kOomMark = theme::Rgba(230, 60, 50);
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "ui/notes/notes_overlay.h"
 #include "ui/theme.h"
 #include "ui/ui_scale.h"
 
@@ -96,6 +97,7 @@ void TimelinePanel::Draw(ViewState& state, QuadRenderer* renderer) {
   DrawBlameArrow(state, dl, content);
   dl->PopClipRect();
   DrawRangeSelection(state, dl, Rect{content.x0, ruler.y0, content.x1, content.y1});
+  DrawNotesOverlay(state, dl, content.x0, ruler.y0, content.x1, content.y1);
   DrawHoverTooltip(state);
   DrawTrackMenu(state);
   last_build_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

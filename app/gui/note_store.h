@@ -1,0 +1,53 @@
+// Notes on disk: each trace's notes in the config folder
+// ($XDG_CONFIG_HOME/stepline/notes/, else ~/.config/stepline/notes/), one
+// JSON file per trace named by a hash of its identity (absolute path, size,
+// modification time), and the same JSON as the export / import file that is
+// shared with a colleague. The format is in docs/guide.md ("Notes").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/result.h"
+#include "ui/notes/note_set.h"
+
+namespace stepline::app {
+
+// Which file a set of notes belongs to.
+struct TraceIdentity {
+  std::string path;      // absolute
+  uint64_t bytes = 0;
+  int64_t mtime_ns = 0;  // modification time, ns since the epoch
+  bool operator==(const TraceIdentity&) const = default;
+};
+
+// The identity of `path` as it is on disk now; false when it cannot be read
+// (a demo, a file removed since).
+bool IdentityOf(const std::string& path, TraceIdentity* out);
+
+// $XDG_CONFIG_HOME/stepline/notes, else ~/.config/...; "" without either.
+std::string DefaultNotesFolder();
+// folder/<16 hex digits of the identity's hash>.json
+std::string NotesFileFor(const std::string& folder, const TraceIdentity& identity);
+
+struct NotesFile {
+  TraceIdentity trace;
+  std::vector<ui::Note> notes;
+};
+
+std::string FormatNotesJson(const NotesFile& file);
+// `file_name` names the source in errors: "notes.json: byte 42: not JSON",
+// "notes.json: note 3: start_ns is missing or not an integer".
+Result<NotesFile, std::string> ParseNotesJson(std::string_view text, const std::string& file_name);
+Result<NotesFile, std::string> ReadNotesFile(const std::string& path);
+// Temporary file then rename, creating the folder; false with a message.
+bool WriteNotesFile(const std::string& path, const NotesFile& file, std::string* error);
+
+// "" when notes made on `from` fit `to` (same file name and size: a
+// colleague's copy of the trace lives elsewhere and has another mtime);
+// otherwise a sentence saying what differs.
+std::string IdentityMismatch(const TraceIdentity& from, const TraceIdentity& to);
+
+}  // namespace stepline::app

@@ -1,0 +1,30 @@
+// HandleSelectionKeys; see selection_keys.h.
+#include "ui/selection_keys.h"
+
+#include <imgui.h>
+
+#include "ui/clipboard.h"
+#include "ui/notes/note_actions.h"
+
+namespace stepline::ui {
+
+std::string HandleSelectionKeys(ViewState& state) {
+  const Trace* trace = state.trace();
+  if (trace == nullptr) return {};
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.KeyCtrl && ImGui::IsKeyPressed('C', false)) {
+    if (state.selected.is_none()) return {};
+    const std::string name(trace->str(trace->slices().name()[state.selected.index()]));
+    CopyText(name);
+    return "Copied the slice name";
+  }
+  if (io.KeyCtrl || io.KeyAlt || io.KeySuper || !ImGui::IsKeyPressed('M', false)) return {};
+  if (io.KeyShift) {
+    DropFlag(state, FlagTime(state));
+    return "Flag " + std::to_string(state.notes.items.size()) + " added (Notes tab)";
+  }
+  if (!MarkSelection(state)) return "Select a slice or a range first, then press M";
+  return "Note " + std::to_string(state.notes.items.size()) + " added (Notes tab)";
+}
+
+}  // namespace stepline::ui
