@@ -9,8 +9,8 @@
 #include "model/analysis/self_time.h"
 #include "ui/clipboard.h"
 #include "ui/timeline/time_ruler.h"
-#include "ui/tooltip.h"
 #include "ui/timeline/track_layout.h"
+#include "ui/tooltip.h"
 
 namespace stepline::ui {
 namespace {
