@@ -11,6 +11,7 @@
 
 #include "loaders/load.h"
 #include "loaders/perfetto/perfetto_loader.h"
+#include "model/analysis/self_time.h"
 #include "tests/loaders/perfetto_test_encoder.h"
 #include "tests/support/file_bytes.h"
 #include "tests/support/kineto_perfetto_convert.h"
@@ -110,6 +111,15 @@ TEST(KinetoPerfettoLayout, OverlappingKernelsOnOneStreamAreBothKept) {
   EXPECT_EQ(t.slices().dur_ns()[first.index()], 100);
   EXPECT_EQ(t.slices().start_ns()[second.index()], 450);
   EXPECT_EQ(t.slices().dur_ns()[second.index()], 110);
+  // Neither is the other's child: the later one is drawn in the next lane,
+  // and each one's self time is its whole duration.
+  EXPECT_TRUE(t.slices().parent()[second.index()].is_none());
+  EXPECT_EQ(t.slices().depth()[second.index()], t.slices().depth()[first.index()] + 1);
+  const std::vector<DurNs> self = analysis::SelfTimes(t);
+  EXPECT_EQ(self[first.index()], 100);
+  EXPECT_EQ(self[second.index()], 110);
+  EXPECT_EQ(t.diagnostics().count(DiagCode::kOverlappingSlices), 0u);
+  EXPECT_EQ(t.diagnostics().count(DiagCode::kOverlappingDeviceWork), 1u);
 }
 
 TEST(KinetoPerfettoLayout, DebugAnnotationsKeepTheirTypes) {
@@ -169,9 +179,24 @@ TEST(KinetoPerfettoLayout, ARealTraceCutAt20OffsetsLoadsWhatPrecedesTheCut) {
   auto full = loaders::LoadBytes(whole, "kineto.pftrace");
   ASSERT_TRUE(full.ok()) << full.error().ToString();
   ASSERT_GT(KplKernels(*full), 0u);
+  // Packet ends: a cut there leaves whole packets only, which is no cut.
+  std::vector<uint64_t> packet_ends;
+  for (uint64_t at = 0; at < whole.size();) {
+    uint64_t length = 0;
+    int shift = 0;
+    ++at;  // the tag of Trace.packet, one byte
+    while (at < whole.size() && (static_cast<uint8_t>(whole[at]) & 0x80)) {
+      length |= uint64_t{static_cast<uint8_t>(whole[at++]) & 0x7Fu} << shift;
+      shift += 7;
+    }
+    length |= uint64_t{static_cast<uint8_t>(whole[at++])} << shift;
+    at += length;
+    packet_ends.push_back(at);
+  }
   size_t previous = 0;
   for (int k = 1; k <= 20; ++k) {
-    const uint64_t cut = whole.size() * k / 21;
+    uint64_t cut = whole.size() * k / 21;
+    if (std::find(packet_ends.begin(), packet_ends.end(), cut) != packet_ends.end()) ++cut;
     auto r = loaders::LoadBytes(std::string_view(whole).substr(0, cut), "kineto.pftrace");
     ASSERT_TRUE(r.ok()) << "cut at " << cut << ": " << r.error().ToString();
     EXPECT_EQ(r->CheckInvariants(), "") << "cut at " << cut;
