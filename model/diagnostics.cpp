@@ -24,6 +24,8 @@ constexpr DiagCodeInfo kInfos[kDiagCodeCount] = {
     {"producer_warning", Severity::kWarning, "a warning or error recorded in the file by the profiler"},
     {"out_of_range", Severity::kError, "a number outside what the model stores; event skipped"},
     {"limit_reached", Severity::kDataLoss, "a safety limit on memory was reached; the excess was replaced or dropped"},
+    {"overlapping_device_work", Severity::kInfo,
+     "GPU work that overlaps on one stream (programmatic dependent launch); each kept whole, in its own lane"},
 };
 
 }  // namespace

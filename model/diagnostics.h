@@ -33,8 +33,9 @@ enum class DiagCode : uint8_t {
   kProducerWarning,     // a warning or error the profiler itself recorded in the file
   kOutOfRange,          // a number outside what the model stores (e.g. ts beyond int64 ns)
   kLimitReached,        // a safety limit (docs/formats.md, "Limits") was reached; the excess was replaced or dropped
+  kOverlappingDeviceWork,  // GPU work overlapping on one stream (programmatic dependent launch); both kept whole
 };
-inline constexpr int kDiagCodeCount = 17;
+inline constexpr int kDiagCodeCount = 18;
 
 struct DiagCodeInfo {
   std::string_view name;  // stable snake_case name, e.g. "unmatched_end"

@@ -11,7 +11,8 @@
 //   arg_set   ArgSetId  args in ArgTable; 0 = no args. Not stored at all
 //                       while every slice has none (e.g. loaded without args)
 //   gpu_kind  GpuKind   kNone for host slices
-//   depth     uint16    nesting level within the track, 0 = root (filled by Finalize)
+//   depth     uint16    nesting level within the track, 0 = root (filled by Finalize); on a
+//                       GPU stream, work that overlaps earlier work is a root in a later lane
 //   parent    SliceId   enclosing slice on the same track; None for roots (filled by Finalize)
 //
 // After Trace::Finalize() rows are sorted by (track, start_ns, longer first),

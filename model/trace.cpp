@@ -216,8 +216,8 @@ void Trace::ComputeDepthAndParents() {
   // Tracks are independent: one pass per track, over a half of them on each
   // of two threads when the trace is large.
   struct Counts {
-    uint64_t overlaps = 0, too_deep = 0;
-    uint64_t first_overlap_row = UINT64_MAX;
+    uint64_t overlaps = 0, too_deep = 0, device_overlaps = 0;
+    uint64_t first_overlap_row = UINT64_MAX, first_device_overlap_row = UINT64_MAX;
   };
   auto nest_tracks = [&](size_t first_track, size_t end_track, Counts* counts) {
     std::vector<uint32_t> stack;
@@ -225,6 +225,7 @@ void Trace::ComputeDepthAndParents() {
       TrackTable::Ranges& r = tracks_.mutable_ranges(TrackId::FromIndex(t));
       stack.clear();
       uint16_t max_depth = 0;
+      const bool device_row = tracks_.kind(TrackId::FromIndex(t)) == TrackKind::kGpuStream;
       for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
         const TimeNs start = s.start_ns_[i];
         const TimeNs end = start + s.dur_ns_[i];
@@ -232,11 +233,18 @@ void Trace::ComputeDepthAndParents() {
         while (!stack.empty() && s.start_ns_[stack.back()] + s.dur_ns_[stack.back()] <= start) stack.pop_back();
         if (!stack.empty()) {
           const uint32_t p = stack.back();
-          s.parent_[i] = SliceId(p);
-          // Partial overlap: keep the child's true duration (analyses need it)
-          // and nest it anyway; count it so the user knows the row lies.
-          if (end > s.start_ns_[p] + s.dur_ns_[p]) {
-            if (counts->overlaps++ == 0) counts->first_overlap_row = i;
+          const bool partial = end > s.start_ns_[p] + s.dur_ns_[p];
+          if (partial && device_row) {
+            // Work that overlaps on one stream (programmatic dependent
+            // launch: a kernel starts before the previous one ends) is not
+            // the earlier one's child: it takes the next lane, with no
+            // parent, so neither loses time to the other. Counted as info.
+            if (counts->device_overlaps++ == 0) counts->first_device_overlap_row = i;
+          } else {
+            s.parent_[i] = SliceId(p);
+            // Partial overlap: keep the child's true duration (analyses need it)
+            // and nest it anyway; count it so the user knows the row lies.
+            if (partial && counts->overlaps++ == 0) counts->first_overlap_row = i;
           }
         }
         if (stack.size() >= 0xFFFF) {
@@ -273,6 +281,14 @@ void Trace::ComputeDepthAndParents() {
     diagnostics_.Add(DiagCode::kOverlappingSlices, overlaps, Diagnostics::kNoOffset,
                      "first: slice \"" + std::string(strings_.Get(s.name_[first_overlap_row])) + "\" at " +
                          std::to_string(s.start_ns_[first_overlap_row]) + " ns");
+  }
+  const uint64_t device_overlaps = first.device_overlaps + second.device_overlaps;
+  if (device_overlaps > 0) {
+    const uint64_t row =
+        first.device_overlaps > 0 ? first.first_device_overlap_row : second.first_device_overlap_row;
+    diagnostics_.Add(DiagCode::kOverlappingDeviceWork, device_overlaps, Diagnostics::kNoOffset,
+                     "first: \"" + std::string(strings_.Get(s.name_[row])) + "\" at " +
+                         std::to_string(s.start_ns_[row]) + " ns; each kept whole, in its own lane");
   }
   if (too_deep > 0) diagnostics_.Add(DiagCode::kDepthLimit, too_deep, Diagnostics::kNoOffset, "");
 }
@@ -396,7 +412,8 @@ std::string Trace::CheckInvariants() const {
       if (i > r.slice_begin && s.start_ns_[i] < s.start_ns_[i - 1]) return "slices not sorted by start";
       const SliceId p = s.parent_[i];
       if (p.is_none()) {
-        if (s.depth_[i] != 0) return "root slice with non-zero depth";
+        // On a GPU stream, work overlapping earlier work is a root in a later lane.
+        if (s.depth_[i] != 0 && tracks_.kind(id) != TrackKind::kGpuStream) return "root slice with non-zero depth";
         continue;
       }
       if (p.index() >= i || p.index() < r.slice_begin) return "parent does not precede child on its track";

@@ -1,6 +1,9 @@
 // ApiCallBatch: one API-call table read into memory (see api_call_batch.h).
 #include "loaders/nsys/api_call_batch.h"
 
+#include <algorithm>
+#include <tuple>
+
 namespace stepline::loaders::nsys {
 
 ApiCallBatch FetchApiCalls(const sqlite::Database& db, NsysTable t, bool with_correlation) {
@@ -40,6 +43,13 @@ ApiCallBatch FetchApiCalls(const sqlite::Database& db, NsysTable t, bool with_co
     }
     batch.calls.push_back(c);
   }
+  // In time order, whatever order the file holds the rows in (Nsight
+  // Systems 2025.6 and later writes them unordered); sorted here rather than
+  // by SQLite, so a cut file still yields the rows before its cut.
+  std::stable_sort(batch.calls.begin(), batch.calls.end(), [](const ApiCallBatch::Call& a, const ApiCallBatch::Call& b) {
+    return std::tie(a.start_ns, a.end_ns, a.global_tid, a.correlation) <
+           std::tie(b.start_ns, b.end_ns, b.global_tid, b.correlation);
+  });
   return batch;
 }
 

@@ -108,8 +108,7 @@ void NsysReader::ReadKernels() {
   Dim3Cache grids, blocks;
   std::vector<int8_t> kind_of_name;  // by StringId index: 0 unknown, 1 kernel, 2 collective
   std::vector<Arg> args;
-  sqlite::Query q(db_, t.Sql());
-  ForEachRow(t, q, [&](const sqlite::Query& row) {
+  ForEachRowInTimeOrder(t, "", [&](const sqlite::Query& row) {
     SliceTable::Row slice;
     if (!ActivityTimes(t, row, start, end, &slice)) return;
     const auto dev = static_cast<int32_t>(IntOr(row, device, -1));
@@ -170,8 +169,7 @@ void NsysReader::ReadCopyLike(const std::string& table_name, bool is_memset) {
   const StringId k_corr = builder_.Intern("correlation"), k_bytes = builder_.Intern("bytes");
   std::map<std::array<int64_t, 3>, StringId> names;  // (copyKind, srcKind, dstKind) or (memKind, -1, -1)
   std::vector<Arg> args;
-  sqlite::Query q(db_, t.Sql());
-  ForEachRow(t, q, [&](const sqlite::Query& row) {
+  ForEachRowInTimeOrder(t, "", [&](const sqlite::Query& row) {
     SliceTable::Row slice;
     if (!ActivityTimes(t, row, start, end, &slice)) return;
     const auto dev = static_cast<int32_t>(IntOr(row, device, -1));
@@ -220,8 +218,7 @@ void NsysReader::ReadSynchronization() {
   if (start == NsysTable::kAbsent || end == NsysTable::kAbsent) return;
   const StringId category = builder_.Intern("cuda_sync");
   std::map<int64_t, StringId> names;
-  sqlite::Query q(db_, t.Sql());
-  ForEachRow(t, q, [&](const sqlite::Query& row) {
+  ForEachRowInTimeOrder(t, "", [&](const sqlite::Query& row) {
     SliceTable::Row slice;
     if (!ActivityTimes(t, row, start, end, &slice)) return;
     const auto dev = static_cast<int32_t>(IntOr(row, device, -1));

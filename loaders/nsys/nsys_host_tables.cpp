@@ -136,9 +136,9 @@ void NsysReader::ReadNvtx() {
   }
   const StringId default_category = builder_.Intern("nvtx");
   const StringId unnamed = builder_.Intern("(unnamed NVTX range)");
-  sqlite::Query q(db_, t.Sql("WHERE \"eventType\" IN (" + std::to_string(kNvtxMark) + ", " +
-                           std::to_string(kNvtxPushPop) + ", " + std::to_string(kNvtxStartEnd) + ")"));
-  ForEachRow(t, q, [&](const sqlite::Query& row) {
+  const std::string ranges = "WHERE \"eventType\" IN (" + std::to_string(kNvtxMark) + ", " +
+                             std::to_string(kNvtxPushPop) + ", " + std::to_string(kNvtxStartEnd) + ")";
+  ForEachRowInTimeOrder(t, ranges, [&](const sqlite::Query& row) {
     if (row.IsNull(gtid) || row.IsNull(start)) return;
     StringId name =
         text != NsysTable::kAbsent && !row.IsNull(text) ? builder_.Intern(row.Text(text)) : StringId::None();

@@ -86,8 +86,15 @@ class NsysReader {
   NsysTable* Table(const std::string& name);
   // Steps a query to its end, calling `row` per row. A SQLite error mid-way
   // keeps the rows read and records kTruncated naming the table.
+  // `failed_first`: when given, an error before the first row is not
+  // recorded but reported there (the caller retries another way).
   template <typename RowFn>
-  void ForEachRow(const NsysTable& table, sqlite::Query& q, RowFn&& row);
+  void ForEachRow(const NsysTable& table, sqlite::Query& q, RowFn&& row, bool* failed_first = nullptr);
+  // The rows of `table` (optionally `where`) in time order (NsysTable::
+  // TimeOrder). SQLite sorts before the first row, so a cut or damaged file
+  // fails there; then the rows it can read are read in file order.
+  template <typename RowFn>
+  void ForEachRowInTimeOrder(const NsysTable& table, const std::string& where, RowFn&& row);
 
   void ReadCopyLike(const std::string& table_name, bool is_memset);
   // start/end of a device or host row into `slice`; false (recorded) when unusable.
@@ -140,7 +147,22 @@ class NsysReader {
 };
 
 template <typename RowFn>
-void NsysReader::ForEachRow(const NsysTable& table, sqlite::Query& q, RowFn&& row) {
+void NsysReader::ForEachRowInTimeOrder(const NsysTable& table, const std::string& where, RowFn&& row) {
+  const std::string order = table.TimeOrder();
+  if (!order.empty()) {
+    sqlite::Query ordered(db_, table.Sql(where.empty() ? order : where + " " + order));
+    bool failed_first = false;
+    if (ordered.ok()) {
+      ForEachRow(table, ordered, row, &failed_first);
+      if (!failed_first) return;
+    }
+  }
+  sqlite::Query q(db_, table.Sql(where));
+  ForEachRow(table, q, row);
+}
+
+template <typename RowFn>
+void NsysReader::ForEachRow(const NsysTable& table, sqlite::Query& q, RowFn&& row, bool* failed_first) {
   if (!q.ok()) {
     builder_.diag().Record(DiagCode::kTruncated, Diagnostics::kNoOffset,
                            table.name() + ": not read (" + q.Error() + ")");
@@ -151,6 +173,10 @@ void NsysReader::ForEachRow(const NsysTable& table, sqlite::Query& q, RowFn&& ro
     const sqlite::Query::Step s = q.Next();
     if (s == sqlite::Query::Step::kDone) break;
     if (s == sqlite::Query::Step::kError) {
+      if (failed_first != nullptr && n == 0 && !(cancel_ && cancel_->load(std::memory_order_relaxed))) {
+        *failed_first = true;
+        break;
+      }
       if (cancel_ && cancel_->load(std::memory_order_relaxed)) {
         cancelled_ = true;
       } else {

@@ -27,4 +27,17 @@ std::string NsysTable::Sql(std::string_view tail) const {
   return sql;
 }
 
+std::string NsysTable::TimeOrder() const {
+  if (!HasColumn("start")) return {};
+  std::string order = "ORDER BY ";
+  bool first = true;
+  for (std::string_view c : {"start", "end", "deviceId", "contextId", "streamId", "globalPid", "globalTid",
+                             "correlationId", "eventType", "nameId", "shortName", "textId", "text"}) {
+    if (!HasColumn(c)) continue;
+    order += (first ? "" : ", ") + sqlite::QuoteIdentifier(c);
+    first = false;
+  }
+  return order;
+}
+
 }  // namespace stepline::loaders::nsys

@@ -27,6 +27,12 @@ class NsysTable {
   int Want(std::initializer_list<std::string_view> spellings);
   // "SELECT <fields> FROM <table> <tail>" (tail: ORDER BY ..., or empty).
   std::string Sql(std::string_view tail = {}) const;
+  // "ORDER BY start, end, ..." over the columns of this table that place a
+  // row in time (ties broken by device, stream, thread, correlation, name),
+  // or "" without a start column. Nsight Systems 2025.6 and later writes
+  // rows out of time order; without this, rows of equal sort keys elsewhere
+  // (kernel groups of equal totals in the report) came out in file order.
+  std::string TimeOrder() const;
 
  private:
   std::string name_;

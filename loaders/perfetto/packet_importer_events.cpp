@@ -7,6 +7,7 @@
 #include <string>
 #include <tuple>
 
+#include "loaders/perfetto/kineto_layout.h"
 #include "loaders/perfetto/packet_importer.h"
 #include "loaders/perfetto/perfetto_fields.h"
 
@@ -243,6 +244,12 @@ void PacketImporter::Finish() {
   const auto add = [&](const Counted& c, DiagCode code, const std::string& detail) {
     if (c.count > 0) d.Add(code, c.count, c.first_offset, detail);
   };
+  // Kineto's layout first: its launch flows become launch links, not arrows.
+  KinetoLayout kineto(builder_);
+  kineto.ClassifyTracks();
+  if (kineto.gpu_streams() > 0) {
+    std::erase_if(flow_events_, [&](const FlowEvent& e) { return kineto.TakeLaunchFlow(e.id, e.slice); });
+  }
   LinkFlows();
   add(untyped_events_, DiagCode::kUnsupportedFeature,
       "TrackEvents without a type (legacy_event JSON phases) skipped");

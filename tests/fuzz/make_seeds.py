@@ -196,9 +196,66 @@ def byte_source_seeds(json_texts):
         write("byte_source", "xspace.gz", gzip.compress(open(os.path.join(xs, f), "rb").read(), mtime=0))
 
 
+# ---- Perfetto in PyTorch/Kineto's layout (loaders/perfetto/kineto_layout.h) -
+def vi(num, v):
+    return enc_varint(num << 3) + enc_varint(v & 0xFFFFFFFFFFFFFFFF)
+
+
+def fx(num, v):
+    return enc_varint(num << 3 | 1) + v.to_bytes(8, "little")
+
+
+def kineto_perfetto_seeds():
+    """Synthetic: a CPU thread and a "GPU 0" process with "stream 7"; runtime
+    calls and GPU ops sharing flow ids, typed debug annotations, a step, two
+    overlapping kernels, a copy and a memset, each slice a BEGIN/END pair."""
+    def packet(ts, body):
+        return ld(1, vi(8, ts) + vi(10, 1) + body)
+
+    def event(ts, kind, track, name=b"", cat=b"", flow=0, args=b""):
+        e = vi(9, kind) + vi(11, track)
+        if name:
+            e += ld(23, name)
+        if cat:
+            e += ld(22, cat)
+        if flow:
+            e += fx(47, flow)
+        return packet(ts, ld(11, e + args))
+
+    def ann(name, value):  # value: bytes = string, int, float or ("json", text)
+        a = ld(10, name)
+        if isinstance(value, tuple):
+            a += ld(9, value[1])
+        elif isinstance(value, bytes):
+            a += ld(6, value)
+        elif isinstance(value, float):
+            import struct
+            a += enc_varint(5 << 3 | 1) + struct.pack("<d", value)
+        else:
+            a += vi(4, value)
+        return ld(4, a)
+
+    out = ld(1, ld(60, vi(1, 1) + ld(3, vi(1, 4242) + ld(6, b"python"))))
+    out += ld(1, ld(60, vi(1, 2) + vi(5, 1) + ld(4, vi(1, 4242) + vi(2, 4243) + ld(5, b"main"))))
+    out += ld(1, ld(60, vi(1, 3) + ld(3, vi(1, 0) + ld(6, b"GPU 0"))))
+    out += ld(1, ld(60, vi(1, 4) + vi(5, 3) + ld(4, vi(1, 0) + vi(2, 7) + ld(5, b"stream 7"))))
+    out += event(1000, 1, 2, b"ProfilerStep#1", b"user_annotation") + event(9000, 2, 2)
+    out += event(1100, 1, 2, b"aten::mm", b"cpu_op", args=ann(b"Input Dims", ("json", b"[[2, 3], [3, 4]]"))) + event(1900, 2, 2)
+    out += event(1200, 1, 2, b"cudaLaunchKernel", b"cuda_runtime", 11, ann(b"correlation", 11)) + event(1300, 2, 2)
+    out += event(1400, 1, 2, b"cudaMemcpyAsync", b"cuda_runtime", 12, ann(b"correlation", 12)) + event(1500, 2, 2)
+    out += event(2000, 1, 4, b"gemm", b"kernel", 11, ann(b"grid", ("json", b"[4, 1, 1]")) + ann(b"stream", 7) +
+                 ann(b"est. achieved occupancy %", 50.0) + ann(b"device", b"0")) + event(3000, 2, 4)
+    out += event(2500, 1, 4, b"gemm_pdl", b"kernel") + event(3600, 2, 4)
+    out += event(4000, 1, 4, b"Memcpy HtoD (Pageable -> Device)", b"gpu_memcpy", 12) + event(4200, 2, 4)
+    out += event(4300, 1, 4, b"Memset (Device)", b"gpu_memset") + event(4400, 2, 4)
+    write("perfetto", "kineto_layout.pftrace", out)
+    write("byte_source", "kineto_layout.pftrace.gz", gzip.compress(out, mtime=0))
+
+
 if __name__ == "__main__":
     if not os.path.isdir(TRACES):
         sys.exit("traces not found at %s" % TRACES)
     xspace_seeds()
     perfetto_seeds()
+    kineto_perfetto_seeds()
     byte_source_seeds(json_seeds())

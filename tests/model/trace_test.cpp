@@ -60,6 +60,28 @@ TEST_F(TraceTest, PartialOverlapIsNestedAndReported) {
   EXPECT_EQ(trace_.diagnostics().count(DiagCode::kOverlappingSlices), 1u);
 }
 
+// Programmatic dependent launch: on a GPU stream the later kernel starts
+// before the earlier one ends. Neither is the other's child: the later one
+// takes the next lane with no parent, and the overlap is information.
+TEST_F(TraceTest, OverlappingWorkOnAGpuStreamTakesTheNextLaneWithoutAParent) {
+  const TrackId t = AddTrack(7);
+  trace_.mutable_tracks().set_kind(t, TrackKind::kGpuStream);
+  Slice(t, 0, 100, "k1");
+  Slice(t, 50, 100, "k2");   // overlaps k1's last 50 ns
+  Slice(t, 160, 10, "k3");   // after both: back in the first lane
+  trace_.Finalize();
+  EXPECT_EQ(trace_.CheckInvariants(), "");
+  const SliceTable& s = trace_.slices();
+  EXPECT_EQ(s.depth()[1], 1);
+  EXPECT_TRUE(s.parent()[1].is_none());
+  EXPECT_EQ(s.dur_ns()[0], 100);
+  EXPECT_EQ(s.depth()[2], 0);
+  EXPECT_EQ(trace_.tracks().ranges(t).max_depth, 2);
+  EXPECT_EQ(trace_.diagnostics().count(DiagCode::kOverlappingSlices), 0u);
+  EXPECT_EQ(trace_.diagnostics().count(DiagCode::kOverlappingDeviceWork), 1u);
+  EXPECT_EQ(GetDiagCodeInfo(DiagCode::kOverlappingDeviceWork).severity, Severity::kInfo);
+}
+
 TEST_F(TraceTest, FindEnclosingSliceWalksUpParents) {
   const TrackId t = AddTrack(1);
   Slice(t, 0, 100, "root");
