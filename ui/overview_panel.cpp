@@ -11,6 +11,7 @@
 #include "model/analysis/headline.h"
 #include "ui/analysis_format.h"
 #include "ui/analysis_tables.h"
+#include "ui/critical_path_list.h"
 #include "ui/headline_text.h"
 #include "ui/step_chart_svg.h"
 #include "ui/theme.h"
@@ -132,6 +133,8 @@ void OverviewPanel::Draw(ViewState& state, bool fill) {
   }
   ImGui::Spacing();
   DrawCauseChart(state);
+  ImGui::Spacing();
+  DrawCriticalPathSection(state);
 }
 
 void OverviewPanel::MenuItems(const ViewState& state, std::optional<PanelShot>* shot,
