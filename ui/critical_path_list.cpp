@@ -21,6 +21,21 @@ std::vector<std::string> CriticalPathRowCells(const analysis::ReportStep& step) 
   return cells;
 }
 
+namespace {
+
+float CriticalPathTableHeight(size_t steps) {
+  return ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(std::min<size_t>(steps, 8) + 2);
+}
+
+}  // namespace
+
+float CriticalPathSectionHeight(const ViewState& state) {
+  const analysis::Report& r = state.data->analysis.report;
+  if (r.steps.empty() || r.critical_path_total.dur_ns <= 0) return 0;
+  // Title, two lines of sentence, the checkbox, the table.
+  return 4 * ImGui::GetFrameHeightWithSpacing() + CriticalPathTableHeight(r.steps.size());
+}
+
 void DrawCriticalPathSection(ViewState& state) {
   const analysis::Report& r = state.data->analysis.report;
   if (r.steps.empty() || r.critical_path_total.dur_ns <= 0) return;
@@ -30,7 +45,7 @@ void DrawCriticalPathSection(ViewState& state) {
   const int columns = 3 + analysis::kPathKindCount;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
-  const float rows_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(std::min<size_t>(r.steps.size(), 8) + 2);
+  const float rows_h = CriticalPathTableHeight(r.steps.size());
   if (!ImGui::BeginTable("critical_path", columns, flags, ImVec2(0, rows_h))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("step");

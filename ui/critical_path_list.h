@@ -18,5 +18,8 @@ namespace stepline::ui {
 std::vector<std::string> CriticalPathRowCells(const analysis::ReportStep& step);
 
 void DrawCriticalPathSection(ViewState& state);
+// The height DrawCriticalPathSection takes (0 when it draws nothing), so a
+// chart that fills the panel leaves room for it.
+float CriticalPathSectionHeight(const ViewState& state);
 
 }  // namespace stepline::ui

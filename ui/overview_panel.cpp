@@ -120,7 +120,8 @@ void OverviewPanel::Draw(ViewState& state, bool fill) {
     float height = theme::kStepChartHeight * UiScale();
     if (fill) {
       // Leave room for the legend (two lines at most) and the cause chart.
-      const float reserve = 3 * ImGui::GetTextLineHeightWithSpacing() + CauseChartHeight(state);
+      const float reserve =
+          3 * ImGui::GetTextLineHeightWithSpacing() + CauseChartHeight(state) + CriticalPathSectionHeight(state);
       height = std::max(height, ImGui::GetContentRegionAvail().y - reserve);
     }
     step_chart_.Draw(state, width, height);

@@ -7,7 +7,6 @@
 #include "model/analysis/critical_path/critical_path.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace stepline::analysis {
 namespace {
@@ -35,6 +34,10 @@ class PathWalker {
   PathKind HostKind(uint32_t slice);
   // The last slice of `track` starting before t; UINT32_MAX none.
   uint32_t LastStartingBefore(TrackId track, TimeNs t) const;
+  // The same on the host thread being walked: t only falls while the walk
+  // stays on one thread, so a cursor stepping back from the last answer
+  // replaces most bisections (one slice or two per move).
+  uint32_t HostLastStartingBefore(TrackId track, TimeNs t);
   // The GPU op of `track` that ends last at or before `hi` (among the few
   // last to start before it), ending after `lo`; UINT32_MAX none.
   uint32_t LastGpuEndOnStream(TrackId track, TimeNs lo, TimeNs hi) const;
@@ -49,6 +52,11 @@ class PathWalker {
   std::vector<int8_t> host_kind_;  // per StringId: -1 unknown, else PathKind
   size_t max_moves_;
   std::vector<PathSegment> out_;   // the current walk's segments, latest first
+  TrackId cursor_track_ = TrackId::None();
+  uint32_t cursor_ = UINT32_MAX;   // last HostLastStartingBefore answer on cursor_track_
+  TimeNs cursor_t_ = INT64_MIN;    // and the t it answered
+  std::vector<DurNs> name_ns_;     // per StringId: path time, for the top names (zeroed after use)
+  std::vector<uint32_t> touched_;  // names with time in name_ns_
 };
 
 PathKind PathWalker::HostKind(uint32_t slice) {
@@ -68,6 +76,27 @@ uint32_t PathWalker::LastStartingBefore(TrackId track, TimeNs t) const {
   const TimeNs* last = s_.start_ns().data() + r.slice_end;
   const uint32_t n = static_cast<uint32_t>(std::lower_bound(first, last, t) - first);
   return n == 0 ? UINT32_MAX : r.slice_begin + n - 1;
+}
+
+uint32_t PathWalker::HostLastStartingBefore(TrackId track, TimeNs t) {
+  constexpr int kSteps = 16;  // farther back than this: bisect
+  if (track == cursor_track_ && cursor_ != UINT32_MAX && t <= cursor_t_) {
+    const uint32_t begin = trace_.tracks().ranges(track).slice_begin;
+    uint32_t i = cursor_;
+    for (int n = 0; n < kSteps; ++n) {
+      if (s_.start_ns()[i] < t) {
+        cursor_ = i;
+        cursor_t_ = t;
+        return i;
+      }
+      if (i == begin) return UINT32_MAX;
+      --i;
+    }
+  }
+  cursor_track_ = track;
+  cursor_ = LastStartingBefore(track, t);
+  cursor_t_ = t;
+  return cursor_;
 }
 
 uint32_t PathWalker::LastGpuEndOnStream(TrackId track, TimeNs lo, TimeNs hi) const {
@@ -162,7 +191,7 @@ CriticalPath PathWalker::Walk(const Step& step) {
     }
     if (host.is_none()) break;
     // On a host thread at t: the deepest slice holding the instant before t.
-    uint32_t i = LastStartingBefore(host, t);
+    uint32_t i = HostLastStartingBefore(host, t);
     uint32_t holder = UINT32_MAX, ended = UINT32_MAX;
     for (uint32_t x = i; x != UINT32_MAX;) {
       if (End(x) >= t) {
@@ -198,21 +227,28 @@ CriticalPath PathWalker::Walk(const Step& step) {
   if (t > ws) Add(SliceId::None(), ws, t, PathKind::kIdle);
   std::reverse(out_.begin(), out_.end());
   path.dur_ns = path_end - ws;
-  std::unordered_map<uint32_t, DurNs> by_name;
+  if (name_ns_.empty()) name_ns_.assign(trace_.strings().size(), 0);
   for (const PathSegment& seg : out_) {
     path.by_kind_ns[static_cast<size_t>(seg.kind)] += seg.dur_ns;
     if (seg.slice.is_none()) continue;
     if (path.slices.empty() || path.slices.back() != seg.slice) path.slices.push_back(seg.slice);
-    by_name[s_.name()[seg.slice.index()].value] += seg.dur_ns;
+    const uint32_t name = s_.name()[seg.slice.index()].index();
+    if (name_ns_[name] == 0) touched_.push_back(name);
+    name_ns_[name] += seg.dur_ns;  // segments are never empty, so a touched name is nonzero
   }
   // Neighbouring segments of one slice (split by a child that ended) stay separate:
   // the overlay draws each where it lies.
   path.segments = out_;
-  path.top.reserve(by_name.size());
-  for (const auto& [name, ns] : by_name) path.top.emplace_back(StringId(name), ns);
+  path.top.reserve(touched_.size());
+  for (uint32_t name : touched_) {
+    path.top.emplace_back(StringId(name), name_ns_[name]);
+    name_ns_[name] = 0;
+  }
+  touched_.clear();
   auto larger = [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first.value < b.first.value; };
-  std::sort(path.top.begin(), path.top.end(), larger);
-  if (path.top.size() > kCriticalPathTop) path.top.resize(kCriticalPathTop);
+  const size_t keep = std::min(path.top.size(), kCriticalPathTop);
+  std::partial_sort(path.top.begin(), path.top.begin() + static_cast<std::ptrdiff_t>(keep), path.top.end(), larger);
+  path.top.resize(keep);
   return path;
 }
 

@@ -2,21 +2,25 @@
 // shorten them.
 #include <algorithm>
 #include <cstdio>
-#include <unordered_map>
+#include <vector>
 
 #include "model/analysis/critical_path/critical_path.h"
 
 namespace stepline::analysis {
 namespace {
 
-std::vector<std::pair<StringId, DurNs>> Ranked(const std::unordered_map<uint32_t, DurNs>& by_name) {
+// The largest entries of a per-StringId tally (dense: one slot per string).
+std::vector<std::pair<StringId, DurNs>> Ranked(const std::vector<DurNs>& by_name) {
   std::vector<std::pair<StringId, DurNs>> out;
-  out.reserve(by_name.size());
-  for (const auto& [name, ns] : by_name) out.emplace_back(StringId(name), ns);
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : a.first.value < b.first.value;
-  });
-  if (out.size() > kCriticalPathTop) out.resize(kCriticalPathTop);
+  for (size_t name = 0; name < by_name.size(); ++name) {
+    if (by_name[name] > 0) out.emplace_back(StringId(static_cast<uint32_t>(name)), by_name[name]);
+  }
+  const size_t keep = std::min(out.size(), kCriticalPathTop);
+  std::partial_sort(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(keep), out.end(),
+                    [](const auto& a, const auto& b) {
+                      return a.second != b.second ? a.second > b.second : a.first.value < b.first.value;
+                    });
+  out.resize(keep);
   return out;
 }
 
@@ -33,7 +37,7 @@ CriticalPathTotal SumCriticalPaths(const Trace& trace, std::span<const CriticalP
       total.main_kind = static_cast<PathKind>(k);
     }
   }
-  std::unordered_map<uint32_t, DurNs> all, of_kind;
+  std::vector<DurNs> all(trace.strings().size(), 0), of_kind(trace.strings().size(), 0);
   const auto names = trace.slices().name();
   for (const CriticalPath& p : paths) {
     for (const PathSegment& seg : p.segments) {
