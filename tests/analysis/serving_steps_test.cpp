@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "demo/demo_planted.h"
+#include "loaders/annotation_steps.h"
+#include "loaders/trace_builder.h"
 #include "model/analysis/phase_compare.h"
 #include "model/analysis/report.h"
 #include "model/analysis/serving_steps.h"
@@ -96,6 +98,29 @@ TEST(ServingStepsTest, TrainingStepsAreTrainPhase) {
   EXPECT_EQ(a.phases[0].tokens_per_s, -1);
   EXPECT_FALSE(HasServingPhases(a.phases));
   EXPECT_EQ(a.steps.engine, ServingEngine::kNone);
+}
+
+// NVTX ranges named like SGLang steps become the Nsight loader's Steps row
+// (one range per distinct name: the names differ by batch and tokens).
+TEST(ServingStepsTest, NvtxRangesWithServingNamesAreSteps) {
+  loaders::TraceBuilder builder("nsys");
+  const TrackId thread = builder.ThreadTrack(1, 1);
+  std::vector<loaders::AnnotationRange> ranges;
+  ranges.push_back({thread, 0, 1'000'000, builder.Intern("step[EXTEND bs=2 toks=512]")});
+  ranges.push_back({thread, 1'000'000, 100'000, builder.Intern("step[DECODE bs=2 toks=2]")});
+  ranges.push_back({thread, 1'100'000, 100'000, builder.Intern("step[DECODE bs=3 toks=3]")});
+  ranges.push_back({thread, 1'200'000, 50'000, builder.Intern("train_step 1")});
+  ranges.push_back({thread, 1'300'000, 50'000, builder.Intern("train_step 2")});
+  ASSERT_EQ(loaders::AddStepsFromRanges(&builder, ranges, "nvtx"), 3u);
+  const Trace trace = builder.Finish();
+  const StepSet steps = ComputeSteps(trace);
+  EXPECT_EQ(steps.source, StepSource::kNvtx);
+  EXPECT_EQ(steps.engine, ServingEngine::kSglang);
+  ASSERT_EQ(steps.steps.size(), 3u);
+  EXPECT_EQ(steps.steps[0].phase, StepPhase::kPrefill);
+  EXPECT_EQ(steps.steps[0].tokens, 512);
+  EXPECT_EQ(steps.steps[2].phase, StepPhase::kDecode);
+  EXPECT_EQ(steps.steps[2].batch, 3);
 }
 
 TEST(ServingStepsTest, CompareAlignsPhaseWithPhase) {
