@@ -59,7 +59,7 @@ _stepline() {
     diff) options="--json --steps --no-normalize --top --help" ;;
     ranks) options="--json --csv --force --threads --from-reports --help" ;;
     view) options="--demo --ranks" ;;
-    screenshot) options="--out --view --size --range --step --scale --caption --force --demo --file-dialog --runs --theme --notes --help" ;;
+    screenshot) options="--out --view --size --range --step --scale --caption --critical-path --force --demo --file-dialog --runs --theme --notes --headlines --help" ;;
     export) options="--sqlite --force --help" ;;
   esac
   if [[ "$cur" == -* ]]; then

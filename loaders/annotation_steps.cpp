@@ -7,6 +7,7 @@
 #include <string>
 
 #include "model/ascii_case.h"
+#include "model/serving_step_name.h"
 
 namespace stepline::loaders {
 namespace {
@@ -63,6 +64,23 @@ std::vector<AnnotationRange> LargestGroup(const Trace& trace, const std::vector<
   return best;
 }
 
+// A serving engine's step ranges (model/serving_step_name.h): their names
+// differ step to step (batch, tokens), so they are grouped by engine and
+// thread, and one is enough (the name says it is a step). Nested ones are
+// ranges inside another range; only top-level ranges reach here.
+std::vector<AnnotationRange> ServingRanges(const Trace& trace, const std::vector<AnnotationRange>& ranges) {
+  std::map<std::pair<uint32_t, ServingEngine>, std::vector<AnnotationRange>> groups;
+  for (const AnnotationRange& r : ranges) {
+    const std::optional<ServingStepName> parsed = ParseServingStepName(trace.str(r.name));
+    if (parsed) groups[{r.track.value, parsed->engine}].push_back(r);
+  }
+  std::vector<AnnotationRange> best;
+  for (auto& [key, members] : groups) {
+    if (members.size() > best.size()) best = std::move(members);
+  }
+  return best;
+}
+
 }  // namespace
 
 bool IsStepWordName(std::string_view name) {
@@ -88,7 +106,8 @@ size_t AddStepsFromRanges(TraceBuilder* builder, std::vector<AnnotationRange> ra
   if (ranges.empty()) return 0;
   const Trace& trace = builder->trace();
   const std::vector<AnnotationRange> top = TopLevel(std::move(ranges));
-  std::vector<AnnotationRange> steps = LargestGroup(trace, top, IsStepWordName);
+  std::vector<AnnotationRange> steps = ServingRanges(trace, top);
+  if (steps.empty()) steps = LargestGroup(trace, top, IsStepWordName);
   if (steps.empty()) steps = LargestGroup(trace, top, IsNumberedName);
   if (steps.empty()) return 0;
   // Already sorted by start (TopLevel) and, being top-level on one thread,

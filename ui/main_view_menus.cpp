@@ -72,6 +72,7 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
     if (ImGui::MenuItem("Colour by kind", nullptr, state.color_mode == ColorMode::kByKind))
       state.color_mode = ColorMode::kByKind;
     ImGui::MenuItem("Show all flow arrows in view", nullptr, &state.show_all_flows);
+    ImGui::MenuItem("Show critical path", nullptr, &state.show_critical_path);
     ImGui::MenuItem("Shade GPU idle gaps", nullptr, &state.links.show_gap_overlay);
     if (!narrow_) {
       ImGui::MenuItem("Overview column", nullptr, &state.panels.show_overview);

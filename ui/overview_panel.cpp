@@ -11,6 +11,7 @@
 #include "model/analysis/headline.h"
 #include "ui/analysis_format.h"
 #include "ui/analysis_tables.h"
+#include "ui/critical_path_list.h"
 #include "ui/headline_text.h"
 #include "ui/step_chart_svg.h"
 #include "ui/theme.h"
@@ -120,7 +121,8 @@ void OverviewPanel::Draw(ViewState& state, bool fill) {
     float height = theme::kStepChartHeight * UiScale();
     if (fill) {
       // Leave room for the legend (two lines at most) and the cause chart.
-      const float reserve = 3 * ImGui::GetTextLineHeightWithSpacing() + CauseChartHeight(state);
+      const float reserve =
+          3 * ImGui::GetTextLineHeightWithSpacing() + CauseChartHeight(state) + CriticalPathSectionHeight(state);
       height = std::max(height, ImGui::GetContentRegionAvail().y - reserve);
     }
     step_chart_.Draw(state, width, height);
@@ -133,6 +135,8 @@ void OverviewPanel::Draw(ViewState& state, bool fill) {
   }
   ImGui::Spacing();
   DrawCauseChart(state);
+  ImGui::Spacing();
+  DrawCriticalPathSection(state);
 }
 
 void OverviewPanel::MenuItems(const ViewState& state, std::optional<PanelShot>* shot,

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <string>
 
+#include "model/analysis/serving_steps.h"
 #include "ui/analysis_format.h"
+#include "ui/step_phase.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/tooltip.h"
@@ -182,6 +184,7 @@ void StepChart::Draw(ViewState& state, float width, float height) {
   plot.x1 = plot.x0 + bar_w * static_cast<float>(buckets_.size());
   DrawAxis(scale_ns, plot, pos.x, grid_x1);
   int hover_bucket = -1;
+  const bool serving = analysis::HasServingPhases(report.phases);
   for (size_t i = 0; i < buckets_.size(); ++i) {
     const Rect r{plot.x0 + bar_w * static_cast<float>(i), plot.y0, plot.x0 + bar_w * static_cast<float>(i + 1) - gap,
                  plot.y1};
@@ -189,6 +192,10 @@ void StepChart::Draw(ViewState& state, float width, float height) {
     const bool focused = state.links.focused_step >= static_cast<int>(buckets_[i].first) &&
                          state.links.focused_step < static_cast<int>(buckets_[i].end);
     DrawBar(buckets_[i], r, scale_ns, over || focused);
+    if (serving) {  // the phase band under the bar
+      dl->AddRectFilled(ImVec2(r.x0, r.y1 - 3 * s), ImVec2(r.x1, r.y1),
+                        PhaseColor(BucketPhase(steps, buckets_[i].first, buckets_[i].end)));
+    }
     if (buckets_[i].outliers > 0) DrawOutlierTick(buckets_[i], r, scale_ns);
     if (over) hover_bucket = static_cast<int>(i);
   }
@@ -219,6 +226,7 @@ void StepChart::Draw(ViewState& state, float width, float height) {
     DrawTooltip(state, mean, CategoryAtFraction(mean, frac_at(plot.y0, plot.y1, mean.mean_dur_ns)), true);
   }
   DrawCategoryLegend(report.breakdown_total);
+  if (serving) DrawPhaseLegend(report.phases);
 }
 
 // The y axis: the tallest bar's time at the top, 0 at the bottom, and

@@ -19,6 +19,7 @@ void ViewState::KeepPreferencesOf(const ViewState& other) {
   links.show_gap_overlay = other.links.show_gap_overlay;
   color_mode = other.color_mode;
   show_all_flows = other.show_all_flows;
+  show_critical_path = other.show_critical_path;
   pictures.show_caption = other.pictures.show_caption;
   pictures.export_folder = other.pictures.export_folder;
 }

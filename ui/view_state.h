@@ -91,6 +91,7 @@ struct ViewState {
   LayoutChoices layout;
   ColorMode color_mode = ColorMode::kByName;
   bool show_all_flows = false;       // every flow in view, not just the selection's
+  bool show_critical_path = false;   // the steps' critical paths drawn over the timeline
   bool show_help = false;
   std::optional<TimeNs>
       ruler_origin_ns;  // the ruler counts from here; unset = the trace start (compare view: a step start)

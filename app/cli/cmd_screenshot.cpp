@@ -32,7 +32,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: stepline screenshot FILE [FILE_B] --out OUT.png\n"
     "       [--view timeline|overview|step-histogram|ops|kernels|gaps|memory|compare]\n"
-    "       [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--force]\n"
+    "       [--size WxH] [--range START_MS:END_MS] [--step N] [--scale S] [--caption] [--critical-path] [--force]\n"
     "       [--theme dark|light] [--notes FILE]  (FILE: exported notes drawn on the timeline;\n"
     "       the trace's own saved notes are drawn anyway)\n"
     "       [--file-dialog DIR]  (the File > Open dialog up, listing DIR)\n"
@@ -135,8 +135,9 @@ LoadedData LoadInput(const std::string& path, const std::string& demo, std::stri
 int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(
       args,
-      ArgSpec{{"--force", "--caption", "--help", "--runs"}, {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step", "--file-dialog",
-                                                        "--headlines", "--theme", "--notes"}});
+      ArgSpec{{"--force", "--caption", "--help", "--runs", "--critical-path"},
+              {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step", "--file-dialog", "--headlines",
+               "--theme", "--notes"}});
   if (parsed.ok() && parsed->Has("--help")) {
     out << kUsage;
     return 0;
@@ -285,6 +286,7 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     state.pictures.solo = view.solo;
     state.panels.step_histogram = view.step_histogram;
     state.pictures.show_caption = a.Has("--caption");
+    state.show_critical_path = a.Has("--critical-path");
     if (step_index >= 0) {
       const analysis::ReportStep& s = data[0]->analysis.report.steps[step_index];
       state.links.focused_step = step_index;

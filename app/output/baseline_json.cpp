@@ -69,7 +69,7 @@ Arr FixedInts(const JsonValue& value, std::string_view key) {
 }
 
 analysis::StepSource StepSourceFromName(const std::string& name) {
-  for (int s = 0; s <= static_cast<int>(analysis::StepSource::kXlaModule); ++s) {
+  for (int s = 0; s <= static_cast<int>(analysis::kLastStepSource); ++s) {
     if (analysis::StepSourceName(static_cast<analysis::StepSource>(s)) == name) {
       return static_cast<analysis::StepSource>(s);
     }

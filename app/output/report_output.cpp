@@ -15,6 +15,7 @@
 
 #include "app/output/memory_output.h"
 #include "app/output/outlier_output.h"
+#include "app/output/step_detail_output.h"
 #include "app/output/xla_output.h"
 #include "app/output/text_format.h"
 #include "export/json_text.h"
@@ -131,6 +132,7 @@ void StepsJson(const Report& r, JsonOut* j) {
     j->Int(s.window_dur_ns);
     j->Lit(",\"breakdown\":");
     CategoriesJson(s.breakdown, j);
+    AppendStepDetailJson(s, j->buffer());
     j->Lit("}");
     j->MaybeFlush();
   }
@@ -377,6 +379,7 @@ void WriteReportJson(const Report& report, std::ostream& out, std::string_view e
   j.Int(st.p99_ns);
   j.Lit("}");
   AppendOutlierStepsJson(report, j.buffer());
+  AppendServingJson(report, j.buffer());
   j.Lit(",\"top_blamed_event\":");
   if (report.top_blamed_event.empty()) {
     j.Lit("null");
@@ -577,6 +580,7 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
     IdleText(report, out);
     WriteOutlierText(report, out);
   }
+  WriteStepDetailText(report, out);
   OpsText(report, "total time", &analysis::ReportOp::total_ns, out);
   OpsText(report, "self time", &analysis::ReportOp::self_ns, out);
   if (report.primary_device_index >= 0) GapsText(report, context, out);

@@ -107,6 +107,12 @@ std::vector<ReportKernel> KernelRows(const Trace& trace, const std::vector<Kerne
   return rows;
 }
 
+ReportCriticalPath ResolveCriticalPath(const Trace& trace, const CriticalPath& path) {
+  ReportCriticalPath out{path.dur_ns, path.by_kind_ns, path.slices, {}};
+  for (const auto& [name, ns] : path.top) out.top.emplace_back(trace.str(name), ns);
+  return out;
+}
+
 }  // namespace
 
 //-----------------------------------------------------------------------------
@@ -120,6 +126,12 @@ Report ResolveReport(const Trace& trace, const TraceAnalysis& a) {
   report.step_source = a.steps.source;
   report.step_error = a.steps.error;
   report.step_source_sentence = StepSourceSentence(a.steps);
+  report.step_engine = a.steps.engine;
+  report.phases = a.phases;
+  report.critical_path_total.dur_ns = a.critical_path_total.dur_ns;
+  report.critical_path_total.by_kind_ns = a.critical_path_total.by_kind_ns;
+  for (const auto& [name, ns] : a.critical_path_total.top) report.critical_path_total.top.emplace_back(trace.str(name), ns);
+  report.critical_path_sentence = a.critical_path_sentence;
   report.steps_overlap_count = a.steps.overlap_count;
   report.steps_overlap_max_ns = a.steps.max_overlap_ns;
   GapRowBuilder gap_rows(trace, &report);
@@ -137,6 +149,10 @@ Report ResolveReport(const Trace& trace, const TraceAnalysis& a) {
   for (size_t k = 0; k < a.steps.steps.size(); ++k) {
     const Step& st = a.steps.steps[k];
     ReportStep row{st.name, st.start_ns, st.dur_ns, st.window_dur_ns};
+    row.phase = st.phase;
+    row.batch = st.batch;
+    row.tokens = st.tokens;
+    if (k < a.critical_paths.size()) row.critical_path = ResolveCriticalPath(trace, a.critical_paths[k]);
     if (primary >= 0) {
       row.breakdown = a.devices[primary].steps[k].category_ns;
       row.idle_by_cause = a.devices[primary].steps[k].idle_by_cause;

@@ -43,6 +43,14 @@ struct DeviceReport {
   std::vector<StepBreakdown> steps;  // one per Report::steps entry
 };
 
+// A step's critical path (critical_path/critical_path.h), names resolved.
+struct ReportCriticalPath {
+  DurNs dur_ns = 0;
+  PathKindNs by_kind_ns{};
+  std::vector<SliceId> slices;                         // in time order
+  std::vector<std::pair<std::string_view, DurNs>> top;  // largest first
+};
+
 struct ReportStep {
   std::string name;
   TimeNs start_ns = 0;
@@ -50,6 +58,9 @@ struct ReportStep {
   DurNs window_dur_ns = 0;  // its window (Step::window_dur_ns): dur_ns unless the next step overlaps it
   CategoryNs breakdown{};   // primary device; sums to window_dur_ns
   CauseNs idle_by_cause{};  // primary device
+  StepPhase phase = StepPhase::kNone;  // Step::phase, batch, tokens (serving_steps.h)
+  int64_t batch = -1, tokens = -1;
+  ReportCriticalPath critical_path{};
 };
 
 struct ReportEvent {
@@ -130,6 +141,10 @@ struct Report {
   std::string_view top_blamed_event;  // TopBlamedEvent: the host event blamed for the most idle time; "" none
   DurNs top_blamed_ns = 0;
   uint64_t top_blamed_gaps = 0;
+  ServingEngine step_engine = ServingEngine::kNone;  // StepSet::engine
+  std::vector<PhaseStat> phases;                     // TraceAnalysis::phases
+  ReportCriticalPath critical_path_total;            // summed over the steps (slices left empty)
+  std::string critical_path_sentence;
 
   std::span<const ReportEvent> CauseEvents(const ReportGap& g) const {
     return std::span<const ReportEvent>(gap_events).subspan(g.events_begin, g.events_end - g.events_begin);

@@ -12,6 +12,7 @@
 // was one before Python frames were excluded), not a step.
 #include "model/analysis/step_set.h"
 
+#include "model/analysis/serving_steps.h"
 #include "model/analysis/xla_module_steps.h"
 
 #include <algorithm>
@@ -194,6 +195,8 @@ std::string_view StepSourceName(StepSource s) {
     case StepSource::kNvtx: return "nvtx";
     case StepSource::kRoctx: return "roctx";
     case StepSource::kXlaModule: return "xla_module";
+    case StepSource::kSglang: return "sglang";
+    case StepSource::kVllm: return "vllm";
   }
   return "?";
 }
@@ -245,12 +248,15 @@ std::string StepSourceSentence(const StepSet& set) {
     case StepSource::kXlaModule:
       s = count("execution", "executions") + " of the XLA module with the most device time (no step markers)";
       break;
+    case StepSource::kSglang: s = count("SGLang step[...] annotation", "SGLang step[...] annotations"); break;
+    case StepSource::kVllm: s = count("vLLM execute_... annotation", "vLLM execute_... annotations"); break;
   }
   s += " (" + std::string(StepSourceName(set.source)) + ")";
   if (set.overlap_count > 0) {
     s += "; " + std::to_string(set.overlap_count) + " overlap the next (up to " + std::to_string(set.max_overlap_ns) +
          " ns), split where the next begins";
   }
+  if (set.engine != ServingEngine::kNone) s += "; steps from " + std::string(ServingEngineName(set.engine));
   if (!set.note.empty()) s += "; " + set.note;
   return s;
 }
@@ -262,7 +268,20 @@ bool IsPythonFrameName(std::string_view name) {
   return close != std::string_view::npos;
 }
 
+namespace {
+StepSet ComputeStepsUnlabelled(const Trace& trace, const StepOptions& options);
+}  // namespace
+
+// Finds the steps, then labels each with its phase and batch (serving_steps.h).
 StepSet ComputeSteps(const Trace& trace, const StepOptions& options) {
+  StepSet set = ComputeStepsUnlabelled(trace, options);
+  AssignStepPhases(&set);
+  return set;
+}
+
+namespace {
+
+StepSet ComputeStepsUnlabelled(const Trace& trace, const StepOptions& options) {
   StepSet set;
   auto take = [&](StepSource source, std::vector<Step> steps) {
     if (steps.empty()) return false;
@@ -277,6 +296,9 @@ StepSet ComputeSteps(const Trace& trace, const StepOptions& options) {
   TrackId steps_row = TrackId::None();
   std::vector<Step> row_steps = FromStepsRows(trace, options.device_id, &steps_row);
   if (take(StepsRowSource(trace, steps_row), std::move(row_steps))) return set;
+  ServingEngine engine = ServingEngine::kNone;
+  std::vector<Step> serving = ServingMarkerSteps(trace, &engine);
+  if (take(engine == ServingEngine::kVllm ? StepSource::kVllm : StepSource::kSglang, std::move(serving))) return set;
   auto is_profiler_step = [&](uint32_t i) { return StartsWith(trace.str(trace.slices().name()[i]), "ProfilerStep#"); };
   auto plain_name = [&](uint32_t i) { return std::string(trace.str(trace.slices().name()[i])); };
   if (take(StepSource::kProfilerStep, LargestMarkerGroup(trace, is_profiler_step, plain_name))) return set;
@@ -300,6 +322,8 @@ StepSet ComputeSteps(const Trace& trace, const StepOptions& options) {
     take(StepSource::kGpuActiveSpan, {Step{"all", span.start_ns, span.duration_ns(), SliceId::None()}});
   return set;
 }
+
+}  // namespace
 
 StepMarkerMatcher::StepMarkerMatcher(const Trace& trace)
     : trace_(trace), step_num_key_(trace.strings().Find("step_num")), by_name_(trace.strings().size(), -1) {}

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/serving_step_name.h"
 #include "model/trace.h"
 
 namespace stepline::analysis {
@@ -26,7 +27,10 @@ enum class StepSource : uint8_t {
   kNvtx,           // a Steps row the Nsight loader made from NVTX ranges (category "nvtx")
   kRoctx,          // a Steps row the rocprof loader made from roctx ranges (category "roctx")
   kXlaModule,      // executions of the device's top XLA module (xla_module_steps.h)
+  kSglang,         // SGLang's step[EXTEND|DECODE|MIXED|IDLE ...] annotations (serving_steps.h)
+  kVllm,           // vLLM's execute_<n>_context_<c>(...)_generation_<g>(...) annotations
 };
+inline constexpr StepSource kLastStepSource = StepSource::kVllm;
 std::string_view StepSourceName(StepSource s);  // "steps_row", "profiler_step", ...
 
 // A step keeps its marker's recorded extent (start_ns, dur_ns: step time,
@@ -41,6 +45,11 @@ struct Step {
   DurNs dur_ns = 0;
   SliceId slice;  // the marker slice; None for kGpuActiveSpan
   DurNs window_dur_ns = 0;
+  // What the step computes and its batch, from a serving engine's step name
+  // (serving_steps.h); kTrain for a training-loop marker; -1 = not named.
+  StepPhase phase = StepPhase::kNone;
+  int64_t batch = -1;
+  int64_t tokens = -1;
   TimeNs end_ns() const { return start_ns + dur_ns; }
   TimeNs window_end_ns() const { return start_ns + window_dur_ns; }
 };
@@ -62,6 +71,9 @@ struct StepSet {
   // Why a source that matched was not used, e.g. a single `train` marker in a
   // trace of repeated kernels; "" none.
   std::string note;
+  // The serving engine whose step names these are ("steps from sglang"),
+  // whatever recorded them (Kineto annotations, NVTX, roctx); kNone otherwise.
+  ServingEngine engine = ServingEngine::kNone;
 };
 
 StepSet ComputeSteps(const Trace& trace, const StepOptions& options = {});

@@ -277,12 +277,22 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
     }
     a.busy_bins = ComputeBusyBins(std::move(kernels), trace.span(), kBusyBinCount);
     if (cancelled()) return a;
+    CriticalPathInput path_input{&a.steps, {}, &launches, &table};
+    for (const DeviceAnalysis& d : a.devices) {
+      path_input.streams.insert(path_input.streams.end(), d.activity.streams.begin(), d.activity.streams.end());
+    }
+    a.critical_paths = ComputeCriticalPaths(trace, path_input);
+    a.critical_path_total = SumCriticalPaths(trace, a.critical_paths);
+    a.critical_path_sentence = CriticalPathSentence(trace, a.critical_path_total);
+    if (cancelled()) return a;
     a.ops = ComputeOpStats(trace, &a.steps);
     a.kernels = ComputeKernelStats(trace, launches, table);
     FillRecommendationInput(trace, a, table, &recommendation_input);
     a.recommendations = ComputeRecommendations(recommendation_input);
   }
   const DeviceAnalysis* primary = a.primary();
+  a.phases = ComputePhaseStats(a.steps, primary != nullptr ? std::span<const StepBreakdown>(primary->steps)
+                                                           : std::span<const StepBreakdown>());
   // Whole-step figures on a cut file use only the steps before the cut (the
   // last ones may lack their kernels, or their end), and none with fewer than two.
   a.complete_steps = CompleteStepCount(trace, a.steps);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/analysis/busy_bins.h"
+#include "model/analysis/critical_path/critical_path.h"
 #include "model/analysis/device_activity.h"
 #include "model/analysis/idle_cause_table.h"
 #include "model/analysis/idle_gap.h"
@@ -20,6 +21,7 @@
 #include "model/analysis/memory_analysis.h"
 #include "model/analysis/op_stats.h"
 #include "model/analysis/outlier_steps.h"
+#include "model/analysis/serving_steps.h"
 #include "model/analysis/step_breakdown.h"
 #include "model/analysis/step_set.h"
 #include "model/analysis/step_stats.h"
@@ -95,6 +97,12 @@ struct TraceAnalysis {
   MemoryTable memory_table;
   MemoryAnalysis memory;
   DurNs min_gap_ns = 10'000;            // the options' listing threshold, for ResolveReport
+  // Serving and critical-path figures (serving_steps.h, critical_path/):
+  // per phase of the steps, and one critical path per step, with their sum.
+  std::vector<PhaseStat> phases;
+  std::vector<CriticalPath> critical_paths;
+  CriticalPathTotal critical_path_total;
+  std::string critical_path_sentence;   // CriticalPathSentence; "" without a path
 
   const DeviceAnalysis* primary() const { return primary_device >= 0 ? &devices[primary_device] : nullptr; }
   // The gaps of device `d`: [begin, end) into `gaps`.

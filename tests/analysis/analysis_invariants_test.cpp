@@ -33,6 +33,42 @@ DurNs Sum(const A& a) {
   return std::accumulate(a.begin(), a.end(), DurNs{0});
 }
 
+// The busiest stream's busy time inside [range]: its GPU ops' union, clipped.
+DurNs InvariantsBusiestStreamNs(const Trace& trace, const TraceAnalysis& a, TimeRange range) {
+  DurNs best = 0;
+  const SliceTable& s = trace.slices();
+  for (const DeviceAnalysis& d : a.devices) {
+    for (TrackId stream : d.activity.streams) {
+      const auto& r = trace.tracks().ranges(stream);
+      DurNs busy = 0;
+      TimeNs reach = range.start_ns;
+      for (uint32_t i = r.slice_begin; i < r.slice_end; ++i) {
+        if (s.gpu_kind()[i] == GpuKind::kNone) continue;
+        const TimeNs lo = std::max(s.start_ns()[i], reach);
+        const TimeNs hi = std::min(s.start_ns()[i] + s.dur_ns()[i], range.end_ns);
+        if (hi > lo) busy += hi - lo;
+        reach = std::max(reach, hi);
+      }
+      best = std::max(best, busy);
+    }
+  }
+  return best;
+}
+
+// Each step's critical path is no longer than the step and no shorter than
+// its busiest stream; its kinds sum to its length.
+void CheckCriticalPathInvariants(const Trace& trace, const TraceAnalysis& a) {
+  ASSERT_EQ(a.critical_paths.size(), a.steps.steps.size());
+  for (size_t i = 0; i < a.critical_paths.size(); ++i) {
+    const CriticalPath& p = a.critical_paths[i];
+    const Step& st = a.steps.steps[i];
+    EXPECT_LE(p.dur_ns, st.window_dur_ns) << "critical path of step " << i << " longer than the step";
+    EXPECT_GE(p.dur_ns, InvariantsBusiestStreamNs(trace, a, TimeRange{st.start_ns, st.window_end_ns()}))
+        << "critical path of step " << i << " shorter than its busiest stream";
+    EXPECT_EQ(Sum(p.by_kind_ns), p.dur_ns) << "step " << i;
+  }
+}
+
 void CheckInvariants(const Trace& trace, const std::string& what) {
   SCOPED_TRACE(what);
   const TraceAnalysis a = ComputeAnalysis(trace);
@@ -50,6 +86,7 @@ void CheckInvariants(const Trace& trace, const std::string& what) {
   if (r.primary_device_index >= 0) {
     for (const ReportStep& s : r.steps) EXPECT_EQ(Sum(s.breakdown), s.window_dur_ns) << s.name;
   }
+  CheckCriticalPathInvariants(trace, a);
   // Shares and percentages.
   EXPECT_GE(r.gpu_busy_percent, 0);
   EXPECT_LE(r.gpu_busy_percent, 100 + kEps);

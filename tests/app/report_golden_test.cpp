@@ -31,11 +31,15 @@ using ::stepline::testing::ParseJson;
 // (empty arrays for the demo scenarios, which are not XLA traces).
 // `complete_steps` and `notes`: on a cut file, the steps before the cut that
 // whole-step figures use, and what was left out (the demos are whole).
-constexpr std::array<std::string_view, 16> kAddedKeys{
+// Serving steps and critical paths: each step's phase, batch, tokens and
+// critical_path; the trace's step_engine, phases, throughput and summed
+// critical_path.
+constexpr std::array<std::string_view, 23> kAddedKeys{
     "gpu_busy_percent", "step_stats",    "top_blamed_event", "partial",       "data_loss",
     "diagnostics",      "memory",        "step_source",      "steps_overlap", "window_dur_ns",
     "outlier_steps",    "kind",          "xla_modules",      "xla_ops",       "complete_steps",
-    "notes"};
+    "notes",            "phase",         "batch",            "tokens",        "critical_path",
+    "step_engine",      "phases",        "throughput"};
 // Scenarios added after the goldens were made have no "before" to compare
 // with; memory_demo_test holds memory-leak's report to its planted truth.
 // outlier_demo_test holds checkpoint's outliers to theirs.

@@ -198,7 +198,8 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   ASSERT_TRUE(json.has_value()) << "not exactly one JSON value";
   EXPECT_EQ(json->Keys(),
             (Strings{"primary_device", "devices", "step_source", "steps_overlap", "steps", "breakdown_total",
-                     "idle_by_cause", "gpu_busy_percent", "step_stats", "outlier_steps", "top_blamed_event", "gaps",
+                     "idle_by_cause", "gpu_busy_percent", "step_stats", "outlier_steps", "step_engine", "phases",
+                     "throughput", "critical_path", "top_blamed_event", "gaps",
                      "ops", "kernels", "memory", "xla_modules", "xla_ops", "recommendations", "complete_steps",
                      "notes"}));
   EXPECT_EQ(Member(*json, "steps_overlap").Keys(), (Strings{"count", "max_ns"}));
@@ -217,7 +218,9 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   const auto& steps = Member(*json, "steps").items;
   ASSERT_FALSE(steps.empty());
   for (const JsonValue& s : steps) {
-    EXPECT_EQ(s.Keys(), (Strings{"name", "start_ns", "dur_ns", "window_dur_ns", "breakdown"}));
+    EXPECT_EQ(s.Keys(), (Strings{"name", "start_ns", "dur_ns", "window_dur_ns", "breakdown", "phase", "batch", "tokens",
+                                 "critical_path"}));
+    EXPECT_EQ(Member(s, "critical_path").Keys(), (Strings{"dur_ns", "by_kind_ns", "slices", "top"}));
     EXPECT_EQ(Member(s, "breakdown").Keys(), CategoryNames());
   }
   const auto& gaps = Member(*json, "gaps").items;

@@ -95,6 +95,7 @@ void TimelinePanel::Draw(ViewState& state, QuadRenderer* renderer) {
   dl->PushClipRect(ImVec2(content.x0, content.y0), ImVec2(content.x1, content.y1), true);
   DrawFlows(state, dl, content);
   DrawBlameArrow(state, dl, content);
+  DrawCriticalPath(state, dl, content);
   dl->PopClipRect();
   DrawRangeSelection(state, dl, Rect{content.x0, ruler.y0, content.x1, content.y1});
   DrawNotesOverlay(state, dl, content.x0, ruler.y0, content.x1, content.y1);
