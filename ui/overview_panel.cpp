@@ -146,6 +146,8 @@ void OverviewPanel::MenuItems(const ViewState& state, std::optional<PanelShot>* 
     exports->push_back(ExportRequest{"step-chart", "svg", BuildStepChartSvg(r, options)});
   }
   TableExportMenuItems("steps", "steps", [&r] { return StepsTable(r); }, exports);
+  // The cards' figures as `report --csv` writes headline.csv.
+  TableExportMenuItems("headline figures", "headline", [&r] { return HeadlineTable(r); }, exports);
 }
 
 IdleByCause ChartIdleByCause(const analysis::Report& r) {

@@ -59,6 +59,7 @@ bool ViewerSession::ChooseTraceIn(std::string* path) {
 void ViewerSession::OpenFile(const std::string& given) {
   std::string path = given;
   if (!ChooseTraceIn(&path)) return;
+  if (AskBeforeLoading(path, -1)) return;  // what is shown stays until the answer
   // A single open supersedes a comparison being assembled.
   Abandon(1);
   assembling_ = false;
@@ -67,7 +68,6 @@ void ViewerSession::OpenFile(const std::string& given) {
   job_wanted_[0] = true;
   job_path_[0] = path;
   status_.error.clear();
-  WarnIfTooLarge(path);
   jobs_[0].Start(path);
 }
 
@@ -97,9 +97,9 @@ void ViewerSession::StartSide(int side, const std::string& given) {
   }
   if (side == 0) job_single_ = false;
   pending_[side] = PendingSide{nullptr, FileName(path), true};
+  if (AskBeforeLoading(path, side)) return;  // the side waits for the answer
   job_path_[side] = path;
   job_wanted_[side] = true;
-  WarnIfTooLarge(path);
   jobs_[side].Start(path);
 }
 
@@ -534,7 +534,8 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
   status_.recent = recent_.list();
   // A dialog up over the view takes the keyboard: no shortcut or search
   // field behind it sees what is typed into it.
-  status_.modal_open = browser_.is_open() || drop_.question != ui::DropQuestion::kNone;
+  status_.modal_open =
+      browser_.is_open() || drop_.question != ui::DropQuestion::kNone || memory_prompt_.open();
   FillStatus();
   if (ranks_) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -543,6 +544,13 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
     ImGui::Begin("Ranks", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoBringToFrontOnFocus);
+    // A rank file changed on disk: Reload loads that rank again (the single
+    // and compare views draw the same offer in their own bars).
+    switch (ui::DrawReloadNotice(status_.reload_offer)) {
+      case ui::ReloadNoticeChoice::kReload: Reload(); break;
+      case ui::ReloadNoticeChoice::kDismiss: DismissReload(); break;
+      case ui::ReloadNoticeChoice::kNone: break;
+    }
     ui::RanksViewInput input;
     input.ranks = ranks_->ranks;
     input.analysis = &ranks_->analysis;
@@ -575,6 +583,9 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
     result.exports = std::move(req.exports);
   }
   if (const ui::DropChoice choice = drop_.Draw(); choice != ui::DropChoice::kNone) AnswerDrop(choice);
+  if (const ui::LoadMemoryChoice choice = memory_prompt_.Draw(); choice != ui::LoadMemoryChoice::kNone) {
+    AnswerMemoryQuestion(choice == ui::LoadMemoryChoice::kLoadAnyway);
+  }
   std::string picked;
   if (browser_.Draw(&picked)) HandlePick(picked);
   if (run_picker_.Draw(&picked)) {

@@ -19,6 +19,7 @@
 #include "app/output/text_format.h"
 #include "export/json_text.h"
 #include "model/analysis/headline.h"
+#include "model/analysis/headline_record.h"
 #include "ui/analysis_tables.h"
 #include "ui/table_export.h"
 
@@ -422,6 +423,7 @@ std::string_view ReportTableFileName(ReportTable table) {
     case ReportTable::kKernels: return "kernels.csv";
     case ReportTable::kGaps: return "gaps.csv";
     case ReportTable::kMemory: return "memory.csv";
+    case ReportTable::kHeadline: return "headline.csv";
   }
   return "";
 }
@@ -435,6 +437,7 @@ void AppendReportCsv(const Report& report, ReportTable table, std::string* out) 
       return;
     case ReportTable::kGaps: return GapsCsv(report, out);
     case ReportTable::kMemory: return AppendMemoryCsv(report, out);
+    case ReportTable::kHeadline: out->append(ui::ToCsv(ui::HeadlineTable(report))); return;
   }
 }
 
@@ -445,27 +448,36 @@ void AppendReportCsv(const Report& report, ReportTable table, std::string* out) 
 namespace {
 
 constexpr size_t kTopRows = 10;
+constexpr std::string_view kReportTextUse = "report text";
 
 std::string Percent(DurNs part, DurNs whole) {
   return whole > 0 ? FormatFixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 1) + "%" : "-";
 }
 
 // "10 steps from steps_row; mean 105.2 ms ± 1.300 ms sample std (min .., max ..)":
-// Report::step_stats, the definition the window shows too.
+// Report::step_stats, the definition the window shows too; the count and
+// the mean from the headline's formatter.
 std::string StepSummary(const Report& r, std::string_view source) {
+  using analysis::HeadlineFigure;
+  const analysis::Headline h = analysis::ComputeHeadline(r);
   const size_t n = r.steps.size();
-  std::string s = FormatCount(n) + (n == 1 ? " step" : " steps");
+  std::string s = analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kSteps) + (n == 1 ? " step" : " steps");
   if (!source.empty()) s += " from " + std::string(source);
   if (n == 0) return s;
   const analysis::StepStats& st = r.step_stats;
-  return s + "; mean " + FormatDuration(st.mean_ns) + " \u00b1 " + FormatDuration(st.sample_std_ns) +
-         " sample std (min " + FormatDuration(st.min_ns) + ", p50 " + FormatDuration(st.p50_ns) + ", p90 " +
-         FormatDuration(st.p90_ns) + ", p99 " + FormatDuration(st.p99_ns) + ", max " + FormatDuration(st.max_ns) + ")";
+  return s + "; mean " + analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kMeanStep) +
+         (n > 1 ? " sample std" : "") + " (min " + FormatDuration(st.min_ns) + ", p50 " + FormatDuration(st.p50_ns) +
+         ", p90 " + FormatDuration(st.p90_ns) + ", p99 " + FormatDuration(st.p99_ns) + ", max " +
+         FormatDuration(st.max_ns) + ")";
 }
 
 void BreakdownText(const Report& r, std::ostream& out) {
   const DurNs step_ns = std::accumulate(r.breakdown_total.begin(), r.breakdown_total.end(), DurNs{0});
-  out << "\nStep-time breakdown, primary device, all steps (" << FormatDuration(step_ns) << ")\n";
+  // On a cut file the totals are over the steps before the cut (the note says so).
+  const std::string steps = r.SummedStepCount() < r.steps.size()
+                                ? "the " + FormatCount(r.SummedStepCount()) + " steps before the cut"
+                                : std::string("all steps");
+  out << "\nStep-time breakdown, primary device, " << steps << " (" << FormatDuration(step_ns) << ")\n";
   out << "  " << PadCell("category", 20, false) << PadCell("ns", 18, true) << PadCell("% of step", 11, true) << "\n";
   for (int c = 0; c < analysis::kTimeCategoryCount; ++c) {
     const DurNs ns = r.breakdown_total[size_t(c)];
@@ -564,14 +576,18 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
     const analysis::Headline h = analysis::ComputeHeadline(report);
     if (h.has_busy) {
       LabelledLine(out, analysis::HeadlineLabel(h, HeadlineFigure::kDeviceBusy),
-                   analysis::HeadlineText(h, HeadlineFigure::kDeviceBusy) + " of the step time (a kernel running)");
+                   analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kDeviceBusy) +
+                       " of the step time (a kernel running), " +
+                       analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kDeviceIdle) + " with none");
     }
     if (h.has_top_idle_cause) {
-      LabelledLine(out, "top idle cause", analysis::HeadlineText(h, HeadlineFigure::kTopIdleCause) + " (" +
-                                              FormatDuration(h.top_idle_ns) + ")");
+      LabelledLine(out, "top idle cause", analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kTopIdleCause) +
+                                              " (" + FormatDuration(h.top_idle_ns) + ")");
     }
     if (!h.most_blamed.empty()) {
-      LabelledLine(out, "most blamed", ClipName(h.most_blamed) + " (" + FormatDuration(h.most_blamed_ns) + ")");
+      LabelledLine(out, "most blamed",
+                   ClipName(analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kMostBlamed)) + " (" +
+                       FormatDuration(h.most_blamed_ns) + ")");
     }
     BreakdownText(report, out);
     IdleText(report, out);
