@@ -181,7 +181,7 @@ void OverviewPanel::DrawCards(ViewState& state) {
   CardRow row;
   row.Card("##steps", text(HeadlineFigure::kSteps), label(HeadlineFigure::kSteps).c_str(),
            "Steps: " + r.step_source_sentence);
-  const bool has_spread = h.steps > 1;
+  const bool has_spread = h.summed_steps > 1;
   row.Card("##step_time", text(HeadlineFigure::kMeanStep), label(HeadlineFigure::kMeanStep).c_str(),
            has_spread ? "p50 " + FormatDuration(r.step_stats.p50_ns) + ", p90 " + FormatDuration(r.step_stats.p90_ns) +
                             ", p99 " + FormatDuration(r.step_stats.p99_ns) + "\nmin " +

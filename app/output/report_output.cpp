@@ -465,8 +465,12 @@ std::string StepSummary(const Report& r, std::string_view source) {
   if (!source.empty()) s += " from " + std::string(source);
   if (n == 0) return s;
   const analysis::StepStats& st = r.step_stats;
+  if (h.summed_steps == 0) return s + "; none ends before the cut";
+  const std::string over = h.summed_steps < n ? " over the " + FormatCount(h.summed_steps) +
+                                                    (h.summed_steps == 1 ? " step" : " steps") + " before the cut"
+                                              : std::string();
   return s + "; mean " + analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kMeanStep) +
-         (n > 1 ? " sample std" : "") + " (min " + FormatDuration(st.min_ns) + ", p50 " + FormatDuration(st.p50_ns) +
+         (h.summed_steps > 1 ? " sample std" : "") + over + " (min " + FormatDuration(st.min_ns) + ", p50 " + FormatDuration(st.p50_ns) +
          ", p90 " + FormatDuration(st.p90_ns) + ", p99 " + FormatDuration(st.p99_ns) + ", max " +
          FormatDuration(st.max_ns) + ")";
 }
@@ -475,7 +479,8 @@ void BreakdownText(const Report& r, std::ostream& out) {
   const DurNs step_ns = std::accumulate(r.breakdown_total.begin(), r.breakdown_total.end(), DurNs{0});
   // On a cut file the totals are over the steps before the cut (the note says so).
   const std::string steps = r.SummedStepCount() < r.steps.size()
-                                ? "the " + FormatCount(r.SummedStepCount()) + " steps before the cut"
+                                ? "the " + FormatCount(r.SummedStepCount()) +
+                                      (r.SummedStepCount() == 1 ? " step" : " steps") + " before the cut"
                                 : std::string("all steps");
   out << "\nStep-time breakdown, primary device, " << steps << " (" << FormatDuration(step_ns) << ")\n";
   out << "  " << PadCell("category", 20, false) << PadCell("ns", 18, true) << PadCell("% of step", 11, true) << "\n";

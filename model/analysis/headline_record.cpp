@@ -35,7 +35,7 @@ std::string HeadlineValueText(std::string_view where, HeadlineFigure figure, dou
   switch (figure) {
     case HeadlineFigure::kSteps: h.steps = static_cast<size_t>(std::llround(std::max(value, 0.0))); break;
     case HeadlineFigure::kMeanStep:
-      h.steps = 1;  // the mean alone
+      h.steps = h.summed_steps = 1;  // the mean alone
       h.mean_step_ns = std::llround(value);
       break;
     case HeadlineFigure::kDeviceBusy:

@@ -71,8 +71,8 @@ TEST(XlaAsyncPairsTest, EveryPairIsAWaitOfItsKindNeverCompute) {
     ASSERT_EQ(r.steps.size(), 4u);
     // The wait's time is in its category, not compute: 6 us of each step
     // (the start's 0.2 us too), against the fusion's 2 us.
-    EXPECT_EQ(At(r.breakdown_total, analysis::TimeCategory::kCompute), 4 * 2'000);
-    EXPECT_GE(At(r.breakdown_total, pair.category), 4 * 6'000);
+    EXPECT_EQ(analysis::At(r.breakdown_total, analysis::TimeCategory::kCompute), 4 * 2'000);
+    EXPECT_GE(analysis::At(r.breakdown_total, pair.category), 4 * 6'000);
     const std::string done(pair.done);
     const std::string done_op = done.substr(0, done.rfind('.'));  // op rows may drop the ".N"
     bool names_wait = false;
