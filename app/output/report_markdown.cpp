@@ -55,6 +55,9 @@ void Headline(const analysis::Report& r, const ReportTextContext& c, std::ostrea
   out << "| " << analysis::HeadlineLabel(h, HeadlineFigure::kDeviceBusy) << " | "
       << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kDeviceBusy) << (h.has_busy ? " of step time" : "")
       << " |\n";
+  out << "| " << analysis::HeadlineLabel(h, HeadlineFigure::kDeviceIdle) << " | "
+      << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kDeviceIdle) << (h.has_busy ? " of step time" : "")
+      << " |\n";
   if (h.has_top_idle_cause) {
     out << "| top idle cause | " << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kTopIdleCause) << ": "
         << FormatDuration(h.top_idle_ns) << " |\n";

@@ -65,7 +65,9 @@ TEST(XlaAsyncPairsTest, EveryPairIsAWaitOfItsKindNeverCompute) {
     const Trace t = XlaAsyncPairTrace(pair);
     for (size_t i = 0; i < t.slices().size(); ++i) {
       const std::string_view name = t.str(t.slices().name()[i]);
-      if (name == pair.start || name == pair.done) EXPECT_EQ(t.slices().gpu_kind()[i], pair.kind) << name;
+      if (name == pair.start || name == pair.done) {
+        EXPECT_EQ(t.slices().gpu_kind()[i], pair.kind) << name;
+      }
     }
     const analysis::Report r = analysis::ComputeReport(t);
     ASSERT_EQ(r.steps.size(), 4u);
