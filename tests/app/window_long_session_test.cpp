@@ -40,16 +40,19 @@ class WindowLongSessionTest : public ::testing::Test {
  protected:
   bool Busy() const { return session_.loading() || session_.analysing() || session_.loading_ranks(); }
   void Frame() { RunViewerFrame(*window_, session_, pictures_, gl_renderer_, renderer_); }
-  // Draws frames until the jobs are done and a frame after them shows the
-  // result (the analysis' panels filled), then one more.
+  // Polls while the jobs run (drawing every frame of a load on llvmpipe
+  // would take most of CI's minute), then draws frames until one shows the
+  // result with nothing started by it (the analysis, its panels filled).
   void DrawUntilSettled() {
-    for (int i = 0; i < 3000; ++i) {
-      Frame();
-      if (!Busy()) {
-        Frame();
-        if (!Busy()) break;
+    Frame();
+    for (int i = 0; i < 6000; ++i) {
+      if (Busy()) {
+        session_.PollLoads();
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        continue;
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      Frame();
+      if (!Busy()) break;
     }
     Frame();
     ASSERT_FALSE(Busy());
@@ -166,6 +169,42 @@ TEST_F(WindowLongSessionTest, OpensAnalysesAndClosesEveryFormatInOneWindow) {
               "after the first, at most %.1f MB after the others; %zu fds, %zu threads\n",
               cycles, files.size(), gl_renderer_ != nullptr ? "GL renderer" : "ImGui renderer",
               double(first.rss) / 1e6, double(highest) / 1e6, first.fds, first.threads);
+}
+
+// The question before a load that may not fit in memory, in the real window
+// (a fake budget of 1 KB), saved as a PNG to look at.
+TEST(WindowMemoryQuestionTest, TheModalAsksBeforeTheLoad) {
+  const char* display = std::getenv("DISPLAY");
+  const fs::path dir = MakeScratchDirRemovedAtExit("window-memory-question");
+  if (display == nullptr || *display == '\0') {
+    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) GTEST_SKIP() << "no display and no xvfb-run";
+    const std::string self = fs::read_symlink("/proc/self/exe").string();
+    const std::string cmd = std::string(testing::kUnsharded) + "xvfb-run -a -s '-screen 0 1280x800x24' '" + self +
+                            "' --gtest_filter=WindowMemoryQuestionTest.* > '" + (dir / "log.txt").string() + "' 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << "see " << (dir / "log.txt").string();
+    return;
+  }
+  GlWindow window;
+  GlWindow::Options options;
+  options.width = 1000;
+  options.height = 600;
+  options.font_scale = 1.f;
+  std::string error;
+  ASSERT_TRUE(window.Create(options, &error)) << error;
+  ui::DrawListQuadRenderer renderer;
+  ViewerSession session{RecentFiles("/dev/null/never")};
+  session.SetMemoryBudget([] { return loaders::MemoryBudget{1024, "cgroup memory.max"}; });
+  PictureSaver pictures;
+  session.OpenFile(testing::TestDataPath("chrome_kineto_gpu.json"));
+  for (int f = 0; f < 3; ++f) RunViewerFrame(window, session, pictures, nullptr, &renderer);
+  ASSERT_NE(session.memory_question(), "");
+  const char* keep = std::getenv("STEPLINE_LONG_SESSION_PNG_DIR");
+  session.state().pictures.export_folder = keep != nullptr ? std::string(keep) : dir.string();
+  pictures.RequestWindow();
+  for (int f = 0; f < 6 && pictures.pending(); ++f) RunViewerFrame(window, session, pictures, nullptr, &renderer);
+  EXPECT_FALSE(pictures.pending());
+  EXPECT_NE(session.memory_question(), "") << "the picture does not answer the question";
+  EXPECT_FALSE(session.loading());
 }
 
 }  // namespace
