@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -205,6 +206,45 @@ TEST(WindowMemoryQuestionTest, TheModalAsksBeforeTheLoad) {
   EXPECT_FALSE(pictures.pending());
   EXPECT_NE(session.memory_question(), "") << "the picture does not answer the question";
   EXPECT_FALSE(session.loading());
+}
+
+// The ranks view with a rank file changed on disk: Reload / Dismiss and the
+// notice above the table, in the real window, saved as a PNG to look at.
+TEST(WindowMemoryQuestionTest, RanksViewOffersReloadForAChangedRank) {
+  const char* display = std::getenv("DISPLAY");
+  if (display == nullptr || *display == '\0') GTEST_SKIP() << "run by TheModalAsksBeforeTheLoad's xvfb child";
+  const fs::path dir = MakeScratchDirRemovedAtExit("window-ranks-reload");
+  std::vector<std::string> ranks;
+  for (int r = 0; r < 2; ++r) {
+    ranks.push_back((dir / ("rank" + std::to_string(r) + ".json")).string());
+    fs::copy_file(testing::TestDataPath("chrome_kineto_gpu.json"), ranks.back());
+  }
+  GlWindow window;
+  GlWindow::Options options;
+  options.width = 1000;
+  options.height = 600;
+  options.font_scale = 1.f;
+  std::string error;
+  ASSERT_TRUE(window.Create(options, &error)) << error;
+  ui::DrawListQuadRenderer renderer;
+  ViewerSession session{RecentFiles("/dev/null/never")};
+  session.SetWatchInterval(std::chrono::milliseconds(0));
+  PictureSaver pictures;
+  session.OpenRanks(ranks, "ranks");
+  for (int i = 0; i < 3000 && !session.showing_ranks(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    session.PollLoads();
+  }
+  ASSERT_TRUE(session.showing_ranks()) << session.error();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::ofstream(ranks[1], std::ios::app) << "  ";  // rank 1's file grows
+  for (int f = 0; f < 3; ++f) RunViewerFrame(window, session, pictures, nullptr, &renderer);
+  ASSERT_EQ(session.reload_offer().size(), 1u);
+  const char* keep = std::getenv("STEPLINE_LONG_SESSION_PNG_DIR");
+  session.state().pictures.export_folder = keep != nullptr ? std::string(keep) : dir.string();
+  pictures.RequestWindow();
+  for (int f = 0; f < 6 && pictures.pending(); ++f) RunViewerFrame(window, session, pictures, nullptr, &renderer);
+  EXPECT_FALSE(pictures.pending());
 }
 
 }  // namespace
