@@ -1,8 +1,7 @@
-// Formatting an analysis::Report as JSON, CSV or text; see report_output.h.
+// Formatting an analysis::Report as JSON or text (CSV: report_csv.cpp); see report_output.h.
 //
 // [SECTION] Number and name helpers
 // [SECTION] JSON
-// [SECTION] CSV
 // [SECTION] Text
 #include "app/output/report_output.h"
 
@@ -289,59 +288,6 @@ void KernelsJson(const Report& r, JsonOut* j) {
   j->Lit("]");
 }
 
-//-----------------------------------------------------------------------------
-// [SECTION] CSV
-//-----------------------------------------------------------------------------
-
-void CsvInt(std::string* out, int64_t v) {
-  out->push_back(',');
-  exports::AppendJsonInt(out, v);
-}
-void CsvIntOrEmpty(std::string* out, int64_t v) {
-  out->push_back(',');
-  if (v >= 0) exports::AppendJsonInt(out, v);
-}
-void CsvText(std::string* out, std::string_view v) {
-  out->push_back(',');
-  ui::AppendCsvField(v, out);
-}
-
-// Steps, ops and kernels: the window's table builders (ui/analysis_tables.h)
-// with every row, so `--csv` and Save as CSV write the same columns and rows.
-std::vector<uint32_t> AllRows(size_t n) {
-  std::vector<uint32_t> rows(n);
-  std::iota(rows.begin(), rows.end(), 0u);
-  return rows;
-}
-
-// Gaps from the Report's lean rows, the columns of ui::GapsTable (which reads
-// the ids); the test ReportCsvMatchesWindowTables checks they agree. The JSON
-// has every cause event.
-void GapsCsv(const Report& r, std::string* out) {
-  out->append(
-      "device,start_ns,dur_ns,step,cause,next_kernel,launch_delay_ns,blamed_event,blamed_thread,"
-      "blamed_overlap_ns,blamed_event_count\n");
-  for (const analysis::ReportGap& g : r.gaps) {
-    ui::AppendCsvField(r.DeviceName(g), out);
-    CsvInt(out, g.start_ns);
-    CsvInt(out, g.dur_ns);
-    CsvText(out, r.StepName(g));
-    CsvText(out, analysis::IdleCauseName(g.cause));
-    CsvText(out, g.next_kernel);
-    CsvIntOrEmpty(out, g.launch_delay_ns);
-    const auto events = r.CauseEvents(g);
-    if (events.empty()) {
-      out->append(",,,");
-    } else {
-      CsvText(out, events.front().name);
-      CsvText(out, r.threads[events.front().thread]);
-      CsvInt(out, events.front().overlap_ns);
-    }
-    CsvInt(out, static_cast<int64_t>(events.size()));
-    out->push_back('\n');
-  }
-}
-
 }  // namespace
 
 void WriteReportJson(const Report& report, std::ostream& out, std::string_view extra_members) {
@@ -414,31 +360,6 @@ void WriteReportJson(const Report& report, std::ostream& out, std::string_view e
   }
   j.Lit("}\n");
   j.Flush();
-}
-
-std::string_view ReportTableFileName(ReportTable table) {
-  switch (table) {
-    case ReportTable::kSteps: return "steps.csv";
-    case ReportTable::kOps: return "ops.csv";
-    case ReportTable::kKernels: return "kernels.csv";
-    case ReportTable::kGaps: return "gaps.csv";
-    case ReportTable::kMemory: return "memory.csv";
-    case ReportTable::kHeadline: return "headline.csv";
-  }
-  return "";
-}
-
-void AppendReportCsv(const Report& report, ReportTable table, std::string* out) {
-  switch (table) {
-    case ReportTable::kSteps: out->append(ui::ToCsv(ui::StepsTable(report))); return;
-    case ReportTable::kOps: out->append(ui::ToCsv(ui::OpsTable(report, AllRows(report.ops.size())))); return;
-    case ReportTable::kKernels:
-      out->append(ui::ToCsv(ui::KernelsTable(report, AllRows(report.kernels.size()))));
-      return;
-    case ReportTable::kGaps: return GapsCsv(report, out);
-    case ReportTable::kMemory: return AppendMemoryCsv(report, out);
-    case ReportTable::kHeadline: out->append(ui::ToCsv(ui::HeadlineTable(report))); return;
-  }
 }
 
 //-----------------------------------------------------------------------------
