@@ -133,6 +133,11 @@ CREATE TABLE op_stat(
   min INTEGER NOT NULL, max INTEGER NOT NULL,  -- ns
   percent REAL NOT NULL
 );
+CREATE TABLE headline(      -- the window's headline figures, as its overview prints them
+  figure TEXT PRIMARY KEY,  -- steps, mean_step, device_busy, device_idle, top_idle_cause, most_blamed, memory_peak
+  label TEXT NOT NULL,      -- "GPU busy", ...
+  value TEXT NOT NULL       -- "54.9%", ...; "-" when the trace has none
+);
 CREATE TABLE kernel_stat(
   name TEXT NOT NULL,
   grid TEXT, block TEXT,    -- "x,y,z"; NULL unknown

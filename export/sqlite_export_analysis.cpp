@@ -1,5 +1,5 @@
 // The SQLite export's analysis tables (step, step_breakdown, gap, op_stat,
-// kernel_stat), from one analysis::ComputeReport with the options `stepline
+// kernel_stat, headline), from one analysis::ComputeReport with the options `stepline
 // report` uses by default, so a query over them gives the report's numbers.
 // This is the only file of the export that knows the analysis API.
 #include <future>
@@ -9,6 +9,7 @@
 
 #include "sqlite/insert.h"
 #include "export/sqlite_export.h"
+#include "model/analysis/headline_record.h"
 #include "model/analysis/report.h"
 
 namespace stepline::exports {
@@ -115,6 +116,19 @@ void WriteKernels(const analysis::Report& r, sqlite::Database* db, SqliteExportC
   counts->kernels = r.kernels.size();
 }
 
+// The headline figures as text, from the formatter the window uses.
+void WriteHeadline(const analysis::Report& r, sqlite::Database* db) {
+  const analysis::Headline h = analysis::ComputeHeadline(r);
+  sqlite::Insert ins(db, "headline", 3);
+  for (int f = 0; f < analysis::kHeadlineFigureCount; ++f) {
+    const auto figure = static_cast<analysis::HeadlineFigure>(f);
+    ins.Text(1, analysis::HeadlineFigureKey(figure));  // a static string
+    ins.OwnedText(2, analysis::HeadlineLabel(h, figure));
+    ins.OwnedText(3, analysis::HeadlineTextAt("sqlite export", h, figure));
+    if (!ins.Row()) return;
+  }
+}
+
 }  // namespace
 
 std::function<void(sqlite::Database*, SqliteExportCounts*)> StartAnalysisTables(const Trace& trace) {
@@ -128,6 +142,7 @@ std::function<void(sqlite::Database*, SqliteExportCounts*)> StartAnalysisTables(
     WriteGaps(r, db, counts);
     WriteOps(r, db, counts);
     WriteKernels(r, db, counts);
+    WriteHeadline(r, db);
   };
 }
 

@@ -46,9 +46,9 @@ constexpr uint64_t kBaseBytes = uint64_t{40} << 20;
 // overstate).
 constexpr double kCompressionRatio = 8.0;
 
-uint64_t ReadUintFile(const char* path, bool* unlimited) {
+uint64_t ReadUintFile(const std::string& path, bool* unlimited) {
   *unlimited = false;
-  FILE* f = std::fopen(path, "re");
+  FILE* f = std::fopen(path.c_str(), "re");
   if (f == nullptr) return 0;
   char text[64] = {};
   const size_t n = std::fread(text, 1, sizeof text - 1, f);
@@ -61,8 +61,8 @@ uint64_t ReadUintFile(const char* path, bool* unlimited) {
   return std::strtoull(text, nullptr, 10);
 }
 
-uint64_t MeminfoField(const char* field) {
-  FILE* f = std::fopen("/proc/meminfo", "re");
+uint64_t MeminfoField(const std::string& meminfo, const char* field) {
+  FILE* f = std::fopen(meminfo.c_str(), "re");
   if (f == nullptr) return 0;
   char line[256];
   uint64_t value = 0;
@@ -75,6 +75,31 @@ uint64_t MeminfoField(const char* field) {
   }
   std::fclose(f);
   return value;
+}
+
+// This process's cgroup path from /proc/self/cgroup: the v2 line
+// ("0::/user.slice/x.scope") when `v1_controller` is empty, else the v1 line
+// listing it ("4:memory:/docker/abc"); "" when none or the root.
+std::string SelfCgroup(const std::string& self_cgroup, std::string_view v1_controller) {
+  FILE* f = std::fopen(self_cgroup.c_str(), "re");
+  if (f == nullptr) return {};
+  char line[512];
+  std::string path;
+  while (path.empty() && std::fgets(line, sizeof line, f) != nullptr) {
+    std::string_view text(line);
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+    const size_t first = text.find(':');
+    const size_t second = first == std::string_view::npos ? first : text.find(':', first + 1);
+    if (second == std::string_view::npos) continue;
+    const std::string_view controllers = text.substr(first + 1, second - first - 1);
+    const bool match = v1_controller.empty()
+                           ? text.substr(0, first) == "0" && controllers.empty()
+                           : ("," + std::string(controllers) + ",").find("," + std::string(v1_controller) + ",") !=
+                                 std::string::npos;
+    if (match) path = text.substr(second + 1);
+  }
+  std::fclose(f);
+  return path == "/" ? std::string() : path;
 }
 
 // This process's address space now (VmSize).
@@ -92,6 +117,18 @@ void TakeLeast(MemoryBudget* budget, uint64_t bytes, const char* source) {
     budget->bytes = bytes;
     budget->source = source;
   }
+}
+
+// The cgroup limit less its use, from `limit_file` and `usage_file` under
+// `dir`; nothing when no limit is set (v2 "max", v1 about 2^63).
+void TakeCgroupLimit(MemoryBudget* budget, const std::string& dir, const char* limit_file, const char* usage_file,
+                     const char* source) {
+  bool unlimited = false;
+  const uint64_t limit = ReadUintFile(dir + "/" + limit_file, &unlimited);
+  if (unlimited || limit == 0 || limit >= (uint64_t{1} << 60)) return;
+  bool ignored = false;
+  const uint64_t usage = ReadUintFile(dir + "/" + usage_file, &ignored);
+  TakeLeast(budget, limit > usage ? limit - usage : 0, source);
 }
 
 }  // namespace
@@ -137,20 +174,24 @@ MemoryEstimate EstimateLoadMemory(const std::string& path) {
   return e;
 }
 
-MemoryBudget AvailableMemory() {
+MemoryBudget AvailableMemory() { return AvailableMemory(MemorySources{}); }
+
+MemoryBudget AvailableMemory(const MemorySources& sources) {
   MemoryBudget budget;
-  if (const uint64_t available = MeminfoField("MemAvailable:"); available > 0) {
+  if (const uint64_t available = MeminfoField(sources.meminfo, "MemAvailable:"); available > 0) {
     TakeLeast(&budget, available, "MemAvailable");
   }
-  bool unlimited = false;
-  const uint64_t max = ReadUintFile("/sys/fs/cgroup/memory.max", &unlimited);
-  if (!unlimited && max > 0) {
-    bool ignored = false;
-    const uint64_t current = ReadUintFile("/sys/fs/cgroup/memory.current", &ignored);
-    TakeLeast(&budget, max > current ? max - current : 0, "cgroup memory.max");
+  // The limits of the hierarchy's root (a container's namespace) and of this
+  // process's own cgroup (a systemd scope, a batch job), v2 and v1.
+  const std::string v2 = sources.cgroup_root, v1 = sources.cgroup_root + "/memory";
+  for (const std::string& dir : {v2, v2 + SelfCgroup(sources.self_cgroup, "")}) {
+    TakeCgroupLimit(&budget, dir, "memory.max", "memory.current", "cgroup memory.max");
+  }
+  for (const std::string& dir : {v1, v1 + SelfCgroup(sources.self_cgroup, "memory")}) {
+    TakeCgroupLimit(&budget, dir, "memory.limit_in_bytes", "memory.usage_in_bytes", "cgroup memory.limit_in_bytes");
   }
   struct rlimit limit {};
-  if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+  if (sources.address_space_limit && ::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
     const uint64_t used = AddressSpaceInUse();
     const uint64_t cap = static_cast<uint64_t>(limit.rlim_cur);
     TakeLeast(&budget, cap > used ? cap - used : 0, "address-space limit (ulimit -v)");
@@ -158,8 +199,12 @@ MemoryBudget AvailableMemory() {
   return budget;
 }
 
+bool ShouldWarnBeforeLoad(const MemoryEstimate& estimate, const MemoryBudget& budget) {
+  return estimate.needed_bytes > 0 && budget.bytes != UINT64_MAX && estimate.needed_bytes > budget.bytes;
+}
+
 std::string MemoryWarning(const std::string& path, const MemoryEstimate& estimate, const MemoryBudget& budget) {
-  if (estimate.needed_bytes == 0 || budget.bytes == UINT64_MAX || estimate.needed_bytes <= budget.bytes) return {};
+  if (!ShouldWarnBeforeLoad(estimate, budget)) return {};
   return path + ": the trace needs about " + FormatMemory(estimate.needed_bytes) + " to load (" + estimate.basis +
          ") but only " + FormatMemory(budget.bytes) + " is available (" + budget.source + "); the load may fail";
 }

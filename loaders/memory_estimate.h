@@ -28,9 +28,26 @@ struct MemoryBudget {
   uint64_t bytes = UINT64_MAX;  // UINT64_MAX: no limit known
   std::string source;           // "MemAvailable", "cgroup memory.max", "address-space limit (ulimit -v)"
 };
-// The least of MemAvailable, the cgroup's memory.max less its current use,
-// and RLIMIT_AS less this process's address space.
+// Where the budget is read from; tests point these at fake files.
+struct MemorySources {
+  std::string meminfo = "/proc/meminfo";
+  // cgroup v2: memory.max and memory.current here; v1: memory/memory.limit_in_bytes
+  // and memory/memory.usage_in_bytes (a limit near 2^63 is v1's "none").
+  std::string cgroup_root = "/sys/fs/cgroup";
+  // "0::/user.slice/..." names this process's v2 cgroup under cgroup_root,
+  // read when cgroup_root itself has no memory.max (outside a container).
+  std::string self_cgroup = "/proc/self/cgroup";
+  bool address_space_limit = true;  // RLIMIT_AS against /proc/self/statm
+};
+// The least of MemAvailable, the cgroup's limit (v2 memory.max or v1
+// memory.limit_in_bytes) less its current use, and RLIMIT_AS less this
+// process's address space.
+MemoryBudget AvailableMemory(const MemorySources& sources);
 MemoryBudget AvailableMemory();
+
+// Whether to ask before loading (the window's Load anyway / Cancel, the
+// CLI's line on stderr): the estimate exceeds the budget.
+bool ShouldWarnBeforeLoad(const MemoryEstimate& estimate, const MemoryBudget& budget);
 
 // "stepline info: run.json: the trace needs about 1.1 GB to load (486 MB of
 // chrome-json) but only 700 MB is available (address-space limit (ulimit -v))";

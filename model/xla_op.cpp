@@ -91,9 +91,13 @@ std::string_view HloOpcode(std::string_view text) {
 }
 
 GpuKind ClassifyXlaOp(std::string_view name, std::string_view hlo_category) {
+  const std::string_view group = HloOpGroup(HloInstructionName(name));
   std::string_view op = HloOpcode(name);
-  if (op.empty()) op = HloOpGroup(HloInstructionName(name));
-  for (std::string_view s : {hlo_category, op}) {
+  if (op.empty()) op = group;
+  // XLA's generic async wrapper ("%reduce-scatter-start = ... async-start(...)")
+  // names its opcode async-start / async-done: what it waits for is in the
+  // instruction's name, tried last.
+  for (std::string_view s : {hlo_category, op, group}) {
     if (s.empty()) continue;
     if (StartsWithIgnoringCase(s, "infeed") || ContainsIgnoringCase(s, "recv-from-host") || ContainsIgnoringCase(s, "host-to-device"))
       return GpuKind::kMemcpyH2D;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "model/analysis/headline_record.h"
 #include "model/analysis/track_names.h"
 
 namespace stepline::ui {
@@ -106,6 +107,20 @@ TextTable GapsTable(const Trace& trace, const AnalysisData& a, const std::vector
     }
     row.push_back(IntCell(static_cast<int64_t>(g.cause_events.size())));
     t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+TextTable HeadlineTable(const analysis::Report& report) {
+  // The window's headline figures as text, from the one formatter, so a
+  // spreadsheet shows what the overview does.
+  const analysis::Headline h = analysis::ComputeHeadline(report);
+  TextTable t;
+  t.header = {"figure", "label", "value"};
+  for (int f = 0; f < analysis::kHeadlineFigureCount; ++f) {
+    const auto figure = static_cast<analysis::HeadlineFigure>(f);
+    t.rows.push_back({std::string(analysis::HeadlineFigureKey(figure)), analysis::HeadlineLabel(h, figure),
+                      analysis::HeadlineTextAt("table export", h, figure)});
   }
   return t;
 }

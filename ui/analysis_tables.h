@@ -22,6 +22,8 @@ TextTable KernelsTable(const analysis::Report& report, const std::vector<uint32_
 // `rows` index a.gaps. start_ns is on the trace clock.
 TextTable GapsTable(const Trace& trace, const AnalysisData& a, const std::vector<uint32_t>& rows);
 // Every step with its breakdown by category (the step chart's data).
+// figure,label,value: each headline figure as the overview prints it (headline.csv).
+TextTable HeadlineTable(const analysis::Report& report);
 TextTable StepsTable(const analysis::Report& report);
 // `order` indexes `rows`.
 TextTable RangeTable(const Trace& trace, const std::vector<analysis::RangeAggregateRow>& rows,

@@ -151,6 +151,8 @@ void OverviewPanel::MenuItems(const ViewState& state, std::optional<PanelShot>* 
     exports->push_back(ExportRequest{"step-chart", "svg", BuildStepChartSvg(r, options)});
   }
   TableExportMenuItems("steps", "steps", [&r] { return StepsTable(r); }, exports);
+  // The cards' figures as `report --csv` writes headline.csv.
+  TableExportMenuItems("headline figures", "headline", [&r] { return HeadlineTable(r); }, exports);
 }
 
 IdleByCause ChartIdleByCause(const analysis::Report& r) {
@@ -184,7 +186,7 @@ void OverviewPanel::DrawCards(ViewState& state) {
   CardRow row;
   row.Card("##steps", text(HeadlineFigure::kSteps), label(HeadlineFigure::kSteps).c_str(),
            "Steps: " + r.step_source_sentence);
-  const bool has_spread = h.steps > 1;
+  const bool has_spread = h.summed_steps > 1;
   row.Card("##step_time", text(HeadlineFigure::kMeanStep), label(HeadlineFigure::kMeanStep).c_str(),
            has_spread ? "p50 " + FormatDuration(r.step_stats.p50_ns) + ", p90 " + FormatDuration(r.step_stats.p90_ns) +
                             ", p99 " + FormatDuration(r.step_stats.p99_ns) + "\nmin " +

@@ -29,6 +29,7 @@
 #include "export/file_publish.h"
 #include "loaders/load.h"
 #include "model/analysis/findings.h"
+#include "model/analysis/headline.h"
 #include "model/analysis/ranks_summary_json.h"
 #include "model/analysis/report.h"
 
@@ -142,7 +143,7 @@ std::string PublishFile(const std::string& path, const std::string& bytes, bool 
   return "";
 }
 
-// Writes the four tables into `dir`, creating it. Without `force` nothing is
+// Writes the tables into `dir`, creating it. Without `force` nothing is
 // written when any table exists already, so a rerun cannot mix two reports.
 std::string WriteCsvTables(const analysis::Report& report, const std::string& dir, bool force, std::ostream* log) {
   namespace fs = std::filesystem;
@@ -158,7 +159,8 @@ std::string WriteCsvTables(const analysis::Report& report, const std::string& di
     }
   }
   const size_t rows[kReportTableCount] = {report.steps.size(), report.ops.size(), report.kernels.size(),
-                                          report.gaps.size(), report.allocations.size()};
+                                          report.gaps.size(), report.allocations.size(),
+                                          size_t{analysis::kHeadlineFigureCount}};
   for (int t = 0; t < kReportTableCount; ++t) {
     std::string csv;
     AppendReportCsv(report, static_cast<ReportTable>(t), &csv);

@@ -69,6 +69,7 @@ void ViewerSession::OpenFile(const std::string& given) {
   }
   std::string path = given;
   if (!ChooseTraceIn(&path)) return;
+  if (AskBeforeLoading(path, -1)) return;  // what is shown stays until the answer
   // A single open supersedes a comparison being assembled.
   Abandon(1);
   assembling_ = false;
@@ -77,7 +78,6 @@ void ViewerSession::OpenFile(const std::string& given) {
   job_wanted_[0] = true;
   job_path_[0] = path;
   status_.error.clear();
-  WarnIfTooLarge(path);
   jobs_[0].Start(path);
 }
 
@@ -107,9 +107,9 @@ void ViewerSession::StartSide(int side, const std::string& given) {
   }
   if (side == 0) job_single_ = false;
   pending_[side] = PendingSide{nullptr, FileName(path), true};
+  if (AskBeforeLoading(path, side)) return;  // the side waits for the answer
   job_path_[side] = path;
   job_wanted_[side] = true;
-  WarnIfTooLarge(path);
   jobs_[side].Start(path);
 }
 
@@ -552,7 +552,8 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
   status_.recent = recent_.list();
   // A dialog up over the view takes the keyboard: no shortcut or search
   // field behind it sees what is typed into it.
-  status_.modal_open = browser_.is_open() || drop_.question != ui::DropQuestion::kNone;
+  status_.modal_open =
+      browser_.is_open() || drop_.question != ui::DropQuestion::kNone || memory_prompt_.open();
   FillStatus();
   if (ranks_) {
     ui::RanksViewInput input;
@@ -561,7 +562,11 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
     input.title = ranks_title_;
     input.runs = RanksRunChoices(ranks_->runs, ranks_->run_index);
     input.details = rank_details_.get();
-    ui::RanksRequests req = ranks_window_.Draw(ranks_view_, input, !status_.modal_open);
+    // A rank file changed on disk: the window offers Reload, which loads that
+    // rank again (the single and compare views draw the same offer in their bars).
+    ui::RanksRequests req = ranks_window_.Draw(ranks_view_, input, !status_.modal_open, status_.reload_offer);
+    if (req.reload == ui::ReloadNoticeChoice::kReload) Reload();
+    if (req.reload == ui::ReloadNoticeChoice::kDismiss) DismissReload();
     if (req.open_dialog) BrowseFor(Pick::kOpen);
     if (req.open_folder_dialog) BrowseFolder();
     result.quit = req.quit;
@@ -593,6 +598,9 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
     result.exports = std::move(req.exports);
   }
   if (const ui::DropChoice choice = drop_.Draw(); choice != ui::DropChoice::kNone) AnswerDrop(choice);
+  if (const ui::LoadMemoryChoice choice = memory_prompt_.Draw(); choice != ui::LoadMemoryChoice::kNone) {
+    AnswerMemoryQuestion(choice == ui::LoadMemoryChoice::kLoadAnyway);
+  }
   std::string picked;
   if (browser_.Draw(&picked)) HandlePick(picked);
   if (RunPicker::Choice choice; run_picker_.Draw(&choice)) {

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <memory>
 #include <optional>
@@ -38,6 +39,9 @@
 #include "ui/compare/compare_view.h"
 #include "ui/compare/drop_prompt.h"
 #include "ui/main_view.h"
+#include "loaders/memory_estimate.h"
+#include "ui/load_memory_prompt.h"
+#include "ui/reload_notice.h"
 #include "ui/ranks/ranks_view.h"
 #include "ui/ranks/ranks_window.h"
 #include "ui/view_state.h"
@@ -156,6 +160,13 @@ class ViewerSession {
   // comparison, or the ranks. What is shown stays until the new load is in.
   void Reload();
   void DismissReload();
+  // A load whose estimate exceeds the memory available waits for an answer
+  // (the window's Load anyway / Cancel modal): the question's text, "" none.
+  const std::string& memory_question() const { return memory_prompt_.warning; }
+  void AnswerMemoryQuestion(bool load_anyway);
+  // Tests: the budget loads are held against (default loaders::AvailableMemory).
+  void SetMemoryBudget(std::function<loaders::MemoryBudget()> budget) { memory_budget_ = std::move(budget); }
+
   // Tests: how often the files are stat()ed (default once a second).
   void SetWatchInterval(FileWatch::Clock::duration interval) { watch_ = FileWatch(interval); }
 
@@ -178,7 +189,9 @@ class ViewerSession {
   void ApplyCompareRequests(const ui::CompareRequests& req);
   void FillStatus();
   void PollFileChanges();  // the watched files' changes join reload_offer_
-  void WarnIfTooLarge(const std::string& path);  // the notice, when the trace looks larger than memory
+  // True when `path` looks larger than the memory available: the load of
+  // `side` (-1 alone, 0 / 1 a comparison's side) waits for the question's answer.
+  bool AskBeforeLoading(const std::string& path, int side);
   void WatchShown();       // forgets the files watched and the offer; watches the ranks on screen
   void WatchData(const std::string& label, const std::shared_ptr<const ui::TimelineData>& data);
   ui::CompareStatus MakeCompareStatus() const;
@@ -214,6 +227,7 @@ class ViewerSession {
     std::shared_ptr<const RanksRun> run;
     std::string error;
   };
+  void ReloadRanks(const std::vector<std::string>& changed);  // those rank files again, the others kept
   static std::future<RanksOutcome> StartRanksJob(const std::vector<std::string>& paths, const std::string& run_dir);
   std::future<RanksOutcome> ranks_job_;
   std::string ranks_job_title_;
@@ -222,6 +236,14 @@ class ViewerSession {
   FileWatch watch_;
   NoteKeeper notes_;
   std::vector<FileWatch::Change> reload_offer_;
+  struct MemoryQuestion {
+    std::string path, warning;
+    int side = -1;  // -1 OpenFile, else StartSide's side
+  };
+  std::vector<MemoryQuestion> memory_questions_;  // the front one is asked
+  std::string memory_confirmed_;                  // answered Load anyway: loads without asking again
+  ui::LoadMemoryPrompt memory_prompt_;
+  std::function<loaders::MemoryBudget()> memory_budget_ = [] { return loaders::AvailableMemory(); };
 };
 
 }  // namespace stepline::app

@@ -1,10 +1,13 @@
 // ViewerSession: watching the files on screen and reloading them when they
 // change on disk (see file_watch.h and the Reload() comment in
-// viewer_session.h), the memory warning before a load, and importing notes.
-// In a file of its own so viewer_session.cpp stays short.
+// viewer_session.h), the question before a load that may not fit in memory,
+// and importing notes. In a file of its own so viewer_session.cpp stays short.
 #include "app/gui/viewer_session.h"
 
 #include <cstdint>
+#include <filesystem>
+#include <future>
+#include <memory>
 #include <string>
 
 #include "loaders/memory_estimate.h"
@@ -43,7 +46,18 @@ void ViewerSession::Reload() {
   DismissReload();
   if (offer.empty()) return;
   if (ranks_) {
-    // The ranks load together: their set is reloaded whole.
+    // Changed rank files reload alone, the others' summaries kept; a removed
+    // one reloads the set whole (the rest of the run may have moved too).
+    std::vector<std::string> changed;
+    bool removed = false;
+    for (const FileWatch::Change& c : offer) {
+      changed.push_back(c.path);
+      removed = removed || c.removed;
+    }
+    if (!removed && !changed.empty()) {
+      ReloadRanks(changed);
+      return;
+    }
     std::vector<std::string> paths = ranks_paths_;
     if (paths.empty()) {
       for (const analysis::RankSummary& r : ranks_->ranks) paths.push_back(r.path);
@@ -62,13 +76,70 @@ void ViewerSession::Reload() {
   }
 }
 
-void ViewerSession::WarnIfTooLarge(const std::string& path) {
-  // Said before the load starts, while the window still shows what it had;
-  // the load runs anyway (the estimate can be wrong, and running out fails
-  // that load alone).
-  const std::string warning =
-      loaders::MemoryWarning(path, loaders::EstimateLoadMemory(path), loaders::AvailableMemory());
-  if (!warning.empty()) status_.notice = warning;
+bool ViewerSession::AskBeforeLoading(const std::string& path, int side) {
+  // Asked before the load starts, while the window still shows what it had.
+  // Load anyway runs it (the estimate can be wrong, and running out fails
+  // that load alone, with a message).
+  if (!memory_confirmed_.empty() && path == memory_confirmed_) {
+    memory_confirmed_.clear();
+    return false;
+  }
+  std::string warning = loaders::MemoryWarning(path, loaders::EstimateLoadMemory(path), memory_budget_());
+  if (warning.empty()) return false;
+  memory_questions_.push_back(MemoryQuestion{path, warning, side});
+  if (memory_questions_.size() == 1) memory_prompt_.Ask(std::move(warning));
+  return true;
+}
+
+void ViewerSession::AnswerMemoryQuestion(bool load_anyway) {
+  if (memory_questions_.empty()) return;
+  const MemoryQuestion q = memory_questions_.front();
+  memory_questions_.erase(memory_questions_.begin());
+  memory_prompt_.warning.clear();
+  if (load_anyway) {
+    memory_confirmed_ = q.path;
+    if (q.side < 0) {
+      OpenFile(q.path);
+    } else if (assembling_) {
+      StartSide(q.side, q.path);
+    }
+  } else if (q.side >= 0 && assembling_) {
+    // Without this side the comparison cannot complete.
+    Abandon(1 - q.side);
+    assembling_ = false;
+    pending_[0] = pending_[1] = PendingSide{};
+    std::erase_if(memory_questions_, [](const MemoryQuestion& m) { return m.side >= 0; });
+    status_.notice = "Not compared: " + std::filesystem::path(q.path).filename().string() + " was not loaded";
+  } else {
+    status_.notice = "Not loaded: " + std::filesystem::path(q.path).filename().string();
+  }
+  if (!memory_questions_.empty()) memory_prompt_.Ask(memory_questions_.front().warning);
+}
+
+void ViewerSession::ReloadRanks(const std::vector<std::string>& changed) {
+  ranks_job_title_ = ranks_title_;
+  ranks_job_paths_ = ranks_paths_;
+  status_.notice = "Reloading " + std::to_string(changed.size()) + (changed.size() == 1 ? " rank" : " ranks") + "...";
+  try {
+    ranks_job_ = std::async(std::launch::async, [shown = ranks_, changed] {
+      RanksOutcome out;
+      try {
+        std::shared_ptr<const RanksRun> run = shown;
+        for (const std::string& path : changed) {
+          auto next = std::make_shared<RanksRun>();
+          out.error = ReloadRank(*run, path, 1, next.get());
+          if (!out.error.empty()) return out;
+          run = std::move(next);
+        }
+        out.run = std::move(run);
+      } catch (const std::exception& e) {  // std::bad_alloc, or a thread that did not start
+        out.error = e.what();
+      }
+      return out;
+    });
+  } catch (const std::exception&) {
+    status_.error = ranks_title_ + ": " + loaders::OutOfMemoryMessage("reloading the ranks", loaders::MemoryEstimate{});
+  }
 }
 
 void ViewerSession::DismissReload() {

@@ -16,6 +16,7 @@
 #include "app/runs/rank_set.h"
 #include "model/analysis/compare.h"
 #include "model/analysis/findings.h"
+#include "model/analysis/headline_record.h"
 
 namespace stepline::app {
 namespace mcp_tools {
@@ -103,8 +104,6 @@ bool IntArg(const JsonValue& args, const char* key, int64_t fallback, int64_t* o
   return true;
 }
 
-std::string Ms(double ns) { return FormatDuration(static_cast<int64_t>(ns)); }
-
 ToolResult ReportTool(const ToolSpec& spec, const JsonValue& args, TraceCache* cache) {
   std::string path, error;
   int64_t limit = 0;
@@ -168,8 +167,15 @@ ToolResult ReportTool(const ToolSpec& spec, const JsonValue& args, TraceCache* c
     text << spec.name << " of " << path << ": " << std::min<size_t>(total, static_cast<size_t>(limit)) << " of " << total
          << " rows" << (truncated ? " (raise `limit` for more)" : "");
   } else {
-    text << path << ": " << r.steps.size() << " steps, mean step " << Ms(static_cast<double>(r.step_stats.mean_ns))
-         << ", GPU busy " << FormatFixed(r.gpu_busy_percent, 1) << "%"
+    // The figures as the window and `report` print them (headline.h).
+    using analysis::HeadlineFigure;
+    constexpr std::string_view kUse = "mcp summary";
+    const analysis::Headline h = analysis::ComputeHeadline(r);
+    text << path << ": " << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kSteps) << " steps, "
+         << analysis::HeadlineLabel(h, HeadlineFigure::kMeanStep) << " "
+         << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kMeanStep) << ", "
+         << analysis::HeadlineLabel(h, HeadlineFigure::kDeviceBusy) << " "
+         << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kDeviceBusy)
          << (r.primary_device.empty() ? "" : " on " + r.primary_device);
   }
   if (truncated) out.members.push_back({"truncated", JsonValue{JsonValue::Type::kBool, true, "", {}, {}}});

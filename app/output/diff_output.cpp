@@ -8,11 +8,14 @@
 
 #include "app/output/json_writer.h"
 #include "app/output/text_format.h"
+#include "model/analysis/headline_record.h"
+#include "model/analysis/memory_analysis.h"
 
 namespace stepline::app {
 namespace {
 
 using analysis::CompareSide;
+using analysis::HeadlineFigure;
 using analysis::Comparison;
 using analysis::SummaryGroup;
 using analysis::SummaryRow;
@@ -29,6 +32,20 @@ void SideJson(const CompareSide& s, JsonWriter* json) {
   json->FieldFixed("gpu_busy_percent", s.gpu_busy_percent, 2);
   json->Field("step_source", analysis::StepSourceName(s.step_source));
   json->Key("first_full_step").Int(s.first_full_step);
+  // The figures as text, exactly as the window's headline and `diff` text
+  // print them (a side has the mean step without its spread).
+  constexpr std::string_view kUse = "diff json";
+  json->Key("headline").BeginObject();
+  json->Field("steps", analysis::HeadlineValueText(kUse, HeadlineFigure::kSteps, double(s.steps)));
+  json->Field("mean_step",
+              s.steps > 0 ? analysis::HeadlineValueText(kUse, HeadlineFigure::kMeanStep, double(s.step_mean_ns)) : "-");
+  const bool busy = !s.primary_device.empty() && s.steps > 0;
+  json->Field("device_busy", busy ? analysis::HeadlineValueText(kUse, HeadlineFigure::kDeviceBusy, s.gpu_busy_percent)
+                                  : std::string("-"));
+  json->Field("device_idle",
+              busy ? analysis::HeadlineValueText(kUse, HeadlineFigure::kDeviceIdle, 100.0 - s.gpu_busy_percent)
+                   : std::string("-"));
+  json->EndObject();
   json->EndObject();
 }
 
@@ -73,12 +90,22 @@ void OpsJson(const Comparison& c, size_t max_ops, JsonWriter* json) {
 
 std::string Signed(const std::string& text, double v) { return v > 0 ? "+" + text : text; }
 
+// The run's figures and the memory peaks through the headline's formatter
+// (headline_record.h), so a diff prints them as the window does.
 std::string Value(const SummaryRow& row, double v) {
+  constexpr std::string_view kUse = "diff text";
   switch (row.unit) {
-    case analysis::SummaryUnit::kCount: return FormatCount(uint64_t(std::llround(std::max(v, 0.0))));
-    case analysis::SummaryUnit::kNs: return FormatDuration(std::llround(v));
-    case analysis::SummaryUnit::kPercent: return FormatFixed(v, 1) + "%";
-    case analysis::SummaryUnit::kBytes: return FormatBytes(uint64_t(std::llround(std::max(v, 0.0))));
+    case analysis::SummaryUnit::kCount:
+      if (row.group == SummaryGroup::kRun) return analysis::HeadlineValueText(kUse, HeadlineFigure::kSteps, v);
+      return FormatCount(uint64_t(std::llround(std::max(v, 0.0))));
+    case analysis::SummaryUnit::kNs:
+      if (row.group == SummaryGroup::kRun) return analysis::HeadlineValueText(kUse, HeadlineFigure::kMeanStep, v);
+      return FormatDuration(std::llround(v));
+    case analysis::SummaryUnit::kPercent:
+      if (row.group == SummaryGroup::kRun) return analysis::HeadlineValueText(kUse, HeadlineFigure::kDeviceBusy, v);
+      return FormatFixed(v, 1) + "%";
+    case analysis::SummaryUnit::kBytes:
+      return analysis::HeadlineValueText(kUse, HeadlineFigure::kMemoryPeak, std::max(v, 0.0));
   }
   return "";
 }
@@ -89,8 +116,8 @@ std::string Delta(const SummaryRow& row) {
     case analysis::SummaryUnit::kNs: return Signed(FormatDuration(std::llround(row.delta)), row.delta);
     // A difference of two percentages is in percentage points.
     case analysis::SummaryUnit::kPercent: return Signed(FormatFixed(row.delta, 1) + " pp", row.delta);
-    case analysis::SummaryUnit::kBytes:
-      return (row.delta < 0 ? "-" : row.delta > 0 ? "+" : "") + FormatBytes(uint64_t(std::llround(std::fabs(row.delta))));
+    case analysis::SummaryUnit::kBytes:  // in the peaks' units
+      return (row.delta < 0 ? "-" : row.delta > 0 ? "+" : "") + analysis::FormatMemoryBytes(std::fabs(row.delta));
   }
   return "";
 }
@@ -110,7 +137,8 @@ std::string_view Verdict(const SummaryRow& row) {
 }
 
 void SideText(std::string_view letter, const CompareSide& s, std::ostream& out) {
-  out << letter << "  " << s.path << ": " << FormatCount(s.steps) << (s.steps == 1 ? " step" : " steps");
+  out << letter << "  " << s.path << ": " << analysis::HeadlineValueText("diff text", HeadlineFigure::kSteps, double(s.steps))
+      << (s.steps == 1 ? " step" : " steps");
   if (s.steps > 0) out << " from " << analysis::StepSourceName(s.step_source);
   if (!s.primary_device.empty()) out << ", primary device " << s.primary_device;
   out << "\n";

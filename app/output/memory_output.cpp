@@ -8,6 +8,8 @@
 
 #include "app/output/text_format.h"
 #include "export/json_text.h"
+#include "model/analysis/headline_record.h"
+#include "model/analysis/memory_analysis.h"
 #include "model/memory_table.h"
 #include "ui/memory/memory_panel.h"
 #include "ui/table_export.h"
@@ -94,11 +96,15 @@ void WriteMemoryText(const analysis::Report& report, TimeNs origin_ns, std::ostr
   if (report.memory.empty()) return;
   out << "\nMemory (peak allocated; times from the trace start)\n";
   for (const analysis::ReportMemory& m : report.memory) {
-    out << "  " << m.name << ": peak " << FormatBytes(uint64_t(std::max<int64_t>(m.peak_allocated_bytes, 0)));
+    // The peak as the window's headline prints it (one formatter for every pool).
+    out << "  " << m.name << ": peak "
+        << analysis::HeadlineValueText("report text", analysis::HeadlineFigure::kMemoryPeak,
+                                       static_cast<double>(m.peak_allocated_bytes));
     if (m.relative) out << " above the level at the capture start (only Bytes recorded)";
     out << " at " << FormatDuration(m.peak_ts_ns - origin_ns);
-    if (m.peak_reserved_bytes >= 0) out << ", reserved " << FormatBytes(uint64_t(m.peak_reserved_bytes));
-    if (m.capacity_bytes > 0) out << " of " << FormatBytes(uint64_t(m.capacity_bytes));
+    // Reserved and capacity in the peak's units, so the line reads as one.
+    if (m.peak_reserved_bytes >= 0) out << ", reserved " << analysis::FormatMemoryBytes(double(m.peak_reserved_bytes));
+    if (m.capacity_bytes > 0) out << " of " << analysis::FormatMemoryBytes(double(m.capacity_bytes));
     out << "; " << FormatCount(m.allocations) << " allocs, " << FormatCount(m.frees) << " frees";
     if (m.growth_per_step_bytes != 0) {
       out << "; " << (m.growth_per_step_bytes > 0 ? "+" : "-")

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/output/text_format.h"
+#include "model/analysis/headline_record.h"
 
 namespace stepline::app {
 namespace report_md {
@@ -36,20 +37,38 @@ std::string Share(DurNs part, DurNs whole) {
   return whole > 0 ? FormatFixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 1) + "%" : "-";
 }
 
+// Every figure from the window's headline formatter (headline.h).
 void Headline(const analysis::Report& r, const ReportTextContext& c, std::ostream& out) {
+  using analysis::HeadlineFigure;
+  constexpr std::string_view kUse = "report markdown";
+  const analysis::Headline h = analysis::ComputeHeadline(r);
   out << "## Headline\n\n| figure | value |\n|---|---|\n";
   out << "| trace | " << Code(c.path) << " |\n";
-  out << "| steps | " << r.steps.size() << " (" << (c.step_source.empty() ? "none" : std::string(c.step_source)) << ") |\n";
+  out << "| steps | " << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kSteps) << " ("
+      << (c.step_source.empty() ? "none" : std::string(c.step_source)) << ") |\n";
   if (!r.steps.empty()) {
-    out << "| mean step | " << FormatDuration(r.step_stats.mean_ns) << " ± " << FormatDuration(r.step_stats.sample_std_ns)
-        << " |\n";
+    out << "| " << analysis::HeadlineLabel(h, HeadlineFigure::kMeanStep) << " | "
+        << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kMeanStep) << " |\n";
   }
   out << "| primary device | " << (r.primary_device.empty() ? "none (no GPU activity)" : Cell(r.primary_device))
       << " |\n";
-  out << "| GPU busy | " << FormatFixed(r.gpu_busy_percent, 1) << "% of step time |\n";
-  if (!r.top_blamed_event.empty()) {
-    out << "| top blamed host event | " << Code(r.top_blamed_event) << ": " << FormatDuration(r.top_blamed_ns)
-        << " of idle in " << r.top_blamed_gaps << " gaps |\n";
+  out << "| " << analysis::HeadlineLabel(h, HeadlineFigure::kDeviceBusy) << " | "
+      << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kDeviceBusy) << (h.has_busy ? " of step time" : "")
+      << " |\n";
+  out << "| " << analysis::HeadlineLabel(h, HeadlineFigure::kDeviceIdle) << " | "
+      << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kDeviceIdle) << (h.has_busy ? " of step time" : "")
+      << " |\n";
+  if (h.has_top_idle_cause) {
+    out << "| top idle cause | " << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kTopIdleCause) << ": "
+        << FormatDuration(h.top_idle_ns) << " |\n";
+  }
+  if (!h.most_blamed.empty()) {
+    out << "| top blamed host event | " << Code(analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kMostBlamed))
+        << ": " << FormatDuration(r.top_blamed_ns) << " of idle in " << r.top_blamed_gaps << " gaps |\n";
+  }
+  if (h.has_memory) {
+    out << "| " << Cell(analysis::HeadlineLabel(h, HeadlineFigure::kMemoryPeak)) << " | "
+        << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kMemoryPeak) << " |\n";
   }
   out << "\n";
 }
@@ -62,8 +81,11 @@ void Breakdown(const analysis::Report& r, std::ostream& out) {
   }
   DurNs total = 0;
   for (const DurNs ns : r.breakdown_total) total += ns;
-  const auto n = static_cast<DurNs>(r.steps.size());
-  out << "Primary device, per-step mean over " << r.steps.size() << " steps.\n\n";
+  // The totals are over the steps before the cut on a cut file (all steps otherwise).
+  const size_t summed = r.SummedStepCount();
+  const auto n = static_cast<DurNs>(std::max<size_t>(summed, 1));
+  out << "Primary device, per-step mean over " << summed << " steps"
+      << (summed < r.steps.size() ? " (those before the cut)" : "") << ".\n\n";
   out << "| category | per step | share |\n|---|---:|---:|\n";
   for (int c = 0; c < analysis::kTimeCategoryCount; ++c) {
     const DurNs ns = r.breakdown_total[size_t(c)];

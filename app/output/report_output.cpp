@@ -1,8 +1,7 @@
-// Formatting an analysis::Report as JSON, CSV or text; see report_output.h.
+// Formatting an analysis::Report as JSON or text (CSV: report_csv.cpp); see report_output.h.
 //
 // [SECTION] Number and name helpers
 // [SECTION] JSON
-// [SECTION] CSV
 // [SECTION] Text
 #include "app/output/report_output.h"
 
@@ -20,6 +19,7 @@
 #include "app/output/text_format.h"
 #include "export/json_text.h"
 #include "model/analysis/headline.h"
+#include "model/analysis/headline_record.h"
 #include "ui/analysis_tables.h"
 #include "ui/table_export.h"
 
@@ -290,59 +290,6 @@ void KernelsJson(const Report& r, JsonOut* j) {
   j->Lit("]");
 }
 
-//-----------------------------------------------------------------------------
-// [SECTION] CSV
-//-----------------------------------------------------------------------------
-
-void CsvInt(std::string* out, int64_t v) {
-  out->push_back(',');
-  exports::AppendJsonInt(out, v);
-}
-void CsvIntOrEmpty(std::string* out, int64_t v) {
-  out->push_back(',');
-  if (v >= 0) exports::AppendJsonInt(out, v);
-}
-void CsvText(std::string* out, std::string_view v) {
-  out->push_back(',');
-  ui::AppendCsvField(v, out);
-}
-
-// Steps, ops and kernels: the window's table builders (ui/analysis_tables.h)
-// with every row, so `--csv` and Save as CSV write the same columns and rows.
-std::vector<uint32_t> AllRows(size_t n) {
-  std::vector<uint32_t> rows(n);
-  std::iota(rows.begin(), rows.end(), 0u);
-  return rows;
-}
-
-// Gaps from the Report's lean rows, the columns of ui::GapsTable (which reads
-// the ids); the test ReportCsvMatchesWindowTables checks they agree. The JSON
-// has every cause event.
-void GapsCsv(const Report& r, std::string* out) {
-  out->append(
-      "device,start_ns,dur_ns,step,cause,next_kernel,launch_delay_ns,blamed_event,blamed_thread,"
-      "blamed_overlap_ns,blamed_event_count\n");
-  for (const analysis::ReportGap& g : r.gaps) {
-    ui::AppendCsvField(r.DeviceName(g), out);
-    CsvInt(out, g.start_ns);
-    CsvInt(out, g.dur_ns);
-    CsvText(out, r.StepName(g));
-    CsvText(out, analysis::IdleCauseName(g.cause));
-    CsvText(out, g.next_kernel);
-    CsvIntOrEmpty(out, g.launch_delay_ns);
-    const auto events = r.CauseEvents(g);
-    if (events.empty()) {
-      out->append(",,,");
-    } else {
-      CsvText(out, events.front().name);
-      CsvText(out, r.threads[events.front().thread]);
-      CsvInt(out, events.front().overlap_ns);
-    }
-    CsvInt(out, static_cast<int64_t>(events.size()));
-    out->push_back('\n');
-  }
-}
-
 }  // namespace
 
 void WriteReportJson(const Report& report, std::ostream& out, std::string_view extra_members) {
@@ -418,29 +365,6 @@ void WriteReportJson(const Report& report, std::ostream& out, std::string_view e
   j.Flush();
 }
 
-std::string_view ReportTableFileName(ReportTable table) {
-  switch (table) {
-    case ReportTable::kSteps: return "steps.csv";
-    case ReportTable::kOps: return "ops.csv";
-    case ReportTable::kKernels: return "kernels.csv";
-    case ReportTable::kGaps: return "gaps.csv";
-    case ReportTable::kMemory: return "memory.csv";
-  }
-  return "";
-}
-
-void AppendReportCsv(const Report& report, ReportTable table, std::string* out) {
-  switch (table) {
-    case ReportTable::kSteps: out->append(ui::ToCsv(ui::StepsTable(report))); return;
-    case ReportTable::kOps: out->append(ui::ToCsv(ui::OpsTable(report, AllRows(report.ops.size())))); return;
-    case ReportTable::kKernels:
-      out->append(ui::ToCsv(ui::KernelsTable(report, AllRows(report.kernels.size()))));
-      return;
-    case ReportTable::kGaps: return GapsCsv(report, out);
-    case ReportTable::kMemory: return AppendMemoryCsv(report, out);
-  }
-}
-
 //-----------------------------------------------------------------------------
 // [SECTION] Text
 //-----------------------------------------------------------------------------
@@ -448,27 +372,41 @@ void AppendReportCsv(const Report& report, ReportTable table, std::string* out) 
 namespace {
 
 constexpr size_t kTopRows = 10;
+constexpr std::string_view kReportTextUse = "report text";
 
 std::string Percent(DurNs part, DurNs whole) {
   return whole > 0 ? FormatFixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 1) + "%" : "-";
 }
 
 // "10 steps from steps_row; mean 105.2 ms ± 1.300 ms sample std (min .., max ..)":
-// Report::step_stats, the definition the window shows too.
+// Report::step_stats, the definition the window shows too; the count and
+// the mean from the headline's formatter.
 std::string StepSummary(const Report& r, std::string_view source) {
+  using analysis::HeadlineFigure;
+  const analysis::Headline h = analysis::ComputeHeadline(r);
   const size_t n = r.steps.size();
-  std::string s = FormatCount(n) + (n == 1 ? " step" : " steps");
+  std::string s = analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kSteps) + (n == 1 ? " step" : " steps");
   if (!source.empty()) s += " from " + std::string(source);
   if (n == 0) return s;
   const analysis::StepStats& st = r.step_stats;
-  return s + "; mean " + FormatDuration(st.mean_ns) + " \u00b1 " + FormatDuration(st.sample_std_ns) +
-         " sample std (min " + FormatDuration(st.min_ns) + ", p50 " + FormatDuration(st.p50_ns) + ", p90 " +
-         FormatDuration(st.p90_ns) + ", p99 " + FormatDuration(st.p99_ns) + ", max " + FormatDuration(st.max_ns) + ")";
+  if (h.summed_steps == 0) return s + "; none ends before the cut";
+  const std::string over = h.summed_steps < n ? " over the " + FormatCount(h.summed_steps) +
+                                                    (h.summed_steps == 1 ? " step" : " steps") + " before the cut"
+                                              : std::string();
+  return s + "; mean " + analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kMeanStep) +
+         (h.summed_steps > 1 ? " sample std" : "") + over + " (min " + FormatDuration(st.min_ns) + ", p50 " + FormatDuration(st.p50_ns) +
+         ", p90 " + FormatDuration(st.p90_ns) + ", p99 " + FormatDuration(st.p99_ns) + ", max " +
+         FormatDuration(st.max_ns) + ")";
 }
 
 void BreakdownText(const Report& r, std::ostream& out) {
   const DurNs step_ns = std::accumulate(r.breakdown_total.begin(), r.breakdown_total.end(), DurNs{0});
-  out << "\nStep-time breakdown, primary device, all steps (" << FormatDuration(step_ns) << ")\n";
+  // On a cut file the totals are over the steps before the cut (the note says so).
+  const std::string steps = r.SummedStepCount() < r.steps.size()
+                                ? "the " + FormatCount(r.SummedStepCount()) +
+                                      (r.SummedStepCount() == 1 ? " step" : " steps") + " before the cut"
+                                : std::string("all steps");
+  out << "\nStep-time breakdown, primary device, " << steps << " (" << FormatDuration(step_ns) << ")\n";
   out << "  " << PadCell("category", 20, false) << PadCell("ns", 18, true) << PadCell("% of step", 11, true) << "\n";
   for (int c = 0; c < analysis::kTimeCategoryCount; ++c) {
     const DurNs ns = r.breakdown_total[size_t(c)];
@@ -567,14 +505,18 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
     const analysis::Headline h = analysis::ComputeHeadline(report);
     if (h.has_busy) {
       LabelledLine(out, analysis::HeadlineLabel(h, HeadlineFigure::kDeviceBusy),
-                   analysis::HeadlineText(h, HeadlineFigure::kDeviceBusy) + " of the step time (a kernel running)");
+                   analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kDeviceBusy) +
+                       " of the step time (a kernel running), " +
+                       analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kDeviceIdle) + " with none");
     }
     if (h.has_top_idle_cause) {
-      LabelledLine(out, "top idle cause", analysis::HeadlineText(h, HeadlineFigure::kTopIdleCause) + " (" +
-                                              FormatDuration(h.top_idle_ns) + ")");
+      LabelledLine(out, "top idle cause", analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kTopIdleCause) +
+                                              " (" + FormatDuration(h.top_idle_ns) + ")");
     }
     if (!h.most_blamed.empty()) {
-      LabelledLine(out, "most blamed", ClipName(h.most_blamed) + " (" + FormatDuration(h.most_blamed_ns) + ")");
+      LabelledLine(out, "most blamed",
+                   ClipName(analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kMostBlamed)) + " (" +
+                       FormatDuration(h.most_blamed_ns) + ")");
     }
     BreakdownText(report, out);
     IdleText(report, out);

@@ -27,8 +27,8 @@ void WriteReportJson(const analysis::Report& report, std::ostream& out, std::str
 // (a field with a comma, quote, CR or LF is quoted, quotes doubled), LF line
 // ends, unknown values as empty cells. Fields are quoted by
 // ui::AppendCsvField, the same quoting as the UI's table exports.
-enum class ReportTable : uint8_t { kSteps = 0, kOps, kKernels, kGaps, kMemory };
-inline constexpr int kReportTableCount = 5;
+enum class ReportTable : uint8_t { kSteps = 0, kOps, kKernels, kGaps, kMemory, kHeadline };
+inline constexpr int kReportTableCount = 6;
 std::string_view ReportTableFileName(ReportTable table);  // "steps.csv", ...
 void AppendReportCsv(const analysis::Report& report, ReportTable table, std::string* out);
 

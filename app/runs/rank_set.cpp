@@ -278,4 +278,25 @@ std::string LoadRankSet(const std::vector<std::string>& paths, int threads, Rank
   return run->analysis.error;
 }
 
+std::string ReloadRank(const RanksRun& shown, const std::string& path, int threads, RanksRun* run) {
+  *run = shown;
+  const auto old = std::find_if(run->ranks.begin(), run->ranks.end(),
+                                [&](const analysis::RankSummary& r) { return r.path == path; });
+  if (old == run->ranks.end()) return path + " is not a rank of the run shown";
+  RanksRun one;
+  LoadRanks({path}, threads, &one);
+  if (one.ranks.empty()) {
+    return one.failed.empty() ? path + ": not loaded" : one.failed.front().path + ": " + one.failed.front().error;
+  }
+  analysis::RankSummary fresh = std::move(one.ranks.front());
+  if (fresh.rank < 0) {  // numbered by its place in the set: the same place
+    fresh.rank = old->rank;
+    fresh.rank_source = old->rank_source;
+    if (fresh.host.empty()) fresh.host = old->host;
+  }
+  *old = std::move(fresh);
+  run->analysis = analysis::AnalyzeRanks(run->ranks);
+  return run->analysis.error;
+}
+
 }  // namespace stepline::app

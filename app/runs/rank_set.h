@@ -63,5 +63,10 @@ std::string XSpaceHostName(std::string_view file_name);
 // lists the tree's runs.
 std::string LoadRankSet(const std::vector<std::string>& paths, int threads, RanksRun* run, std::ostream& err,
                         const std::string& wanted_run_dir = "");
+// `shown` with the rank read from `path` loaded again (a rank file changed on
+// disk): the other ranks' summaries are kept, the rank keeps its number when
+// its file does not carry one, and the run is analysed again. "" or the
+// error (the file no longer loads, or no rank of `shown` is read from it).
+std::string ReloadRank(const RanksRun& shown, const std::string& path, int threads, RanksRun* run);
 
 }  // namespace stepline::app

@@ -75,13 +75,16 @@ CompareSide MakeCompareSide(const CompareRun& run) {
     side.step_dur_ns.push_back(s.dur_ns);
     side.step_breakdown.push_back(breakdown);
     side.step_idle_by_cause.push_back(idle_by_cause);
+    // On a cut file the figures use the steps before the cut, as `report` does.
+    if (k >= a.SummedStepCount()) continue;
     total_ns += s.dur_ns;
     for (size_t c = 0; c < category_total.size(); ++c) category_total[c] += breakdown[c];
     for (size_t c = 0; c < cause_total.size(); ++c) cause_total[c] += idle_by_cause[c];
   }
-  side.step_mean_ns = MeanOf(total_ns, side.steps);
-  for (size_t c = 0; c < category_total.size(); ++c) side.breakdown_mean[c] = MeanOf(category_total[c], side.steps);
-  for (size_t c = 0; c < cause_total.size(); ++c) side.idle_by_cause_mean[c] = MeanOf(cause_total[c], side.steps);
+  const size_t summed = std::min(a.SummedStepCount(), side.steps);
+  side.step_mean_ns = MeanOf(total_ns, summed);
+  for (size_t c = 0; c < category_total.size(); ++c) side.breakdown_mean[c] = MeanOf(category_total[c], summed);
+  for (size_t c = 0; c < cause_total.size(); ++c) side.idle_by_cause_mean[c] = MeanOf(cause_total[c], summed);
   side.gpu_busy_percent = GpuBusyPercent(category_total);  // one definition with the window and `report`
   side.first_full_step = FirstFullStep(side.step_start_ns, side.step_dur_ns, run.trace.span());
   for (size_t k = 0; k < side.steps; ++k) {

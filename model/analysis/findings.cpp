@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "model/analysis/headline_record.h"
 #include "model/gpu_kind.h"
 
 namespace stepline::analysis {
@@ -111,10 +112,12 @@ std::vector<Finding> ComputeFindings(const Trace& trace, const Report& r) {
     if (r.gpu_busy_percent < kLowBusyPercent) {
       Finding f;
       f.rule = "low_gpu_busy";
-      f.title = device.name + " runs kernels for only " + Percent(r.gpu_busy_percent) + " of step time";
+      // The busy figure as the window's headline prints it.
+      const std::string busy = HeadlineTextAt("findings", ComputeHeadline(r), HeadlineFigure::kDeviceBusy);
+      f.title = device.name + " runs kernels for only " + busy + " of step time";
       f.threshold = "< " + Percent(kLowBusyPercent) + " of step time";
       f.value = r.gpu_busy_percent;
-      f.value_text = Percent(r.gpu_busy_percent);
+      f.value_text = busy;
       f.evidence = GapEvidence(trace, r, nullptr);
       add(std::move(f));
     }

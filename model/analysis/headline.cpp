@@ -47,8 +47,9 @@ std::string_view IdleCauseLabel(IdleCause cause) {
 Headline ComputeHeadline(const Report& r) {
   Headline h;
   h.steps = r.steps.size();
+  h.summed_steps = static_cast<size_t>(r.step_stats.count);
   h.mean_step_ns = r.step_stats.mean_ns;
-  h.step_std_ns = h.steps > 1 ? r.step_stats.sample_std_ns : 0;
+  h.step_std_ns = h.summed_steps > 1 ? r.step_stats.sample_std_ns : 0;
   const DeviceReport* dev = r.primary_device_index >= 0 ? &r.devices[static_cast<size_t>(r.primary_device_index)]
                                                         : nullptr;
   if (dev != nullptr) {
@@ -99,7 +100,7 @@ Headline RankHeadline(int64_t steps, DurNs step_mean_ns) {
 std::string HeadlineLabel(const Headline& h, HeadlineFigure figure) {
   switch (figure) {
     case HeadlineFigure::kSteps: return "steps";
-    case HeadlineFigure::kMeanStep: return h.steps > 1 ? "mean ± sample std step time" : "step time";
+    case HeadlineFigure::kMeanStep: return h.summed_steps > 1 ? "mean ± sample std step time" : "step time";
     case HeadlineFigure::kDeviceBusy: return h.device_word + " busy";
     case HeadlineFigure::kDeviceIdle: return h.device_word + " no-kernel time";
     case HeadlineFigure::kTopIdleCause: return "top idle cause";
@@ -114,10 +115,10 @@ std::string HeadlineText(const Headline& h, HeadlineFigure figure) {
   switch (figure) {
     case HeadlineFigure::kSteps: return std::to_string(h.steps);
     case HeadlineFigure::kMeanStep:
-      if (h.steps == 0) return "-";
+      if (h.summed_steps == 0) return "-";
       // One step has no spread: the mean alone rather than "± 0 ns".
       return text::FormatDuration(h.mean_step_ns) +
-             (h.steps > 1 ? " \u00b1 " + text::FormatDuration(h.step_std_ns) : std::string());
+             (h.summed_steps > 1 ? " \u00b1 " + text::FormatDuration(h.step_std_ns) : std::string());
     case HeadlineFigure::kDeviceBusy: return h.has_busy ? Percent1(h.busy_percent) : "-";
     case HeadlineFigure::kDeviceIdle: return h.has_busy ? Percent1(100.0 - h.busy_percent) : "-";
     case HeadlineFigure::kTopIdleCause:

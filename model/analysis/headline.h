@@ -32,7 +32,10 @@ inline constexpr int kHeadlineFigureCount = 8;
 
 struct Headline {
   size_t steps = 0;
-  DurNs mean_step_ns = 0, step_std_ns = 0;  // std only with more than one step
+  // The steps the mean and spread are over: all of them, or on a cut file
+  // those before the cut (Report::SummedStepCount); none: no mean is shown.
+  size_t summed_steps = 0;
+  DurNs mean_step_ns = 0, step_std_ns = 0;  // std only with more than one summed step
   std::string device_word = "GPU";          // "GPU", "TPU", "Device": the primary device's kind
   bool has_busy = false;                    // a primary device and step time
   double busy_percent = 0;

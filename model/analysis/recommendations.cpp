@@ -122,8 +122,8 @@ std::vector<std::string> ComputeRecommendations(const RecommendationInput& in) {
   if (collective >= kModeratelyBoundPercent) {
     findings.emplace_back(collective, std::string(BoundAdverb(collective)) +
                                           "communication-bound: collectives run without overlapping compute " +
-                                          Percent(collective) +
-                                          " of the step; overlap communication with compute or bucket gradients.");
+                                          Percent(collective) + " of the step" + EventList(in.top_collective_ops) +
+                                          "; overlap communication with compute or bucket gradients.");
   }
   // Copies on the device with no kernel running (XLA's copy-start/copy-done
   // waits, D2D copies): the step waits for data to move, not for compute.

@@ -32,6 +32,9 @@ struct RecommendationInput {
   // The device copies with the most self time (XLA copy-start / copy-done
   // waits, D2D copies), most first: what a copy-bound step waits for.
   std::vector<std::string> top_copy_ops;
+  // The costliest collective ops by self time (XLA's all-reduce-done and
+  // other async waits, NCCL kernels): what a communication wait waited for.
+  std::vector<std::string> top_collective_ops;
   // The host thread busiest with input-pipeline work inside the steps.
   std::string busiest_input_thread;
   double busiest_input_thread_percent = 0;  // of the step time

@@ -134,6 +134,10 @@ struct Report {
   std::vector<std::string> recommendations;
   std::vector<std::string> notes;             // TraceAnalysis::notes: figures left out or narrowed, and why
   size_t complete_steps = 0;                  // TraceAnalysis::complete_steps
+  // TraceAnalysis::SummedStepCount: the steps breakdown_total and step_stats sum.
+  size_t SummedStepCount() const {
+    return complete_steps < steps.size() && !notes.empty() ? complete_steps : steps.size();
+  }
   std::vector<ReportMemory> memory;          // per memory pool
   std::vector<ReportAllocation> allocations;  // every pool's allocation table, pool by pool
   StepStats step_stats;               // mean and sample std of the step times

@@ -39,11 +39,15 @@ namespace {
 //-----------------------------------------------------------------------------
 
 // Sums one device's gaps and step breakdowns; keeps the gaps of its active span.
-void AddDevice(DeviceActivity activity, const StepSet& steps, std::vector<IdleGap> gaps, TraceAnalysis* a) {
+// Only the first `summed_steps` steps enter the totals: on a cut file the
+// later steps' kernels were never written, and their time would read as idle.
+void AddDevice(DeviceActivity activity, const StepSet& steps, size_t summed_steps, std::vector<IdleGap> gaps,
+               TraceAnalysis* a) {
   DeviceAnalysis d;
   d.kind = activity.kind;
   d.steps = ComputeStepBreakdowns(activity, steps, gaps);
-  for (const StepBreakdown& b : d.steps) {
+  for (size_t k = 0; k < d.steps.size() && k < summed_steps; ++k) {
+    const StepBreakdown& b = d.steps[k];
     for (int c = 0; c < kTimeCategoryCount; ++c) d.breakdown_total[c] += b.category_ns[c];
     for (int c = 0; c < kIdleCauseCount; ++c) d.step_idle_by_cause[c] += b.idle_by_cause[c];
   }
@@ -152,9 +156,10 @@ void FillRecommendationInput(const Trace& trace, const TraceAnalysis& a, const I
   in.step_ns = a.step_stats.window_total_ns;  // what the breakdown sums to (overlaps split)
   in.breakdown = d->breakdown_total;
   in.idle_by_cause = d->step_idle_by_cause;
-  std::vector<const OpStat*> copies;
+  std::vector<const OpStat*> copies, collectives;
   for (const OpStat& o : a.ops.ops) {
     if (o.kind == OpKind::kMemcpy) copies.push_back(&o);
+    if (o.kind == OpKind::kKernel && o.collective) collectives.push_back(&o);
     // Only compute is advice for a compute-bound step: a copy or collective
     // (an XLA *-done is a wait) is not, and mixed precision will not speed it.
     if (o.kind != OpKind::kKernel || o.collective) continue;
@@ -165,6 +170,11 @@ void FillRecommendationInput(const Trace& trace, const TraceAnalysis& a, const I
   }
   std::stable_sort(copies.begin(), copies.end(), [](const OpStat* x, const OpStat* y) { return x->self_ns > y->self_ns; });
   for (size_t i = 0; i < copies.size() && i < 3; ++i) in.top_copy_ops.emplace_back(trace.str(copies[i]->name));
+  std::stable_sort(collectives.begin(), collectives.end(),
+                   [](const OpStat* x, const OpStat* y) { return x->self_ns > y->self_ns; });
+  for (size_t i = 0; i < collectives.size() && i < 3; ++i) {
+    in.top_collective_ops.emplace_back(trace.str(collectives[i]->name));
+  }
   BusiestInputThread(trace, a.steps, table, &in);
 }
 
@@ -255,7 +265,16 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
   if (cancelled()) return a;
   a.primary_device = PrimaryDeviceIndex(devices);
   a.steps = ComputeTraceSteps(trace, devices, options.steps_regex);
-  a.step_stats = ComputeStepStats(a.steps);
+  // A cut file: every figure over the steps (step time, device busy, the
+  // breakdown, memory growth, outliers) uses only the steps that end before
+  // the cut (the last ones may lack their kernels, or their end), and those
+  // that need whole steps none with fewer than two.
+  a.complete_steps = CompleteStepCount(trace, a.steps);
+  const size_t all_steps = a.steps.steps.size();
+  const bool cut = a.complete_steps < all_steps;
+  StepSet complete = a.steps;
+  complete.steps.resize(a.complete_steps);
+  a.step_stats = ComputeStepStats(complete);
   {  // The launch index and the sweep's temporaries are freed before the memory table is built.
     const LaunchIndex launches = BuildLaunchIndex(trace);
     a.device_of_track.assign(trace.tracks().size(), -1);
@@ -273,7 +292,7 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
         a.top_blamed = ComputeTopBlamedEvent(trace, gaps);
         TopBlamedEvents(trace, gaps, &recommendation_input);
       }
-      AddDevice(std::move(devices[i]), a.steps, std::move(gaps), &a);
+      AddDevice(std::move(devices[i]), a.steps, a.complete_steps, std::move(gaps), &a);
     }
     a.busy_bins = ComputeBusyBins(std::move(kernels), trace.span(), kBusyBinCount);
     if (cancelled()) return a;
@@ -293,19 +312,13 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
   const DeviceAnalysis* primary = a.primary();
   a.phases = ComputePhaseStats(a.steps, primary != nullptr ? std::span<const StepBreakdown>(primary->steps)
                                                            : std::span<const StepBreakdown>());
-  // Whole-step figures on a cut file use only the steps before the cut (the
-  // last ones may lack their kernels, or their end), and none with fewer than two.
-  a.complete_steps = CompleteStepCount(trace, a.steps);
-  const size_t all_steps = a.steps.steps.size();
-  const bool cut = a.complete_steps < all_steps;
   const size_t whole = cut && a.complete_steps < 2 ? 0 : a.complete_steps;
   if (cut) {
     a.notes.push_back("The file is cut: " + std::to_string(a.complete_steps) + " of " + std::to_string(all_steps) +
-                      " steps end before the cut; " +
-                      (whole > 0 ? "memory growth per step and outlier steps use those only"
+                      " steps end before the cut; step time, device busy and the breakdown use those only; " +
+                      (whole > 0 ? "so do memory growth per step and outlier steps"
                                  : "with fewer than two, memory growth per step and outlier steps are left out"));
   }
-  StepSet complete = a.steps;
   complete.steps.resize(whole);
   std::span<const StepBreakdown> breakdowns;
   if (primary != nullptr) breakdowns = std::span<const StepBreakdown>(primary->steps).first(std::min(whole, primary->steps.size()));

@@ -84,11 +84,18 @@ struct TraceAnalysis {
   OutlierSteps outliers;                // slow steps vs the median, by the primary device's breakdown
   TopBlamedEvent top_blamed;
   // A cut file (data loss): the steps that end before the cut, a prefix of
-  // `steps` (all of them when the file is whole). Figures that need whole
-  // steps (memory growth per step, outlier steps) use only these.
+  // `steps` (all of them when the file is whole). Every figure summed over
+  // steps (step time, device busy, the breakdown, memory growth per step,
+  // outlier steps) uses only these: see SummedStepCount.
   size_t complete_steps = 0;
   // Why such a figure is left out or narrowed, e.g. on a cut file; one line each.
   std::vector<std::string> notes;
+
+  // The steps the figures sum: complete_steps on a cut file (which has a
+  // note saying so), else all of them (analyses built by hand have neither).
+  size_t SummedStepCount() const {
+    return complete_steps < steps.steps.size() && !notes.empty() ? complete_steps : steps.steps.size();
+  }
   // Sentences, most significant first; the memory sentences (MemoryRecommendations) last.
   std::vector<std::string> recommendations;
   BusyBins busy_bins;                   // the overview strip: kernel busy share over the trace span

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -138,6 +139,46 @@ void CheckInvariants(const Trace& trace, const std::string& what) {
   if (a.complete_steps < a.steps.steps.size()) {
     EXPECT_FALSE(a.notes.empty());
   }
+  // No figure uses time after the cut: step time, busy and the breakdown sum
+  // the steps that end before it (the cut recomputed here from the slices:
+  // the earlier of the last host event's and the last device event's end).
+  ASSERT_EQ(a.step_stats.count, a.complete_steps);
+  DurNs windows = 0, durations = 0;
+  for (size_t k = 0; k < a.complete_steps; ++k) {
+    windows += a.steps.steps[k].window_dur_ns;
+    durations += a.steps.steps[k].dur_ns;
+  }
+  EXPECT_EQ(a.step_stats.window_total_ns, windows);
+  EXPECT_EQ(a.step_stats.total_ns, durations);
+  if (trace.diagnostics().has_data_loss() && a.complete_steps > 0) {
+    TimeNs host_end = std::numeric_limits<TimeNs>::min(), device_end = host_end;
+    const SliceTable& s = trace.slices();
+    for (size_t i = 0; i < s.size(); ++i) {
+      const TimeNs end = s.start_ns()[i] + s.dur_ns()[i];
+      if (s.gpu_kind()[i] != GpuKind::kNone) device_end = std::max(device_end, end);
+      if (trace.tracks().kind(s.track()[i]) == TrackKind::kHostThread) host_end = std::max(host_end, end);
+    }
+    const TimeNs cut = device_end == std::numeric_limits<TimeNs>::min() ? host_end : std::min(host_end, device_end);
+    EXPECT_LE(a.steps.steps[a.complete_steps - 1].end_ns(), cut);
+  }
+  if (r.primary_device_index >= 0) {
+    CategoryNs summed{};
+    for (size_t k = 0; k < a.complete_steps && k < r.steps.size(); ++k) {
+      for (size_t c = 0; c < summed.size(); ++c) summed[c] += r.steps[k].breakdown[c];
+    }
+    EXPECT_EQ(r.breakdown_total, summed);
+    EXPECT_DOUBLE_EQ(r.gpu_busy_percent, GpuBusyPercent(summed));
+  }
+}
+
+// The first `bytes` of a shared trace ("" when it cannot be read).
+std::string InvariantsCutPrefix(const std::string& relative, size_t bytes) {
+  std::string text(bytes, '\0');
+  FILE* f = std::fopen(::stepline::testing::SharedTracePath(relative).c_str(), "rb");
+  if (f == nullptr) return {};
+  text.resize(std::fread(text.data(), 1, text.size(), f));
+  std::fclose(f);
+  return text;
 }
 
 TEST(AnalysisInvariantsTest, EveryDemoScenario) {
@@ -190,6 +231,25 @@ TEST(AnalysisInvariantsTest, CutKinetoTrace) {
   ASSERT_TRUE(cut.ok()) << cut.error().ToString();
   ASSERT_TRUE(cut.value().diagnostics().has_data_loss());
   CheckInvariants(cut.value(), "cut resnet50");
+}
+
+// Cut copies of a few more traces, at several points.
+TEST(AnalysisInvariantsTest, CutCopiesOfSharedTraces) {
+  STEPLINE_REQUIRE_SHARED_TRACES();
+  size_t cut_files = 0;
+  for (const char* relative : {"kineto/resnet50_num_workers_0__worker0.2021-02.pt.trace.json.gz",
+                               "tracelens/mi300_resnet_act_checkpoint.json.gz",
+                               "hta/trace_filter_sampled_rank-0.json.gz"}) {
+    for (size_t bytes : {60'000, 400'000, 800'000}) {
+      const std::string prefix = InvariantsCutPrefix(relative, bytes);
+      ASSERT_FALSE(prefix.empty()) << relative;
+      auto cut = loaders::LoadBytes(prefix, std::filesystem::path(relative).filename().string());
+      if (!cut.ok()) continue;  // cut before the first event: nothing to check
+      cut_files += cut.value().diagnostics().has_data_loss() ? 1 : 0;
+      CheckInvariants(cut.value(), std::string(relative) + " cut at " + std::to_string(bytes));
+    }
+  }
+  EXPECT_GT(cut_files, 0u);
 }
 
 }  // namespace

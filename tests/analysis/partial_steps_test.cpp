@@ -46,8 +46,8 @@ TEST(PartialStepsTest, GrowthUsesOnlyStepsBeforeTheCut) {
   ASSERT_EQ(a.steps.steps.size(), 6u);
   EXPECT_EQ(a.complete_steps, 3u);
   ASSERT_EQ(a.notes.size(), 1u);
-  EXPECT_EQ(a.notes[0], "The file is cut: 3 of 6 steps end before the cut; memory growth per step and outlier "
-                        "steps use those only");
+  EXPECT_EQ(a.notes[0], "The file is cut: 3 of 6 steps end before the cut; step time, device busy and the "
+                        "breakdown use those only; so do memory growth per step and outlier steps");
   ASSERT_EQ(a.memory.pools.size(), 1u);
   EXPECT_EQ(a.memory.pools[0].step_levels.size(), 4u);  // 3 step starts and the last one's end
   const Report r = ResolveReport(t, a);
@@ -67,6 +67,26 @@ TEST(PartialStepsTest, FewerThanTwoWholeStepsLeaveTheFiguresOut) {
   EXPECT_TRUE(a.memory.pools[0].step_levels.empty());
   EXPECT_TRUE(a.outliers.steps.empty());
   for (const std::string& s : a.recommendations) EXPECT_EQ(s.find("per step"), std::string::npos) << s;
+}
+
+// Steps 3-5 have their host op but no kernel (never written): counted, they
+// would halve device busy and call the run input-bound.
+TEST(PartialStepsTest, BusyAndBreakdownUseOnlyStepsBeforeTheCut) {
+  auto loaded = loaders::LoadBytes(CutTrace(4), "cut.json");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const TraceAnalysis a = ComputeAnalysis(loaded.value());
+  ASSERT_EQ(a.complete_steps, 3u);
+  EXPECT_EQ(a.step_stats.count, 3u);
+  EXPECT_EQ(a.step_stats.total_ns, 3 * 900'000);
+  const DeviceAnalysis* d = a.primary();
+  ASSERT_NE(d, nullptr);
+  DurNs total = 0;
+  for (DurNs ns : d->breakdown_total) total += ns;
+  EXPECT_EQ(total, 3 * 900'000);
+  EXPECT_EQ(At(d->breakdown_total, TimeCategory::kCompute), 3 * 800'000);
+  const Report r = ResolveReport(loaded.value(), a);
+  EXPECT_NEAR(r.gpu_busy_percent, 100.0 * 8 / 9, 1e-9);
+  EXPECT_EQ(r.steps.size(), 6u);  // the steps are all listed; the figures keep to the first three
 }
 
 TEST(PartialStepsTest, AWholeFileUsesEveryStepAndHasNoNote) {

@@ -63,5 +63,64 @@ TEST(XlaAsyncWaitsTest, TpuInferenceIsNotCalledComputeBoundByACopyWait) {
   }
 }
 
+TEST(XlaAsyncWaitsTest, EveryAsyncPairHalfIsAWait) {
+  for (const char* op : {"all-reduce", "all-gather", "collective-permute", "reduce-scatter", "all-to-all"}) {
+    for (const char* half : {"-start", "-done"}) {
+      const std::string name = std::string(op) + half + ".7";
+      EXPECT_EQ(ClassifyXlaOp(name, ""), GpuKind::kCollective) << name;
+      EXPECT_EQ(ClassifyXlaOp("%" + name + " = f32[8]{0} " + op + half + "(%p)", ""), GpuKind::kCollective) << name;
+    }
+  }
+  for (const char* name : {"send.1", "send-done.1", "recv.2", "recv-done.2"}) {
+    EXPECT_EQ(ClassifyXlaOp(name, ""), GpuKind::kCollective) << name;
+  }
+  EXPECT_EQ(ClassifyXlaOp("sendfoo.1", ""), GpuKind::kKernel);  // a fusion's name, not send
+}
+
+TEST(XlaAsyncWaitsTest, CommunicationBoundNamesTheCollectivesWaitedFor) {
+  RecommendationInput in;
+  in.device_word = "TPU";
+  in.stack = AdviceStack::kXla;
+  in.step_ns = 1000;
+  At(in.breakdown, TimeCategory::kCompute) = 400;
+  At(in.breakdown, TimeCategory::kCollective) = 600;
+  in.top_device_op = "fusion.1";
+  in.top_device_op_percent = 40;
+  in.top_collective_ops = {"all-reduce-done.2", "all-gather-done"};
+  const std::vector<std::string> out = ComputeRecommendations(in);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0],
+            "Highly communication-bound: collectives run without overlapping compute 60% of the step "
+            "(all-reduce-done.2, all-gather-done); overlap communication with compute or bucket gradients.");
+}
+
+// Every shared XSpace: no async half is counted as compute, and a run
+// called compute-bound names a compute op, never a wait.
+TEST(XlaAsyncWaitsTest, SharedXSpacesCountNoAsyncHalfAsCompute) {
+  STEPLINE_REQUIRE_SHARED_TRACES();
+  for (const char* relative : {"xprof/tpu_inference_2.xplane.pb", "xprof/GPU-multi-worker_34.83.195.179_6003.xplane.pb",
+                               "tracelens/jax08_conv_mi300.xplane.pb", "tracelens/jax08_gemm_mi300.xplane.pb",
+                               "tracelens/jax_conv_minimal_legacy_mi300.xplane.pb"}) {
+    SCOPED_TRACE(relative);
+    auto loaded = loaders::LoadFile(::stepline::testing::SharedTracePath(relative));
+    ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+    const Trace& t = loaded.value();
+    for (size_t i = 0; i < t.slices().size(); ++i) {
+      if (t.slices().gpu_kind()[i] != GpuKind::kKernel) continue;
+      const std::string_view group = HloOpGroup(HloInstructionName(t.str(t.slices().name()[i])));
+      for (const char* op : {"copy", "all-reduce", "all-gather", "collective-permute", "reduce-scatter", "all-to-all",
+                             "send", "recv"}) {
+        EXPECT_FALSE(group == std::string(op) + "-start" || group == std::string(op) + "-done") << group;
+      }
+    }
+    const Report r = ComputeReport(t);
+    for (const std::string& s : r.recommendations) {
+      if (!s.starts_with("Compute-bound")) continue;
+      EXPECT_EQ(s.find("-done"), std::string::npos) << s;
+      EXPECT_EQ(s.find("-start"), std::string::npos) << s;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace stepline::analysis

@@ -145,7 +145,12 @@ TEST_F(CmdReportTest, CsvTablesMatchTheJsonArrays) {
   const JsonValue& gpu_memory = Member(Member(*json, "memory"), "GPU 0");
   EXPECT_EQ(memory_lines.size() - 1,
             Member(gpu_memory, "allocations").AsUint().value_or(0) + Member(gpu_memory, "unmatched_frees").AsUint().value_or(0));
-  EXPECT_EQ(files, 5u) << "no temporary files left behind";
+  EXPECT_EQ(files, 6u) << "no temporary files left behind";
+  // headline.csv: the overview's figures, one row each.
+  const Strings headline_lines = Lines(ReadFile(out_dir / "headline.csv"));
+  ASSERT_EQ(headline_lines.size(), 8u);
+  EXPECT_EQ(headline_lines[0], "figure,label,value");
+  EXPECT_EQ(headline_lines[1].rfind("steps,steps,", 0), 0u) << headline_lines[1];
 
   // Without --json the run says what it wrote, and prints no report.
   const fs::path other = dir() / "csv_text";

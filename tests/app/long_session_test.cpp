@@ -4,7 +4,6 @@
 // 10% of its level after the first, and the open file descriptors and the
 // threads must be as many as then. CI runs 20 cycles over small traces;
 // STEPLINE_LONG_SESSION_CYCLES=300 is the run by hand (README, Performance).
-#include <dirent.h>
 #include <gtest/gtest.h>
 #include <malloc.h>
 #include <sys/wait.h>
@@ -19,8 +18,8 @@
 #include <thread>
 #include <vector>
 
-#include "app/cli/process_memory.h"
 #include "app/gui/viewer_session.h"
+#include "tests/app/process_levels.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/support/test_traces.h"
 
@@ -39,30 +38,9 @@
 namespace stepline::app {
 namespace {
 
-size_t CountEntries(const char* dir) {
-  size_t n = 0;
-  if (DIR* d = ::opendir(dir)) {
-    while (const dirent* e = ::readdir(d)) n += e->d_name[0] != '.';
-    ::closedir(d);
-  }
-  return n;
-}
+using Level = ProcessLevel;
 
-struct Level {
-  uint64_t rss = 0;
-  size_t fds = 0, threads = 0;
-};
-
-Level Measure() {
-#if defined(__GLIBC__)
-  malloc_trim(0);  // what the allocator keeps free is not held by the session
-#endif
-  Level l;
-  if (auto r = ReadResidentMemory()) l.rss = r->total_bytes;
-  l.fds = CountEntries("/proc/self/fd") - 1;  // less the one opendir holds
-  l.threads = CountEntries("/proc/self/task");
-  return l;
-}
+Level Measure() { return MeasureProcessLevel(); }
 
 class LongSessionTest : public ::testing::Test {
  protected:

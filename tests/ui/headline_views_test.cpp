@@ -45,9 +45,10 @@ std::string FromReport(const analysis::Report& r, HeadlineFigure f) {
   switch (f) {
     case HeadlineFigure::kSteps: return std::to_string(r.steps.size());
     case HeadlineFigure::kMeanStep:
-      if (r.steps.empty()) return "-";
+      // Over the steps the stats sum (on a cut file those before the cut).
+      if (r.step_stats.count == 0) return "-";
       return text::FormatDuration(r.step_stats.mean_ns) +
-             (r.steps.size() > 1 ? " \u00b1 " + text::FormatDuration(r.step_stats.sample_std_ns) : "");
+             (r.step_stats.count > 1 ? " \u00b1 " + text::FormatDuration(r.step_stats.sample_std_ns) : "");
     // report --json writes null without a device, else gpu_busy_percent.
     case HeadlineFigure::kDeviceBusy:
       return r.primary_device_index >= 0 && r.step_stats.total_ns > 0 ? Fixed1Percent(r.gpu_busy_percent) : "-";

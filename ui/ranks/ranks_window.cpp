@@ -28,7 +28,7 @@ const std::vector<RanksShortcut>& RanksShortcuts() {
   return kKeys;
 }
 
-RanksRequests RanksWindow::Draw(RanksView& view, const RanksViewInput& input, bool keys) {
+RanksRequests RanksWindow::Draw(RanksView& view, const RanksViewInput& input, bool keys, const std::string& reload_offer) {
   RanksRequests req;
   ImGuiIO& io = ImGui::GetIO();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -47,6 +47,7 @@ RanksRequests RanksWindow::Draw(RanksView& view, const RanksViewInput& input, bo
   if (keys && ImGui::IsKeyPressed(kRanksKeyF12, false)) req.save_screenshot = true;
   if (keys && io.KeyCtrl && ImGui::IsKeyPressed('O', false)) req.open_dialog = true;
   DrawMenuBar(&req);
+  req.reload = DrawReloadNotice(reload_offer);
   // The view's own picture: everything under the menu bar.
   const ImVec2 top = ImGui::GetCursorScreenPos();
   const ImVec2 win_pos = ImGui::GetWindowPos(), win_size = ImGui::GetWindowSize();

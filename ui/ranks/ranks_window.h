@@ -10,6 +10,7 @@
 
 #include "ui/panel_capture.h"
 #include "ui/ranks/ranks_view.h"
+#include "ui/reload_notice.h"
 
 namespace stepline::ui {
 
@@ -20,12 +21,15 @@ struct RanksRequests {
   std::optional<PanelShot> save_panel;  // right-click > Save ranks view as PNG
   std::optional<std::string> open_rank;  // a rank's file, double-clicked in the table
   bool quit = false;
+  ReloadNoticeChoice reload = ReloadNoticeChoice::kNone;  // the answer to `reload_offer`
 };
 
 class RanksWindow {
  public:
   // `keys`: the keyboard is the window's (no dialog is up over it).
-  RanksRequests Draw(RanksView& view, const RanksViewInput& input, bool keys);
+  // `reload_offer`: a rank's file changed on disk ("" when none): a notice
+  // under the menu bar offers Reload.
+  RanksRequests Draw(RanksView& view, const RanksViewInput& input, bool keys, const std::string& reload_offer = "");
   bool help_open() const { return help_open_; }
 
  private:
