@@ -13,6 +13,7 @@
 #include <ostream>
 #include <vector>
 
+#include "app/output/efficiency_output.h"
 #include "app/output/memory_output.h"
 #include "app/output/outlier_output.h"
 #include "app/output/xla_output.h"
@@ -131,6 +132,7 @@ void StepsJson(const Report& r, JsonOut* j) {
     j->Int(s.window_dur_ns);
     j->Lit(",\"breakdown\":");
     CategoriesJson(s.breakdown, j);
+    AppendStepEfficiencyJson(s.efficiency, j->buffer());
     j->Lit("}");
     j->MaybeFlush();
   }
@@ -222,6 +224,7 @@ void OpsJson(const Report& r, JsonOut* j) {
     j->Int(o.min_ns);
     j->Lit(",\"max_ns\":");
     j->Int(o.max_ns);
+    AppendOpEfficiencyJson(o, j->buffer());
     j->Lit("}");
     j->MaybeFlush();
   }
@@ -282,6 +285,8 @@ void KernelsJson(const Report& r, JsonOut* j) {
     j->Int(k.min_ns);
     j->Lit(",\"max_ns\":");
     j->Int(k.max_ns);
+    j->Lit(",\"bound\":");
+    j->StrOrNull(analysis::OpBoundName(k.bound));
     j->Lit("}");
     j->MaybeFlush();
   }
@@ -394,6 +399,7 @@ void WriteReportJson(const Report& report, std::ostream& out, std::string_view e
   KernelsJson(report, &j);
   AppendMemoryJson(report, j.buffer());
   AppendXlaJson(report, j.buffer());
+  AppendEfficiencyJson(report, j.buffer());
   j.Lit(",\"recommendations\":[");
   for (size_t i = 0; i < report.recommendations.size(); ++i) {
     if (i > 0) j.Lit(",");
@@ -576,6 +582,7 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
     BreakdownText(report, out);
     IdleText(report, out);
     WriteOutlierText(report, out);
+    WriteEfficiencyText(report, out);
   }
   OpsText(report, "total time", &analysis::ReportOp::total_ns, out);
   OpsText(report, "self time", &analysis::ReportOp::self_ns, out);

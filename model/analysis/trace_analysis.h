@@ -14,6 +14,7 @@
 
 #include "model/analysis/busy_bins.h"
 #include "model/analysis/device_activity.h"
+#include "model/analysis/efficiency.h"
 #include "model/analysis/idle_cause_table.h"
 #include "model/analysis/idle_gap.h"
 #include "model/analysis/kernel_stats.h"
@@ -38,6 +39,7 @@ struct AnalysisOptions {
   // background): checked between stages, and the partial result
   // returned then is to be discarded. Null: run to the end.
   const std::atomic<bool>* cancel = nullptr;
+  EfficiencyOptions efficiency;  // --peak-tflops, --peak-dtype, --batch-size
 };
 
 struct DeviceAnalysis {
@@ -94,6 +96,7 @@ struct TraceAnalysis {
   // per pool in the same order, peaks, live at peak and growth over `steps`.
   MemoryTable memory_table;
   MemoryAnalysis memory;
+  EfficiencyAnalysis efficiency;        // FLOPs, MFU, memory-bound, communication, launch overhead, throughput
   DurNs min_gap_ns = 10'000;            // the options' listing threshold, for ResolveReport
 
   const DeviceAnalysis* primary() const { return primary_device >= 0 ? &devices[primary_device] : nullptr; }
