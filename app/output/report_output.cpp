@@ -572,6 +572,8 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
       LabelledLine(out, analysis::HeadlineLabel(h, HeadlineFigure::kDeviceBusy),
                    analysis::HeadlineText(h, HeadlineFigure::kDeviceBusy) + " of the step time (a kernel running)");
     }
+    LabelledLine(out, analysis::HeadlineLabel(h, HeadlineFigure::kMfu),
+                 analysis::HeadlineText(h, HeadlineFigure::kMfu) + " (" + h.mfu_detail + ")");
     if (h.has_top_idle_cause) {
       LabelledLine(out, "top idle cause", analysis::HeadlineText(h, HeadlineFigure::kTopIdleCause) + " (" +
                                               FormatDuration(h.top_idle_ns) + ")");

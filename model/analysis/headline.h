@@ -26,8 +26,9 @@ enum class HeadlineFigure : uint8_t {
   kTopIdleCause,  // the cause with the most idle time; none when nothing is idle
   kMostBlamed,    // TopBlamedEvent
   kMemoryPeak,    // the first memory pool's peak allocated
+  kMfu,           // EfficiencyAnalysis::mfu_percent: model FLOPs / step time / the device's peak
 };
-inline constexpr int kHeadlineFigureCount = 7;
+inline constexpr int kHeadlineFigureCount = 8;
 
 struct Headline {
   size_t steps = 0;
@@ -49,6 +50,9 @@ struct Headline {
   bool has_memory = false;
   std::string memory_pool;
   int64_t memory_peak_bytes = 0;
+  bool has_mfu = false;  // FLOPs, time and a peak are known
+  double mfu_percent = 0;
+  std::string mfu_detail;  // the tooltip: achieved TFLOP/s, the peak and its source; why unknown otherwise
 };
 
 Headline ComputeHeadline(const Report& report);
