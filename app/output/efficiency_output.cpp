@@ -34,16 +34,7 @@ std::string ShortName(std::string_view name) {
 
 std::string EfficiencyJsonNumber(double v, int decimals) { return v < 0 ? std::string("null") : FormatFixed(v, decimals); }
 
-std::string FlopsText(double flops) {
-  if (flops < 0) return "-";
-  const char* units[] = {"FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP", "EFLOP"};
-  int u = 0;
-  while (flops >= 1000 && u < 6) {
-    flops /= 1000;
-    ++u;
-  }
-  return FormatFixed(flops, u == 0 ? 0 : 2) + " " + units[u];
-}
+std::string FlopsText(double flops) { return flops < 0 ? std::string("-") : analysis::FormatFlops(flops); }
 
 void AppendEfficiencyJson(const analysis::Report& report, std::string* out) {
   const analysis::EfficiencyAnalysis& e = report.efficiency;

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "model/ascii_case.h"
+#include "model/text_format.h"
 
 namespace stepline::analysis {
 namespace {
@@ -384,6 +385,16 @@ double EstimateMatmulBytes(std::string_view op, const std::vector<InputShape>& d
   if (k <= 0) return -1;
   elems += flops / (2.0 * static_cast<double>(k));
   return elems * element_bytes;
+}
+
+std::string FormatFlops(double flops) {
+  static constexpr const char* kUnits[] = {"FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP", "EFLOP"};
+  int u = 0;
+  while (flops >= 1000 && u < 6) {
+    flops /= 1000;
+    ++u;
+  }
+  return text::FormatFixed(flops, u == 0 ? 0 : 2) + " " + kUnits[u];
 }
 
 FlopArgKeys FindFlopArgKeys(const Trace& trace) {

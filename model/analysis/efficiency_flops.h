@@ -57,6 +57,10 @@ double EstimateFlops(std::string_view op_name, const std::vector<InputShape>& di
 // each), -1 unknown; for arithmetic intensity.
 double EstimateMatmulBytes(std::string_view op_name, const std::vector<InputShape>& dims, int element_bytes);
 
+// "12.35 GFLOP": three significant decimals in the largest unit under 1000;
+// every view prints FLOPs through it.
+std::string FormatFlops(double flops);
+
 // The arg keys the estimate reads, looked up once per trace; all None when
 // the trace records none of them (then no slice is visited).
 struct FlopArgKeys {

@@ -5,6 +5,7 @@
 
 #include "demo/demo_efficiency.h"
 #include "loaders/load.h"
+#include "model/analysis/compare.h"
 #include "model/analysis/report.h"
 #include "model/analysis/trace_analysis.h"
 
@@ -137,6 +138,28 @@ TEST(EfficiencyTest, RecordedFlopsArgIsUsed) {
   EXPECT_DOUBLE_EQ(run.analysis.efficiency.model_flops, truth.flops_per_step * o.steps);
   const Report r = ResolveReport(run.trace, run.analysis);
   EXPECT_DOUBLE_EQ(EffTestOp(r, "aten::mm")->flops, 2147483648.0 * o.steps);
+}
+
+TEST(EfficiencyTest, CompareHasAnMfuRowOnlyWhenBothRunsHaveOne) {
+  const EffTestRun a = EffTestLoad({});
+  demo::EfficiencyDemoOptions slower;
+  slower.recorded_flops = true;  // more FLOPs in the same step time: a higher MFU
+  const EffTestRun b = EffTestLoad(slower);
+  const Comparison c = Compare(CompareRun{a.trace, a.analysis, "a"}, CompareRun{b.trace, b.analysis, "b"});
+  const SummaryRow* mfu = nullptr;
+  for (const SummaryRow& row : c.summary) {
+    if (row.label == "MFU") mfu = &row;
+  }
+  ASSERT_NE(mfu, nullptr);
+  EXPECT_DOUBLE_EQ(mfu->a, a.analysis.efficiency.mfu_percent);
+  EXPECT_DOUBLE_EQ(mfu->b, b.analysis.efficiency.mfu_percent);
+  EXPECT_DOUBLE_EQ(mfu->delta, mfu->b - mfu->a);
+  EXPECT_EQ(ChangeOf(*mfu), Change::kImprovement);
+  demo::EfficiencyDemoOptions unknown;
+  unknown.device_name = "NVIDIA Imaginary X1";
+  const EffTestRun u = EffTestLoad(unknown);
+  const Comparison without = Compare(CompareRun{a.trace, a.analysis, "a"}, CompareRun{u.trace, u.analysis, "u"});
+  for (const SummaryRow& row : without.summary) EXPECT_NE(row.label, "MFU");
 }
 
 }  // namespace
