@@ -31,11 +31,17 @@ using ::stepline::testing::ParseJson;
 // (empty arrays for the demo scenarios, which are not XLA traces).
 // `complete_steps` and `notes`: on a cut file, the steps before the cut that
 // whole-step figures use, and what was left out (the demos are whole).
-constexpr std::array<std::string_view, 16> kAddedKeys{
+// The efficiency figures (docs/analysis.md, "Efficiency"): the four run-level
+// objects, each step's FLOPs, MFU and time figures, each op's FLOPs, TFLOP/s
+// and bound, each kernel's bound.
+constexpr std::array<std::string_view, 32> kAddedKeys{
     "gpu_busy_percent", "step_stats",    "top_blamed_event", "partial",       "data_loss",
     "diagnostics",      "memory",        "step_source",      "steps_overlap", "window_dur_ns",
     "outlier_steps",    "kind",          "xla_modules",      "xla_ops",       "complete_steps",
-    "notes"};
+    "notes",            "efficiency",    "communication",    "launch_overhead", "throughput",
+    "flops",            "achieved_tflops", "mfu_percent",    "memory_bound_ns", "collective_ns",
+    "exposed_ns",       "kernels",       "launch_ns",        "samples_per_s", "bound",
+    "memory_bound_percent", "top_memory_bound"};
 // Scenarios added after the goldens were made have no "before" to compare
 // with; memory_demo_test holds memory-leak's report to its planted truth.
 // outlier_demo_test holds checkpoint's outliers to theirs.
