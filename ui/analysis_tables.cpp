@@ -125,7 +125,7 @@ TextTable StepsTable(const analysis::Report& report) {
   for (const analysis::ReportStep& s : report.steps) {
     std::vector<std::string> row = {s.name, IntCell(s.start_ns), IntCell(s.dur_ns)};
     for (DurNs ns : s.breakdown) row.push_back(IntCell(ns));
-    row.push_back(FixedCell(s.efficiency.flops, 0));
+    row.push_back(s.efficiency.flops < 0 ? std::string() : FixedCell(s.efficiency.flops, 0));
     row.push_back(s.efficiency.mfu_percent < 0 ? std::string() : FixedCell(s.efficiency.mfu_percent, 2));
     row.push_back(s.efficiency.samples_per_s < 0 ? std::string() : FixedCell(s.efficiency.samples_per_s, 3));
     t.rows.push_back(std::move(row));

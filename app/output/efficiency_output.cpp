@@ -101,9 +101,9 @@ void AppendEfficiencyJson(const analysis::Report& report, std::string* out) {
 
 void AppendStepEfficiencyJson(const analysis::StepEfficiency& s, std::string* out) {
   Key(out, "flops");
-  out->append(FormatFixed(s.flops, 0));
+  out->append(s.flops < 0 ? std::string("null") : FormatFixed(s.flops, 0));
   Key(out, "achieved_tflops");
-  out->append(FormatFixed(s.achieved_tflops, 3));
+  out->append(EfficiencyJsonNumber(s.achieved_tflops, 3));
   Key(out, "mfu_percent");
   out->append(EfficiencyJsonNumber(s.mfu_percent, 2));
   Key(out, "memory_bound_ns");

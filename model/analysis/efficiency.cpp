@@ -223,11 +223,16 @@ EfficiencyAnalysis ComputeEfficiency(const Trace& trace, const TraceAnalysis& a,
   DurNs step_ns = 0;
   for (size_t i = 0; i < steps.size(); ++i) {
     StepEfficiency& se = e.steps[i];
+    step_ns += steps[i].dur_ns;
+    // No op's FLOPs known: the step's are unknown (-1), not 0, and so its MFU.
+    if (!e.any_flops) {
+      se.flops = se.achieved_tflops = -1;
+      continue;
+    }
     se.flops = flops_in(steps[i].start_ns, steps[i].window_end_ns());
-    se.achieved_tflops = steps[i].dur_ns > 0 ? se.flops / (static_cast<double>(steps[i].dur_ns) * 1e3) : 0;
+    se.achieved_tflops = steps[i].dur_ns > 0 ? se.flops / (static_cast<double>(steps[i].dur_ns) * 1e3) : -1;
     se.mfu_percent = Mfu(se.flops, steps[i].dur_ns, e.peak_tflops);
     e.model_flops += se.flops;
-    step_ns += steps[i].dur_ns;
   }
   if (steps.empty()) {
     // No steps: the run is the primary device's active span.

@@ -39,8 +39,8 @@ struct OpFlops {
 };
 
 struct StepEfficiency {
-  double flops = 0;             // model FLOPs of the ops that start in the step
-  double achieved_tflops = 0;   // flops / step time
+  double flops = 0;             // model FLOPs of the ops that start in the step; -1 when no op's are known
+  double achieved_tflops = 0;   // flops / step time; -1 unknown
   double mfu_percent = -1;      // -1: no peak
   DurNs kernel_ns = 0;          // summed compute kernel durations starting in the step
   DurNs memory_bound_ns = 0;    // of those, kernels classed memory-bound
@@ -74,8 +74,8 @@ struct EfficiencyAnalysis {
   // Memory-bound kernel time.
   DurNs kernel_ns = 0, memory_bound_ns = 0;
   std::vector<BoundTime> top_memory_bound;  // kernel names, most time first (up to 5)
-  std::vector<StringId> kernel_bound_names;  // kernel names classed...
-  std::vector<OpBound> kernel_bound;         // ...with their bound, parallel, sorted by name
+  std::vector<StringId> kernel_bound_names;  // the primary device's kernel names, sorted...
+  std::vector<OpBound> kernel_bound;         // ...and their bound, parallel
   // Communication, per step (means over the steps).
   DurNs collective_ns_per_step = 0, exposed_ns_per_step = 0;
   double overlap_percent = -1;  // -1: no collective time

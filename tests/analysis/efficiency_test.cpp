@@ -125,6 +125,8 @@ TEST(EfficiencyTest, OpsWithoutShapesHaveUnknownFlops) {
   EXPECT_LT(e.achieved_tflops, 0);
   EXPECT_LT(e.mfu_percent, 0);
   EXPECT_DOUBLE_EQ(e.flops_known_percent, 0);
+  EXPECT_LT(e.steps.front().flops, 0);  // unknown, not 0
+  EXPECT_LT(e.steps.front().mfu_percent, 0);
   EXPECT_EQ(e.peak_dtype, "");  // no input types: no dtype, so no table peak
   // The time figures do not need FLOPs.
   EXPECT_EQ(e.exposed_ns_per_step, demo::EfficiencyDemoTruthOf(o).exposed_ns_per_step);
