@@ -1,4 +1,5 @@
-// Matmul-family FLOPs on the shared Kineto traces that record `Input Dims`:
+// Matmul-family FLOPs on shared Kineto traces that record `Input Dims` (the
+// five smallest of flops_facts.tsv; all of them matched when it was made):
 // each op row's FLOPs equal the count tests/data/real_trace_facts/flops_facts.py
 // makes from the raw events (its output: flops_facts.tsv, read here). The
 // device and the peak of the H100 trace come from its deviceProperties.
@@ -7,6 +8,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "loaders/load.h"
@@ -42,7 +44,16 @@ TEST(EfficiencyRealTracesTest, MatmulFlopsMatchTheRawEventCount) {
   STEPLINE_REQUIRE_SHARED_TRACES();
   const auto facts = ReadFlopsFacts();
   ASSERT_GE(facts.size(), 10u);
+  // The smaller traces only (the test's cost is their load); between them
+  // they hold every op of the family the traces record but _scaled_mm.
+  const std::set<std::string> checked = {"hta/amd_trace_mi250_minitoy_train_ROCm6_2_kineto.json.gz",
+                                         "hta/rank_non_gpu_rank_non_gpu.json.gz", "hta/trace_filter_sampled_rank-0.json.gz",
+                                         "tracelens/h100_bert-small-uncased.json.gz",
+                                         "tracelens/torch_compile_triton_trace.json.gz"};
+  size_t compared = 0;
   for (const auto& [trace_path, rows] : facts) {
+    if (!checked.contains(trace_path)) continue;
+    ++compared;
     auto trace = loaders::LoadFile(::stepline::testing::SharedTracePath(trace_path));
     ASSERT_TRUE(static_cast<bool>(trace)) << trace_path;
     const Report r = ComputeReport(trace.value());
@@ -55,6 +66,7 @@ TEST(EfficiencyRealTracesTest, MatmulFlopsMatchTheRawEventCount) {
       EXPECT_EQ(row->flops, f.flops) << trace_path << " " << f.op;
     }
   }
+  EXPECT_EQ(compared, checked.size());
 }
 
 TEST(EfficiencyRealTracesTest, H100TraceNamesItsDeviceAndPeak) {
