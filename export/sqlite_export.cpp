@@ -131,7 +131,10 @@ CREATE TABLE op_stat(
   count INTEGER NOT NULL,
   total INTEGER NOT NULL, self INTEGER NOT NULL, avg INTEGER NOT NULL,
   min INTEGER NOT NULL, max INTEGER NOT NULL,  -- ns
-  percent REAL NOT NULL
+  percent REAL NOT NULL,
+  flops REAL,               -- summed over the instances with known FLOPs; NULL unknown
+  achieved_tflops REAL,     -- flops / the GPU time of those instances; NULL unknown
+  bound TEXT                -- compute, memory; NULL unclassified
 );
 CREATE TABLE headline(      -- the window's headline figures, as its overview prints them
   figure TEXT PRIMARY KEY,  -- steps, mean_step, device_busy, device_idle, top_idle_cause, most_blamed, memory_peak
@@ -144,7 +147,8 @@ CREATE TABLE kernel_stat(
   registers_per_thread INTEGER, shared_memory_bytes INTEGER, occupancy_percent REAL,  -- NULL unknown
   framework_op TEXT,        -- the op that launched it; NULL unknown
   count INTEGER NOT NULL,
-  total INTEGER NOT NULL, avg INTEGER NOT NULL, min INTEGER NOT NULL, max INTEGER NOT NULL  -- ns
+  total INTEGER NOT NULL, avg INTEGER NOT NULL, min INTEGER NOT NULL, max INTEGER NOT NULL,  -- ns
+  bound TEXT                -- compute, memory; NULL unclassified
 );
 )sql";
 

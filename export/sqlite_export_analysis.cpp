@@ -73,7 +73,7 @@ void WriteGaps(const analysis::Report& r, sqlite::Database* db, SqliteExportCoun
 }
 
 void WriteOps(const analysis::Report& r, sqlite::Database* db, SqliteExportCounts* counts) {
-  sqlite::Insert ins(db, "op_stat", 9);
+  sqlite::Insert ins(db, "op_stat", 12);
   for (const analysis::ReportOp& op : r.ops) {
     ins.Text(1, op.name);
     ins.Text(2, analysis::OpKindName(op.kind));
@@ -84,6 +84,9 @@ void WriteOps(const analysis::Report& r, sqlite::Database* db, SqliteExportCount
     ins.Int(7, op.min_ns);
     ins.Int(8, op.max_ns);
     ins.Real(9, op.percent);
+    op.flops < 0 ? ins.Null(10) : ins.Real(10, op.flops);
+    op.achieved_tflops < 0 ? ins.Null(11) : ins.Real(11, op.achieved_tflops);
+    ins.TextOrNull(12, analysis::OpBoundName(op.bound));
     if (!ins.Row()) return;
   }
   counts->ops = r.ops.size();
@@ -97,7 +100,7 @@ void WriteKernels(const analysis::Report& r, sqlite::Database* db, SqliteExportC
   // The insert binds text without a copy: the "x,y,z" strings outlive it.
   std::vector<std::string> dims;
   dims.reserve(2 * r.kernels.size());
-  sqlite::Insert ins(db, "kernel_stat", 12);
+  sqlite::Insert ins(db, "kernel_stat", 13);
   for (const analysis::ReportKernel& k : r.kernels) {
     ins.Text(1, k.name);
     k.grid[0] == 0 ? ins.Null(2) : ins.Text(2, dims.emplace_back(Dim3(k.grid)));
@@ -111,6 +114,7 @@ void WriteKernels(const analysis::Report& r, sqlite::Database* db, SqliteExportC
     ins.Int(10, k.avg_ns);
     ins.Int(11, k.min_ns);
     ins.Int(12, k.max_ns);
+    ins.TextOrNull(13, analysis::OpBoundName(k.bound));
     if (!ins.Row()) return;
   }
   counts->kernels = r.kernels.size();

@@ -145,7 +145,9 @@ void GapRows(const analysis::Report& r, std::vector<std::vector<Cell>>* rows) {
 void OpRows(const analysis::Report& r, std::vector<std::vector<Cell>>* rows) {
   for (const analysis::ReportOp& op : r.ops) {
     rows->push_back({std::string(op.name), std::string(analysis::OpKindName(op.kind)), int64_t(op.count), op.total_ns, op.self_ns,
-                     op.avg_ns, op.min_ns, op.max_ns, op.percent});
+                     op.avg_ns, op.min_ns, op.max_ns, op.percent, op.flops < 0 ? Cell{} : Cell{double{op.flops}},
+                     op.achieved_tflops < 0 ? Cell{} : Cell{double{op.achieved_tflops}},
+                     TextOrNull(analysis::OpBoundName(op.bound))});
   }
 }
 
@@ -159,7 +161,8 @@ void KernelRows(const analysis::Report& r, std::vector<std::vector<Cell>>* rows)
                      k.registers_per_thread < 0 ? Cell{} : Cell{int64_t{k.registers_per_thread}},
                      k.shared_memory_bytes < 0 ? Cell{} : Cell{int64_t{k.shared_memory_bytes}},
                      k.occupancy_percent < 0 ? Cell{} : Cell{double{k.occupancy_percent}}, TextOrNull(k.framework_op),
-                     int64_t(k.count), k.total_ns, k.avg_ns, k.min_ns, k.max_ns});
+                     int64_t(k.count), k.total_ns, k.avg_ns, k.min_ns, k.max_ns,
+                     TextOrNull(analysis::OpBoundName(k.bound))});
   }
 }
 
@@ -182,12 +185,12 @@ std::vector<std::pair<std::string, std::unique_ptr<TableSource>>> MakeAnalysisSo
       GapRows, Plan::kById);
   add("op_stat",
       "CREATE TABLE op_stat(name TEXT, kind TEXT, count INTEGER, total INTEGER, self INTEGER, avg INTEGER, "
-      "min INTEGER, max INTEGER, percent REAL)",
+      "min INTEGER, max INTEGER, percent REAL, flops REAL, achieved_tflops REAL, bound TEXT)",
       OpRows, Plan::kScan);
   add("kernel_stat",
       "CREATE TABLE kernel_stat(name TEXT, grid TEXT, block TEXT, registers_per_thread INTEGER, "
       "shared_memory_bytes INTEGER, occupancy_percent REAL, framework_op TEXT, count INTEGER, total INTEGER, "
-      "avg INTEGER, min INTEGER, max INTEGER)",
+      "avg INTEGER, min INTEGER, max INTEGER, bound TEXT)",
       KernelRows, Plan::kScan);
   return out;
 }

@@ -24,13 +24,16 @@ bool KnownTriple(const std::array<int64_t, 3>& v) { return v[0] != 0 || v[1] != 
 TextTable OpsTable(const analysis::Report& report, const std::vector<uint32_t>& rows) {
   TextTable t;
   t.header = {"name",   "kind",   "count",  "total_ns", "self_ns",
-              "avg_ns", "min_ns", "max_ns", "percent",  "cumulative_percent"};
+              "avg_ns", "min_ns", "max_ns", "percent",  "cumulative_percent",
+              "flops",  "achieved_tflops",  "bound"};
   for (uint32_t i : rows) {
     const analysis::ReportOp& op = report.ops[i];
     t.rows.push_back({std::string(op.name), std::string(analysis::OpKindName(op.kind)),
                       IntCell(static_cast<int64_t>(op.count)), IntCell(op.total_ns), IntCell(op.self_ns),
                       IntCell(op.avg_ns), IntCell(op.min_ns), IntCell(op.max_ns), FixedCell(op.percent, 3),
-                      FixedCell(op.cumulative_percent, 3)});
+                      FixedCell(op.cumulative_percent, 3), op.flops < 0 ? std::string() : FixedCell(op.flops, 0),
+                      op.achieved_tflops < 0 ? std::string() : FixedCell(op.achieved_tflops, 3),
+                      std::string(analysis::OpBoundName(op.bound))});
   }
   return t;
 }
@@ -52,7 +55,8 @@ TextTable KernelsTable(const analysis::Report& report, const std::vector<uint32_
               "total_ns",
               "avg_ns",
               "min_ns",
-              "max_ns"};
+              "max_ns",
+              "bound"};
   for (uint32_t i : rows) {
     const analysis::ReportKernel& k = report.kernels[i];
     std::vector<std::string> row = {std::string(k.name)};
@@ -63,7 +67,8 @@ TextTable KernelsTable(const analysis::Report& report, const std::vector<uint32_
     for (std::string cell : {KnownInt(k.registers_per_thread), KnownInt(k.shared_memory_bytes),
                              has_occupancy ? FixedCell(k.occupancy_percent, 2) : std::string(),
                              std::string(k.framework_op), IntCell(static_cast<int64_t>(k.count)), IntCell(k.total_ns),
-                             IntCell(k.avg_ns), IntCell(k.min_ns), IntCell(k.max_ns)}) {
+                             IntCell(k.avg_ns), IntCell(k.min_ns), IntCell(k.max_ns),
+                             std::string(analysis::OpBoundName(k.bound))}) {
       row.push_back(std::move(cell));
     }
     t.rows.push_back(std::move(row));
@@ -131,9 +136,13 @@ TextTable StepsTable(const analysis::Report& report) {
   for (int c = 0; c < analysis::kTimeCategoryCount; ++c) {
     t.header.push_back(std::string(analysis::TimeCategoryName(static_cast<analysis::TimeCategory>(c))) + "_ns");
   }
+  t.header.insert(t.header.end(), {"flops", "mfu_percent", "samples_per_s"});
   for (const analysis::ReportStep& s : report.steps) {
     std::vector<std::string> row = {s.name, IntCell(s.start_ns), IntCell(s.dur_ns)};
     for (DurNs ns : s.breakdown) row.push_back(IntCell(ns));
+    row.push_back(s.efficiency.flops < 0 ? std::string() : FixedCell(s.efficiency.flops, 0));
+    row.push_back(s.efficiency.mfu_percent < 0 ? std::string() : FixedCell(s.efficiency.mfu_percent, 2));
+    row.push_back(s.efficiency.samples_per_s < 0 ? std::string() : FixedCell(s.efficiency.samples_per_s, 3));
     t.rows.push_back(std::move(row));
   }
   return t;

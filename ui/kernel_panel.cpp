@@ -49,6 +49,7 @@ int CompareKernels(const ReportKernel& a, const ReportKernel& b, KernelColumn co
     case KernelColumn::kRegisters: return cmp(a.registers_per_thread, b.registers_per_thread);
     case KernelColumn::kSharedMemory: return cmp(a.shared_memory_bytes, b.shared_memory_bytes);
     case KernelColumn::kOccupancy: return cmp(a.occupancy_percent, b.occupancy_percent);
+    case KernelColumn::kBound: return cmp(a.bound, b.bound);
   }
   return 0;
 }
@@ -120,7 +121,8 @@ constexpr SortableColumn kKernelTableColumns[kKernelColumnCount] = {
     {"Block", kColumnDescending, 0, 0, "256x1x1"},
     {"Registers", kColumnDescending},
     {"Shared mem", kColumnDescending, 0, 0, "49152 B"},
-    {"Occupancy", kColumnDescending}};
+    {"Occupancy", kColumnDescending},
+    {"Bound", kColumnFixed, 0, 0, "compute"}};
 
 }  // namespace
 
@@ -198,6 +200,10 @@ void KernelPanel::DrawKernelCells(const ReportKernel& k, const std::string& op) 
   // Profilers write 0 when they did not estimate occupancy; a kernel that
   // ran had some, so 0 reads as unknown, never as "0%".
   if (k.occupancy_percent > 0) ImGui::Text("%.0f%%", k.occupancy_percent);
+  else ImGui::TextDisabled("-");
+  ImGui::TableNextColumn();
+  const std::string_view bound = analysis::OpBoundName(k.bound);
+  if (!bound.empty()) ImGui::TextUnformatted(bound.data(), bound.data() + bound.size());
   else ImGui::TextDisabled("-");
 }
 

@@ -18,9 +18,10 @@
 namespace stepline::ui {
 
 enum class KernelColumn : uint8_t {
-  kName = 0, kOp, kCount, kTotal, kAvg, kMin, kMax, kGrid, kBlock, kRegisters, kSharedMemory, kOccupancy
+  kName = 0, kOp, kCount, kTotal, kAvg, kMin, kMax, kGrid, kBlock, kRegisters, kSharedMemory, kOccupancy,
+  kBound  // compute / memory by the kernel's name (docs/analysis.md, "Efficiency")
 };
-inline constexpr int kKernelColumnCount = 12;
+inline constexpr int kKernelColumnCount = 13;
 
 // Indices into report.kernels whose kernel or launching-op name contains
 // `filter` (case-insensitive), in report order.

@@ -55,6 +55,9 @@ int CompareOps(const ReportOp& a, const ReportOp& b, OpColumn column) {
     case OpColumn::kSelf: return cmp(a.self_ns, b.self_ns);
     case OpColumn::kPercent: return cmp(a.percent, b.percent);
     case OpColumn::kCumulative: return cmp(a.cumulative_percent, b.cumulative_percent);
+    case OpColumn::kFlops: return cmp(a.flops, b.flops);
+    case OpColumn::kTflops: return cmp(a.achieved_tflops, b.achieved_tflops);
+    case OpColumn::kBound: return cmp(a.bound, b.bound);
   }
   return 0;
 }
@@ -95,7 +98,10 @@ constexpr SortableColumn kOpTableColumns[kOpColumnCount] = {
     {"Max", kColumnDescending, 0, 0, kSampleDuration},
     {"Self", kColumnDescending, 0, 0, kSampleDuration},
     {"% time", kColumnDescending, 0, 0, kSamplePercent},
-    {"Cum. %", kColumnDescending, 0, 0, kSamplePercent}};
+    {"Cum. %", kColumnDescending, 0, 0, kSamplePercent},
+    {"FLOPs", kColumnDescending, 0, 0, "999.99 GFLOP"},
+    {"TFLOP/s", kColumnDescending, 0, 0, "999.999"},
+    {"Bound", kColumnFixed, 0, 0, "compute"}};
 
 }  // namespace
 
@@ -243,6 +249,18 @@ void OpStatsPanel::DrawTable(ViewState& state) {
       ImGui::Text("%.1f%%", op.percent);
       ImGui::TableNextColumn();
       ImGui::Text("%.1f%%", op.cumulative_percent);
+      // Unknown FLOPs are "-", never 0 (the report's null).
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(op.flops < 0 ? "-" : analysis::FormatFlops(op.flops).c_str());
+      ImGui::TableNextColumn();
+      if (op.achieved_tflops < 0) {
+        ImGui::TextUnformatted("-");
+      } else {
+        ImGui::Text("%.3f", op.achieved_tflops);
+      }
+      ImGui::TableNextColumn();
+      const std::string_view bound = analysis::OpBoundName(op.bound);
+      ImGui::TextUnformatted(bound.empty() ? "-" : std::string(bound).c_str());
     }
   }
   ImGui::EndTable();

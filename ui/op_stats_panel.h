@@ -15,9 +15,10 @@
 namespace stepline::ui {
 
 enum class OpColumn : uint8_t {
-  kSide = 0, kKind, kName, kCount, kTotal, kAvg, kMin, kMax, kSelf, kPercent, kCumulative
+  kSide = 0, kKind, kName, kCount, kTotal, kAvg, kMin, kMax, kSelf, kPercent, kCumulative,
+  kFlops, kTflops, kBound  // efficiency (docs/analysis.md, "Efficiency"); unknown sorts lowest
 };
-inline constexpr int kOpColumnCount = 11;
+inline constexpr int kOpColumnCount = 14;
 
 enum class OpSide : uint8_t { kAll = 0, kHost, kDevice };
 

@@ -196,6 +196,8 @@ void OverviewPanel::DrawCards(ViewState& state) {
   const std::string no_steps = "no " + h.device_word + " steps";
   row.Card("##busy", text(HeadlineFigure::kDeviceBusy), label(HeadlineFigure::kDeviceBusy).c_str(),
            h.has_busy ? dev->name + ": share of the step time with a kernel running" : no_steps);
+  // Beside busy: how much of that busy time is useful math (peak and its source in the tooltip).
+  row.Card("##mfu", text(HeadlineFigure::kMfu), label(HeadlineFigure::kMfu).c_str(), h.mfu_detail);
   row.Card("##idle", text(HeadlineFigure::kDeviceIdle), label(HeadlineFigure::kDeviceIdle).c_str(),
            h.has_busy ? "share of the step time with no kernel running (copies included); idle " +
                             FormatDuration(dev->idle_ns) + " in gaps between kernels over the active span"

@@ -12,6 +12,7 @@
 
 #include "app/cli/cli_args.h"
 #include "app/cli/commands.h"
+#include "app/cli/cmd_demo_efficiency.h"
 #include "app/output/text_format.h"
 #include "demo/demo_ddp.h"
 #include "demo/demo_generator.h"
@@ -33,7 +34,10 @@ constexpr std::string_view kDemoUsage =
     "       stepline demo ddp-straggler --ranks N --out DIR [--skew-us S] [--steps N] [--kernels K]\n"
     "                     [--straggler R] [--seed S] [--force]\n"
     "  N Kineto rank files of one data-parallel run (DIR/rank-R.pt.trace.json), one rank input-bound;\n"
-    "  --skew-us S   rank R's clock reads R*S us ahead; --kernels K compute kernels per step (default 40)\n";
+    "  --skew-us S   rank R's clock reads R*S us ahead; --kernels K compute kernels per step (default 40)\n"
+    "       stepline demo efficiency --out FILE [--steps N] [--device NAME] [--force]\n"
+    "  a Kineto trace with known FLOPs, MFU, exposed communication and launch figures;\n"
+    "  --device NAME the deviceProperties name (default NVIDIA H100 80GB HBM3)\n";
 
 double SecondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -47,6 +51,8 @@ int List(std::ostream& out) {
   }
   out << "  ddp-straggler" << std::string(width > 13 ? width - 11 : 2, ' ')
       << "N ranks of one data-parallel run, one rank input-bound (--ranks N --out DIR)\n";
+  out << "  efficiency" << std::string(width > 10 ? width - 8 : 2, ' ')
+      << "known FLOPs, MFU, exposed communication and launch figures (--out FILE)\n";
   out << "write one with: stepline demo SCENARIO --out FILE.json.gz\n";
   return 0;
 }
@@ -144,7 +150,7 @@ int RunDdpDemo(const ParsedArgs& a, std::ostream& out, std::ostream& err) {
 
 int RunDemo(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(
-      args, ArgSpec{{"--list", "--force", "--help"}, {"--out", "--style", "--steps", "--scale", "--seed", "--ranks", "--skew-us", "--kernels", "--straggler"}});
+      args, ArgSpec{{"--list", "--force", "--help"}, {"--out", "--style", "--steps", "--scale", "--seed", "--ranks", "--skew-us", "--kernels", "--straggler", "--device"}});
   if (!parsed) {
     err << "stepline demo: " << parsed.error() << '\n' << kDemoUsage;
     return 1;
@@ -159,6 +165,7 @@ int RunDemo(const Args& args, std::ostream& out, std::ostream& err) {
     return 1;
   }
   if (parsed->positionals()[0] == "ddp-straggler") return RunDdpDemo(*parsed, out, err);
+  if (parsed->positionals()[0] == "efficiency") return RunEfficiencyDemo(*parsed, out, err);
   demo::DemoOptions options;
   if (std::string error = ReadOptions(*parsed, &options); !error.empty()) {
     err << "stepline demo: " << error << '\n';

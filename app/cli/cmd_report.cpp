@@ -38,7 +38,7 @@ namespace {
 
 constexpr std::string_view kReportUsage =
     "usage: stepline report FILE [--json] [--csv DIR [--force]] [--steps REGEX] [--min-gap-us N]\n"
-    "                            [--patterns TSV]\n"
+    "                            [--patterns TSV] [--peak-tflops X] [--peak-dtype T] [--batch-size N]\n"
     "  (no flags)      a readable report: steps, step-time breakdown, idle causes, top ops and gaps,\n"
     "                  recommendations\n"
     "  --json          the report as one JSON object\n"
@@ -115,6 +115,7 @@ std::string ReadSettings(const ParsedArgs& a, ReportSettings* s) {
   if (!min_gap_us) return min_gap_us.error();
   s->options.min_gap_ns = *min_gap_us * 1000;
   if (std::string error = ReadStepsRegex(a, &s->options.steps_regex); !error.empty()) return error;
+  if (std::string error = ReadEfficiencyOptions(a, &s->options.efficiency); !error.empty()) return error;
   if (auto patterns = a.Value("--patterns")) {
     if (std::string error = LoadPatterns(*patterns, &s->table); !error.empty()) return error;
     s->options.table = &s->table;
@@ -174,10 +175,10 @@ std::string WriteCsvTables(const analysis::Report& report, const std::string& di
 
 int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(
-      args, ArgSpec{{"--json", "--force", "--help"}, {"--csv", "--steps", "--min-gap-us", "--patterns", "--format"}});
+      args, ArgSpec{{"--json", "--force", "--help"}, {"--csv", "--steps", "--min-gap-us", "--patterns", "--format", "--peak-tflops", "--peak-dtype", "--batch-size"}});
   ReportSettings settings;
   const auto read = [&settings](const ParsedArgs& a) { return ReadSettings(a, &settings); };
-  if (auto code = HandleHelpOrUsageError(parsed, read, "stepline report", kReportUsage, out, err)) return *code;
+  if (auto code = HandleHelpOrUsageError(parsed, read, "stepline report", std::string(kReportUsage) + std::string(kEfficiencyUsage), out, err)) return *code;
 
   if (!ChooseTraceArg(&settings.path, "stepline report", err)) return 1;
   const auto load_start = std::chrono::steady_clock::now();

@@ -4,8 +4,10 @@
 #include "app/runs/profile_runs.h"
 #include "loaders/memory_estimate.h"
 
+#include <charconv>
 #include <ostream>
 #include <regex>
+#include <system_error>
 
 namespace stepline::app {
 
@@ -33,6 +35,34 @@ std::string ReadStepsRegex(const ParsedArgs& a, std::string* regex) {
     return "invalid --steps regex \"" + *value + "\": " + e.what();
   }
   *regex = *value;
+  return "";
+}
+
+const std::string_view kEfficiencyUsage =
+    "  --peak-tflops X the device's dense peak in TFLOP/s for MFU, instead of assets/device_peaks.tsv\n"
+    "  --peak-dtype T  the dtype whose peak the table gives (bf16, fp16, fp32, tf32, fp8, fp64, int8);\n"
+    "                  default: the dtype of most matmul FLOPs in the trace\n"
+    "  --batch-size N  samples per step: adds samples/s per step and for the run\n";
+
+std::string ReadEfficiencyOptions(const ParsedArgs& a, analysis::EfficiencyOptions* o) {
+  if (auto peak = a.Value("--peak-tflops")) {
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(peak->data(), peak->data() + peak->size(), v);
+    if (ec != std::errc() || ptr != peak->data() + peak->size() || !(v > 0) || v > 1e9) {
+      return "--peak-tflops: expected a positive number of TFLOP/s, got \"" + *peak + "\"";
+    }
+    o->peak_tflops = v;
+  }
+  if (auto dtype = a.Value("--peak-dtype")) {
+    static constexpr std::string_view kDtypes[] = {"bf16", "fp16", "fp32", "tf32", "fp8", "fp64", "int8"};
+    bool known = false;
+    for (std::string_view d : kDtypes) known |= *dtype == d;
+    if (!known) return "--peak-dtype: expected bf16, fp16, fp32, tf32, fp8, fp64 or int8, got \"" + *dtype + "\"";
+    o->peak_dtype = *dtype;
+  }
+  auto batch = a.IntValue("--batch-size", 0, 1, int64_t{1} << 40);
+  if (!batch) return batch.error();
+  o->batch_size = *batch;
   return "";
 }
 

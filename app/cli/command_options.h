@@ -28,6 +28,12 @@ std::optional<int> HandleHelpOrUsageError(const Result<ParsedArgs, std::string>&
 // steps of its own; checking here rejects a typo on every trace, before the load.
 std::string ReadStepsRegex(const ParsedArgs& a, std::string* regex);
 
+// Reads --peak-tflops X, --peak-dtype DTYPE and --batch-size N into `o`
+// (left alone when absent); returns an error message, or "".
+std::string ReadEfficiencyOptions(const ParsedArgs& a, analysis::EfficiencyOptions* o);
+// The usage lines of those three options, for the commands that take them.
+extern const std::string_view kEfficiencyUsage;
+
 // Warns on `err`, each line starting with `prefix`, about the steps' error
 // (StepSet::error) and about a non-empty `steps_regex` that did not decide
 // them (`source` is where they came from).

@@ -12,6 +12,7 @@
 #include <ostream>
 #include <vector>
 
+#include "app/output/efficiency_output.h"
 #include "app/output/memory_output.h"
 #include "app/output/outlier_output.h"
 #include "app/output/step_detail_output.h"
@@ -133,6 +134,7 @@ void StepsJson(const Report& r, JsonOut* j) {
     j->Lit(",\"breakdown\":");
     CategoriesJson(s.breakdown, j);
     AppendStepDetailJson(s, j->buffer());
+    AppendStepEfficiencyJson(s.efficiency, j->buffer());
     j->Lit("}");
     j->MaybeFlush();
   }
@@ -224,6 +226,7 @@ void OpsJson(const Report& r, JsonOut* j) {
     j->Int(o.min_ns);
     j->Lit(",\"max_ns\":");
     j->Int(o.max_ns);
+    AppendOpEfficiencyJson(o, j->buffer());
     j->Lit("}");
     j->MaybeFlush();
   }
@@ -284,6 +287,8 @@ void KernelsJson(const Report& r, JsonOut* j) {
     j->Int(k.min_ns);
     j->Lit(",\"max_ns\":");
     j->Int(k.max_ns);
+    j->Lit(",\"bound\":");
+    j->StrOrNull(analysis::OpBoundName(k.bound));
     j->Lit("}");
     j->MaybeFlush();
   }
@@ -344,6 +349,7 @@ void WriteReportJson(const Report& report, std::ostream& out, std::string_view e
   KernelsJson(report, &j);
   AppendMemoryJson(report, j.buffer());
   AppendXlaJson(report, j.buffer());
+  AppendEfficiencyJson(report, j.buffer());
   j.Lit(",\"recommendations\":[");
   for (size_t i = 0; i < report.recommendations.size(); ++i) {
     if (i > 0) j.Lit(",");
@@ -509,6 +515,8 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
                        " of the step time (a kernel running), " +
                        analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kDeviceIdle) + " with none");
     }
+    LabelledLine(out, analysis::HeadlineLabel(h, HeadlineFigure::kMfu),
+                 analysis::HeadlineText(h, HeadlineFigure::kMfu) + " (" + h.mfu_detail + ")");
     if (h.has_top_idle_cause) {
       LabelledLine(out, "top idle cause", analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kTopIdleCause) +
                                               " (" + FormatDuration(h.top_idle_ns) + ")");
@@ -521,6 +529,7 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
     BreakdownText(report, out);
     IdleText(report, out);
     WriteOutlierText(report, out);
+    WriteEfficiencyText(report, out);
   }
   WriteStepDetailText(report, out);
   OpsText(report, "total time", &analysis::ReportOp::total_ns, out);

@@ -113,17 +113,7 @@ void AppendServingJson(const analysis::Report& report, std::string* out) {
     }
     out->append("}");
   }
-  out->append("],\"throughput\":{\"tokens_per_s\":{");
-  bool first = true;
-  for (const PhaseStat& p : report.phases) {
-    if (p.tokens_per_s < 0) continue;
-    out->append(first ? "\"" : ",\"");
-    first = false;
-    out->append(StepPhaseName(p.phase));
-    out->append("\":");
-    exports::AppendJsonDouble(out, p.tokens_per_s);
-  }
-  out->append("}},\"critical_path\":{\"dur_ns\":");
+  out->append("],\"critical_path\":{\"dur_ns\":");
   Int(out, report.critical_path_total.dur_ns);
   out->append(",\"by_kind_ns\":");
   ByKindJson(report.critical_path_total.by_kind_ns, out);
@@ -162,6 +152,20 @@ void WriteStepDetailText(const analysis::Report& report, std::ostream& out) {
     out << "  " << PadCell(text::FormatDuration(ns), 12, true) << "  " << ClipName(name) << "\n";
   }
   if (!report.critical_path_sentence.empty()) out << "  " << report.critical_path_sentence << "\n";
+}
+
+void AppendTokensPerSecondJson(const analysis::Report& report, std::string* out) {
+  out->push_back('{');
+  bool first = true;
+  for (const analysis::PhaseStat& p : report.phases) {
+    if (p.tokens_per_s < 0) continue;
+    out->append(first ? "\"" : ",\"");
+    first = false;
+    out->append(analysis::StepPhaseName(p.phase));
+    out->append("\":");
+    exports::AppendJsonDouble(out, p.tokens_per_s);
+  }
+  out->push_back('}');
 }
 
 }  // namespace stepline::app

@@ -16,6 +16,9 @@ void AppendStepDetailJson(const analysis::ReportStep& step, std::string* out);
 // Appends `,"step_engine":..,"phases":[..],"throughput":{"tokens_per_s":{phase: x}},
 // "critical_path":{dur_ns, by_kind_ns, top, sentence}`.
 void AppendServingJson(const analysis::Report& report, std::string* out);
+// {phase: tokens per second} of the phases whose steps name their tokens:
+// `throughput.tokens_per_s`, beside the samples per second.
+void AppendTokensPerSecondJson(const analysis::Report& report, std::string* out);
 // "Phases" (serving traces only) and "Critical path" sections; nothing without steps.
 void WriteStepDetailText(const analysis::Report& report, std::ostream& out);
 

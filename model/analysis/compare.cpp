@@ -86,6 +86,7 @@ CompareSide MakeCompareSide(const CompareRun& run) {
   for (size_t c = 0; c < category_total.size(); ++c) side.breakdown_mean[c] = MeanOf(category_total[c], summed);
   for (size_t c = 0; c < cause_total.size(); ++c) side.idle_by_cause_mean[c] = MeanOf(cause_total[c], summed);
   side.gpu_busy_percent = GpuBusyPercent(category_total);  // one definition with the window and `report`
+  side.mfu_percent = a.efficiency.mfu_percent;
   side.first_full_step = FirstFullStep(side.step_start_ns, side.step_dur_ns, run.trace.span());
   for (size_t k = 0; k < side.steps; ++k) {
     if (!IsCutStep(side.step_start_ns, side.step_dur_ns, k, run.trace.span())) {
@@ -138,6 +139,11 @@ std::vector<SummaryRow> BuildSummaryRows(const CompareSide& a, const CompareSide
   const std::string busy = (a.device_word == b.device_word ? a.device_word : std::string("device")) + " busy";
   rows.push_back(MakeRow(SummaryGroup::kRun, busy, SummaryUnit::kPercent, Sense::kHigherIsBetter,
                          a.gpu_busy_percent, b.gpu_busy_percent));
+  // MFU only when both runs have one (FLOPs, time and a peak): an unknown is not 0.
+  if (a.mfu_percent >= 0 && b.mfu_percent >= 0) {
+    rows.push_back(MakeRow(SummaryGroup::kRun, "MFU", SummaryUnit::kPercent, Sense::kHigherIsBetter, a.mfu_percent,
+                           b.mfu_percent));
+  }
   // Less time in any category, kernels included, is a shorter step.
   for (int c = 0; c < kTimeCategoryCount; ++c) {
     rows.push_back(MakeRow(SummaryGroup::kBreakdown, TimeCategoryName(static_cast<TimeCategory>(c)), SummaryUnit::kNs,

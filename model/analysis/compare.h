@@ -43,6 +43,7 @@ struct CompareSide {
   // Kernel time (compute + collective) as a share of the summed step time on
   // the primary device, 0..100; 0 without steps.
   double gpu_busy_percent = 0;
+  double mfu_percent = -1;       // EfficiencyAnalysis::mfu_percent; -1 unknown
   std::string device_word = "GPU";  // the primary device's kind: "GPU", "TPU", "Device" (headline.h)
   CategoryNs breakdown_mean{};   // per step; sums to step_mean_ns up to rounding
   CauseNs idle_by_cause_mean{};  // no-kernel time per step, by cause

@@ -87,6 +87,22 @@ Headline ComputeHeadline(const Report& r) {
     h.memory_pool = r.memory.front().name;
     h.memory_peak_bytes = r.memory.front().peak_allocated_bytes;
   }
+  const EfficiencyAnalysis& e = r.efficiency;
+  h.has_mfu = e.mfu_percent >= 0;
+  h.mfu_percent = h.has_mfu ? e.mfu_percent : 0;
+  const std::string peak = e.peak_tflops < 0 ? std::string()
+                                             : text::FormatFixed(e.peak_tflops, 1) + " TFLOP/s " + e.peak_dtype +
+                                                   " peak (" + e.peak_datasheet + ")";
+  if (h.has_mfu) {
+    h.mfu_detail = text::FormatFixed(e.achieved_tflops, 2) + " TFLOP/s achieved of " + peak + "; FLOPs known for " +
+                   text::FormatFixed(e.flops_known_percent, 1) + "% of GPU time";
+  } else if (!e.any_flops) {
+    h.mfu_detail = "no op's FLOPs are known (record shapes, or with_flops=True)";
+  } else {
+    h.mfu_detail = "no peak for " + (e.device_name.empty() ? std::string("an unnamed device") : e.device_name) +
+                   (e.peak_dtype.empty() ? std::string() : " (" + e.peak_dtype + ")") +
+                   ": --peak-tflops gives one";
+  }
   return h;
 }
 
@@ -107,6 +123,7 @@ std::string HeadlineLabel(const Headline& h, HeadlineFigure figure) {
     case HeadlineFigure::kMostBlamed: return "most blamed event (by idle time)";
     case HeadlineFigure::kMemoryPeak: return h.has_memory ? h.memory_pool + " memory peak" : "memory peak";
     case HeadlineFigure::kStepMean: return "mean step time";
+    case HeadlineFigure::kMfu: return "MFU";
   }
   return "";
 }
@@ -127,6 +144,7 @@ std::string HeadlineText(const Headline& h, HeadlineFigure figure) {
     case HeadlineFigure::kMemoryPeak:
       return h.has_memory ? FormatMemoryBytes(static_cast<double>(h.memory_peak_bytes)) : "-";
     case HeadlineFigure::kStepMean: return h.steps == 0 ? "-" : text::FormatDuration(h.mean_step_ns);
+    case HeadlineFigure::kMfu: return h.has_mfu ? Percent1(h.mfu_percent) : "-";
   }
   return "-";
 }

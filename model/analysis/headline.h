@@ -27,6 +27,7 @@ enum class HeadlineFigure : uint8_t {
   kMostBlamed,    // TopBlamedEvent
   kMemoryPeak,    // the first memory pool's peak allocated
   kStepMean,      // the mean step time alone: table cells (compare summary, ranks table)
+  kMfu,           // EfficiencyAnalysis::mfu_percent: model FLOPs / step time / the device's peak
 };
 inline constexpr int kHeadlineFigureCount = 8;
 
@@ -53,6 +54,9 @@ struct Headline {
   bool has_memory = false;
   std::string memory_pool;
   int64_t memory_peak_bytes = 0;
+  bool has_mfu = false;  // FLOPs, time and a peak are known
+  double mfu_percent = 0;
+  std::string mfu_detail;  // the tooltip: achieved TFLOP/s, the peak and its source; why unknown otherwise
 };
 
 Headline ComputeHeadline(const Report& report);

@@ -168,6 +168,7 @@ Report ResolveReport(const Trace& trace, const TraceAnalysis& a) {
   report.ops = OpRows(trace, a.ops.ops);
   report.step_markers = OpRows(trace, a.ops.step_markers);
   report.kernels = KernelRows(trace, a.kernels);
+  ResolveEfficiency(trace, a, &report);
   report.xla = a.xla;
   report.recommendations = a.recommendations;
   report.notes = a.notes;

@@ -61,6 +61,7 @@ struct ReportStep {
   StepPhase phase = StepPhase::kNone;  // Step::phase, batch, tokens (serving_steps.h)
   int64_t batch = -1, tokens = -1;
   ReportCriticalPath critical_path{};
+  StepEfficiency efficiency{};  // FLOPs, MFU, memory-bound, communication, launches, samples/s
 };
 
 struct ReportEvent {
@@ -88,6 +89,10 @@ struct ReportOp {
   uint64_t count = 0;
   DurNs total_ns = 0, self_ns = 0, avg_ns = 0, min_ns = 0, max_ns = 0;
   double percent = 0, cumulative_percent = 0;
+  // Efficiency (ResolveEfficiency): FLOPs summed over the instances whose FLOPs
+  // are known, -1 when none is; TFLOP/s on their GPU time, -1 unknown.
+  double flops = -1, achieved_tflops = -1, intensity = -1;
+  OpBound bound = OpBound::kUnknown;
 };
 
 struct ReportKernel {
@@ -98,6 +103,7 @@ struct ReportKernel {
   std::string_view framework_op;  // "" = unknown
   uint64_t count = 0;
   DurNs total_ns = 0, avg_ns = 0, min_ns = 0, max_ns = 0;
+  OpBound bound = OpBound::kUnknown;  // by the kernel's name (efficiency_flops.h)
 };
 
 // An outlier step (OutlierSteps), resolved.
@@ -149,6 +155,9 @@ struct Report {
   std::vector<PhaseStat> phases;                     // TraceAnalysis::phases
   ReportCriticalPath critical_path_total;            // summed over the steps (slices left empty)
   std::string critical_path_sentence;
+  // The run's efficiency figures (ops and per-kernel bounds are on the rows above).
+  EfficiencyAnalysis efficiency;
+  std::vector<std::string_view> top_memory_bound;  // kernel names of efficiency.top_memory_bound
 
   std::span<const ReportEvent> CauseEvents(const ReportGap& g) const {
     return std::span<const ReportEvent>(gap_events).subspan(g.events_begin, g.events_end - g.events_begin);
@@ -156,6 +165,9 @@ struct Report {
   const std::string& DeviceName(const ReportGap& g) const { return devices[g.device].name; }
   std::string_view StepName(const ReportGap& g) const { return g.step < 0 ? std::string_view() : steps[g.step].name; }
 };
+
+// Fills the efficiency fields of `report`'s steps, ops and kernels (efficiency_report.cpp).
+void ResolveEfficiency(const Trace& trace, const TraceAnalysis& analysis, Report* report);
 
 // Turns ids into names; lists the gaps of at least analysis.min_gap_ns.
 Report ResolveReport(const Trace& trace, const TraceAnalysis& analysis);

@@ -306,6 +306,7 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
     if (cancelled()) return a;
     a.ops = ComputeOpStats(trace, &a.steps);
     a.kernels = ComputeKernelStats(trace, launches, table);
+    a.efficiency = ComputeEfficiency(trace, a, launches, options.efficiency);
     FillRecommendationInput(trace, a, table, &recommendation_input);
     a.recommendations = ComputeRecommendations(recommendation_input);
   }

@@ -15,6 +15,7 @@
 #include "model/analysis/busy_bins.h"
 #include "model/analysis/critical_path/critical_path.h"
 #include "model/analysis/device_activity.h"
+#include "model/analysis/efficiency.h"
 #include "model/analysis/idle_cause_table.h"
 #include "model/analysis/idle_gap.h"
 #include "model/analysis/kernel_stats.h"
@@ -40,6 +41,7 @@ struct AnalysisOptions {
   // background): checked between stages, and the partial result
   // returned then is to be discarded. Null: run to the end.
   const std::atomic<bool>* cancel = nullptr;
+  EfficiencyOptions efficiency;  // --peak-tflops, --peak-dtype, --batch-size
 };
 
 struct DeviceAnalysis {
@@ -103,6 +105,7 @@ struct TraceAnalysis {
   // per pool in the same order, peaks, live at peak and growth over `steps`.
   MemoryTable memory_table;
   MemoryAnalysis memory;
+  EfficiencyAnalysis efficiency;        // FLOPs, MFU, memory-bound, communication, launch overhead, throughput
   DurNs min_gap_ns = 10'000;            // the options' listing threshold, for ResolveReport
   // Serving and critical-path figures (serving_steps.h, critical_path/):
   // per phase of the steps, and one critical path per step, with their sum.

@@ -32,14 +32,20 @@ using ::stepline::testing::ParseJson;
 // `complete_steps` and `notes`: on a cut file, the steps before the cut that
 // whole-step figures use, and what was left out (the demos are whole).
 // Serving steps and critical paths: each step's phase, batch, tokens and
-// critical_path; the trace's step_engine, phases, throughput and summed
-// critical_path.
-constexpr std::array<std::string_view, 23> kAddedKeys{
+// critical_path; the trace's step_engine, phases and summed critical_path.
+// The efficiency figures (docs/analysis.md, "Efficiency"): the four run-level
+// objects (throughput also carries the serving phases' tokens_per_s), each
+// step's FLOPs, MFU and time figures, each op's FLOPs, TFLOP/s and bound,
+// each kernel's bound.
+constexpr std::array<std::string_view, 38> kAddedKeys{
     "gpu_busy_percent", "step_stats",    "top_blamed_event", "partial",       "data_loss",
     "diagnostics",      "memory",        "step_source",      "steps_overlap", "window_dur_ns",
     "outlier_steps",    "kind",          "xla_modules",      "xla_ops",       "complete_steps",
     "notes",            "phase",         "batch",            "tokens",        "critical_path",
-    "step_engine",      "phases",        "throughput"};
+    "step_engine",      "phases",        "efficiency",       "communication", "launch_overhead",
+    "throughput",       "flops",         "achieved_tflops",  "mfu_percent",   "memory_bound_ns",
+    "collective_ns",    "exposed_ns",    "kernels",          "launch_ns",     "samples_per_s",
+    "bound",            "memory_bound_percent", "top_memory_bound"};
 // Scenarios added after the goldens were made have no "before" to compare
 // with; memory_demo_test holds memory-leak's report to its planted truth.
 // outlier_demo_test holds checkpoint's outliers to theirs.

@@ -199,10 +199,20 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   EXPECT_EQ(json->Keys(),
             (Strings{"primary_device", "devices", "step_source", "steps_overlap", "steps", "breakdown_total",
                      "idle_by_cause", "gpu_busy_percent", "step_stats", "outlier_steps", "step_engine", "phases",
-                     "throughput", "critical_path", "top_blamed_event", "gaps",
-                     "ops", "kernels", "memory", "xla_modules", "xla_ops", "recommendations", "complete_steps",
+                     "critical_path", "top_blamed_event", "gaps", "ops", "kernels", "memory", "xla_modules", "xla_ops",
+                     "efficiency", "communication", "launch_overhead", "throughput", "recommendations", "complete_steps",
                      "notes"}));
   EXPECT_EQ(Member(*json, "steps_overlap").Keys(), (Strings{"count", "max_ns"}));
+  EXPECT_EQ(Member(*json, "efficiency").Keys(),
+            (Strings{"device_name", "peak_tflops", "peak_dtype", "peak_source", "peak_datasheet", "model_flops",
+                     "flops_known_percent", "achieved_tflops", "mfu_percent", "memory_bound_percent",
+                     "top_memory_bound"}));
+  EXPECT_EQ(Member(*json, "communication").Keys(),
+            (Strings{"collective_ns_per_step", "exposed_ns_per_step", "overlap_percent"}));
+  EXPECT_EQ(Member(*json, "launch_overhead").Keys(),
+            (Strings{"kernels_per_step", "launch_ns_per_step", "launch_delay_p50_ns", "launch_delay_p90_ns",
+                     "short_kernel_percent", "launch_bound", "verdict"}));
+  EXPECT_EQ(Member(*json, "throughput").Keys(), (Strings{"batch_size", "samples_per_s", "tokens_per_s"}));
   EXPECT_EQ(Member(*json, "step_stats").Keys(), (Strings{"count", "mean_ns", "sample_std_ns", "min_ns", "max_ns",
                                                          "p50_ns", "p90_ns", "p99_ns"}));
   EXPECT_EQ(Member(*json, "breakdown_total").Keys(), CategoryNames());
@@ -219,7 +229,8 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   ASSERT_FALSE(steps.empty());
   for (const JsonValue& s : steps) {
     EXPECT_EQ(s.Keys(), (Strings{"name", "start_ns", "dur_ns", "window_dur_ns", "breakdown", "phase", "batch", "tokens",
-                                 "critical_path"}));
+                                 "critical_path", "flops", "achieved_tflops", "mfu_percent", "memory_bound_ns",
+                                 "collective_ns", "exposed_ns", "kernels", "launch_ns", "samples_per_s"}));
     EXPECT_EQ(Member(s, "critical_path").Keys(), (Strings{"dur_ns", "by_kind_ns", "slices", "top"}));
     EXPECT_EQ(Member(s, "breakdown").Keys(), CategoryNames());
   }
@@ -238,14 +249,15 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   const auto& ops = Member(*json, "ops").items;
   ASSERT_FALSE(ops.empty());
   for (const JsonValue& o : ops) {
-    EXPECT_EQ(o.Keys(), (Strings{"name", "kind", "count", "total_ns", "self_ns", "avg_ns", "min_ns", "max_ns"}));
+    EXPECT_EQ(o.Keys(), (Strings{"name", "kind", "count", "total_ns", "self_ns", "avg_ns", "min_ns", "max_ns", "flops",
+                                 "achieved_tflops", "bound"}));
   }
   const auto& kernels = Member(*json, "kernels").items;
   ASSERT_FALSE(kernels.empty());
   for (const JsonValue& k : kernels) {
     EXPECT_EQ(k.Keys(),
               (Strings{"name", "grid", "block", "registers_per_thread", "shared_memory_bytes", "occupancy_percent",
-                       "framework_op", "count", "total_ns", "avg_ns", "min_ns", "max_ns"}));
+                       "framework_op", "count", "total_ns", "avg_ns", "min_ns", "max_ns", "bound"}));
   }
   const JsonValue& memory = Member(*json, "memory");
   ASSERT_EQ(memory.Keys(), (Strings{"GPU 0"}));  // the demo records GPU 0's memory
@@ -406,6 +418,7 @@ TEST(ReportOutputTest, CsvTablesHaveHeadersAndOneRowPerEntry) {
   const analysis::Report r = OddReport();
   Strings step_header{"name", "start_ns", "dur_ns"};
   for (const std::string& c : CategoryNames()) step_header.push_back(c + "_ns");
+  step_header.insert(step_header.end(), {"flops", "mfu_percent", "samples_per_s"});
   const auto steps = Csv(r, ReportTable::kSteps);
   ASSERT_EQ(steps.size(), 1 + r.steps.size());
   EXPECT_EQ(steps[0], step_header);
@@ -416,17 +429,20 @@ TEST(ReportOutputTest, CsvTablesHaveHeadersAndOneRowPerEntry) {
   const auto ops = Csv(r, ReportTable::kOps);
   ASSERT_EQ(ops.size(), 1 + r.ops.size());
   EXPECT_EQ(ops[0], (Strings{"name", "kind", "count", "total_ns", "self_ns", "avg_ns", "min_ns", "max_ns", "percent",
-                             "cumulative_percent"}));
-  EXPECT_EQ(ops[1], (Strings{"aten::mm", "host_op", "3", "900", "600", "300", "200", "400", "75.000", "75.000"}));
+                             "cumulative_percent", "flops", "achieved_tflops", "bound"}));
+  // FLOPs unknown: empty cells, never 0.
+  EXPECT_EQ(ops[1], (Strings{"aten::mm", "host_op", "3", "900", "600", "300", "200", "400", "75.000", "75.000", "", "",
+                             ""}));
 
   const auto kernels = Csv(r, ReportTable::kKernels);
   ASSERT_EQ(kernels.size(), 1 + r.kernels.size());
   EXPECT_EQ(kernels[0], (Strings{"name", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z",
                                  "registers_per_thread", "shared_memory_bytes", "occupancy_percent", "framework_op",
-                                 "count", "total_ns", "avg_ns", "min_ns", "max_ns"}));
-  EXPECT_EQ(kernels[1], (Strings{"gemm<float, 4>", "", "", "", "", "", "", "", "", "", "", "2", "700", "0", "0", "0"}));
+                                 "count", "total_ns", "avg_ns", "min_ns", "max_ns", "bound"}));
+  EXPECT_EQ(kernels[1],
+            (Strings{"gemm<float, 4>", "", "", "", "", "", "", "", "", "", "", "2", "700", "0", "0", "0", ""}));
   EXPECT_EQ(kernels[2], (Strings{"configured", "4", "1", "1", "128", "1", "1", "32", "0", "50.00", "conv2d", "2", "700",
-                                 "0", "0", "0"}));
+                                 "0", "0", "0", ""}));
 
   const auto gaps = Csv(r, ReportTable::kGaps);
   ASSERT_EQ(gaps.size(), 1 + r.gaps.size());

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "demo/demo_efficiency.h"
 #include "demo/demo_generator.h"
 #include "demo/demo_scenarios.h"
 #include "loaders/load.h"
@@ -56,6 +57,8 @@ std::string FromReport(const analysis::Report& r, HeadlineFigure f) {
       return r.primary_device_index >= 0 && r.step_stats.total_ns > 0 ? Fixed1Percent(100.0 - r.gpu_busy_percent)
                                                                         : "-";
     case HeadlineFigure::kMostBlamed: return r.top_blamed_event.empty() ? "-" : std::string(r.top_blamed_event);
+    // report --json's efficiency.mfu_percent; null there is "-" here.
+    case HeadlineFigure::kMfu: return r.efficiency.mfu_percent >= 0 ? Fixed1Percent(r.efficiency.mfu_percent) : "-";
     default: return "";
   }
 }
@@ -113,6 +116,7 @@ void CheckViews(HeadlineViewsTest* test, const std::string& name) {
       std::vector<HeadlineFigure> wanted = {HeadlineFigure::kSteps};
       if (!report.steps.empty()) wanted.push_back(HeadlineFigure::kMeanStep);
       if (report.primary_device_index >= 0) wanted.push_back(HeadlineFigure::kDeviceBusy);
+      if (report.primary_device_index >= 0 && size.w >= 1280) wanted.push_back(HeadlineFigure::kMfu);
       for (HeadlineFigure f : wanted) EXPECT_TRUE(figures.count(f)) << view << " figure " << int(f) << ", " << where;
       // The top idle cause: the same in every view, and none when the idle share prints as 0.0%.
       for (const auto& [v, figs] : by_view) {
@@ -137,6 +141,18 @@ TEST_F(HeadlineViewsTest, EveryDemoScenarioAtEverySizeAndScale) {
     state_.data = std::make_shared<const TimelineData>(std::make_shared<const Trace>(std::move(trace).value()));
     CheckViews(this, std::string(info.name));
   }
+}
+
+// The planted efficiency trace: the MFU tile shows a figure, the one the report gives.
+TEST_F(HeadlineViewsTest, EfficiencyDemoShowsItsMfu) {
+  auto loaded = loaders::LoadBytes(demo::EfficiencyDemoJson({}), "efficiency.json");
+  ASSERT_TRUE(loaded.ok());
+  state_ = ViewState();
+  state_.data = std::make_shared<const TimelineData>(std::make_shared<const Trace>(std::move(loaded).value()));
+  const analysis::Report& report = state_.data->analysis.report;
+  ASSERT_GE(report.efficiency.mfu_percent, 0);
+  EXPECT_NE(FromReport(report, HeadlineFigure::kMfu), "-");
+  CheckViews(this, "efficiency demo");
 }
 
 // Every shared trace a loader reads, among them the issue's: the ResNet

@@ -74,6 +74,9 @@ TEST(OpStatsPanelTest, SortsByEveryColumnAndReversesExactly) {
       case OpColumn::kSelf: return static_cast<double>(op.self_ns);
       case OpColumn::kPercent: return op.percent;
       case OpColumn::kCumulative: return op.cumulative_percent;
+      case OpColumn::kFlops: return op.flops;
+      case OpColumn::kTflops: return op.achieved_tflops;
+      case OpColumn::kBound: return static_cast<double>(op.bound);
     }
     return 0;
   };

@@ -87,8 +87,8 @@ TEST_F(TableWidthTest, OpsNameColumnStaysReadableBesideTheChartAndTheNumbersScro
   ImGuiTable* t = FindTable(kOpColumnCount);
   ASSERT_NE(t, nullptr);
   EXPECT_GE(t->Columns[static_cast<int>(OpColumn::kName)].WidthGiven, MinNameWidth() - 1);
-  // The last header is whole: "Cum. %" gets its width, scrolled to if need be.
-  EXPECT_GE(t->Columns[kOpColumnCount - 1].WidthGiven, ImGui::CalcTextSize("Cum. %").x);
+  // The last header is whole: "Bound" gets its width, scrolled to if need be.
+  EXPECT_GE(t->Columns[kOpColumnCount - 1].WidthGiven, ImGui::CalcTextSize("Bound").x);
   EXPECT_GT(t->InnerWindow->ScrollMax.x, 0.f) << "too narrow for every column: it scrolls sideways";
   EXPECT_EQ(t->FreezeColumnsRequest, static_cast<int>(OpColumn::kName) + 1) << "names stay put";
 }

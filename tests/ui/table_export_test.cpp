@@ -72,7 +72,9 @@ TEST(TableExportTest, OpsTableFollowsTheGivenRowOrderWithExactNs) {
   const std::string csv = ToCsv(t);
   EXPECT_NE(csv.find("\"MatMul, fused\""), std::string::npos) << csv;
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "name,kind,count,total_ns,self_ns,avg_ns,min_ns,max_ns,percent,cumulative_percent");  // report --csv's
+            "name,kind,count,total_ns,self_ns,avg_ns,min_ns,max_ns,percent,cumulative_percent,flops,achieved_tflops,"
+            "bound");  // report --csv's
+  EXPECT_EQ(t.rows[1][10], "");  // FLOPs unknown: empty, never 0
 }
 
 TEST(TableExportTest, KernelsTableLeavesUnknownsEmpty) {
@@ -103,8 +105,9 @@ TEST(TableExportTest, StepsTableHasOneColumnPerCategory) {
   s.breakdown[6] = 10;
   r.steps = {s};
   const TextTable t = StepsTable(r);
-  ASSERT_EQ(t.header.size(), 3u + 11u);
+  ASSERT_EQ(t.header.size(), 3u + 11u + 3u);  // then flops, mfu_percent, samples_per_s
   EXPECT_EQ(t.header[3], "compute_ns");
+  EXPECT_EQ(t.header[14], "flops");
   EXPECT_EQ(t.header[9], "idle_input_ns");
   EXPECT_EQ(t.rows[0][0], "ProfilerStep#7");
   EXPECT_EQ(t.rows[0][3], "20");
