@@ -132,12 +132,12 @@ void ResolvePeak(const Trace& trace, const EfficiencyOptions& options, const std
   }
 }
 
-double Mfu(double flops, DurNs ns, double peak_tflops) {
+}  // namespace
+
+double MfuPercent(double flops, DurNs ns, double peak_tflops) {
   if (peak_tflops <= 0 || ns <= 0) return -1;
   return 100.0 * flops / (static_cast<double>(ns) * 1e3) / peak_tflops;
 }
-
-}  // namespace
 
 std::string_view PeakSourceName(PeakSource s) {
   switch (s) {
@@ -231,7 +231,7 @@ EfficiencyAnalysis ComputeEfficiency(const Trace& trace, const TraceAnalysis& a,
     }
     se.flops = flops_in(steps[i].start_ns, steps[i].window_end_ns());
     se.achieved_tflops = steps[i].dur_ns > 0 ? se.flops / (static_cast<double>(steps[i].dur_ns) * 1e3) : -1;
-    se.mfu_percent = Mfu(se.flops, steps[i].dur_ns, e.peak_tflops);
+    se.mfu_percent = MfuPercent(se.flops, steps[i].dur_ns, e.peak_tflops);
     e.model_flops += se.flops;
   }
   if (steps.empty()) {
@@ -241,7 +241,7 @@ EfficiencyAnalysis ComputeEfficiency(const Trace& trace, const TraceAnalysis& a,
   }
   if (e.any_flops && step_ns > 0) {
     e.achieved_tflops = e.model_flops / (static_cast<double>(step_ns) * 1e3);
-    e.mfu_percent = Mfu(e.model_flops, step_ns, e.peak_tflops);
+    e.mfu_percent = MfuPercent(e.model_flops, step_ns, e.peak_tflops);
   }
   ComputeEfficiencyTimes(trace, a, launches, options, &e);
   return e;

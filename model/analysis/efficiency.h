@@ -100,6 +100,10 @@ struct EfficiencyAnalysis {
 
 struct TraceAnalysis;
 struct LaunchIndex;
+// Model FLOPs utilisation, percent: `flops` in `ns` against a peak of
+// `peak_tflops`; -1 without a peak or a time.
+double MfuPercent(double flops, DurNs ns, double peak_tflops);
+
 // Reads the analysis' steps and devices (primary device) and the launch links.
 EfficiencyAnalysis ComputeEfficiency(const Trace& trace, const TraceAnalysis& analysis, const LaunchIndex& launches,
                                      const EfficiencyOptions& options);

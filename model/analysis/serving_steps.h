@@ -39,7 +39,7 @@ struct PhaseStat {
   DurNs tokens_dur_ns = 0;  // summed durations of those steps
   double tokens_per_s = -1; // tokens / tokens_dur_ns; -1 unknown
   // Model FLOPs utilisation of the phase's steps, percent; -1 = not computed.
-  // Left for the efficiency analysis to fill (it owns the FLOP counts).
+  // Filled by ComputeAnalysis from the efficiency analysis (it owns the FLOP counts).
   double mfu_percent = -1;
 };
 

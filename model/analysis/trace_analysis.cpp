@@ -313,6 +313,19 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
   const DeviceAnalysis* primary = a.primary();
   a.phases = ComputePhaseStats(a.steps, primary != nullptr ? std::span<const StepBreakdown>(primary->steps)
                                                            : std::span<const StepBreakdown>());
+  // Each phase's MFU: the model FLOPs of its steps over their summed time
+  // (prefill is compute-heavy, decode is not: one run-wide figure hides that).
+  for (PhaseStat& p : a.phases) {
+    double flops = 0;
+    DurNs ns = 0;
+    bool known = false;
+    for (size_t i = 0; i < a.steps.steps.size() && i < a.efficiency.steps.size(); ++i) {
+      if (a.steps.steps[i].phase != p.phase) continue;
+      ns += a.steps.steps[i].dur_ns;
+      if (a.efficiency.steps[i].flops >= 0) flops += a.efficiency.steps[i].flops, known = true;
+    }
+    if (known && a.efficiency.any_flops) p.mfu_percent = MfuPercent(flops, ns, a.efficiency.peak_tflops);
+  }
   const size_t whole = cut && a.complete_steps < 2 ? 0 : a.complete_steps;
   if (cut) {
     a.notes.push_back("The file is cut: " + std::to_string(a.complete_steps) + " of " + std::to_string(all_steps) +
