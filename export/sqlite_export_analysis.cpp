@@ -124,8 +124,7 @@ void WriteKernels(const analysis::Report& r, sqlite::Database* db, SqliteExportC
 void WriteHeadline(const analysis::Report& r, sqlite::Database* db) {
   const analysis::Headline h = analysis::ComputeHeadline(r);
   sqlite::Insert ins(db, "headline", 3);
-  for (int f = 0; f < analysis::kHeadlineFigureCount; ++f) {
-    const auto figure = static_cast<analysis::HeadlineFigure>(f);
+  for (const analysis::HeadlineFigure figure : analysis::kHeadlineTableFigures) {
     ins.Text(1, analysis::HeadlineFigureKey(figure));  // a static string
     ins.OwnedText(2, analysis::HeadlineLabel(h, figure));
     ins.OwnedText(3, analysis::HeadlineTextAt("sqlite export", h, figure));

@@ -122,8 +122,7 @@ TextTable HeadlineTable(const analysis::Report& report) {
   const analysis::Headline h = analysis::ComputeHeadline(report);
   TextTable t;
   t.header = {"figure", "label", "value"};
-  for (int f = 0; f < analysis::kHeadlineFigureCount; ++f) {
-    const auto figure = static_cast<analysis::HeadlineFigure>(f);
+  for (const analysis::HeadlineFigure figure : analysis::kHeadlineTableFigures) {
     t.rows.push_back({std::string(analysis::HeadlineFigureKey(figure)), analysis::HeadlineLabel(h, figure),
                       analysis::HeadlineTextAt("table export", h, figure)});
   }

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -161,7 +162,7 @@ std::string WriteCsvTables(const analysis::Report& report, const std::string& di
   }
   const size_t rows[kReportTableCount] = {report.steps.size(), report.ops.size(), report.kernels.size(),
                                           report.gaps.size(), report.allocations.size(),
-                                          size_t{analysis::kHeadlineFigureCount}};
+                                          std::size(analysis::kHeadlineTableFigures)};
   for (int t = 0; t < kReportTableCount; ++t) {
     std::string csv;
     AppendReportCsv(report, static_cast<ReportTable>(t), &csv);

@@ -11,9 +11,6 @@
 
 namespace stepline::app {
 
-// The figure's name in the dump: "steps", "mean_step", "device_busy", ...
-const char* HeadlineFigureKey(stepline::analysis::HeadlineFigure figure);
-
 // Writes `drawn` (duplicates dropped, first-drawn order) to `path`; false
 // with *error set when the file cannot be written.
 bool WriteHeadlineDump(const std::string& path, const std::vector<ui::DrawnHeadline>& drawn, std::string* error);

@@ -29,7 +29,13 @@ enum class HeadlineFigure : uint8_t {
   kStepMean,      // the mean step time alone: table cells (compare summary, ranks table)
   kMfu,           // EfficiencyAnalysis::mfu_percent: model FLOPs / step time / the device's peak
 };
-inline constexpr int kHeadlineFigureCount = 8;
+inline constexpr int kHeadlineFigureCount = 9;  // every HeadlineFigure
+// The figures a table of them lists (CSV, the SQLite export), in order:
+// kStepMean is kMeanStep's table-cell form, not a figure of its own.
+inline constexpr HeadlineFigure kHeadlineTableFigures[] = {
+    HeadlineFigure::kSteps,        HeadlineFigure::kMeanStep,   HeadlineFigure::kDeviceBusy,
+    HeadlineFigure::kDeviceIdle,   HeadlineFigure::kTopIdleCause, HeadlineFigure::kMostBlamed,
+    HeadlineFigure::kMemoryPeak,   HeadlineFigure::kMfu};
 
 struct Headline {
   size_t steps = 0;

@@ -19,7 +19,8 @@ std::string Noted(std::string_view where, HeadlineFigure figure, std::string tex
 
 std::string_view HeadlineFigureKey(HeadlineFigure figure) {
   static constexpr std::string_view kKeys[kHeadlineFigureCount] = {
-      "steps", "mean_step", "device_busy", "device_idle", "top_idle_cause", "most_blamed", "memory_peak"};
+      "steps",       "mean_step",   "device_busy", "device_idle", "top_idle_cause",
+      "most_blamed", "memory_peak", "step_mean",   "mfu"};
   return kKeys[static_cast<size_t>(figure)];
 }
 
@@ -35,6 +36,7 @@ std::string HeadlineValueText(std::string_view where, HeadlineFigure figure, dou
   switch (figure) {
     case HeadlineFigure::kSteps: h.steps = static_cast<size_t>(std::llround(std::max(value, 0.0))); break;
     case HeadlineFigure::kMeanStep:
+    case HeadlineFigure::kStepMean:
       h.steps = h.summed_steps = 1;  // the mean alone
       h.mean_step_ns = std::llround(value);
       break;
@@ -46,6 +48,10 @@ std::string HeadlineValueText(std::string_view where, HeadlineFigure figure, dou
     case HeadlineFigure::kMemoryPeak:
       h.has_memory = true;
       h.memory_peak_bytes = std::llround(value);
+      break;
+    case HeadlineFigure::kMfu:
+      h.has_mfu = value >= 0;
+      h.mfu_percent = value;
       break;
     case HeadlineFigure::kTopIdleCause:
     case HeadlineFigure::kMostBlamed: break;  // names, not values: HeadlineTextAt

@@ -180,11 +180,10 @@ TEST(HeadlineOutputsTest, SqliteExportHoldsTheWindowsFigures) {
   }
   sqlite3_finalize(stmt);
   sqlite3_close(db);
-  EXPECT_EQ(by_key.size(), size_t{analysis::kHeadlineFigureCount});
+  EXPECT_EQ(by_key.size(), std::size(analysis::kHeadlineTableFigures));
   HeadlineOutputsCheck(r, "sqlite export", noted, rows, HeadlineOutputsAll(r));
   const analysis::Headline h = analysis::ComputeHeadline(r);
-  for (int f = 0; f < analysis::kHeadlineFigureCount; ++f) {
-    const auto figure = static_cast<HeadlineFigure>(f);
+  for (const HeadlineFigure figure : analysis::kHeadlineTableFigures) {
     EXPECT_EQ(by_key[std::string(analysis::HeadlineFigureKey(figure))], analysis::HeadlineText(h, figure));
   }
 }
