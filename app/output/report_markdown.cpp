@@ -58,6 +58,10 @@ void Headline(const analysis::Report& r, const ReportTextContext& c, std::ostrea
   out << "| " << analysis::HeadlineLabel(h, HeadlineFigure::kDeviceIdle) << " | "
       << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kDeviceIdle) << (h.has_busy ? " of step time" : "")
       << " |\n";
+  if (h.has_mfu) {
+    out << "| " << analysis::HeadlineLabel(h, HeadlineFigure::kMfu) << " | "
+        << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kMfu) << " (" << Cell(h.mfu_detail) << ") |\n";
+  }
   if (h.has_top_idle_cause) {
     out << "| top idle cause | " << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kTopIdleCause) << ": "
         << FormatDuration(h.top_idle_ns) << " |\n";

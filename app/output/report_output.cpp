@@ -516,7 +516,7 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
                        analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kDeviceIdle) + " with none");
     }
     LabelledLine(out, analysis::HeadlineLabel(h, HeadlineFigure::kMfu),
-                 analysis::HeadlineText(h, HeadlineFigure::kMfu) + " (" + h.mfu_detail + ")");
+                 analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kMfu) + " (" + h.mfu_detail + ")");
     if (h.has_top_idle_cause) {
       LabelledLine(out, "top idle cause", analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kTopIdleCause) +
                                               " (" + FormatDuration(h.top_idle_ns) + ")");

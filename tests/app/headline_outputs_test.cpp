@@ -20,6 +20,7 @@
 #include "app/output/diff_output.h"
 #include "app/output/report_markdown.h"
 #include "app/output/report_output.h"
+#include "demo/demo_efficiency.h"
 #include "demo/demo_generator.h"
 #include "export/sqlite_export.h"
 #include "loaders/load.h"
@@ -122,6 +123,7 @@ std::vector<HeadlineFigure> HeadlineOutputsAll(const analysis::Report& r) {
   if (h.has_top_idle_cause) out.push_back(HeadlineFigure::kTopIdleCause);
   if (!h.most_blamed.empty()) out.push_back(HeadlineFigure::kMostBlamed);
   if (h.has_memory) out.push_back(HeadlineFigure::kMemoryPeak);
+  if (h.has_mfu) out.push_back(HeadlineFigure::kMfu);
   return out;
 }
 
@@ -146,6 +148,15 @@ TEST(HeadlineOutputsTest, ReportTextMarkdownAndCsvOnDemos) {
   for (const char* scenario : {"input-bound", "baseline", "memory-leak"}) {
     HeadlineOutputsOfReport(HeadlineOutputsDemo(scenario), scenario);
   }
+}
+
+// A trace with a known device and FLOPs: its MFU is a headline figure too.
+TEST(HeadlineOutputsTest, ReportTextMarkdownAndCsvWithMfu) {
+  auto loaded = loaders::LoadBytes(demo::EfficiencyDemoJson({}), "efficiency.json");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const analysis::Report r = analysis::ComputeReport(loaded.value());
+  ASSERT_TRUE(analysis::ComputeHeadline(r).has_mfu) << "the efficiency demo names a device in the peak table";
+  HeadlineOutputsOfReport(loaded.value(), "efficiency");
 }
 
 TEST(HeadlineOutputsTest, ReportTextMarkdownAndCsvOnSharedTraces) {
