@@ -13,6 +13,8 @@
 #include <cfloat>
 #include <filesystem>
 
+#include "ui/input/text_focus.h"
+
 namespace stepline::app {
 namespace {
 
@@ -87,6 +89,9 @@ bool GlWindow::Create(const Options& options, std::string* error) {
   // lose a press released before the next frame); mouse and focus stay its.
   glfwSetKeyCallback(window_, OnKey);
   glfwSetCharCallback(window_, OnChar);
+  // Buttons too: two clicks within one slow frame must stay two, and a
+  // double-click is judged from the clicks' own times.
+  glfwSetMouseButtonCallback(window_, OnMouseButton);
   title_ = options.title;
   ImGui_ImplOpenGL3_Init("#version 330 core");
   imgui_ready_ = true;
@@ -106,9 +111,10 @@ void GlWindow::BeginFrame(double wait_s, bool hide_pointer) {
   }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
-  keys_.ApplyToImGui();
+  keys_.ApplyToImGui(ui::TextFocusPending());
   if (hide_pointer) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   ImGui::NewFrame();
+  keys_.ApplyClickCounts();
 }
 
 void GlWindow::EndFrame() {
@@ -139,11 +145,18 @@ void GlWindow::SetTitle(const std::string& title) {
 
 void GlWindow::OnKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods*/) {
   if (action == GLFW_REPEAT) return;  // ImGui makes its own repeats from the held state
-  static_cast<GlWindow*>(glfwGetWindowUserPointer(window))->keys_.PushKey(key, action == GLFW_PRESS);
+  static_cast<GlWindow*>(glfwGetWindowUserPointer(window))->keys_.PushKey(key, action == GLFW_PRESS, glfwGetTime());
 }
 
 void GlWindow::OnChar(GLFWwindow* window, unsigned int c) {
-  static_cast<GlWindow*>(glfwGetWindowUserPointer(window))->keys_.PushChar(c);
+  static_cast<GlWindow*>(glfwGetWindowUserPointer(window))->keys_.PushChar(c, glfwGetTime());
+}
+
+void GlWindow::OnMouseButton(GLFWwindow* window, int button, int action, int /*mods*/) {
+  double x = 0, y = 0;
+  glfwGetCursorPos(window, &x, &y);
+  static_cast<GlWindow*>(glfwGetWindowUserPointer(window))
+      ->keys_.PushMouseButton(button, action == GLFW_PRESS, glfwGetTime(), static_cast<float>(x), static_cast<float>(y));
 }
 
 void GlWindow::OnDrop(GLFWwindow* window, int count, const char** paths) {

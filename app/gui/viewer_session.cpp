@@ -22,6 +22,8 @@
 #include "app/runs/rank_set.h"
 #include "demo/demo_generator.h"
 #include "loaders/memory_estimate.h"
+#include "ui/input/test_events.h"
+#include "ui/input/window_keys.h"
 
 namespace stepline::app {
 namespace {
@@ -164,6 +166,7 @@ void ViewerSession::Show(std::shared_ptr<const ui::TimelineData> data, const std
   status_.title = title;
   WatchShown();
   WatchData("", state_.data);
+  ui::TestEvent("trace.shown", "title=" + title);
 }
 
 void ViewerSession::ShowCompare(std::shared_ptr<const ui::TimelineData> a, const std::string& title_a,
@@ -185,6 +188,7 @@ void ViewerSession::ShowRanks(std::shared_ptr<const RanksRun> run, const std::st
   for (const analysis::RankSummary& r : ranks_->ranks) paths.push_back(r.lanes.empty() ? std::string() : r.path);
   rank_details_ = std::make_unique<RankDetailCache>(std::move(paths), RankDetailBudget());
   WatchShown();
+  ui::TestEvent("ranks.shown", "ranks=" + std::to_string(ranks_->ranks.size()));
 }
 
 //-----------------------------------------------------------------------------
@@ -543,6 +547,10 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
     ImGui::Begin("Ranks", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoBringToFrontOnFocus);
+    if (!status_.modal_open) {
+      ui::HandleTextSizeAndQuitKeys(&result.quit);
+      ui::CloseTopPopupOnEsc(nullptr);
+    }
     ui::RanksViewInput input;
     input.ranks = ranks_->ranks;
     input.analysis = &ranks_->analysis;

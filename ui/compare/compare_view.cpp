@@ -10,6 +10,7 @@
 // [SECTION] Frame
 // [SECTION] Panels and their menus
 // [SECTION] Menu bar and status
+#include "ui/input/window_keys.h"
 #include "ui/compare/compare_view.h"
 
 #include <imgui.h>
@@ -129,12 +130,9 @@ CompareRequests CompareView::Draw(const CompareStatus& status, QuadRenderer* ren
   caption_strip_.reset();
   if (ImGui::IsKeyPressed(kKeyF12, false)) req.save_screenshot = true;
   if (io.KeyCtrl && ImGui::IsKeyPressed('O', false)) req.open_dialog = true;
-  if (io.KeyCtrl && !io.WantTextInput) {
-    for (ImWchar ch : io.InputQueueCharacters) {
-      if (ch == '+' || ch == '=') io.FontGlobalScale = std::min(2.5f, io.FontGlobalScale * 1.1f);
-      if (ch == '-') io.FontGlobalScale = std::max(0.75f, io.FontGlobalScale / 1.1f);
-    }
-  }
+  // Text size and Ctrl+Q by key code, Esc on menus and popups.
+  HandleTextSizeAndQuitKeys(&req.quit);
+  CloseTopPopupOnEsc(nullptr);
   DrawMenuBar(status, &req);
   DrawStatus(status, &req);
   if (!has_runs()) {
