@@ -40,6 +40,7 @@ void FileBrowser::Open(const std::string& start_dir, const std::string& title, s
   open_requested_ = true;
   all_files_ = false;
   GoTo(dir);
+  reported_rows_.clear();
   ui::TestEvent("dialog.show", "dir=" + listing_.dir);
 }
 
@@ -217,14 +218,15 @@ bool FileBrowser::Draw(std::string* picked) {
       ImGui::TableNextColumn();
       const std::string label = (e.is_dir ? e.name + "/" : e.name) + "##row" + std::to_string(i);
       ImGui::Selectable(label.c_str(), selected_ == i, ImGuiSelectableFlags_SpanAllColumns);
-      if (i == 0 && ui::TestEventsOn() && reported_rows_of_ != listing_.dir) {
-        // Where the rows are, for a scripted walk to click them (once per folder).
-        reported_rows_of_ = listing_.dir;
+      if (i == 0 && ui::TestEventsOn()) {
+        // Where the rows are, for a scripted walk to click them: again
+        // whenever that changes (the modal settles into place).
         const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-        ui::TestEvent("dialog.rows", "x=" + std::to_string(static_cast<int>((a.x + b.x) / 2)) +
-                                         " y=" + std::to_string(static_cast<int>((a.y + b.y) / 2)) +
-                                         " row_h=" + std::to_string(static_cast<int>(b.y - a.y + ImGui::GetStyle().CellPadding.y * 2)) +
-                                         " first=" + e.name);
+        const std::string where = "x=" + std::to_string(static_cast<int>((a.x + b.x) / 2)) +
+                                  " y=" + std::to_string(static_cast<int>((a.y + b.y) / 2)) +
+                                  " row_h=" + std::to_string(static_cast<int>(b.y - a.y)) + " first=" + e.name;
+        if (where != reported_rows_) ui::TestEvent("dialog.rows", where);
+        reported_rows_ = where;
       }
       if (selected_ == i && scroll_to_selected_) {
         ImGui::SetScrollHereY();

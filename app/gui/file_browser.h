@@ -56,7 +56,7 @@ class FileBrowser {
   bool field_follows_selection_ = false;  // the field names the selected row, not typed text
   bool focus_field_ = false;
   int last_click_row_ = -1;  // the row the last single click chose
-  std::string reported_rows_of_;  // the folder whose rows the test events log has placed
+  std::string reported_rows_;  // where the test events log last placed the first row
 };
 
 }  // namespace stepline::app

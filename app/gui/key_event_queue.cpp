@@ -45,6 +45,13 @@ void KeyEventQueue::ApplyToImGui(bool hold) {
   const bool moving = hold || io.WantTextInput != TextFieldActive();
   if (moving && !events_.empty() && held_frames_ < kMaxHeldFrames) {
     ++held_frames_;
+    // Releases at the head still go: a key kept down through the wait
+    // would turn into ImGui's key repeat (a second Enter).
+    while (!events_.empty() && events_.front().kind == Kind::kKey && !events_.front().down) {
+      const int key = events_.front().code;
+      if (key >= 0 && key < static_cast<int>(sizeof io.KeysDown / sizeof io.KeysDown[0])) io.KeysDown[key] = false;
+      events_.pop_front();
+    }
     return;
   }
   held_frames_ = 0;
@@ -52,11 +59,13 @@ void KeyEventQueue::ApplyToImGui(bool hold) {
   std::vector<bool> changed(kKeys, false);
   bool button_changed[kButtons] = {};
   bool pressed_key = false;  // a key other than a modifier went down this frame
+  bool typed = false;        // characters went in this frame
   const bool typing = io.WantTextInput;  // as of the last frame
   while (!events_.empty()) {
     const Event e = events_.front();
     if (e.kind == Kind::kChar) {
       io.AddInputCharacter(static_cast<unsigned int>(e.code));
+      typed = true;
       events_.pop_front();
       continue;
     }
@@ -105,6 +114,10 @@ void KeyEventQueue::ApplyToImGui(bool hold) {
     // keyboard elsewhere (`/`, Ctrl+F, Ctrl+O), and the keys after it are
     // for wherever it went.
     if (!IsModifier(e.code) && e.down && !text_key && pressed_key) break;
+    // In a text field, a key that acts on the text (Esc, Enter, Ctrl+A)
+    // comes the frame after the characters typed before it: Esc would let
+    // go of the field before they were in it.
+    if (!IsModifier(e.code) && e.down && !text_key && typing && typed) break;
     if (!IsModifier(e.code) && e.down && !text_key) pressed_key = true;
     changed[e.code] = true;
     io.KeysDown[e.code] = e.down;

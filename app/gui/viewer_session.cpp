@@ -283,6 +283,7 @@ void ViewerSession::PollAnalyses() {
       if (state_.data == pending) {
         state_.data = done;
         load_times_.analysis_seconds = job.seconds();
+        ui::TestEvent("analysis.ready");
       }
       for (PendingSide& side : pending_) {
         if (side.data == pending) side.data = done;

@@ -103,6 +103,7 @@ TEST_F(InputTimingTest, SlashThenTypingInOneFrameReplacesTheQueryAndNeverZooms) 
   Drain();
   ASSERT_EQ(session_.state().search.text, "voltage");
   const TimeRange before = session_.state().viewport.visible;
+  events_.clear();
   // All at once: `/`, then "wait" (whose w would zoom the view if it leaked).
   TypeKeys("/wait");
   Drain();
