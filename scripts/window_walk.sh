@@ -56,7 +56,9 @@ wait_for() {
 expect() {
   if wait_for "$2" "$3" "${4:-8}"; then ok "$1"; else fail "$1 (wanted $3 x /$2/, log has $(count "$2"))"; fi
 }
-shot() { import -display "$DISPLAY" -window root "$out/walk-$1.png" 2>/dev/null || echo "window_walk: no picture $1"; }
+# (a moment first: the log line is written during the frame, the picture is
+# on screen once that frame is swapped)
+shot() { sleep 0.3; import -display "$DISPLAY" -window root "$out/walk-$1.png" 2>/dev/null || echo "window_walk: no picture $1"; }
 # field NAME KEY: the value of KEY=... on the last line starting with NAME.
 field() { grep -E "^$1( |$)" "$events" | tail -1 | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 # A press and its release on the given window at x y, `gap` ms apart for two.
@@ -92,19 +94,20 @@ for _ in $(seq 1 100); do [[ -s "$tmp/display" ]] && break; sleep 0.05; done
 export DISPLAY=":$(head -1 "$tmp/display")"
 openbox --sm-disable >"$tmp/openbox.out" 2>&1 &
 pids+=($!)
-"$stepline" demo input-bound --steps 6 --out "$tmp/files/demo.json.gz" >/dev/null
-"$stepline" demo baseline --steps 3 --out "$tmp/files/sub/other.json.gz" >/dev/null
-"$stepline" demo ddp-straggler --ranks 4 --steps 4 --out "$tmp/ranks" >/dev/null
-sleep 0.5
+demos=()  # the inputs, written side by side
+"$stepline" demo input-bound --steps 6 --out "$tmp/files/demo.json.gz" >/dev/null & demos+=($!)
+"$stepline" demo baseline --steps 3 --out "$tmp/files/sub/other.json.gz" >/dev/null & demos+=($!)
+"$stepline" demo ddp-straggler --ranks 4 --steps 4 --out "$tmp/ranks" >/dev/null & demos+=($!)
+for pid in "${demos[@]}"; do wait "$pid"; done
 
-echo "# the single view"
+echo "# [${SECONDS} s] the single view"
 start_window main "$tmp/files/demo.json.gz" || exit 1
 expect "the trace is shown" '^trace.shown' 1 20
 expect "its analysis is ready" '^analysis.ready' 1 30
 sleep 0.3
 shot 01-start
 
-echo "# / then typing at once: the field gets every letter, the view none"
+echo "# [${SECONDS} s] / then typing at once: the field gets every letter, the view none"
 xdotool type --delay 0 "/voltage"
 xdotool key Escape
 expect "the first query is typed" '^search.query text=voltage$' 1
@@ -117,7 +120,7 @@ xdotool type --delay 0 "/launchkernel"
 expect "the search query" '^search.query text=launchkernel$' 1
 shot 02-search
 
-echo "# five Enters 30 ms apart: five matches, one each"
+echo "# [${SECONDS} s] five Enters 30 ms apart: five matches, one each"
 xdotool key --delay 30 Return Return Return Return Return
 expect "five Enters, five matches" '^search.next index=' 5
 sleep 0.5  # time for a sixth, if an Enter counted twice
@@ -131,7 +134,7 @@ fi
 shot 03-enters
 xdotool key Escape
 
-echo "# text size by key code: Ctrl+= Ctrl++ Ctrl+keypad-plus Ctrl+- Ctrl+0"
+echo "# [${SECONDS} s] text size by key code: Ctrl+= Ctrl++ Ctrl+keypad-plus Ctrl+- Ctrl+0"
 xdotool key --delay 40 ctrl+equal ctrl+plus ctrl+KP_Add
 expect "Ctrl+= / Ctrl++ / Ctrl+keypad +" '^text.larger' 3
 shot 04-text-larger
@@ -139,7 +142,7 @@ xdotool key --delay 40 ctrl+minus ctrl+0
 expect "Ctrl+-" '^text.smaller' 1
 expect "Ctrl+0" '^text.reset scale=1.00' 1
 
-echo "# W x3 then Alt+Left"
+echo "# [${SECONDS} s] W x3 then Alt+Left"
 xdotool key --delay 30 w w w
 expect "three zoom steps" '^zoom.in by=key' 3
 shot 05-zoomed
@@ -149,7 +152,7 @@ shot 06-back
 xdotool key alt+Right
 expect "Alt+Right goes forward" '^history.forward$' 1
 
-echo "# Esc on each kind of popup"
+echo "# [${SECONDS} s] Esc on each kind of popup"
 xdotool mousemove --window "$wid" 20 12 click 1  # the File menu
 sleep 0.4
 shot 07-menu
@@ -170,7 +173,7 @@ expect "Ctrl+O opens the dialog" '^dialog.show' 1
 xdotool key Escape
 expect "Esc closes the Open dialog" '^popup.close kind=dialog' 1
 
-echo "# double-clicks in the Open dialog: 60 ms on a folder, 300 ms on a file"
+echo "# [${SECONDS} s] double-clicks in the Open dialog: 60 ms on a folder, 300 ms on a file"
 rows="$(count '^dialog.rows')"
 xdotool key ctrl+o
 expect "the dialog again" '^dialog.show' 2
@@ -202,7 +205,7 @@ expect "Ctrl+Q quits" '^app.quit' 1
 for _ in $(seq 1 50); do kill -0 "${pids[-1]}" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "${pids[-1]}" 2>/dev/null; then fail "the window closed after Ctrl+Q"; else ok "the window closed after Ctrl+Q"; fi
 
-echo "# the ranks table: double-clicks at 60 ms and at 300 ms"
+echo "# [${SECONDS} s] the ranks table: double-clicks at 60 ms and at 300 ms"
 for gap in 60 300; do
   before="$(count '^ranks.rows')"
   start_window "ranks$gap" --ranks "$tmp"/ranks/* || break
