@@ -10,6 +10,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <filesystem>
 
@@ -104,11 +105,15 @@ void GlWindow::GetSize(int* width, int* height) const { glfwGetWindowSize(window
 void GlWindow::RequestClose() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
 
 void GlWindow::BeginFrame(double wait_s, bool hide_pointer) {
+  // What this poll hands over happened after the last poll ended (clicks
+  // carry that bound: key_event_queue.h).
+  events_since_s_ = last_poll_end_s_;
   if (wait_s > 0 && !keys_.pending()) {
     glfwWaitEventsTimeout(wait_s);
   } else {
     glfwPollEvents();
   }
+  last_poll_end_s_ = glfwGetTime();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   keys_.ApplyToImGui(ui::TextFocusPending());
@@ -155,8 +160,10 @@ void GlWindow::OnChar(GLFWwindow* window, unsigned int c) {
 void GlWindow::OnMouseButton(GLFWwindow* window, int button, int action, int /*mods*/) {
   double x = 0, y = 0;
   glfwGetCursorPos(window, &x, &y);
-  static_cast<GlWindow*>(glfwGetWindowUserPointer(window))
-      ->keys_.PushMouseButton(button, action == GLFW_PRESS, glfwGetTime(), static_cast<float>(x), static_cast<float>(y));
+  auto* self = static_cast<GlWindow*>(glfwGetWindowUserPointer(window));
+  const double now = glfwGetTime();
+  self->keys_.PushMouseButton(button, action == GLFW_PRESS, now, static_cast<float>(x), static_cast<float>(y),
+                              std::min(now, self->events_since_s_));
 }
 
 void GlWindow::OnDrop(GLFWwindow* window, int count, const char** paths) {

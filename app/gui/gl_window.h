@@ -59,6 +59,7 @@ class GlWindow {
   bool imgui_ready_ = false;
   float font_scale_ = 1.f;
   std::vector<std::string> dropped_;
+  double last_poll_end_s_ = 0, events_since_s_ = 0;  // around the event poll (clicks' earliest times)
   KeyEventQueue keys_;  // replaces ImGui's key, char and mouse button callbacks
   std::string title_;
 };

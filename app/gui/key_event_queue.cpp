@@ -83,7 +83,7 @@ void KeyEventQueue::ApplyToImGui(bool hold) {
         const int b = e.code;
         const bool near = std::fabs(e.x - last_press_x_[b]) <= kDoubleClickPixels &&
                           std::fabs(e.y - last_press_y_[b]) <= kDoubleClickPixels;
-        click_count_[b] = near && e.time_s - last_press_s_[b] <= kDoubleClickSeconds ? click_count_[b] + 1 : 1;
+        click_count_[b] = near && e.earliest_s - last_press_s_[b] <= kDoubleClickSeconds ? click_count_[b] + 1 : 1;
         last_press_s_[b] = e.time_s;
         last_press_x_[b] = e.x;
         last_press_y_[b] = e.y;

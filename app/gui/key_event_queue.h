@@ -33,12 +33,21 @@ class KeyEventQueue {
 
   // Key codes are the backend's (GLFW's), as ImGui 1.86 indexes io.KeysDown;
   // times are the window system's clock in seconds (glfwGetTime()).
-  void PushKey(int key, bool down, double time_s = 0) { events_.push_back({Kind::kKey, key, down, time_s, 0, 0}); }
-  void PushChar(unsigned int c, double time_s = 0) {
-    events_.push_back({Kind::kChar, static_cast<int>(c), false, time_s, 0, 0});
+  void PushKey(int key, bool down, double time_s = 0) {
+    events_.push_back({Kind::kKey, key, down, time_s, time_s, 0, 0});
   }
-  void PushMouseButton(int button, bool down, double time_s, float x, float y) {
-    events_.push_back({Kind::kButton, button, down, time_s, x, y});
+  void PushChar(unsigned int c, double time_s = 0) {
+    events_.push_back({Kind::kChar, static_cast<int>(c), false, time_s, time_s, 0, 0});
+  }
+  // `time_s`: when the window saw the press; `earliest_s` (<= time_s): the
+  // earliest it can have happened. GLFW hands events over only when the
+  // window polls, once a frame: a click reported at the end of a 400 ms frame
+  // may have happened at its start. Two presses are a double-click when they
+  // can have been kDoubleClickSeconds apart or less (from the first's report
+  // to the earliest moment of the second): a busy machine's slow frames do
+  // not split a double-click.
+  void PushMouseButton(int button, bool down, double time_s, float x, float y, double earliest_s = -1) {
+    events_.push_back({Kind::kButton, button, down, time_s, earliest_s < 0 ? time_s : earliest_s, x, y});
   }
   // Applies events to the current ImGui context's io (KeysDown, MouseDown,
   // the modifier flags, typed characters) until one would change a key or a
@@ -60,6 +69,7 @@ class KeyEventQueue {
     int code;   // key code, character or mouse button
     bool down;  // keys and buttons
     double time_s;
+    double earliest_s;  // the earliest it can have happened (see PushMouseButton)
     float x, y;  // buttons: where the pointer was
   };
   std::deque<Event> events_;

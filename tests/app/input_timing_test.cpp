@@ -188,6 +188,29 @@ TEST_F(InputTimingTest, DoubleClicksAreJudgedFromTheClicksOwnTimes) {
   }
 }
 
+TEST_F(InputTimingTest, ASlowFrameDoesNotSplitADoubleClick) {
+  // The window sees events when it polls, once a frame: a second press
+  // reported 0.9 s after the first may have happened any time since the
+  // poll before (its earliest time).
+  auto second_count = [&](double t, double reported, double earliest) {
+    keys_.PushMouseButton(0, true, t, 50, 50);
+    keys_.PushMouseButton(0, false, t + 0.01, 50, 50);
+    keys_.PushMouseButton(0, true, reported, 50, 50, earliest);
+    keys_.PushMouseButton(0, false, reported + 0.01, 50, 50, earliest);
+    int count = 0;
+    for (int f = 0; f < 6; ++f) {
+      keys_.ApplyToImGui();
+      ImGui::NewFrame();
+      keys_.ApplyClickCounts();
+      if (ImGui::IsMouseClicked(0)) count = ImGui::GetMouseClickedCount(0);
+      ImGui::Render();
+    }
+    return count;
+  };
+  EXPECT_EQ(second_count(10.0, 10.9, 10.3), 2) << "can have been 0.3 s after the first";
+  EXPECT_EQ(second_count(20.0, 20.9, 20.6), 1) << "at least 0.6 s after the first";
+}
+
 TEST_F(InputTimingTest, ThreeWsThenAltLeftIsBackToTheViewBefore) {
   ShowDemo();
   const TimeRange start = session_.state().viewport.visible;
