@@ -13,6 +13,7 @@ packages=(
   libgtest-dev libbenchmark-dev
   fonts-dejavu-core libfreetype-dev
   xvfb xauth libgl1-mesa-dri
+  openbox xdotool imagemagick  # the scripted window walk (scripts/window_walk.sh)
   librsvg2-bin desktop-file-utils dpkg-dev file libxml2-utils
 )
 # Only when fuzzing is asked for: clang 14 and its runtime (libFuzzer, sanitizers).

@@ -19,6 +19,10 @@
 #include "ui/tooltip.h"
 #include "ui/xla_modules_table.h"
 #include "ui/body_layout.h"
+#include "ui/input/text_focus.h"
+#include "ui/input/test_events.h"
+#include "ui/input/key_codes.h"
+#include "ui/input/window_keys.h"
 #include "ui/caption.h"
 #include "ui/notice_strips.h"
 #include "ui/search_matches.h"
@@ -57,21 +61,21 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
   const bool keys = !status.modal_open;
   if (keys && !io.WantTextInput) {
     for (ImWchar c : io.InputQueueCharacters) {
-      if (c == '/') focus_search_ = true;
-      if (c == '?') state.show_help = !state.show_help;
+      if (c == '/') OpenSearch();
+      if (c == '?') {
+        state.show_help = !state.show_help;
+        TestEvent(state.show_help ? "help.open" : "popup.close", state.show_help ? "" : "kind=help");
+      }
     }
   }
-  if (keys && io.KeyCtrl && ImGui::IsKeyPressed('F', false)) focus_search_ = true;
+  if (keys && io.KeyCtrl && ImGui::IsKeyPressed('F', false)) OpenSearch();
   if (keys && io.KeyCtrl && ImGui::IsKeyPressed('O', false)) req.open_dialog = true;
-  constexpr int kKeyF12 = 301;  // GLFW_KEY_F12; ImGui 1.86 indexes keys by backend codes
-  if (keys && ImGui::IsKeyPressed(kKeyF12, false)) req.save_screenshot = true;
-  if (keys && io.KeyCtrl && !io.WantTextInput) {
-    for (ImWchar c : io.InputQueueCharacters) {
-      if (c == '+' || c == '=') io.FontGlobalScale = std::min(2.5f, io.FontGlobalScale * 1.1f);
-      if (c == '-') io.FontGlobalScale = std::max(0.75f, io.FontGlobalScale / 1.1f);
-    }
-  }
-  if (keys && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) state.range.reset();
+  if (keys && ImGui::IsKeyPressed(keycode::kF12, false)) req.save_screenshot = true;
+  HandleTextSizeAndQuitKeys(&req.quit);
+  // Esc: the open menu or popup first, then the help window, then the range.
+  const bool esc_used = keys && CloseTopPopupOnEsc(&state.show_help);
+  if (keys && !esc_used && ImGui::IsKeyPressed(keycode::kEscape, false)) state.range.reset();
+  if (keys) HandleHistoryKeys(state);
   if (keys && !io.WantTextInput) req.notice = HandleSelectionKeys(state);  // Ctrl+C, M, Shift+M
   DrawMenuBar(state, status, &req);
   DrawStatus(status, &req);
@@ -301,27 +305,39 @@ void MainView::DrawSelectionTab(ViewState& state) {
 // keeps the text.
 void MainView::DrawSearchBar(ViewState& state, bool keys) {
   ImGui::SetNextItemWidth(320);
-  if (focus_search_ && keys) ImGui::SetKeyboardFocusHere();
+  if (focus_search_ && keys) {
+    // The keys typed after `/` are the field's, even when they arrive in the
+    // same frame; the old query is selected, so typing replaces it.
+    ImGui::SetKeyboardFocusHere();
+    RequestTextFocus();
+  }
   focus_search_ = false;
   const ImGuiID search_id = ImGui::GetID("##search");
   if (keys && ImGui::GetActiveID() == search_id && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
     ImGui::ClearActiveID();  // before the field sees Esc, which would also undo the typing
   }
   const bool enter = ImGui::InputTextWithHint("##search", "Search slices ( / )", search_buf_, sizeof search_buf_,
-                                              ImGuiInputTextFlags_EnterReturnsTrue);
+                                              ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
   const bool text_changed = state.search.text != search_buf_;
   ImGui::SameLine();
   bool regex_changed = ImGui::Checkbox("regex", &state.search.regex);
   if (text_changed || regex_changed) {
     state.search.text = search_buf_;
+    TestEvent("search.query", "text=" + state.search.text);
     SearchResult r = ComputeSearchMatches(*state.trace(), state.search.text, state.search.regex);
     state.search.matches = std::move(r.rows);
     ++state.links.highlight_generation;
     state.search.error = std::move(r.error);
   }
   if (enter) {
-    const SliceId next = StepSearch(state.search.matches, state.selected, ImGui::GetIO().KeyShift);
+    // Nothing selected: the match nearest the view, not the trace's first.
+    const bool back = ImGui::GetIO().KeyShift;
+    const SliceId next = state.selected.is_none()
+                             ? NearestMatch(*state.trace(), state.search.matches, state.viewport.visible)
+                             : StepSearch(state.search.matches, state.selected, back);
     if (!next.is_none()) state.SelectAndReveal(next);
+    TestEvent(back ? "search.prev" : "search.next",
+              "index=" + std::to_string(MatchPosition(state.search.matches, state.selected)));
     focus_search_ = true;  // keep typing / pressing Enter
   }
   if (!state.search.error.empty()) {

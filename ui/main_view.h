@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ui/details_panel.h"
+#include "ui/input/test_events.h"
 #include "ui/idle_gaps_panel.h"
 #include "ui/kernel_panel.h"
 #include "ui/memory/memory_panel.h"
@@ -76,6 +77,10 @@ class MainView {
  private:
   void DrawMenuBar(ViewState& state, const AppStatus& status, ViewRequests* req);
   void DrawPicturesMenu(ViewState& state, ViewRequests* req);
+  void OpenSearch() {  // `/`, Ctrl+F: the field takes the keyboard next frame
+    focus_search_ = true;
+    TestEvent("search.open");
+  }
   void DrawSearchBar(ViewState& state, bool keys);
   void DrawHelp(ViewState& state);
   void DrawStatus(const AppStatus& status, ViewRequests* req);

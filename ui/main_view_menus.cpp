@@ -20,18 +20,22 @@ const std::vector<Shortcut>& Shortcuts() {
       {"Mouse wheel", "zoom around the cursor"},
       {"Shift + wheel", "scroll tracks"},
       {"Drag (left or middle)", "pan time and scroll tracks"},
-      {"W / S", "zoom in / out"},
+      {"W / S", "zoom in / out (held: faster and faster)"},
       {"A / D", "pan left / right"},
       {"F", "fit the selected slice (or range)"},
       {"0", "fit the whole trace"},
+      {"Alt+Left / Backspace, mouse back", "the view before (a zoom, pan, drag or jump)"},
+      {"Alt+Right, mouse forward", "the view after"},
       {"Click", "select a slice; details below"},
       {"Drag on the ruler, Shift + drag", "select a time range; aggregate table below"},
       {"/ or Ctrl+F", "search slice names (substring or regex)"},
-      {"Enter / Shift+Enter", "next / previous match"},
+      {"Enter / Shift+Enter", "next / previous match (first: the nearest to the view)"},
       {"Right-click a track name", "pin or hide the track"},
       {"Click a group header", "collapse or expand a process or device"},
       {"Ctrl+O", "open a file (or drop files, or a TensorBoard log folder, on the window)"},
-      {"Ctrl + +/-", "larger / smaller text (also View > Text size)"},
+      {"Ctrl+= / Ctrl+- / Ctrl+0", "larger / smaller / normal text (also View > Text size)"},
+      {"Esc", "close a menu, popup, dialog or this help"},
+      {"Ctrl+Q", "quit"},
       {"Ctrl+C", "copy the selected slice's name"},
       {"M", "note on the selected slice, or on the range selection"},
       {"Shift+M", "flag at the mouse's time (the view's centre off the timeline)"},
@@ -63,7 +67,7 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
     ImGui::Separator();
     if (ImGui::MenuItem("Clear cache")) req->clear_cache = true;
     if (ImGui::IsItemHovered()) WrappedTooltip("Delete the column cache that makes large traces reopen instantly");
-    if (ImGui::MenuItem("Quit")) req->quit = true;
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) req->quit = true;
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("View")) {

@@ -55,4 +55,23 @@ size_t MatchPosition(const std::vector<uint32_t>& matches, SliceId current) {
   return it != matches.end() && *it == current.value ? static_cast<size_t>(it - matches.begin()) + 1 : 0;
 }
 
+SliceId NearestMatch(const Trace& trace, const std::vector<uint32_t>& matches, TimeRange view) {
+  if (matches.empty()) return SliceId::None();
+  // Twice the middles: integer math without halving.
+  const TimeNs view_mid2 = view.start_ns + view.end_ns;
+  const auto& start = trace.slices().start_ns();
+  const auto& dur = trace.slices().dur_ns();
+  uint32_t best = matches.front();
+  TimeNs best_d = -1;
+  for (uint32_t row : matches) {
+    const TimeNs mid2 = 2 * start[row] + dur[row];
+    const TimeNs d = mid2 > view_mid2 ? mid2 - view_mid2 : view_mid2 - mid2;
+    if (best_d < 0 || d < best_d) {
+      best = row;
+      best_d = d;
+    }
+  }
+  return SliceId(best);
+}
+
 }  // namespace stepline::ui

@@ -15,6 +15,7 @@
 #include "ui/timeline/timeline_data.h"
 #include "ui/timeline/track_layout.h"
 #include "ui/timeline/viewport.h"
+#include "ui/timeline/zoom_history.h"
 
 namespace stepline::ui {
 
@@ -84,6 +85,7 @@ struct ViewState {
 
   // The view of the timeline.
   Viewport viewport;                 // visible time window; width set by the timeline each frame
+  ZoomHistory history;               // earlier and later views (Alt+Left / Alt+Right)
   float scroll_y = 0;                // track area scroll, pixels
   SliceId selected;                  // clicked slice; None = nothing selected
   SliceId hovered;                   // under the mouse this frame

@@ -14,6 +14,7 @@
 #include "app/gui/picture_saver.h"
 #include "app/gui/screenshot_name.h"
 #include "app/gui/startup_timing.h"
+#include "app/gui/test_events_file.h"
 #include "app/gui/viewer_frame.h"
 #include "app/gui/viewer_session.h"
 #include "app/gui/viewer_settings.h"
@@ -72,6 +73,11 @@ int RunViewer(const Args& args, std::ostream& out, std::ostream& err) {
   std::string settings_notice;
   ViewerSettings saved = LoadSettings(settings_path, &settings_notice);
   if (!settings_notice.empty()) err << "stepline: " << settings_notice << "\n";
+  std::string events_error;
+  if (!InstallTestEventsLog(&events_error)) {
+    err << "stepline: " << events_error << "\n";
+    return 1;
+  }
   GlWindow window;  // declared before the session, which is destroyed first; created below
   // The load starts before the window and GL come up (a few tenths of a
   // second on llvmpipe), so the two overlap (a cached 10M-slice

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "ui/input/test_events.h"
 #include "ui/theme.h"
 #include "ui/window_fit.h"
 #include "ui/ui_scale.h"
@@ -40,6 +41,8 @@ void FileBrowser::Open(const std::string& start_dir, const std::string& title, s
   open_requested_ = true;
   all_files_ = false;
   GoTo(dir);
+  reported_rows_.clear();
+  ui::TestEvent("dialog.show", "dir=" + listing_.dir);
 }
 
 void FileBrowser::GoTo(const std::string& dir) {
@@ -83,7 +86,10 @@ void FileBrowser::MoveSelection(int delta) {
 bool FileBrowser::Activate(const std::string& path, std::string* picked) {
   const EnterAction action = ResolveEnter(path, listing_.dir);
   switch (action.kind) {
-    case EnterAction::Kind::kOpenFolder: GoTo(action.path); return false;
+    case EnterAction::Kind::kOpenFolder:
+      GoTo(action.path);
+      ui::TestEvent("dialog.folder", "path=" + action.path);
+      return false;
     case EnterAction::Kind::kPickFile: *picked = action.path; return true;
     case EnterAction::Kind::kNone: break;
   }
@@ -213,24 +219,34 @@ bool FileBrowser::Draw(std::string* picked) {
       ImGui::TableNextColumn();
       const std::string label = (e.is_dir ? e.name + "/" : e.name) + "##row" + std::to_string(i);
       ImGui::Selectable(label.c_str(), selected_ == i, ImGuiSelectableFlags_SpanAllColumns);
+      if (i == 0 && ui::TestEventsOn()) {
+        // Where the rows are, for a scripted walk to click them: again
+        // whenever that changes (the modal settles into place).
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        const std::string where = "x=" + std::to_string(static_cast<int>((a.x + b.x) / 2)) +
+                                  " y=" + std::to_string(static_cast<int>((a.y + b.y) / 2)) +
+                                  " row_h=" + std::to_string(static_cast<int>(b.y - a.y)) + " first=" + e.name;
+        if (where != reported_rows_) ui::TestEvent("dialog.rows", where);
+        reported_rows_ = where;
+      }
       if (selected_ == i && scroll_to_selected_) {
         ImGui::SetScrollHereY();
         scroll_to_selected_ = false;
       }
-      // Our own double-click: two presses on one row within half a second,
-      // counted on the frames they land in (a slow frame cannot merge them
-      // into a single "double-clicked" flag that the row never sees).
+      // A double-click: the second press on the row the first one chose.
+      // The count is the window's, from the clicks' own times
+      // (key_event_queue.h): frame times would let a slow frame split or
+      // merge the pair.
       if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) {
-        const double now = ImGui::GetTime();
-        if (last_click_row_ == i && now - last_click_time_ < 0.5) {
+        if (last_click_row_ == i && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
           activate = (fs::path(listing_.dir) / e.name).string();
           last_click_row_ = -1;
+          ui::TestEvent("dialog.open", "path=" + activate);
         } else {
           selected_ = i;
           SetField((fs::path(listing_.dir) / e.name).string() + (e.is_dir ? "/" : ""));
           field_follows_selection_ = true;
           last_click_row_ = i;
-          last_click_time_ = now;
         }
         focus_field_ = true;
       }
@@ -251,6 +267,7 @@ bool FileBrowser::Draw(std::string* picked) {
   if (ImGui::Button("Open") && !chosen) chosen = Activate(field_text_, picked);
   ImGui::SameLine();
   const bool cancel = ImGui::Button("Cancel") || KeyPressed(ImGuiKey_Escape);
+  if (cancel && !chosen) ui::TestEvent("popup.close", "kind=dialog");
   if (cancel || chosen) {
     ImGui::CloseCurrentPopup();
     is_open_ = false;

@@ -55,8 +55,8 @@ class FileBrowser {
   bool has_pending_field_ = false;
   bool field_follows_selection_ = false;  // the field names the selected row, not typed text
   bool focus_field_ = false;
-  int last_click_row_ = -1;
-  double last_click_time_ = -1;
+  int last_click_row_ = -1;  // the row the last single click chose
+  std::string reported_rows_;  // where the test events log last placed the first row
 };
 
 }  // namespace stepline::app

@@ -10,11 +10,14 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <filesystem>
 #include "ui/theme.h"
 
 #include "ui/ui_scale.h"
+
+#include "ui/input/text_focus.h"
 
 namespace stepline::app {
 namespace {
@@ -91,6 +94,9 @@ bool GlWindow::Create(const Options& options, std::string* error) {
   // lose a press released before the next frame); mouse and focus stay its.
   glfwSetKeyCallback(window_, OnKey);
   glfwSetCharCallback(window_, OnChar);
+  // Buttons too: two clicks within one slow frame must stay two, and a
+  // double-click is judged from the clicks' own times.
+  glfwSetMouseButtonCallback(window_, OnMouseButton);
   title_ = options.title;
   ImGui_ImplOpenGL3_Init("#version 330 core");
   imgui_ready_ = true;
@@ -103,16 +109,21 @@ void GlWindow::GetSize(int* width, int* height) const { glfwGetWindowSize(window
 void GlWindow::RequestClose() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
 
 void GlWindow::BeginFrame(double wait_s, bool hide_pointer) {
+  // What this poll hands over happened after the last poll ended (clicks
+  // carry that bound: key_event_queue.h).
+  events_since_s_ = last_poll_end_s_;
   if (wait_s > 0 && !keys_.pending()) {
     glfwWaitEventsTimeout(wait_s);
   } else {
     glfwPollEvents();
   }
+  last_poll_end_s_ = glfwGetTime();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
-  keys_.ApplyToImGui();
+  keys_.ApplyToImGui(ui::TextFocusPending());
   if (hide_pointer) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   ImGui::NewFrame();
+  keys_.ApplyClickCounts();
 }
 
 void GlWindow::EndFrame() {
@@ -144,11 +155,20 @@ void GlWindow::SetTitle(const std::string& title) {
 
 void GlWindow::OnKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods*/) {
   if (action == GLFW_REPEAT) return;  // ImGui makes its own repeats from the held state
-  static_cast<GlWindow*>(glfwGetWindowUserPointer(window))->keys_.PushKey(key, action == GLFW_PRESS);
+  static_cast<GlWindow*>(glfwGetWindowUserPointer(window))->keys_.PushKey(key, action == GLFW_PRESS, glfwGetTime());
 }
 
 void GlWindow::OnChar(GLFWwindow* window, unsigned int c) {
-  static_cast<GlWindow*>(glfwGetWindowUserPointer(window))->keys_.PushChar(c);
+  static_cast<GlWindow*>(glfwGetWindowUserPointer(window))->keys_.PushChar(c, glfwGetTime());
+}
+
+void GlWindow::OnMouseButton(GLFWwindow* window, int button, int action, int /*mods*/) {
+  double x = 0, y = 0;
+  glfwGetCursorPos(window, &x, &y);
+  auto* self = static_cast<GlWindow*>(glfwGetWindowUserPointer(window));
+  const double now = glfwGetTime();
+  self->keys_.PushMouseButton(button, action == GLFW_PRESS, now, static_cast<float>(x), static_cast<float>(y),
+                              std::min(now, self->events_since_s_));
 }
 
 void GlWindow::OnDrop(GLFWwindow* window, int count, const char** paths) {

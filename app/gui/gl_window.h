@@ -53,12 +53,14 @@ class GlWindow {
   static void OnDrop(GLFWwindow* window, int count, const char** paths);
   static void OnKey(GLFWwindow* window, int key, int scancode, int action, int mods);
   static void OnChar(GLFWwindow* window, unsigned int c);
+  static void OnMouseButton(GLFWwindow* window, int button, int action, int mods);
 
   GLFWwindow* window_ = nullptr;
   bool imgui_ready_ = false;
   float font_scale_ = 1.f;
   std::vector<std::string> dropped_;
-  KeyEventQueue keys_;  // replaces ImGui's key and char callbacks
+  double last_poll_end_s_ = 0, events_since_s_ = 0;  // around the event poll (clicks' earliest times)
+  KeyEventQueue keys_;  // replaces ImGui's key, char and mouse button callbacks
   std::string title_;
 };
 

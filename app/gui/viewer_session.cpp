@@ -22,6 +22,8 @@
 #include "app/runs/rank_set.h"
 #include "demo/demo_generator.h"
 #include "loaders/memory_estimate.h"
+#include "ui/input/test_events.h"
+#include "ui/input/window_keys.h"
 
 namespace stepline::app {
 namespace {
@@ -174,6 +176,7 @@ void ViewerSession::Show(std::shared_ptr<const ui::TimelineData> data, const std
   status_.title = title;
   WatchShown();
   WatchData("", state_.data);
+  ui::TestEvent("trace.shown", "title=" + title);
 }
 
 void ViewerSession::ShowCompare(std::shared_ptr<const ui::TimelineData> a, const std::string& title_a,
@@ -195,6 +198,7 @@ void ViewerSession::ShowRanks(std::shared_ptr<const RanksRun> run, const std::st
   for (const analysis::RankSummary& r : ranks_->ranks) paths.push_back(r.lanes.empty() ? std::string() : r.path);
   rank_details_ = std::make_unique<RankDetailCache>(std::move(paths), RankDetailBudget());
   WatchShown();
+  ui::TestEvent("ranks.shown", "ranks=" + std::to_string(ranks_->ranks.size()));
 }
 
 //-----------------------------------------------------------------------------
@@ -289,6 +293,7 @@ void ViewerSession::PollAnalyses() {
       if (state_.data == pending) {
         state_.data = done;
         load_times_.analysis_seconds = job.seconds();
+        ui::TestEvent("analysis.ready");
       }
       for (PendingSide& side : pending_) {
         if (side.data == pending) side.data = done;

@@ -43,6 +43,17 @@ TEST(SearchMatchesTest, StepWrapsBothWays) {
   EXPECT_TRUE(StepSearch({}, SliceId(1), false).is_none());
 }
 
+TEST(SearchMatchesTest, NearestMatchToTheViewNotTheTraceStart) {
+  const Trace trace = MakeTrace();
+  const std::vector<uint32_t> m = ComputeSearchMatches(trace, "conv2d", false).rows;  // t=0 and t=30
+  ASSERT_EQ(m, (std::vector<uint32_t>{0, 3}));
+  EXPECT_EQ(NearestMatch(trace, m, TimeRange{25, 45}), SliceId(3)) << "inside the view";
+  EXPECT_EQ(NearestMatch(trace, m, TimeRange{40, 60}), SliceId(3)) << "after the view: the nearer one";
+  EXPECT_EQ(NearestMatch(trace, m, TimeRange{0, 12}), SliceId(0));
+  EXPECT_EQ(NearestMatch(trace, m, TimeRange{0, 35}), SliceId(0)) << "a tie goes to the lower row";
+  EXPECT_TRUE(NearestMatch(trace, {}, TimeRange{0, 10}).is_none());
+}
+
 TEST(SearchMatchesTest, PositionOfTheSelectedMatch) {
   const std::vector<uint32_t> m = {2, 5, 9};
   EXPECT_EQ(MatchPosition(m, SliceId(2)), 1u);

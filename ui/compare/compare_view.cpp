@@ -10,6 +10,8 @@
 // [SECTION] Frame
 // [SECTION] Panels and their menus
 // [SECTION] Menu bar and status
+#include "ui/input/key_codes.h"
+#include "ui/input/window_keys.h"
 #include "ui/compare/compare_view.h"
 
 #include <imgui.h>
@@ -28,10 +30,6 @@
 #include "ui/ui_scale.h"
 
 namespace stepline::ui {
-
-namespace {
-constexpr int kKeyF12 = 301;  // GLFW_KEY_F12; ImGui 1.86 indexes keys by backend codes
-}  // namespace
 
 //-----------------------------------------------------------------------------
 // [SECTION] Runs and op highlighting
@@ -129,14 +127,11 @@ CompareRequests CompareView::Draw(const CompareStatus& status, QuadRenderer* ren
   ImGui::Begin("Stepline compare", nullptr, flags);
   ImGui::PopStyleVar();
   caption_strip_.reset();
-  if (ImGui::IsKeyPressed(kKeyF12, false)) req.save_screenshot = true;
+  if (ImGui::IsKeyPressed(keycode::kF12, false)) req.save_screenshot = true;
   if (io.KeyCtrl && ImGui::IsKeyPressed('O', false)) req.open_dialog = true;
-  if (io.KeyCtrl && !io.WantTextInput) {
-    for (ImWchar ch : io.InputQueueCharacters) {
-      if (ch == '+' || ch == '=') io.FontGlobalScale = std::min(2.5f, io.FontGlobalScale * 1.1f);
-      if (ch == '-') io.FontGlobalScale = std::max(0.75f, io.FontGlobalScale / 1.1f);
-    }
-  }
+  // Text size and Ctrl+Q by key code, Esc on menus and popups.
+  HandleTextSizeAndQuitKeys(&req.quit);
+  CloseTopPopupOnEsc(nullptr);
   DrawMenuBar(status, &req);
   DrawStatus(status, &req);
   if (!has_runs()) {

@@ -2,6 +2,7 @@
 //
 // [SECTION] Rows, sorting, CSV, bar segments
 // [SECTION] Drawing
+#include "ui/input/test_events.h"
 #include "ui/ranks/ranks_view.h"
 
 #include <imgui.h>
@@ -192,9 +193,21 @@ void RanksView::DrawTable(std::vector<RanksTableRow>& rows, float height, std::o
       ImGui::TableNextColumn();
       const std::string label = std::to_string(r.rank) + (r.straggler ? " *" : "");
       ImGui::Selectable(label.c_str(), false, ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick);
+      if (!rows_reported_ && TestEventsOn()) {
+        // Where the first row is, for a scripted walk to double-click it.
+        rows_reported_ = true;
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        TestEvent("ranks.rows", "x=" + std::to_string(static_cast<int>((a.x + b.x) / 2)) +
+                                    " y=" + std::to_string(static_cast<int>((a.y + b.y) / 2)) +
+                                    " first=" + std::to_string(r.rank));
+      }
       if (ImGui::IsItemHovered()) {
         WrappedTooltip("%s\ndouble-click: open this rank alone", r.path.c_str());
-        if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) *open = r.path;
+        // The count comes from the clicks' own times (the window's queue).
+        if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+          *open = r.path;
+          TestEvent("ranks.open", "rank=" + std::to_string(r.rank));
+        }
       }
       Cell(r.host.empty() ? "-" : r.host);
       // Steps and the mean step are the rank's headline figures: the one helper draws them.

@@ -83,6 +83,7 @@ class RanksView {
   bool run_list_open_ = false;
   RanksColumn sort_column_ = RanksColumn::kRank;
   bool sort_ascending_ = true;
+  bool rows_reported_ = false;  // the test events log has placed the first row
 };
 
 }  // namespace stepline::ui

@@ -5,21 +5,20 @@
 
 #include <algorithm>
 
+#include "ui/input/key_codes.h"
+#include "ui/input/window_keys.h"
 #include "ui/window_fit.h"
 
 namespace stepline::ui {
-namespace {
-
-constexpr int kRanksKeyF12 = 301;  // GLFW_KEY_F12; ImGui 1.86 indexes keys by backend codes
-
-}  // namespace
 
 const std::vector<RanksShortcut>& RanksShortcuts() {
   static const std::vector<RanksShortcut> kKeys = {
       {"Ctrl+O", "Open a trace file"},
       {"F12", "Save the window as PNG"},
       {"?", "Show or hide this help"},
-      {"Ctrl + / Ctrl -", "Larger / smaller text"},
+      {"Ctrl+= / Ctrl+- / Ctrl+0", "Larger / smaller / normal text"},
+      {"Esc", "Close a menu, popup or this help"},
+      {"Ctrl+Q", "Quit"},
       {"Double-click a rank's row", "Open that rank alone"},
       {"Click a table header", "Sort the ranks by that column"},
       {"Mouse wheel over the timeline", "Zoom (Shift: scroll the ranks); drag to pan"},
@@ -40,11 +39,15 @@ RanksRequests RanksWindow::Draw(RanksView& view, const RanksViewInput& input, bo
   if (keys && !io.WantTextInput) {
     for (ImWchar c : io.InputQueueCharacters) {
       if (c == '?') help_open_ = !help_open_;
-      if (io.KeyCtrl && (c == '+' || c == '=')) io.FontGlobalScale = std::min(2.5f, io.FontGlobalScale * 1.1f);
-      if (io.KeyCtrl && c == '-') io.FontGlobalScale = std::max(0.75f, io.FontGlobalScale / 1.1f);
     }
   }
-  if (keys && ImGui::IsKeyPressed(kRanksKeyF12, false)) req.save_screenshot = true;
+  // Text size and quit by key code (X11 sends no '+' while Ctrl is held), and
+  // Esc closing the open menu, popup or help window, as in the other views.
+  if (keys) {
+    HandleTextSizeAndQuitKeys(&req.quit);
+    CloseTopPopupOnEsc(&help_open_);
+  }
+  if (keys && ImGui::IsKeyPressed(keycode::kF12, false)) req.save_screenshot = true;
   if (keys && io.KeyCtrl && ImGui::IsKeyPressed('O', false)) req.open_dialog = true;
   DrawMenuBar(&req);
   req.reload = DrawReloadNotice(reload_offer);

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/input/test_events.h"
 #include "ui/timeline/hit_test.h"
+#include "ui/timeline/key_zoom.h"
 #include "ui/timeline/timeline_panel.h"
 
 namespace stepline::ui {
@@ -29,16 +31,31 @@ void TimelinePanel::HandleInput(ViewState& state, const Rect& content, const Rec
       state.scroll_y -= io.MouseWheel * 3 * row_height_;
     } else {
       const double x = mouse_in_content ? mouse.x - content.x0 : content.w() / 2;
+      state.history.BeforeChange(vp.visible, ViewChange::kZoomStep, ImGui::GetTime());
       vp.ZoomAround(x, std::pow(1.25, io.MouseWheel));
+      TestEvent(io.MouseWheel > 0 ? "zoom.in" : "zoom.out", "by=wheel");
     }
   }
-  const bool keys_enabled = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !io.WantTextInput;
+  // Ctrl+letter and Ctrl+0 are the window's (text size), not the view's.
+  const bool keys_enabled =
+      ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !io.WantTextInput && !io.KeyCtrl && !io.KeyAlt;
   if (keys_enabled) {
     const double anchor = mouse_in_content && hovered ? mouse.x - content.x0 : content.w() / 2;
-    if (ImGui::IsKeyPressed(kKeyW)) vp.ZoomAround(anchor, 1.25);
-    if (ImGui::IsKeyPressed(kKeyS)) vp.ZoomAround(anchor, 1 / 1.25);
-    if (ImGui::IsKeyPressed(kKeyA)) vp.Pan(content.w() * 0.1);
-    if (ImGui::IsKeyPressed(kKeyD)) vp.Pan(-content.w() * 0.1);
+    // W / S: a step per press, then a zoom that speeds up while held (key_zoom.h).
+    for (const auto& [key, in] : {std::pair{kKeyW, true}, std::pair{kKeyS, false}}) {
+      if (!ImGui::IsKeyDown(key)) continue;
+      const double held = io.KeysDownDuration[key];
+      if (held == 0.f) {
+        state.history.BeforeChange(vp.visible, ViewChange::kZoomStep, ImGui::GetTime());
+        TestEvent(in ? "zoom.in" : "zoom.out", "by=key");
+      }
+      const double f = held == 0.f ? KeyZoomCurve::kTapFactor : KeyZoomFactor(held, io.DeltaTime);
+      if (f != 1.0) vp.ZoomAround(anchor, in ? f : 1 / f);
+    }
+    const bool pan_left = ImGui::IsKeyPressed(kKeyA), pan_right = ImGui::IsKeyPressed(kKeyD);
+    if (pan_left || pan_right) state.history.BeforeChange(vp.visible, ViewChange::kKeyPan, ImGui::GetTime());
+    if (pan_left) vp.Pan(content.w() * 0.1);
+    if (pan_right) vp.Pan(-content.w() * 0.1);
     if (ImGui::IsKeyPressed(kKey0, false)) state.FitAll();
     if (ImGui::IsKeyPressed(kKeyF, false)) {
       if (state.range) {
@@ -59,6 +76,13 @@ void TimelinePanel::HandleInput(ViewState& state, const Rect& content, const Rec
     selecting_range_ = on_ruler || io.KeyShift;
     panning_ = !selecting_range_ && press.y >= content.y0;
     range_anchor_ns_ = vp.XToTime(press.x - content.x0);
+  }
+  // A drag that moves the view is one history entry, from where it started.
+  if (ImGui::IsItemActivated()) drag_recorded_ = false;
+  const bool view_drag = (ImGui::IsMouseDragging(0) && !selecting_range_) || ImGui::IsMouseDragging(2);
+  if (active && view_drag && !drag_recorded_) {
+    state.history.BeforeChange(vp.visible, ViewChange::kDrag, ImGui::GetTime());
+    drag_recorded_ = true;
   }
   if (active && ImGui::IsMouseDragging(0)) {
     if (selecting_range_) {

@@ -50,6 +50,7 @@ void TimelinePanel::Draw(ViewState& state, QuadRenderer* renderer) {
   state.viewport.width_px = std::max(1.f, content.w());
   if (state.viewport.visible.empty() && !state.requests.fit) state.FitAll();
   if (state.requests.fit) {
+    state.history.BeforeChange(state.viewport.visible, ViewChange::kJump, ImGui::GetTime());
     state.viewport.Fit(*state.requests.fit);
     state.requests.fit.reset();
   }

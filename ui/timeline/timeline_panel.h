@@ -85,6 +85,7 @@ class TimelinePanel {
   float content_top_ = 0;                  // screen y of content-space 0 (after scroll)
   // Drag state.
   bool panning_ = false;
+  bool drag_recorded_ = false;  // this drag's history entry is made
   bool selecting_range_ = false;
   TimeNs range_anchor_ns_ = 0;
   double last_build_ms_ = 0;
