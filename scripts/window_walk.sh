@@ -184,6 +184,18 @@ expect "Ctrl+O opens the dialog" '^dialog.show' 1
 xdotool key Escape
 expect "Esc closes the Open dialog" '^popup.close kind=dialog' 1
 
+echo "# [${SECONDS} s] M on the selected match, Shift+M, then the Notes tab"
+xdotool key m
+expect "M notes the selected slice" '^note.add kind=span count=1$' 1
+xdotool mousemove --window "$wid" 1000 300
+xdotool key shift+m
+expect "Shift+M drops a flag" '^note.add kind=flag count=2$' 1
+expect "the Notes tab's label" '^tab.rect name=notes ' 1
+x="$(field 'tab.rect name=notes' x)" y="$(field 'tab.rect name=notes' y)"
+xdotool mousemove --window "$wid" "$x" "$y" click 1
+expect "a click shows the Notes tab" '^tab.show name=notes$' 1
+shot 13-notes
+
 echo "# [${SECONDS} s] double-clicks in the Open dialog: 60 ms on a folder, 300 ms on a file"
 rows="$(count '^dialog.rows')"
 xdotool key ctrl+o
@@ -204,12 +216,6 @@ expect "and the file is shown" '^trace.shown title=other' 1 60
 sleep 0.5
 shot 12-opened
 
-# --- Step (to come with the notes feature): M, then the Notes tab ---------
-# Press M on a selected slice (adds a note), click the bottom pane's Notes
-# tab, and expect its events here, e.g.:
-#   xdotool key m;  expect "M adds a note" '^note.add' 1
-#   (click the Notes tab; expect '^tab.show name=notes' 1); shot 13-notes
-# ---------------------------------------------------------------------------
 
 xdotool key ctrl+q
 expect "Ctrl+Q quits" '^app.quit' 1

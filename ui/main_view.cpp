@@ -234,7 +234,9 @@ void MainView::DrawBottomTabs(ViewState& state, ViewRequests* req) {
     const char* kernels_title = state.data ? DeviceOpsTitle(state.data->analysis.report) : "GPU kernels";
     const std::string device_ops = std::string(kernels_title) + "###kernels";
     const char* label = t.tab == BottomTab::kKernels ? device_ops.c_str() : t.label;
-    if (!ImGui::BeginTabItem(label, nullptr, force ? ImGuiTabItemFlags_SetSelected : 0)) continue;
+    const bool open = ImGui::BeginTabItem(label, nullptr, force ? ImGuiTabItemFlags_SetSelected : 0);
+    if (TestEventsOn()) ReportTabForWalk(t.tab, open);
+    if (!open) continue;
     if (!state.requests.bottom_tab) state.panels.bottom_tab = t.tab;
     // A fresh table per trace: ImGui sizes fixed columns to their content on
     // first use, and widths fitted to the last trace would cut this one's.

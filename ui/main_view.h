@@ -7,6 +7,7 @@
 // returns requests to the app.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -89,6 +90,9 @@ class MainView {
   void DrawBottomTabs(ViewState& state, ViewRequests* req);
   void DrawBottomMenu(ViewState& state, ViewRequests* req);
   void DrawSelectionTab(ViewState& state);
+  // The walk's log (STEPLINE_TEST_EVENTS): where a bottom tab's label is, when
+  // it moves ("tab.rect name=notes x= y="), and when a tab starts to show.
+  void ReportTabForWalk(BottomTab tab, bool open);
   void DrawSolo(ViewState& state, const AppStatus& status);
   void DrawCaption(const ViewState& state, const AppStatus& status);
 
@@ -107,6 +111,8 @@ class MainView {
   char folder_buf_[512] = {};  // the View menu's export folder field
   bool focus_search_ = false;
   bool diagnostics_open_ = false;
+  std::array<std::string, 8> reported_tab_rects_;  // per BottomTab, for ReportTabForWalk
+  int reported_open_tab_ = -1;
   bool overview_column_ = true;  // last frame drew the overview column (not the narrow summary strip)
   bool narrow_ = false;            // last frame's window was below the overview column's width
   bool overview_window_ = false;   // narrow window: the overview in a window of its own

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include "ui/clipboard.h"
+#include "ui/input/test_events.h"
 #include "ui/notes/note_actions.h"
 
 namespace stepline::ui {
@@ -19,12 +20,18 @@ std::string HandleSelectionKeys(ViewState& state) {
     return "Copied the slice name";
   }
   if (io.KeyCtrl || io.KeyAlt || io.KeySuper || !ImGui::IsKeyPressed('M', false)) return {};
+  const std::string count = std::to_string(state.notes.items.size() + 1);
   if (io.KeyShift) {
     DropFlag(state, FlagTime(state));
-    return "Flag " + std::to_string(state.notes.items.size()) + " added (Notes tab)";
+    TestEvent("note.add", "kind=flag count=" + count);
+    return "Flag " + count + " added (Notes tab)";
   }
-  if (!MarkSelection(state)) return "Select a slice or a range first, then press M";
-  return "Note " + std::to_string(state.notes.items.size()) + " added (Notes tab)";
+  if (!MarkSelection(state)) {
+    TestEvent("note.none");
+    return "Select a slice or a range first, then press M";
+  }
+  TestEvent("note.add", "kind=span count=" + count);
+  return "Note " + count + " added (Notes tab)";
 }
 
 }  // namespace stepline::ui
