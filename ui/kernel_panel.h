@@ -19,7 +19,7 @@ namespace stepline::ui {
 
 enum class KernelColumn : uint8_t {
   kName = 0, kOp, kCount, kTotal, kAvg, kMin, kMax, kGrid, kBlock, kRegisters, kSharedMemory, kOccupancy,
-  kBound  // compute / memory by the kernel's name (docs/analysis.md, "Efficiency")
+  kBound  // compute / memory by the kernel's name (docs/efficiency.md)
 };
 inline constexpr int kKernelColumnCount = 13;
 

@@ -16,7 +16,7 @@ namespace stepline::ui {
 
 enum class OpColumn : uint8_t {
   kSide = 0, kKind, kName, kCount, kTotal, kAvg, kMin, kMax, kSelf, kPercent, kCumulative,
-  kFlops, kTflops, kBound  // efficiency (docs/analysis.md, "Efficiency"); unknown sorts lowest
+  kFlops, kTflops, kBound  // efficiency (docs/efficiency.md); unknown sorts lowest
 };
 inline constexpr int kOpColumnCount = 14;
 

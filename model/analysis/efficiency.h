@@ -2,7 +2,7 @@
 // goes. Model FLOPs per op (efficiency_flops.h) over step time against the
 // device's dense peak (efficiency_peaks.h) give MFU; beside it the
 // memory-bound share of kernel time, the collectives' exposed time, the
-// launch overhead, and samples/s. Definitions: docs/analysis.md, "Efficiency".
+// launch overhead, and samples/s. Definitions: docs/efficiency.md.
 #pragma once
 
 #include <cstdint>

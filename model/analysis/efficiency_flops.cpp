@@ -1,5 +1,5 @@
 // FLOPs of one op from its recorded args or its shapes (efficiency_flops.h);
-// the formulas are documented in docs/analysis.md, "FLOPs".
+// the formulas are documented in docs/efficiency.md, "FLOPs".
 #include "model/analysis/efficiency_flops.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // with_flops=True; XSpace's `model_flops` / `flops` stats of XLA ops), else
 // estimated from the recorded shapes (Kineto's `Input Dims`, `Input type`,
 // `Concrete Inputs`) for the matmul family, convolutions and attention.
-// Every formula is in docs/analysis.md ("FLOPs"). Unknown is -1, never 0.
+// Every formula is in docs/efficiency.md ("FLOPs"). Unknown is -1, never 0.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Memory-bound time, exposed communication, launch overhead and throughput
-// per step (efficiency_time.h). Definitions: docs/analysis.md, "Efficiency".
+// per step (efficiency_time.h). Definitions: docs/efficiency.md.
 #include "model/analysis/efficiency_time.h"
 
 #include <algorithm>

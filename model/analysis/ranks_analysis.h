@@ -2,7 +2,7 @@
 // Input: one RankSummary per rank (ranks_input.h), no traces. It matches the
 // collective instances across ranks, estimates each rank's clock offset,
 // splits collective time into wait and transfer, finds the straggler and why
-// it is late. Definitions: docs/analysis.md, "Distributed runs".
+// it is late. Definitions: docs/ranks.md.
 #pragma once
 
 #include <cstdint>

@@ -16,7 +16,7 @@ inline constexpr int kRankSummaryVersion = 1;
 
 // One JSON object (no trailing newline). Breakdown and causes are arrays in
 // TimeCategory / IdleCause order; each collective is an object with short keys
-// (see docs/analysis.md, "Distributed runs").
+// (see docs/ranks.md).
 std::string RankSummaryToJson(const RankSummary& summary);
 
 // The `rank_summary` member of a whole `report --json` document (or the bare

@@ -33,7 +33,7 @@ using ::stepline::testing::ParseJson;
 // whole-step figures use, and what was left out (the demos are whole).
 // Serving steps and critical paths: each step's phase, batch, tokens and
 // critical_path; the trace's step_engine, phases and summed critical_path.
-// The efficiency figures (docs/analysis.md, "Efficiency"): the four run-level
+// The efficiency figures (docs/efficiency.md): the four run-level
 // objects (throughput also carries the serving phases' tokens_per_s), each
 // step's FLOPs, MFU and time figures, each op's FLOPs, TFLOP/s and bound,
 // each kernel's bound.
