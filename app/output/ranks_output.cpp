@@ -6,6 +6,8 @@
 
 #include "app/output/json_writer.h"
 #include "app/output/text_format.h"
+#include "model/analysis/headline.h"
+#include "model/analysis/headline_record.h"
 #include "model/text_format.h"
 
 namespace stepline::app {
@@ -47,13 +49,18 @@ void WriteRanksText(const RanksRun& run, std::ostream& out) {
   }
   for (const RankFailure& f : run.failed) out << "failed to load   " << f.path << ": " << f.error << "\n";
   out << "\nper step, ms     (wait = collective time spent waiting for the last rank to arrive)\n";
-  out << Pad("rank", 5) << Pad("source", 17) << Pad("steps", 6) << Pad("step", 9) << Pad("compute", 9)
+  // Steps and the mean step are headline figures: the text the ranks view's
+  // table shows (model/analysis/headline.h); the other columns are ms.
+  out << Pad("rank", 5) << Pad("source", 17) << Pad("steps", 6) << Pad("mean step", 11) << Pad("compute", 9)
       << Pad("c.wait", 9) << Pad("c.xfer", 9) << Pad("idle", 9) << Pad("late", 9) << Pad("offset", 10)
       << Pad("overlap", 8) << "  host / path\n";
   for (const RankRow& row : a.ranks) {
     const analysis::RankSummary& s = run.ranks[row.input];
-    out << Pad(std::to_string(row.rank), 5) << Pad(s.rank_source, 17) << Pad(std::to_string(row.steps), 6)
-        << Pad(Ms(row.step_mean_ns), 9) << Pad(Ms(At(row.breakdown_per_step, TimeCategory::kCompute)), 9)
+    const analysis::Headline h = analysis::RankHeadline(row.steps, row.step_mean_ns);
+    out << Pad(std::to_string(row.rank), 5) << Pad(s.rank_source, 17)
+        << Pad(analysis::HeadlineTextAt("ranks text", h, analysis::HeadlineFigure::kSteps), 6)
+        << Pad(analysis::HeadlineTextAt("ranks text", h, analysis::HeadlineFigure::kStepMean), 11)
+        << Pad(Ms(At(row.breakdown_per_step, TimeCategory::kCompute)), 9)
         << Pad(Ms(row.collective_wait_ns_per_step), 9) << Pad(Ms(row.collective_transfer_ns_per_step), 9)
         << Pad(Ms(IdleTotal(row.idle_by_cause_per_step)), 9) << Pad(Ms(row.late_ns), 9)
         << Pad(Ms(row.clock_offset_ns), 10) << Pad(FormatFixed(row.overlap_percent, 0) + "%", 8) << "  "

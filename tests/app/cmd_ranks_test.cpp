@@ -5,9 +5,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <string>
 
 #include "app/cli/commands.h"
 #include "app/runs/rank_set.h"
+#include "model/analysis/headline.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/loaders/xspace_ranks_builder.h"
 #include "tests/support/mini_json.h"
@@ -32,6 +35,33 @@ fs::path WriteDemo(const std::string& name, int ranks, int skew_us = 0) {
 void WriteText(const fs::path& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   f << text;
+}
+
+// The text table's steps and mean step are the headline figures the ranks
+// view's table draws (headline.h), each rank's from its --json values.
+TEST(CmdRanksTest, TextTableShowsEachRanksHeadlineFigures) {
+  const fs::path dir = WriteDemo("ranks-headline", 3);
+  const RunOutput text = RunCommand(RunRanks, {dir.string()});
+  const RunOutput json = RunCommand(RunRanks, {dir.string(), "--json"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  const std::optional<JsonValue> j = ParseJson(json.out);
+  ASSERT_TRUE(j) << json.out;
+  EXPECT_NE(text.out.find("mean step"), std::string::npos) << text.out;
+  for (const JsonValue& rank : Member(*j, "ranks").items) {
+    const analysis::Headline h = analysis::RankHeadline(Number(Member(rank, "steps")), Number(Member(rank, "step_mean_ns")));
+    const std::string mean = analysis::HeadlineText(h, analysis::HeadlineFigure::kStepMean);
+    ASSERT_NE(mean, "-");
+    // The rank's row: its number, its source, its steps, then the mean as the window prints it.
+    const std::string row_start = std::to_string(Number(Member(rank, "rank"))) + std::string(" ");
+    bool found = false;
+    std::istringstream lines(text.out);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find(Member(rank, "path").text) != std::string::npos && line.find(" " + mean + " ") != std::string::npos) {
+        found = true;
+      }
+    }
+    EXPECT_TRUE(found) << "no row of rank " << row_start << "shows the mean step " << mean << "\n" << text.out;
+  }
 }
 
 TEST(CmdRanksTest, JsonHasTheIssueShapeAndFindsTheStraggler) {
