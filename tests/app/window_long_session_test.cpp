@@ -31,6 +31,7 @@
 #include "tests/app/process_levels.h"
 #include "tests/app/screenshot_test_helpers.h"
 #include "tests/support/test_traces.h"
+#include "ui/notes/note_actions.h"
 
 namespace stepline::app {
 namespace {
@@ -59,9 +60,22 @@ class WindowLongSessionTest : public ::testing::Test {
     ASSERT_FALSE(Busy());
     ASSERT_TRUE(session_.error().empty()) << session_.error();
   }
-  // Notes on a trace: when the session can add and remove them, add one to
-  // each trace here and remove it, so what they hold is measured too.
-  void NotesStep() {}
+  // Notes on each trace, as M and Shift+M make them: the session saves them
+  // in the config folder on the next frame; deleting them removes the file.
+  // What notes hold (and their files) is measured with the rest.
+  void NotesStep() {
+    ui::ViewState& state = session_.state();
+    const Trace* trace = state.trace();
+    ASSERT_NE(trace, nullptr);
+    if (trace->slices().size() > 0) {
+      state.selected = SliceId::FromIndex(0);
+      EXPECT_TRUE(ui::MarkSelection(state));
+    }
+    ui::DropFlag(state, trace->span().start_ns + trace->span().duration_ns() / 2);
+    Frame();
+    while (!state.notes.items.empty()) ui::DeleteNote(state, 0);
+    Frame();
+  }
 
   ViewerSession session_{RecentFiles("/dev/null/never")};
   PictureSaver pictures_;
@@ -75,6 +89,8 @@ TEST_F(WindowLongSessionTest, OpensAnalysesAndClosesEveryFormatInOneWindow) {
   const fs::path dir = MakeScratchDirRemovedAtExit("window-long-session");
   if (display == nullptr || *display == '\0') {
     if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) GTEST_SKIP() << "no display and no xvfb-run";
+    // The notes each cycle makes are saved here, not in the user's folder.
+    ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
     const std::string self = fs::read_symlink("/proc/self/exe").string();
     const std::string log = (dir / "log.txt").string();
     const std::string cmd = std::string(testing::kUnsharded) + "xvfb-run -a -s '-screen 0 1280x800x24' '" + self +
