@@ -161,7 +161,7 @@ void AppendTokensPerSecondJson(const analysis::Report& report, std::string* out)
     if (p.tokens_per_s < 0) continue;
     out->append(first ? "\"" : ",\"");
     first = false;
-    out->append(analysis::StepPhaseName(p.phase));
+    out->append(StepPhaseName(p.phase));
     out->append("\":");
     exports::AppendJsonDouble(out, p.tokens_per_s);
   }
