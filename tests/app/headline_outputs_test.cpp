@@ -59,6 +59,9 @@ std::string HeadlineOutputsExpected(const analysis::Report& r, HeadlineFigure f)
     case HeadlineFigure::kMostBlamed: return r.top_blamed_event.empty() ? "-" : std::string(r.top_blamed_event);
     case HeadlineFigure::kMemoryPeak:
       return r.memory.empty() ? "-" : analysis::FormatMemoryBytes(double(r.memory.front().peak_allocated_bytes));
+    case HeadlineFigure::kStepMean: return r.step_stats.count == 0 ? "-" : text::FormatDuration(r.step_stats.mean_ns);
+    case HeadlineFigure::kMfu:
+      return r.efficiency.mfu_percent < 0 ? "-" : HeadlineOutputsPercent(r.efficiency.mfu_percent);
     case HeadlineFigure::kTopIdleCause: return "";
   }
   return "";
