@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <numeric>
 #include <sstream>
 
 #include "app/cli/commands.h"
 #include "demo/demo_generator.h"
+#include "model/analysis/headline.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/support/mini_json.h"
 
@@ -148,7 +150,7 @@ TEST_F(CmdReportTest, CsvTablesMatchTheJsonArrays) {
   EXPECT_EQ(files, 6u) << "no temporary files left behind";
   // headline.csv: the overview's figures, one row each.
   const Strings headline_lines = Lines(ReadFile(out_dir / "headline.csv"));
-  ASSERT_EQ(headline_lines.size(), 8u);
+  ASSERT_EQ(headline_lines.size(), std::size(analysis::kHeadlineTableFigures) + 1);
   EXPECT_EQ(headline_lines[0], "figure,label,value");
   EXPECT_EQ(headline_lines[1].rfind("steps,steps,", 0), 0u) << headline_lines[1];
 

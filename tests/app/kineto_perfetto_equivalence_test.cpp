@@ -144,10 +144,12 @@ TEST(KinetoPerfettoEquivalenceTest, InfoAndReportEqualThoseOfTheJsonOriginal) {
       // What the layout does not carry (flow arrows, counters, process- and
       // global-scope instants, and the JSON's top-level metadata:
       // distributedInfo makes rank_summary, deviceProperties the memory
-      // capacity) and what names the file.
+      // capacity and the device's name, so its peak and MFU) and what names
+      // the file.
       const std::vector<std::string> skipped =
           report ? std::vector<std::string>{"diagnostics", "partial", "data_loss", "path", "notes", "rank_summary",
-                                            "capacity_bytes"}
+                                            "capacity_bytes", "device_name", "peak_tflops", "peak_dtype",
+                                            "peak_source", "peak_datasheet", "mfu_percent"}
                  : std::vector<std::string>{"format",    "bytes",          "load_ms",      "flows",
                                             "instants",  "counter_samples", "diagnostics", "span_ns",
                                             ".tracks.counter", ".tracks.markers", "path", "file_bytes",

@@ -116,7 +116,7 @@ void CheckViews(HeadlineViewsTest* test, const std::string& name) {
       std::vector<HeadlineFigure> wanted = {HeadlineFigure::kSteps};
       if (!report.steps.empty()) wanted.push_back(HeadlineFigure::kMeanStep);
       if (report.primary_device_index >= 0) wanted.push_back(HeadlineFigure::kDeviceBusy);
-      if (report.primary_device_index >= 0 && size.w >= 1280) wanted.push_back(HeadlineFigure::kMfu);
+      if (report.primary_device_index >= 0 && !narrow) wanted.push_back(HeadlineFigure::kMfu);  // an overview tile
       for (HeadlineFigure f : wanted) EXPECT_TRUE(figures.count(f)) << view << " figure " << int(f) << ", " << where;
       // The top idle cause: the same in every view, and none when the idle share prints as 0.0%.
       for (const auto& [v, figs] : by_view) {
