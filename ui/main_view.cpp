@@ -165,14 +165,7 @@ void MainView::DrawBody(ViewState& state, const AppStatus& status, QuadRenderer*
     // The details' usual place, the overview column, is not shown: a click
     // on a slice or a table row must still show what it selected.
     ImGui::SameLine(0, 0);
-    ImGui::BeginChild("##details_beside", ImVec2(0, 0), true);
-    details_.Draw(state);
-    const PanelShot details_shot = CurrentWindowShot("details");
-    if (BeginPanelMenu("##details_menu")) {
-      if (ImGui::MenuItem("Save details as PNG")) req->save_panel = details_shot;
-      ImGui::EndPopup();
-    }
-    ImGui::EndChild();
+    DrawDetails(state, "##details_beside", 0, req);
   }
   ImGui::EndGroup();
   if (overview_window_ && narrow && p.show_overview && !AnalysisPending(state)) {
@@ -182,6 +175,19 @@ void MainView::DrawBody(ViewState& state, const AppStatus& status, QuadRenderer*
     }
     ImGui::End();
   }
+}
+
+// The selection's details in a child of their own, with the right-click
+// Save as PNG: in the overview column, or beside the tables when it is hidden.
+void MainView::DrawDetails(ViewState& state, const char* id, float width, ViewRequests* req) {
+  ImGui::BeginChild(id, ImVec2(width, 0), true);
+  details_.Draw(state);
+  const PanelShot details_shot = CurrentWindowShot("details");
+  if (BeginPanelMenu("##details_menu")) {
+    if (ImGui::MenuItem("Save details as PNG")) req->save_panel = details_shot;
+    ImGui::EndPopup();
+  }
+  ImGui::EndChild();
 }
 
 void MainView::DrawLeftColumn(ViewState& state, float height, float width, ViewRequests* req) {
@@ -204,14 +210,7 @@ void MainView::DrawLeftColumn(ViewState& state, float height, float width, ViewR
     ImGui::EndPopup();
   }
   ImGui::EndChild();
-  ImGui::BeginChild("##details", ImVec2(width, 0), true);
-  details_.Draw(state);
-  const PanelShot details_shot = CurrentWindowShot("details");
-  if (BeginPanelMenu("##details_menu")) {
-    if (ImGui::MenuItem("Save details as PNG")) req->save_panel = details_shot;
-    ImGui::EndPopup();
-  }
-  ImGui::EndChild();
+  DrawDetails(state, "##details", width, req);
   ImGui::EndGroup();
 }
 

@@ -14,6 +14,7 @@
 
 #include "ui/details_panel.h"
 #include "ui/input/test_events.h"
+#include "ui/keys_window.h"
 #include "ui/idle_gaps_panel.h"
 #include "ui/kernel_panel.h"
 #include "ui/memory/memory_panel.h"
@@ -87,6 +88,7 @@ class MainView {
   void DrawStatus(const AppStatus& status, ViewRequests* req);
   void DrawBody(ViewState& state, const AppStatus& status, QuadRenderer* renderer, ViewRequests* req);
   void DrawLeftColumn(ViewState& state, float height, float width, ViewRequests* req);
+  void DrawDetails(ViewState& state, const char* id, float width, ViewRequests* req);
   void DrawBottomTabs(ViewState& state, ViewRequests* req);
   void DrawBottomMenu(ViewState& state, ViewRequests* req);
   void DrawSelectionTab(ViewState& state);
@@ -121,10 +123,6 @@ class MainView {
 };
 
 // Every shortcut, for the help overlay and docs/guide.md.
-struct Shortcut {
-  const char* keys;
-  const char* action;
-};
 const std::vector<Shortcut>& Shortcuts();
 
 }  // namespace stepline::ui

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "ui/keys_window.h"
 #include "ui/main_view.h"
 #include "ui/theme.h"
 #include "ui/tooltip.h"
@@ -140,27 +141,8 @@ void MainView::DrawPicturesMenu(ViewState& state, ViewRequests* req) {
 }
 
 void MainView::DrawHelp(ViewState& state) {
-  if (!state.show_help) return;
-  // Sized to its longest line, never clipped; opaque, because it floats
-  // over the overview's text and the two would blend into each other.
-  ImGui::SetNextWindowBgAlpha(1.f);
-  if (ImGui::Begin("Keyboard and mouse", &state.show_help,
-                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize)) {
-    KeepWindowInsideViewport();
-    // Fixed-fit columns report their text width, which the auto-resizing
-    // window needs: stretch columns would only share whatever width it has.
-    if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-      for (const Shortcut& s : Shortcuts()) {
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(s.keys);
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(s.action);
-      }
-      ImGui::EndTable();
-    }
-  }
-  ImGui::End();
+  // Sized to its longest line, never clipped.
+  DrawKeysWindow("Keyboard and mouse", &state.show_help, Shortcuts());
 }
 
 void MainView::DrawStatus(const AppStatus& status, ViewRequests* req) {

@@ -121,17 +121,7 @@ const RawArg* EventImporter::FindArg(const RawEvent& e, uint32_t key) const {
 }
 
 CategoryTraits EventImporter::Traits(StringId category) {
-  if (category.is_none()) return CategoryTraits{};
-  if (category_traits_.size() <= category.index()) category_traits_.resize(category.index() + 1, 0);
-  uint8_t& cached = category_traits_[category.index()];
-  if (cached == 0) {
-    const CategoryTraits t = ClassifyCategory(builder_->trace().strings().Get(category));
-    cached = static_cast<uint8_t>(1 + (static_cast<uint8_t>(t.kind) << 1 | (t.device_side ? 1 : 0)));
-  }
-  CategoryTraits t;
-  t.kind = static_cast<KinetoCategory>((cached - 1) >> 1);
-  t.device_side = ((cached - 1) & 1) != 0;
-  return t;
+  return category_traits_.Get(category, builder_->trace().strings());
 }
 
 GpuKind EventImporter::DeviceGpuKind(KinetoCategory kind, StringId name) {

@@ -170,7 +170,7 @@ class EventImporter {
   int64_t last_pid_ = 0, last_tid_ = 0;
   TrackId last_track_;
 
-  std::vector<uint8_t> category_traits_;  // by category StringId: traits + 1; 0 = unknown
+  CategoryTraitsCache category_traits_;
   std::vector<uint8_t> gpu_kind_cache_;   // by name StringId: KinetoCategory << 4 | (GpuKind + 1); 0 = unknown
   std::vector<uint8_t> track_flags_;      // by TrackId
   std::unordered_map<uint32_t, int64_t> string_keys_;  // StringId -> synthetic pid/tid key

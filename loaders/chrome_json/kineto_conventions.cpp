@@ -73,6 +73,20 @@ int32_t NumberAfter(std::string_view s, std::string_view prefix) {
 
 }  // namespace
 
+CategoryTraits CategoryTraitsCache::Get(StringId category, const StringPool& strings) {
+  if (category.is_none()) return CategoryTraits{};
+  if (cached_.size() <= category.index()) cached_.resize(category.index() + 1, 0);
+  uint8_t& cached = cached_[category.index()];
+  if (cached == 0) {
+    const CategoryTraits t = ClassifyCategory(strings.Get(category));
+    cached = static_cast<uint8_t>(1 + (static_cast<uint8_t>(t.kind) << 1 | (t.device_side ? 1 : 0)));
+  }
+  CategoryTraits t;
+  t.kind = static_cast<KinetoCategory>((cached - 1) >> 1);
+  t.device_side = ((cached - 1) & 1) != 0;
+  return t;
+}
+
 CategoryTraits ClassifyCategory(std::string_view category) {
   CategoryTraits t;
   t.kind = ClassifyKinetoCategory(category);

@@ -6,9 +6,11 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "loaders/gpu_classify.h"
 #include "model/gpu_kind.h"
+#include "model/string_pool.h"
 #include "model/track_table.h"
 
 namespace stepline::loaders {
@@ -22,6 +24,16 @@ struct CategoryTraits {
   bool device_side = false;
 };
 CategoryTraits ClassifyCategory(std::string_view category);
+
+// ClassifyCategory once per interned category: a trace holds a few
+// categories and millions of events (the JSON and the Perfetto importers).
+class CategoryTraitsCache {
+ public:
+  CategoryTraits Get(StringId category, const StringPool& strings);
+
+ private:
+  std::vector<uint8_t> cached_;  // by category StringId: traits + 1; 0 = not classified yet
+};
 
 // GpuKind of a device-side Kineto event from its category and name.
 GpuKind KinetoGpuKind(KinetoCategory kind, std::string_view name);

@@ -4,17 +4,7 @@
 namespace stepline::loaders::perfetto {
 
 CategoryTraits KinetoLayout::Traits(StringId category) {
-  if (category.is_none()) return CategoryTraits{};
-  if (traits_cache_.size() <= category.index()) traits_cache_.resize(category.index() + 1, 0);
-  uint8_t& cached = traits_cache_[category.index()];
-  if (cached == 0) {
-    const CategoryTraits t = ClassifyCategory(builder_->trace().strings().Get(category));
-    cached = static_cast<uint8_t>(1 + (static_cast<uint8_t>(t.kind) << 1 | (t.device_side ? 1 : 0)));
-  }
-  CategoryTraits t;
-  t.kind = static_cast<KinetoCategory>((cached - 1) >> 1);
-  t.device_side = ((cached - 1) & 1) != 0;
-  return t;
+  return traits_cache_.Get(category, builder_->trace().strings());
 }
 
 void KinetoLayout::ClassifyTracks() {

@@ -44,7 +44,7 @@ class KinetoLayout {
   CategoryTraits Traits(StringId category);
 
   TraceBuilder* builder_;
-  std::vector<uint8_t> traits_cache_;  // by category StringId: traits + 1; 0 = not classified yet
+  CategoryTraitsCache traits_cache_;
   size_t gpu_streams_ = 0;
 };
 

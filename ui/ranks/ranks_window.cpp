@@ -7,12 +7,13 @@
 
 #include "ui/input/key_codes.h"
 #include "ui/input/window_keys.h"
+#include "ui/keys_window.h"
 #include "ui/window_fit.h"
 
 namespace stepline::ui {
 
-const std::vector<RanksShortcut>& RanksShortcuts() {
-  static const std::vector<RanksShortcut> kKeys = {
+const std::vector<Shortcut>& RanksShortcuts() {
+  static const std::vector<Shortcut> kKeys = {
       {"Ctrl+O", "Open a trace file"},
       {"F12", "Save the window as PNG"},
       {"?", "Show or hide this help"},
@@ -90,24 +91,6 @@ void RanksWindow::DrawMenuBar(RanksRequests* req) {
   ImGui::EndMenuBar();
 }
 
-void RanksWindow::DrawHelp() {
-  if (!help_open_) return;
-  ImGui::SetNextWindowBgAlpha(1.f);
-  if (ImGui::Begin("Keyboard and mouse###ranks_help", &help_open_,
-                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize)) {
-    KeepWindowInsideViewport();
-    if (ImGui::BeginTable("##ranks_keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-      for (const RanksShortcut& s : RanksShortcuts()) {
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(s.keys);
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(s.action);
-      }
-      ImGui::EndTable();
-    }
-  }
-  ImGui::End();
-}
+void RanksWindow::DrawHelp() { DrawKeysWindow("Keyboard and mouse###ranks_help", &help_open_, RanksShortcuts()); }
 
 }  // namespace stepline::ui

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "ui/keys_window.h"
 #include "ui/panel_capture.h"
 #include "ui/ranks/ranks_view.h"
 #include "ui/reload_notice.h"
@@ -39,10 +40,6 @@ class RanksWindow {
 };
 
 // The ranks view's keys and mouse, for its help window.
-struct RanksShortcut {
-  const char* keys;
-  const char* action;
-};
-const std::vector<RanksShortcut>& RanksShortcuts();
+const std::vector<Shortcut>& RanksShortcuts();
 
 }  // namespace stepline::ui
