@@ -23,18 +23,6 @@
 #include "tests/app/command_test_helpers.h"
 #include "tests/support/test_traces.h"
 
-// Built with AddressSanitizer (GCC defines the first, clang has the feature).
-#if defined(__SANITIZE_ADDRESS__)
-#define STEPLINE_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define STEPLINE_TEST_ASAN 1
-#endif
-#endif
-#ifndef STEPLINE_TEST_ASAN
-#define STEPLINE_TEST_ASAN 0
-#endif
-
 namespace stepline::app {
 namespace {
 

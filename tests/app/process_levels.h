@@ -11,7 +11,24 @@
 
 #include "app/cli/process_memory.h"
 
+// Built with AddressSanitizer (GCC defines the first, clang has the feature).
+#if defined(__SANITIZE_ADDRESS__)
+#define STEPLINE_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STEPLINE_TEST_ASAN 1
+#endif
+#endif
+#ifndef STEPLINE_TEST_ASAN
+#define STEPLINE_TEST_ASAN 0
+#endif
+
 namespace stepline::app {
+
+// AddressSanitizer keeps freed memory in quarantine (256 MB by default): the
+// resident set then measures the quarantine, not the session. Descriptors and
+// threads still count.
+inline constexpr bool kResidentSetIsMeaningful = STEPLINE_TEST_ASAN == 0;
 
 struct ProcessLevel {
   uint64_t rss = 0;
