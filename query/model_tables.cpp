@@ -285,10 +285,7 @@ class TrackSource final : public TableSource {
       default: sqlite3_result_null(ctx);
     }
   }
-  void BestIndex(sqlite3_index_info* info) const override { BestIndexById(info, 0, RowCount()); }
-  std::vector<RowRange> Filter(int idx_num, int, sqlite3_value** argv) const override {
-    return FilterById(idx_num, RowCount(), argv);
-  }
+  int RowIndexColumn() const override { return 0; }  // id: ranges and ORDER BY id by row
 
  private:
   const Trace& t_;
@@ -312,10 +309,7 @@ class InstantSource final : public TableSource {
       default: sqlite3_result_null(ctx);
     }
   }
-  void BestIndex(sqlite3_index_info* info) const override { BestIndexById(info, 0, RowCount()); }
-  std::vector<RowRange> Filter(int idx_num, int, sqlite3_value** argv) const override {
-    return FilterById(idx_num, RowCount(), argv);
-  }
+  int RowIndexColumn() const override { return 0; }  // id: ranges and ORDER BY id by row
 
  private:
   const Trace& t_;
@@ -349,10 +343,7 @@ class FlowSource final : public TableSource {
       default: sqlite3_result_null(ctx);
     }
   }
-  void BestIndex(sqlite3_index_info* info) const override { BestIndexById(info, 0, RowCount()); }
-  std::vector<RowRange> Filter(int idx_num, int, sqlite3_value** argv) const override {
-    return FilterById(idx_num, RowCount(), argv);
-  }
+  int RowIndexColumn() const override { return 0; }  // id: ranges and ORDER BY id by row
 
  private:
   const Trace& t_;
@@ -403,10 +394,7 @@ class ArgSource final : public TableSource {
       default: sqlite3_result_null(ctx);
     }
   }
-  void BestIndex(sqlite3_index_info* info) const override { BestIndexById(info, 0, RowCount()); }
-  std::vector<RowRange> Filter(int idx_num, int, sqlite3_value** argv) const override {
-    return FilterById(idx_num, RowCount(), argv);
-  }
+  int RowIndexColumn() const override { return 0; }  // slice_id: a row holds one slice's args
 
  private:
   // As the export's BindArgValue.

@@ -13,12 +13,19 @@ void TableSource::SubColumn(sqlite3_context* ctx, int64_t row, int64_t /*sub*/, 
 }
 
 void TableSource::BestIndex(sqlite3_index_info* info) const {
+  if (RowIndexColumn() >= 0) {
+    BestIndexById(info, RowIndexColumn(), RowCount());
+    return;
+  }
   info->idxNum = 0;
   info->estimatedCost = static_cast<double>(RowCount()) + 1;
   info->estimatedRows = RowCount();
 }
 
-std::vector<RowRange> TableSource::Filter(int, int, sqlite3_value**) const { return {{0, RowCount()}}; }
+std::vector<RowRange> TableSource::Filter(int idx_num, int, sqlite3_value** argv) const {
+  if (RowIndexColumn() >= 0) return FilterById(idx_num, RowCount(), argv);
+  return {{0, RowCount()}};
+}
 
 bool LowerBound(sqlite3_value* v, bool strict, int64_t* out) {
   switch (sqlite3_value_numeric_type(v)) {

@@ -33,7 +33,9 @@ class TableSource {
   // call and a switch per value (a full scan's xColumn is most of what a
   // virtual table adds to SQLite's own per-row work). Null: ask Column().
   virtual const int64_t* Int64Column(int /*column*/) const { return nullptr; }
-  // The column whose value is the row index itself (an `id`), or -1.
+  // The column whose value is the row index itself (an `id`), or -1. The
+  // glue reads it without asking Column(), and the default plan below turns
+  // ranges on it into row ranges (BestIndexById).
   virtual int RowIndexColumn() const { return -1; }
 
   // Tables whose row holds several result rows (arg: a slice's args) say so
@@ -42,7 +44,8 @@ class TableSource {
   virtual int64_t SubRowCount(int64_t /*row*/) const { return 1; }
   virtual void SubColumn(sqlite3_context* ctx, int64_t row, int64_t sub, int column) const;
 
-  // Planning. The default scans everything. A source fills `info` (costs,
+  // Planning. The default scans everything, or plans by RowIndexColumn()
+  // when a source has one. A source fills `info` (costs,
   // argvIndex, idxNum, orderByConsumed) and Filter() turns idxNum and the
   // values back into ranges, in row order. Constraints are never marked
   // omitted, so SQLite checks every row it gets again: a plan only needs
