@@ -113,7 +113,7 @@ class MainView {
   char folder_buf_[512] = {};  // the View menu's export folder field
   bool focus_search_ = false;
   bool diagnostics_open_ = false;
-  std::array<std::string, 8> reported_tab_rects_;  // per BottomTab, for ReportTabForWalk
+  std::array<std::string, kBottomTabCount> reported_tab_rects_;  // per BottomTab, for ReportTabForWalk
   int reported_open_tab_ = -1;
   bool overview_column_ = true;  // last frame drew the overview column (not the narrow summary strip)
   bool narrow_ = false;            // last frame's window was below the overview column's width

@@ -173,11 +173,10 @@ void MainView::DrawStatus(const AppStatus& status, ViewRequests* req) {
 }
 
 void MainView::ReportTabForWalk(BottomTab tab, bool open) {
-  static constexpr const char* kNames[] = {"idle_gaps", "op_stats", "kernels", "selection", "memory", "query", "notes"};
   const auto i = static_cast<size_t>(tab);
-  if (i >= std::size(kNames)) return;
+  const std::string name(BottomTabName(tab));
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-  const std::string where = std::string("name=") + kNames[i] + " x=" + std::to_string(static_cast<int>((a.x + b.x) / 2)) +
+  const std::string where = "name=" + name + " x=" + std::to_string(static_cast<int>((a.x + b.x) / 2)) +
                             " y=" + std::to_string(static_cast<int>((a.y + b.y) / 2));
   if (where != reported_tab_rects_[i]) {
     reported_tab_rects_[i] = where;
@@ -185,7 +184,7 @@ void MainView::ReportTabForWalk(BottomTab tab, bool open) {
   }
   if (open && reported_open_tab_ != static_cast<int>(i)) {
     reported_open_tab_ = static_cast<int>(i);
-    TestEvent("tab.show", std::string("name=") + kNames[i]);
+    TestEvent("tab.show", "name=" + name);
   }
 }
 

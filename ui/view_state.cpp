@@ -80,4 +80,10 @@ void ViewState::HighlightOp(StringId name, bool on_device) {
   }
 }
 
+std::string_view BottomTabName(BottomTab tab) {
+  static constexpr std::string_view kNames[kBottomTabCount] = {"idle_gaps", "op_stats", "kernels", "selection",
+                                                               "memory",    "query",    "notes"};
+  return kNames[static_cast<size_t>(tab)];
+}
+
 }  // namespace stepline::ui

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/analysis/report.h"
@@ -23,6 +24,11 @@ class QueryBackend;  // ui/query_panel.h
 
 // Which analysis tab the bottom pane shows.
 enum class BottomTab : uint8_t { kIdleGaps = 0, kOpStats, kKernels, kSelection, kMemory, kQuery, kNotes };
+inline constexpr int kBottomTabCount = 7;
+static_assert(static_cast<int>(BottomTab::kNotes) + 1 == kBottomTabCount, "a new tab needs its name");
+// "idle_gaps", "op_stats", ...: a tab's name in the settings file and the
+// window walk's events log.
+std::string_view BottomTabName(BottomTab tab);
 
 // Sizes and visibility of the panes around the timeline. Plain data so the
 // app can persist it between runs (see PanelLayout fields; px are unscaled).

@@ -57,9 +57,8 @@ bool ParseWindowSide(std::string_view v, int* out) {
 }
 
 bool ParseTab(std::string_view v, ui::BottomTab* out) {
-  static constexpr std::string_view kNames[] = {"idle_gaps", "op_stats", "kernels", "selection", "memory", "query", "notes"};
-  for (size_t i = 0; i < std::size(kNames); ++i) {
-    if (v == kNames[i]) {
+  for (int i = 0; i < ui::kBottomTabCount; ++i) {
+    if (v == ui::BottomTabName(static_cast<ui::BottomTab>(i))) {
       *out = static_cast<ui::BottomTab>(i);
       return true;
     }
@@ -67,10 +66,7 @@ bool ParseTab(std::string_view v, ui::BottomTab* out) {
   return false;
 }
 
-std::string TabName(ui::BottomTab t) {
-  static constexpr const char* kNames[] = {"idle_gaps", "op_stats", "kernels", "selection", "memory", "query", "notes"};
-  return kNames[static_cast<size_t>(t)];
-}
+std::string TabName(ui::BottomTab t) { return std::string(ui::BottomTabName(t)); }
 
 // Text a person or FormatSettings wrote: no control bytes but tabs, valid UTF-8.
 bool IsCleanText(std::string_view s) {
