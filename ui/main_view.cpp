@@ -392,18 +392,7 @@ void MainView::DrawSolo(ViewState& state, const AppStatus& status) {
 
 void MainView::DrawCaption(const ViewState& state, const AppStatus& status) {
   // Solo panels are tables and charts of the whole run.
-  const std::string text = BuildCaption(status.title, state, state.pictures.solo != SoloPanel::kNone);
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float w = ImGui::GetContentRegionAvail().x;
-  const float h = CaptionHeight();
-  ImGui::Dummy(ImVec2(w, h));
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), theme::kCaptionBackground);
-  const float pad = theme::kCaptionPadding * UiScale();
-  const ImVec4 clip(p.x, p.y, p.x + w - pad, p.y + h);
-  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + pad * 2, p.y + pad), theme::kCaptionText,
-              text.c_str(), nullptr, 0.f, &clip);
-  caption_strip_ = PanelShot{"caption", p.x, p.y, p.x + w, p.y + h};
+  caption_strip_ = DrawCaptionStrip(BuildCaption(status.title, state, state.pictures.solo != SoloPanel::kNone));
 }
 
 }  // namespace stepline::ui

@@ -20,5 +20,10 @@ PanelShot CurrentWindowShot(const char* stem);
 // click. Call at the end of the panel, inside its window; when it returns
 // true, add items and call ImGui::EndPopup().
 bool BeginPanelMenu(const char* id);
+// Draws `text` as the caption strip across the current window at the cursor
+// (one line, clipped at the right edge) and returns the strip's rectangle,
+// which the picture of the whole window includes. The single and compare
+// views draw their captions through it.
+PanelShot DrawCaptionStrip(const std::string& text);
 
 }  // namespace stepline::ui

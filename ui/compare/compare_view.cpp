@@ -253,18 +253,7 @@ std::string CompareView::CaptionText() const {
 
 // The strip across the bottom of the window, as MainView draws its own.
 void CompareView::DrawCaption() {
-  const std::string text = CaptionText();
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float w = ImGui::GetContentRegionAvail().x;
-  const float h = CaptionHeight();
-  ImGui::Dummy(ImVec2(w, h));
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), theme::kCaptionBackground);
-  const float pad = theme::kCaptionPadding * UiScale();
-  const ImVec4 clip(p.x, p.y, p.x + w - pad, p.y + h);
-  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p.x + pad * 2, p.y + pad), theme::kCaptionText,
-              text.c_str(), nullptr, 0.f, &clip);
-  caption_strip_ = PanelShot{"caption", p.x, p.y, p.x + w, p.y + h};
+  caption_strip_ = DrawCaptionStrip(CaptionText());
 }
 
 //-----------------------------------------------------------------------------
