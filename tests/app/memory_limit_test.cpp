@@ -116,10 +116,11 @@ TEST_F(MemoryLimitTest, RealTracesOfEachFormatNeverEndInASignal) {
   }
 }
 
-// `stepline ranks` says at the start when the ranks it loads at once look
-// larger than the memory left: two 12 MB ranks (about 84 MB loaded together)
-// under an 80 MB limit. The load then fails or not, never in a signal.
-TEST_F(MemoryLimitTest, RanksSaysAtTheStartWhenTheRanksLoadedAtOnceLookTooLarge) {
+// `stepline ranks` and `diff` say at the start when the traces they load at
+// once look larger than the memory left: two 12 MB traces (about 84 MB
+// loaded together) under an 80 MB limit. The load then fails or not, never
+// in a signal.
+TEST_F(MemoryLimitTest, RanksAndDiffSayAtTheStartWhenWhatTheyHoldAtOnceLooksTooLarge) {
   const std::filesystem::path ranks = dir_ / "ranks";
   std::filesystem::create_directories(ranks);
   for (int r = 0; r < 2; ++r) {
@@ -135,6 +136,13 @@ TEST_F(MemoryLimitTest, RanksSaysAtTheStartWhenTheRanksLoadedAtOnceLookTooLarge)
       << r.err;
   EXPECT_NE(r.err.find("2 rank files at once: 12 MB of chrome-json + 12 MB of chrome-json"), std::string::npos)
       << r.err;
+  // `stepline diff` holds both traces at once: their sum, said at the start.
+  const std::string a = (ranks / "rank0.json").string(), b = (ranks / "rank1.json").string();
+  const ChildResult d = RunLimited({"diff", a, b}, 80, dir_);
+  ASSERT_TRUE(d.exited) << "ended by signal " << d.code << "; stderr:\n" << d.err;
+  EXPECT_EQ(d.err.rfind("stepline diff: warning: " + a + " and " + b + ": the two traces loaded at once need about ", 0),
+            0u)
+      << d.err;
 }
 
 }  // namespace

@@ -248,7 +248,7 @@ TEST(WindowMemoryQuestionTest, TheModalAsksBeforeARankSet) {
   ViewerSession session{RecentFiles("/dev/null/never")};
   session.SetMemoryBudget([] { return loaders::MemoryBudget{1024, "cgroup memory.max"}; });
   PictureSaver pictures;
-  session.OpenFile(dir.string());  // a folder of ranks: the ranks view, after the question
+  session.OpenRanks({dir.string()}, dir.filename().string());  // as File > Open folder
   for (int f = 0; f < 3; ++f) RunViewerFrame(window, session, pictures, nullptr, &renderer);
   ASSERT_NE(session.memory_question().find("rank files at once"), std::string::npos) << session.memory_question();
   EXPECT_FALSE(session.loading_ranks());
