@@ -42,7 +42,7 @@ std::string RankSetMemoryWarning(const std::string& subject, const std::vector<s
   if (!CollectRankFiles(paths, &files, ignored, &selection).empty()) return {};
   const loaders::MemoryEstimate estimate = EstimateRankSetMemory(files, threads);
   const size_t at_once = std::min(files.size(), static_cast<size_t>(std::max(1, threads)));
-  const std::string they = at_once > 1          ? "the " + std::to_string(at_once) + " ranks loaded at once need"
+  const std::string they = at_once > 1         ? "the " + std::to_string(at_once) + " ranks loaded at once need"
                            : files.size() == 1 ? "the rank needs"
                                                : "the largest rank needs";
   return loaders::MemoryWarning(subject, they, estimate, budget);

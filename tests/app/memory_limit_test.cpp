@@ -140,9 +140,8 @@ TEST_F(MemoryLimitTest, RanksAndDiffSayAtTheStartWhenWhatTheyHoldAtOnceLooksTooL
   const std::string a = (ranks / "rank0.json").string(), b = (ranks / "rank1.json").string();
   const ChildResult d = RunLimited({"diff", a, b}, 80, dir_);
   ASSERT_TRUE(d.exited) << "ended by signal " << d.code << "; stderr:\n" << d.err;
-  EXPECT_EQ(d.err.rfind("stepline diff: warning: " + a + " and " + b + ": the two traces loaded at once need about ", 0),
-            0u)
-      << d.err;
+  const std::string said = "stepline diff: warning: " + a + " and " + b + ": the two traces loaded at once need about ";
+  EXPECT_EQ(d.err.rfind(said, 0), 0u) << d.err;
 }
 
 }  // namespace

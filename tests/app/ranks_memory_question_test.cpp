@@ -28,8 +28,7 @@ namespace fs = std::filesystem;
 // A Chrome JSON trace of about `pad` bytes (one slice, a long name).
 std::string RanksMemoryTrace(const fs::path& path, size_t pad) {
   std::ofstream out(path, std::ios::trunc);
-  out << R"({"traceEvents":[{"ph":"X","name":")" << std::string(pad, 'x')
-      << R"(","ts":0,"dur":5,"pid":1,"tid":1}]})";
+  out << R"({"traceEvents":[{"ph":"X","name":")" << std::string(pad, 'x') << R"(","ts":0,"dur":5,"pid":1,"tid":1}]})";
   return path.string();
 }
 
@@ -72,16 +71,16 @@ class RanksMemoryQuestionTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = MakeScratchDirRemovedAtExit("ranks-memory-question");
-    ASSERT_EQ(RunCommand(RunDemo, {"ddp-straggler", "--ranks", "2", "--steps", "2", "--kernels", "2", "--out",
-                                   dir_.string()})
-                  .code,
-              0);
+    ASSERT_EQ(
+        RunCommand(RunDemo, {"ddp-straggler", "--ranks", "2", "--steps", "2", "--kernels", "2", "--out", dir_.string()})
+            .code,
+        0);
     std::ostringstream ignored;
     ASSERT_EQ(CollectRankFiles({dir_.string()}, &files_, ignored), "");
     ASSERT_EQ(files_.size(), 2u);
     // What the session's ranks job holds at once (it loads every core's worth).
-    needs_ = EstimateRankSetMemory(files_, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())))
-                 .needed_bytes;
+    needs_ =
+        EstimateRankSetMemory(files_, static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))).needed_bytes;
     ASSERT_GT(needs_, 0u);
   }
   void Budget(uint64_t bytes) {
