@@ -38,9 +38,6 @@ double LoadFactor(Format format) {
   }
   return 1.85;
 }
-// The address space a process has before any trace: code, libraries, thread
-// stacks (each parse thread reserves 8 MB) and the allocator's arenas.
-constexpr uint64_t kBaseBytes = uint64_t{40} << 20;
 // A compressed trace's content is about this many times its size (JSON traces
 // compress 8-15x with gzip; the estimate takes the low end so as not to
 // overstate).
@@ -154,7 +151,7 @@ MemoryEstimate EstimateLoadMemory(uint64_t file_bytes, std::string_view head) {
   // content is taken to be JSON, by far the most common compressed trace.
   const Format format = compressed ? Format::kChromeJson : SniffFormat(head);
   const double content = compressed ? static_cast<double>(file_bytes) * kCompressionRatio : double(file_bytes);
-  e.needed_bytes = kBaseBytes + static_cast<uint64_t>(content * LoadFactor(format));
+  e.needed_bytes = kLoadBaseBytes + static_cast<uint64_t>(content * LoadFactor(format));
   e.basis = FormatMemory(file_bytes) + " of " +
             (compressed ? std::string("compressed trace") : std::string(FormatName(format)));
   return e;
@@ -203,10 +200,28 @@ bool ShouldWarnBeforeLoad(const MemoryEstimate& estimate, const MemoryBudget& bu
   return estimate.needed_bytes > 0 && budget.bytes != UINT64_MAX && estimate.needed_bytes > budget.bytes;
 }
 
+MemoryEstimate AddEstimates(const std::vector<MemoryEstimate>& parts) {
+  MemoryEstimate sum;
+  for (const MemoryEstimate& part : parts) {
+    sum.file_bytes += part.file_bytes;
+    if (part.needed_bytes == 0) continue;
+    const uint64_t counted = sum.needed_bytes == 0 ? 0 : std::min(part.needed_bytes, kLoadBaseBytes);
+    sum.needed_bytes += part.needed_bytes - counted;
+    sum.basis += (sum.basis.empty() ? "" : " + ") + part.basis;
+  }
+  return sum;
+}
+
 std::string MemoryWarning(const std::string& path, const MemoryEstimate& estimate, const MemoryBudget& budget) {
+  return MemoryWarning(path, "the trace needs", estimate, budget);
+}
+
+std::string MemoryWarning(const std::string& subject, std::string_view they_need, const MemoryEstimate& estimate,
+                          const MemoryBudget& budget) {
   if (!ShouldWarnBeforeLoad(estimate, budget)) return {};
-  return path + ": the trace needs about " + FormatMemory(estimate.needed_bytes) + " to load (" + estimate.basis +
-         ") but only " + FormatMemory(budget.bytes) + " is available (" + budget.source + "); the load may fail";
+  return subject + ": " + std::string(they_need) + " about " + FormatMemory(estimate.needed_bytes) + " to load (" +
+         estimate.basis + ") but only " + FormatMemory(budget.bytes) + " is available (" + budget.source +
+         "); the load may fail";
 }
 
 std::string OutOfMemoryMessage(std::string_view what, const MemoryEstimate& estimate, const MemoryBudget& budget) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace stepline::loaders {
 
@@ -18,11 +19,20 @@ struct MemoryEstimate {
   std::string basis;          // what it was estimated from: "486 MB of chrome-json"
 };
 
+// The address space a process has before any trace (code, libraries, thread
+// stacks, the allocator's arenas), part of every estimate.
+inline constexpr uint64_t kLoadBaseBytes = uint64_t{40} << 20;
+
 // From the file's size and its first bytes (format, gzip/zstd). Reads at most
 // a few KB; an unreadable path gives an estimate of 0 (the load will say why).
 MemoryEstimate EstimateLoadMemory(const std::string& path);
 // The same from a size and the file's first bytes (tests).
 MemoryEstimate EstimateLoadMemory(uint64_t file_bytes, std::string_view head);
+
+// Traces held at the same time (both sides of a comparison, the ranks a
+// rank set loads at once): the estimates added up with the process counted
+// once; the bases joined with " + ". Unknown parts (0) add nothing.
+MemoryEstimate AddEstimates(const std::vector<MemoryEstimate>& parts);
 
 struct MemoryBudget {
   uint64_t bytes = UINT64_MAX;  // UINT64_MAX: no limit known
@@ -53,6 +63,10 @@ bool ShouldWarnBeforeLoad(const MemoryEstimate& estimate, const MemoryBudget& bu
 // chrome-json) but only 700 MB is available (address-space limit (ulimit -v))";
 // empty when the estimate fits or either number is unknown.
 std::string MemoryWarning(const std::string& path, const MemoryEstimate& estimate, const MemoryBudget& budget);
+// The same for what `subject` names, with its verb: ("a.json and b.json",
+// "the two traces loaded at once need"), ("run", "the 2 ranks loaded at once need").
+std::string MemoryWarning(const std::string& subject, std::string_view they_need, const MemoryEstimate& estimate,
+                          const MemoryBudget& budget);
 
 // The message of work that ran out of memory: what ran out, about what the
 // trace needs, what is available and what to try.

@@ -34,7 +34,7 @@ LoadMemoryChoice LoadMemoryPrompt::Draw() {
   }
   KeepWindowInsideViewport();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + vp->Size.x * 0.5f);
-  ImGui::TextUnformatted("This trace may not fit in the memory available.");
+  ImGui::TextUnformatted("This load may not fit in the memory available.");
   ImGui::Spacing();
   ImGui::TextDisabled("%s", warning.c_str());
   ImGui::TextDisabled("If it runs out, the load fails with a message; what is shown stays.");

@@ -104,7 +104,8 @@ int RunDiff(const Args& args, std::ostream& out, std::ostream& err) {
     }
     baseline = std::move(*loaded);
   } else if (settings.save_baseline.empty()) {
-    WarnIfTooLarge(settings.a_path, "stepline diff", err);
+    // Said at the start: both traces are held at once.
+    WarnIfPairTooLarge(settings.a_path, settings.b_path, "stepline diff", err);
     auto& a = load_a.Load(settings.a_path);
     if (!a) {
       err << "stepline diff: A: " << a.error().ToString() << "\n";
@@ -112,7 +113,7 @@ int RunDiff(const Args& args, std::ostream& out, std::ostream& err) {
     }
     a_trace = &a.value();
   }
-  WarnIfTooLarge(settings.b_path, "stepline diff", err);
+  if (a_trace == nullptr) WarnIfTooLarge(settings.b_path, "stepline diff", err);
   auto& b = load_b.Load(settings.b_path);
   if (!b) {
     err << "stepline diff: B: " << b.error().ToString() << "\n";

@@ -11,6 +11,7 @@
 #include "app/cli/cli_args.h"
 #include "app/cli/commands.h"
 #include "app/runs/rank_set.h"
+#include "app/runs/rank_set_memory.h"
 #include "app/output/ranks_output.h"
 #include "export/file_publish.h"
 
@@ -85,6 +86,12 @@ int RunRanks(const Args& args, std::ostream& out, std::ostream& err) {
     if (error.empty()) run.analysis = analysis::AnalyzeRanks(run.ranks);
     if (error.empty()) error = run.analysis.error;
   } else {
+    // Said at the start: the models of `threads` ranks are held at once.
+    std::string subject;
+    for (const std::string& p : parsed->positionals()) subject += (subject.empty() ? "" : " ") + p;
+    const std::string warning = RankSetMemoryWarning(subject, parsed->positionals(), static_cast<int>(*threads), "",
+                                                     loaders::AvailableMemory());
+    if (!warning.empty()) err << "stepline ranks: warning: " << warning << '\n';
     error = LoadRankSet(parsed->positionals(), static_cast<int>(*threads), &run, err);
   }
   for (const RankFailure& f : run.failed) err << "stepline ranks: " << f.path << " failed to load: " << f.error << '\n';

@@ -93,4 +93,13 @@ void WarnIfTooLarge(const std::string& path, std::string_view command, std::ostr
   if (!warning.empty()) err << command << ": warning: " << warning << "\n";
 }
 
+void WarnIfPairTooLarge(const std::string& path_a, const std::string& path_b, std::string_view command,
+                        std::ostream& err) {
+  const loaders::MemoryEstimate sum =
+      loaders::AddEstimates({loaders::EstimateLoadMemory(path_a), loaders::EstimateLoadMemory(path_b)});
+  const std::string warning = loaders::MemoryWarning(path_a + " and " + path_b, "the two traces loaded at once need",
+                                                     sum, loaders::AvailableMemory());
+  if (!warning.empty()) err << command << ": warning: " << warning << "\n";
+}
+
 }  // namespace stepline::app

@@ -50,5 +50,8 @@ bool ChooseTraceArg(std::string* path, std::string_view command, std::ostream& e
 // than the memory this process has (loaders/memory_estimate.h). The load
 // still runs: the estimate can be wrong, and running out fails cleanly.
 void WarnIfTooLarge(const std::string& path, std::string_view command, std::ostream& err);
+// The same for two traces held at once (both sides of `diff`): their sum.
+void WarnIfPairTooLarge(const std::string& path_a, const std::string& path_b, std::string_view command,
+                        std::ostream& err);
 
 }  // namespace stepline::app

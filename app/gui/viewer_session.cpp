@@ -98,7 +98,7 @@ void ViewerSession::OpenDemo(const std::string& scenario) {
   });
 }
 
-void ViewerSession::StartSide(int side, const std::string& given) {
+void ViewerSession::StartSide(int side, const std::string& given, bool ask) {
   std::string path = given;
   if (!ChooseTraceIn(&path)) {
     // The comparison cannot complete: stop the other side too.
@@ -109,17 +109,23 @@ void ViewerSession::StartSide(int side, const std::string& given) {
   }
   if (side == 0) job_single_ = false;
   pending_[side] = PendingSide{nullptr, FileName(path), true};
-  if (AskBeforeLoading(path, side)) return;  // the side waits for the answer
+  if (ask && AskBeforeLoading(path, side)) return;  // the side waits for the answer
   job_path_[side] = path;
   job_wanted_[side] = true;
   jobs_[side].Start(path);
 }
 
 void ViewerSession::OpenCompare(const std::string& path_a, const std::string& path_b) {
+  // Both sides load at once: asked once, for their sum; what is shown stays until the answer.
+  if (AskBeforeComparing(path_a, path_b)) return;
+  StartCompare(path_a, path_b);
+}
+
+void ViewerSession::StartCompare(const std::string& path_a, const std::string& path_b) {
   status_.error.clear();
   assembling_ = true;
-  StartSide(0, path_a);
-  StartSide(1, path_b);
+  StartSide(0, path_a, false);
+  StartSide(1, path_b, false);
 }
 
 void ViewerSession::CompareWithCurrent(const std::string& path) {

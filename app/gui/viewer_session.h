@@ -178,7 +178,10 @@ class ViewerSession {
     bool loading = false;
   };
   bool ChooseTraceIn(std::string* path);
-  void StartSide(int side, const std::string& path);
+  // `ask`: false when the question was asked for both sides at once (OpenCompare).
+  void StartSide(int side, const std::string& path, bool ask = true);
+  void StartCompare(const std::string& path_a, const std::string& path_b);  // OpenCompare without the question
+  void StartRanks(const std::vector<std::string>& paths, const std::string& title, const std::string& run_dir);
   void Abandon(int job);  // cancels the job and drops its result (unlike a user's Cancel, no error shown)
   void TakeOutcome(int job);
   void StartAnalysis(const std::shared_ptr<const ui::TimelineData>& data);
@@ -192,6 +195,10 @@ class ViewerSession {
   // True when `path` looks larger than the memory available: the load of
   // `side` (-1 alone, 0 / 1 a comparison's side) waits for the question's answer.
   bool AskBeforeLoading(const std::string& path, int side);
+  // The same for both sides of a comparison loaded at once (their sum) and
+  // for a rank set (what its load holds at once, app/runs/rank_set_memory.h).
+  bool AskBeforeComparing(const std::string& path_a, const std::string& path_b);
+  bool AskBeforeRanks(const std::vector<std::string>& paths, const std::string& title, const std::string& run_dir);
   void WatchShown();       // forgets the files watched and the offer; watches the ranks on screen
   void WatchData(const std::string& label, const std::shared_ptr<const ui::TimelineData>& data);
   ui::CompareStatus MakeCompareStatus() const;
@@ -239,7 +246,13 @@ class ViewerSession {
   struct MemoryQuestion {
     std::string path, warning;
     int side = -1;  // -1 OpenFile, else StartSide's side
+    // Asked for a whole: both sides of OpenCompare (path and other), or the
+    // rank set of OpenRanks (paths, title, run_dir).
+    enum class Whole : uint8_t { kNo = 0, kPair, kRanks } whole = Whole::kNo;
+    std::string other, title, run_dir;
+    std::vector<std::string> paths;
   };
+  void AskMemory(MemoryQuestion question);  // queued; the front one is on screen
   std::vector<MemoryQuestion> memory_questions_;  // the front one is asked
   std::string memory_confirmed_;                  // answered Load anyway: loads without asking again
   ui::LoadMemoryPrompt memory_prompt_;

@@ -13,12 +13,38 @@
 
 #include "app/runs/profile_runs.h"
 #include "app/runs/rank_set.h"
+#include "app/runs/rank_set_memory.h"
 #include "loaders/memory_estimate.h"
 
 namespace stepline::app {
 
+namespace {
+// Ranks loaded at once by the window's ranks job (and so held at once).
+int RanksJobThreads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+}  // namespace
+
 void ViewerSession::OpenRanks(const std::vector<std::string>& paths, const std::string& title,
                               const std::string& run_dir) {
+  if (AskBeforeRanks(paths, title, run_dir)) return;  // what is shown stays until the answer
+  StartRanks(paths, title, run_dir);
+}
+
+bool ViewerSession::AskBeforeRanks(const std::vector<std::string>& paths, const std::string& title,
+                                   const std::string& run_dir) {
+  std::string warning = RankSetMemoryWarning(title, paths, RanksJobThreads(), run_dir, memory_budget_());
+  if (warning.empty()) return false;
+  MemoryQuestion q;
+  q.warning = std::move(warning);
+  q.whole = MemoryQuestion::Whole::kRanks;
+  q.paths = paths;
+  q.title = title;
+  q.run_dir = run_dir;
+  AskMemory(std::move(q));
+  return true;
+}
+
+void ViewerSession::StartRanks(const std::vector<std::string>& paths, const std::string& title,
+                               const std::string& run_dir) {
   ranks_job_title_ = title;
   ranks_job_paths_ = paths;
   status_.notice = "Loading the ranks of " + title + (run_dir.empty() ? "" : " (run " + run_dir + ")") + "...";
@@ -36,8 +62,7 @@ std::future<ViewerSession::RanksOutcome> ViewerSession::StartRanksJob(const std:
     try {
       auto run = std::make_shared<RanksRun>();
       std::ostringstream log;  // other runs of a TensorBoard tree: not shown in the window
-      out.error = LoadRankSet(paths, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), run.get(),
-                              log, run_dir);
+      out.error = LoadRankSet(paths, RanksJobThreads(), run.get(), log, run_dir);
       out.run = std::move(run);
     } catch (const std::exception& e) {
       // The ranks view fails alone; the window and what it shows stay.

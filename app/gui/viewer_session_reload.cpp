@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "app/runs/profile_runs.h"
 #include "loaders/memory_estimate.h"
 
 namespace stepline::app {
@@ -86,9 +87,37 @@ bool ViewerSession::AskBeforeLoading(const std::string& path, int side) {
   }
   std::string warning = loaders::MemoryWarning(path, loaders::EstimateLoadMemory(path), memory_budget_());
   if (warning.empty()) return false;
-  memory_questions_.push_back(MemoryQuestion{path, warning, side});
-  if (memory_questions_.size() == 1) memory_prompt_.Ask(std::move(warning));
+  MemoryQuestion q;
+  q.path = path;
+  q.warning = std::move(warning);
+  q.side = side;
+  AskMemory(std::move(q));
   return true;
+}
+
+bool ViewerSession::AskBeforeComparing(const std::string& path_a, const std::string& path_b) {
+  // A log directory stands for its newest run's trace, as StartSide takes it;
+  // one that holds none is reported by StartSide.
+  auto a = ChooseTrace(path_a);
+  auto b = ChooseTrace(path_b);
+  if (!a || !b) return false;
+  const loaders::MemoryEstimate sum =
+      loaders::AddEstimates({loaders::EstimateLoadMemory(a->path), loaders::EstimateLoadMemory(b->path)});
+  std::string warning =
+      loaders::MemoryWarning(a->path + " and " + b->path, "the two traces loaded at once need", sum, memory_budget_());
+  if (warning.empty()) return false;
+  MemoryQuestion q;
+  q.path = path_a;
+  q.warning = std::move(warning);
+  q.whole = MemoryQuestion::Whole::kPair;
+  q.other = path_b;
+  AskMemory(std::move(q));
+  return true;
+}
+
+void ViewerSession::AskMemory(MemoryQuestion question) {
+  memory_questions_.push_back(std::move(question));
+  if (memory_questions_.size() == 1) memory_prompt_.Ask(memory_questions_.front().warning);
 }
 
 void ViewerSession::AnswerMemoryQuestion(bool load_anyway) {
@@ -96,7 +125,20 @@ void ViewerSession::AnswerMemoryQuestion(bool load_anyway) {
   const MemoryQuestion q = memory_questions_.front();
   memory_questions_.erase(memory_questions_.begin());
   memory_prompt_.warning.clear();
-  if (load_anyway) {
+  if (q.whole == MemoryQuestion::Whole::kPair) {
+    if (load_anyway) {
+      StartCompare(q.path, q.other);
+    } else {
+      status_.notice = "Not compared: " + std::filesystem::path(q.path).filename().string() + " and " +
+                       std::filesystem::path(q.other).filename().string() + " were not loaded";
+    }
+  } else if (q.whole == MemoryQuestion::Whole::kRanks) {
+    if (load_anyway) {
+      StartRanks(q.paths, q.title, q.run_dir);
+    } else {
+      status_.notice = "Not loaded: the ranks of " + q.title;
+    }
+  } else if (load_anyway) {
     memory_confirmed_ = q.path;
     if (q.side < 0) {
       OpenFile(q.path);

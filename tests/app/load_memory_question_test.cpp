@@ -92,23 +92,23 @@ TEST_F(LoadMemoryQuestionTest, EnoughMemoryAsksNothing) {
   Settle();
 }
 
-TEST_F(LoadMemoryQuestionTest, ComparisonAsksPerSideAndACancelledSideEndsIt) {
+TEST_F(LoadMemoryQuestionTest, AComparisonAsksOnceAndAReplacedSideAlone) {
+  // Both sides load at once: one question for their sum
+  // (CompareMemoryQuestionTest checks the sum).
   session_.OpenCompare(a_, b_);
-  ASSERT_NE(session_.memory_question().find("a.json"), std::string::npos);
-  session_.AnswerMemoryQuestion(true);  // A loads
-  ASSERT_NE(session_.memory_question().find("b.json"), std::string::npos);
-  session_.AnswerMemoryQuestion(false);  // without B nothing is compared
-  EXPECT_EQ(session_.memory_question(), "");
-  Settle();
-  EXPECT_FALSE(session_.comparing());
-  EXPECT_EQ(session_.notice(), "Not compared: b.json was not loaded");
-  // Both answered Load anyway: the comparison is shown.
-  session_.OpenCompare(a_, b_);
-  session_.AnswerMemoryQuestion(true);
+  ASSERT_NE(session_.memory_question().find("a.json and "), std::string::npos) << session_.memory_question();
   session_.AnswerMemoryQuestion(true);
   EXPECT_EQ(session_.memory_question(), "");
   Settle();
-  EXPECT_TRUE(session_.comparing());
+  ASSERT_TRUE(session_.comparing()) << session_.error();
+  // Replacing a side loads that side alone, the other one held: asked for it alone.
+  session_.ReplaceSide(1, a_);
+  ASSERT_EQ(session_.memory_question().rfind(a_ + ": the trace needs about", 0), 0u) << session_.memory_question();
+  session_.AnswerMemoryQuestion(false);
+  EXPECT_EQ(session_.memory_question(), "");
+  Settle();
+  EXPECT_TRUE(session_.comparing()) << "the comparison on screen stays";
+  EXPECT_EQ(session_.notice(), "Not compared: a.json was not loaded");
 }
 
 TEST_F(LoadMemoryQuestionTest, TheWindowDrawsTheModal) {

@@ -116,5 +116,33 @@ TEST_F(MemoryLimitTest, RealTracesOfEachFormatNeverEndInASignal) {
   }
 }
 
+// `stepline ranks` and `diff` say at the start when the traces they load at
+// once look larger than the memory left: two 12 MB traces (about 84 MB
+// loaded together) under an 80 MB limit. The load then fails or not, never
+// in a signal.
+TEST_F(MemoryLimitTest, RanksAndDiffSayAtTheStartWhenWhatTheyHoldAtOnceLooksTooLarge) {
+  const std::filesystem::path ranks = dir_ / "ranks";
+  std::filesystem::create_directories(ranks);
+  for (int r = 0; r < 2; ++r) {
+    std::ofstream out(ranks / ("rank" + std::to_string(r) + ".json"), std::ios::trunc);
+    out << R"({"traceEvents":[{"ph":"X","name":")" << std::string(size_t{12} << 20, 'x')
+        << R"(","ts":0,"dur":5,"pid":1,"tid":1}]})";
+  }
+  const ChildResult r = RunLimited({"ranks", "--threads", "2", ranks.string()}, 80, dir_);
+  ASSERT_TRUE(r.exited) << "ended by signal " << r.code << "; stderr:\n" << r.err;
+  ASSERT_NE(r.code, 121) << "did not start under the limit";
+  EXPECT_EQ(r.err.rfind("stepline ranks: warning: " + ranks.string() + ": the 2 ranks loaded at once need about ", 0),
+            0u)
+      << r.err;
+  EXPECT_NE(r.err.find("2 rank files at once: 12 MB of chrome-json + 12 MB of chrome-json"), std::string::npos)
+      << r.err;
+  // `stepline diff` holds both traces at once: their sum, said at the start.
+  const std::string a = (ranks / "rank0.json").string(), b = (ranks / "rank1.json").string();
+  const ChildResult d = RunLimited({"diff", a, b}, 80, dir_);
+  ASSERT_TRUE(d.exited) << "ended by signal " << d.code << "; stderr:\n" << d.err;
+  const std::string said = "stepline diff: warning: " + a + " and " + b + ": the two traces loaded at once need about ";
+  EXPECT_EQ(d.err.rfind(said, 0), 0u) << d.err;
+}
+
 }  // namespace
 }  // namespace stepline::app

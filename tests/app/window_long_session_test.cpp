@@ -228,6 +228,38 @@ TEST(WindowMemoryQuestionTest, TheModalAsksBeforeTheLoad) {
   EXPECT_FALSE(session.loading());
 }
 
+// The same question before a rank set (what its load holds at once above a
+// fake budget of 1 KB), in the real window, saved as a PNG to look at.
+TEST(WindowMemoryQuestionTest, TheModalAsksBeforeARankSet) {
+  const char* display = std::getenv("DISPLAY");
+  if (display == nullptr || *display == '\0') GTEST_SKIP() << "run by TheModalAsksBeforeTheLoad's xvfb child";
+  const fs::path dir = MakeScratchDirRemovedAtExit("window-ranks-question");
+  for (int r = 0; r < 2; ++r) {
+    fs::copy_file(testing::TestDataPath("chrome_kineto_gpu.json"), dir / ("rank" + std::to_string(r) + ".json"));
+  }
+  GlWindow window;
+  GlWindow::Options options;
+  options.width = 1000;
+  options.height = 600;
+  options.font_scale = 1.f;
+  std::string error;
+  ASSERT_TRUE(window.Create(options, &error)) << error;
+  ui::DrawListQuadRenderer renderer;
+  ViewerSession session{RecentFiles("/dev/null/never")};
+  session.SetMemoryBudget([] { return loaders::MemoryBudget{1024, "cgroup memory.max"}; });
+  PictureSaver pictures;
+  session.OpenRanks({dir.string()}, dir.filename().string());  // as File > Open folder
+  for (int f = 0; f < 3; ++f) RunViewerFrame(window, session, pictures, nullptr, &renderer);
+  ASSERT_NE(session.memory_question().find("rank files at once"), std::string::npos) << session.memory_question();
+  EXPECT_FALSE(session.loading_ranks());
+  const char* keep = std::getenv("STEPLINE_LONG_SESSION_PNG_DIR");
+  session.state().pictures.export_folder = keep != nullptr ? std::string(keep) : dir.string();
+  pictures.RequestWindow();
+  for (int f = 0; f < 6 && pictures.pending(); ++f) RunViewerFrame(window, session, pictures, nullptr, &renderer);
+  EXPECT_FALSE(pictures.pending());
+  EXPECT_NE(session.memory_question(), "") << "the picture does not answer the question";
+}
+
 // The ranks view with a rank file changed on disk: Reload / Dismiss and the
 // notice above the table, in the real window, saved as a PNG to look at.
 TEST(WindowMemoryQuestionTest, RanksViewOffersReloadForAChangedRank) {
