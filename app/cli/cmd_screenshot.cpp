@@ -36,6 +36,7 @@ constexpr const char* kUsage =
     "       [--theme dark|light] [--notes FILE]  (FILE: exported notes drawn on the timeline;\n"
     "       the trace's own saved notes are drawn anyway)\n"
     "       [--file-dialog DIR]  (the File > Open dialog up, listing DIR)\n"
+    "       [--efficiency-settings]  (the Efficiency settings window up over the single view)\n"
     "       [--headlines FILE]  (every headline figure drawn, as view, subject, figure, text lines)\n"
     "       [--peak-tflops X] [--peak-dtype T] [--batch-size N]  (the analysis' efficiency options, as report's)\n"
     "       stepline screenshot PATH... --view ranks --out OUT.png [--runs] [--step N] [--range START_MS:END_MS]\n"
@@ -136,7 +137,7 @@ LoadedData LoadInput(const std::string& path, const std::string& demo, std::stri
 int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(
       args,
-      ArgSpec{{"--force", "--caption", "--help", "--runs", "--critical-path"},
+      ArgSpec{{"--force", "--caption", "--help", "--runs", "--critical-path", "--efficiency-settings"},
               {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step", "--file-dialog", "--headlines",
                "--theme", "--notes", "--peak-tflops", "--peak-dtype", "--batch-size"}});
   if (parsed.ok() && parsed->Has("--help")) {
@@ -315,6 +316,8 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   }
   // The Open dialog up over the view, listing DIR (pictures of the dialog).
   if (const auto dialog_dir = a.Value("--file-dialog")) session.BrowseFor(ViewerSession::Pick::kOpen, *dialog_dir);
+  // The Efficiency settings window up, filled with the options the picture's analysis used.
+  if (a.Has("--efficiency-settings") && !view.compare) session.state().requests.efficiency_settings = true;
   // A few frames let ImGui settle table and window sizes.
   const std::string headlines_path = a.Value("--headlines").value_or("");
   std::vector<ui::DrawnHeadline> drawn;

@@ -92,7 +92,9 @@ int RunViewer(const Args& args, std::ostream& out, std::ostream& err) {
   // second on llvmpipe), so the two overlap (a cached 10M-slice
   // trace on screen within 1 s). Nothing here needs the window yet.
   ViewerSession session{RecentFiles()};
-  session.SetEfficiencySources(EfficiencyStore(DefaultEfficiencyStorePath()), efficiency, files);
+  // Without a file the options apply to the demo the window opens (its path is "").
+  session.SetEfficiencySources(EfficiencyStore(DefaultEfficiencyStorePath()), efficiency,
+                               files.empty() ? std::vector<std::string>{""} : files);
   if (ranks) {
     session.ShowRanks(ranks, parsed->positionals().size() == 1 ? parsed->positionals().front() : "ranks");
   } else if (files.size() >= 2) {
