@@ -90,7 +90,7 @@ std::optional<analysis::EfficiencyOptions> EfficiencySettings::Draw() {
     ImGui::Spacing();
     const float field_w = 200 * s;
     ImGui::SetNextItemWidth(field_w);
-    ImGui::InputDouble("Peak TFLOP/s", &peak_tflops_, 0, 0, "%.1f");
+    ImGui::InputDouble("Peak TFLOP/s (0: the table's)", &peak_tflops_, 0, 0, "%.1f");
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("The device's dense peak for MFU (as --peak-tflops); 0: the one assets/device_peaks.tsv gives");
     }
@@ -104,7 +104,7 @@ std::optional<analysis::EfficiencyOptions> EfficiencySettings::Draw() {
         nullptr, kEfficiencyDtypeCount + 1);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Which of the device's peaks the table gives (as --peak-dtype)");
     ImGui::SetNextItemWidth(field_w);
-    ImGui::InputInt("Batch size", &batch_size_);
+    ImGui::InputInt("Batch size (0: none)", &batch_size_);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Samples per step (as --batch-size); 0: none, no samples/s");
     if (!error_.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kErrorText), "%s", error_.c_str());
     ImGui::Spacing();
