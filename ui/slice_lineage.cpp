@@ -1,36 +1,13 @@
 // SliceAncestors, SliceChildCounts and SliceArgsJson; see slice_lineage.h.
 #include "ui/slice_lineage.h"
 
+#include "model/text_format.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 namespace stepline::ui {
-namespace {
-
-void AppendJsonString(std::string_view s, std::string* out) {
-  out->push_back('"');
-  for (const char c : s) {
-    switch (c) {
-      case '"': *out += "\\\""; break;
-      case '\\': *out += "\\\\"; break;
-      case '\n': *out += "\\n"; break;
-      case '\r': *out += "\\r"; break;
-      case '\t': *out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-          *out += buf;
-        } else {
-          out->push_back(c);
-        }
-    }
-  }
-  out->push_back('"');
-}
-
-}  // namespace
 
 std::vector<SliceId> SliceAncestors(const Trace& trace, SliceId slice) {
   std::vector<SliceId> chain;
@@ -64,14 +41,14 @@ std::string SliceArgsJson(const Trace& trace, SliceId slice) {
   std::string out = "{";
   for (uint32_t r = args.set_begin(set); r < args.set_end(set); ++r) {
     if (out.size() > 1) out += ", ";
-    AppendJsonString(trace.str(args.key()[r]), &out);
+    text::AppendJsonString(&out, trace.str(args.key()[r]));
     out += ": ";
     const ArgValue v = args.value(r);
     switch (v.type) {
       case ArgType::kInt: out += std::to_string(v.as_int()); break;
       case ArgType::kUint: out += std::to_string(v.as_uint()); break;
       // A number held for its digits (an id past 2^53): a string, as the exports write it.
-      case ArgType::kDecimalString: AppendJsonString(std::to_string(v.as_uint()), &out); break;
+      case ArgType::kDecimalString: text::AppendJsonString(&out, std::to_string(v.as_uint())); break;
       case ArgType::kDouble: {
         if (!std::isfinite(v.as_double())) {
           out += "null";  // JSON has no NaN or infinity
@@ -83,7 +60,7 @@ std::string SliceArgsJson(const Trace& trace, SliceId slice) {
         break;
       }
       case ArgType::kBool: out += v.as_bool() ? "true" : "false"; break;
-      case ArgType::kString: AppendJsonString(trace.str(v.as_string()), &out); break;
+      case ArgType::kString: text::AppendJsonString(&out, trace.str(v.as_string())); break;
       case ArgType::kJson: {
         const std::string_view text = trace.str(v.as_string());
         if (text.empty()) {

@@ -9,9 +9,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/output/json_reader.h"
 #include "app/output/json_writer.h"
 #include "export/safe_write.h"
+#include "model/json_value.h"
 
 namespace stepline::app {
 namespace fs = std::filesystem;

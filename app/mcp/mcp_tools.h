@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "app/mcp/trace_cache.h"
-#include "app/output/json_reader.h"
+#include "model/json_value.h"
 
 namespace stepline::app {
 

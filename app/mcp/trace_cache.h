@@ -10,10 +10,10 @@
 #include <memory>
 #include <string>
 
-#include "app/output/json_reader.h"
 #include "app/runs/cached_trace_load.h"
 #include "model/analysis/report.h"
 #include "model/analysis/trace_analysis.h"
+#include "model/json_value.h"
 #include "model/result.h"
 #include "query/query_session.h"
 

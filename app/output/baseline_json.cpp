@@ -4,8 +4,8 @@
 #include <cmath>
 #include <optional>
 
-#include "app/output/json_reader.h"
 #include "app/output/json_writer.h"
+#include "model/json_value.h"
 
 namespace stepline::app {
 namespace baseline_io {

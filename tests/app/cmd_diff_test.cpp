@@ -15,17 +15,17 @@
 
 #include "app/cli/commands.h"
 #include "demo/demo_generator.h"
+#include "model/json_value.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/support/file_bytes.h"
-#include "tests/support/mini_json.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {
 namespace {
 
 namespace fs = std::filesystem;
-using ::stepline::testing::JsonValue;
-using ::stepline::testing::ParseJson;
+using ::stepline::JsonValue;
+using ::stepline::ParseJson;
 using Strings = std::vector<std::string>;
 
 JsonValue ParseOrFail(const RunOutput& r) {

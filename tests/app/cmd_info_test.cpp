@@ -8,15 +8,15 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "model/json_value.h"
 #include "tests/app/command_test_helpers.h"
-#include "tests/support/mini_json.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {
 namespace {
 
-using ::stepline::testing::JsonValue;
-using ::stepline::testing::ParseJson;
+using ::stepline::JsonValue;
+using ::stepline::ParseJson;
 using ::stepline::testing::TestDataPath;
 
 RunOutput Info(const Args& args) { return RunCommand(RunInfo, args); }

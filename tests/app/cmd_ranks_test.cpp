@@ -11,16 +11,16 @@
 #include "app/cli/commands.h"
 #include "app/runs/rank_set.h"
 #include "model/analysis/headline.h"
+#include "model/json_value.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/loaders/xspace_ranks_builder.h"
-#include "tests/support/mini_json.h"
 
 namespace stepline::app {
 namespace {
 
 namespace fs = std::filesystem;
-using ::stepline::testing::JsonValue;
-using ::stepline::testing::ParseJson;
+using ::stepline::JsonValue;
+using ::stepline::ParseJson;
 
 fs::path WriteDemo(const std::string& name, int ranks, int skew_us = 0) {
   const fs::path dir = MakeScratchDirRemovedAtExit(name);

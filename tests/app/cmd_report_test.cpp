@@ -14,15 +14,15 @@
 #include "app/cli/commands.h"
 #include "demo/demo_generator.h"
 #include "model/analysis/headline.h"
+#include "model/json_value.h"
 #include "tests/app/command_test_helpers.h"
-#include "tests/support/mini_json.h"
 
 namespace stepline::app {
 namespace {
 
 namespace fs = std::filesystem;
-using ::stepline::testing::JsonValue;
-using ::stepline::testing::ParseJson;
+using ::stepline::JsonValue;
+using ::stepline::ParseJson;
 using Strings = std::vector<std::string>;
 
 RunOutput Report(const Args& args) { return RunCommand(RunReport, args); }

@@ -19,8 +19,8 @@
 #include "app/cli/commands.h"
 #include "demo/demo_generator.h"
 #include "export/chrome_json_writer.h"
+#include "model/json_value.h"
 #include "tests/support/file_bytes.h"
-#include "tests/support/mini_json.h"
 
 namespace stepline::app {
 
@@ -68,15 +68,15 @@ inline std::filesystem::path MakeScratchDirRemovedAtExit(const std::string& name
 }
 
 // A JSON number as an integer; -1 when it is not a number.
-inline int64_t Number(const ::stepline::testing::JsonValue& v) {
+inline int64_t Number(const ::stepline::JsonValue& v) {
   return static_cast<int64_t>(v.AsDouble().value_or(-1));
 }
 
 // A member that must exist; a failure (not a crash) when it does not.
-inline const ::stepline::testing::JsonValue& Member(const ::stepline::testing::JsonValue& object,
+inline const ::stepline::JsonValue& Member(const ::stepline::JsonValue& object,
                                                     std::string_view key) {
-  static const ::stepline::testing::JsonValue kMissing;
-  const ::stepline::testing::JsonValue* v = object.Find(key);
+  static const ::stepline::JsonValue kMissing;
+  const ::stepline::JsonValue* v = object.Find(key);
   if (v == nullptr) ADD_FAILURE() << "no member \"" << key << "\"";
   return v ? *v : kMissing;
 }

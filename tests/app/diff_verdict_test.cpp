@@ -12,14 +12,14 @@
 #include "app/cli/commands.h"
 #include "demo/demo_generator.h"
 #include "export/chrome_json_writer.h"
+#include "model/json_value.h"
 #include "tests/app/command_test_helpers.h"
-#include "tests/support/mini_json.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {
 namespace {
 
-using ::stepline::testing::JsonValue;
+using ::stepline::JsonValue;
 
 class DiffVerdictTest : public ::testing::Test {
  protected:
@@ -47,7 +47,7 @@ class DiffVerdictTest : public ::testing::Test {
     with_json.push_back("--json");
     const RunOutput r = RunCommand(RunDiff, with_json);
     EXPECT_EQ(r.code, 0) << r.err;
-    auto json = ::stepline::testing::ParseJson(r.out);
+    auto json = ::stepline::ParseJson(r.out);
     EXPECT_TRUE(json.has_value()) << r.out.substr(0, 500);
     const JsonValue* v = json ? json->Find("verdict") : nullptr;
     EXPECT_NE(v, nullptr);

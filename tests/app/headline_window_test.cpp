@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "model/json_value.h"
 #include "model/text_format.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/app/screenshot_test_helpers.h"
-#include "tests/support/mini_json.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {
@@ -65,16 +65,16 @@ HeadlineWinReport HeadlineWinReportOf(const std::string& file, const std::vector
   args.insert(args.end(), extra.begin(), extra.end());
   const RunOutput out = RunCommand(RunReport, args);
   EXPECT_EQ(out.code, 0) << file << ": " << out.err;
-  const auto json = ::stepline::testing::ParseJson(out.out);
+  const auto json = ::stepline::ParseJson(out.out);
   if (!json) {
     ADD_FAILURE() << "report --json of " << file << " is not JSON";
     return r;
   }
-  const ::stepline::testing::JsonValue& st = Member(*json, "step_stats");
+  const ::stepline::JsonValue& st = Member(*json, "step_stats");
   r.steps = Number(Member(st, "count"));
   r.mean_ns = Number(Member(st, "mean_ns"));
   r.std_ns = Number(Member(st, "sample_std_ns"));
-  const ::stepline::testing::JsonValue& busy = Member(*json, "gpu_busy_percent");
+  const ::stepline::JsonValue& busy = Member(*json, "gpu_busy_percent");
   r.has_busy = !busy.is_null() && r.steps > 0;
   r.busy = busy.AsDouble().value_or(0);
   const ::stepline::testing::JsonValue& samples = Member(Member(*json, "throughput"), "samples_per_s");

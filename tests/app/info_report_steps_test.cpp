@@ -10,15 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "model/json_value.h"
 #include "tests/app/command_test_helpers.h"
-#include "tests/support/mini_json.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {
 namespace {
 
 namespace fs = std::filesystem;
-using ::stepline::testing::ParseJson;
+using ::stepline::ParseJson;
 
 // Every trace a MANIFEST.tsv lists (first column, relative to the manifest;
 // header skipped).

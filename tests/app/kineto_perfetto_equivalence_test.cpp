@@ -13,17 +13,17 @@
 #include <string>
 #include <vector>
 
+#include "model/json_value.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/support/kineto_perfetto_convert.h"
-#include "tests/support/mini_json.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {
 namespace {
 
 namespace fs = std::filesystem;
-using ::stepline::testing::JsonValue;
-using ::stepline::testing::ParseJson;
+using ::stepline::JsonValue;
+using ::stepline::ParseJson;
 
 std::string KpeGunzip(const std::string& bytes) {
   z_stream z{};

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "tests/support/mini_json.h"
+#include "model/json_value.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {
@@ -62,9 +62,9 @@ TEST_F(MainTest, UnknownCommandExitsTwoWithUsageOnStderr) {
 TEST_F(MainTest, InfoJsonIsOneObjectOnStdout) {
   const Command c = RunStepline("info --json '" + testing::TestDataPath("app_small.json") + "'");
   EXPECT_EQ(c.code, 0);
-  const auto json = testing::ParseJson(c.out);
+  const auto json = stepline::ParseJson(c.out);
   ASSERT_TRUE(json.has_value()) << c.out;
-  EXPECT_EQ(json->type, testing::JsonValue::Type::kObject);
+  EXPECT_EQ(json->type, stepline::JsonValue::Type::kObject);
 }
 
 TEST_F(MainTest, InfoOnAMissingFileExitsOne) {

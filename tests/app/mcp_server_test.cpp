@@ -15,14 +15,14 @@
 #include "app/cli/commands.h"
 #include "app/mcp/mcp_server.h"
 #include "demo/demo_generator.h"
+#include "model/json_value.h"
 #include "tests/app/command_test_helpers.h"
-#include "tests/support/mini_json.h"
 
 namespace stepline::app {
 namespace {
 
-using ::stepline::testing::JsonValue;
-using ::stepline::testing::ParseJson;
+using ::stepline::JsonValue;
+using ::stepline::ParseJson;
 
 std::string Quote(const std::string& s) { return "\"" + s + "\""; }
 

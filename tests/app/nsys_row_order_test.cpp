@@ -8,15 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "model/json_value.h"
 #include "tests/app/command_test_helpers.h"
-#include "tests/support/mini_json.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {
 namespace {
 
 namespace fs = std::filesystem;
-using ::stepline::testing::ParseJson;
+using ::stepline::ParseJson;
 
 // Rewrites every table with a "start" column in a fixed scrambled row order.
 void NroShuffleRows(const std::string& path) {
@@ -46,7 +46,7 @@ void NroShuffleRows(const std::string& path) {
   EXPECT_GE(shuffled, 4u);  // kernels, copies, runtime calls, NVTX at least
 }
 
-bool NroEqual(const ::stepline::testing::JsonValue& a, const ::stepline::testing::JsonValue& b) {
+bool NroEqual(const ::stepline::JsonValue& a, const ::stepline::JsonValue& b) {
   if (a.type != b.type || a.text != b.text || a.boolean != b.boolean || a.items.size() != b.items.size() ||
       a.members.size() != b.members.size())
     return false;

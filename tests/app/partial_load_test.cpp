@@ -65,18 +65,18 @@ TEST_F(PartialLoadTest, ReportPrintsTheDiagnosticsFirst) {
   EXPECT_LT(text.out.find("data_loss truncated x1"), text.out.find("\nfile ")) << "before the report's first line";
   const RunOutput json = RunCommand(RunReport, {cut_, "--json"});
   ASSERT_EQ(json.code, 0) << json.err;
-  const auto doc = testing::ParseJson(json.out);
+  const auto doc = stepline::ParseJson(json.out);
   ASSERT_TRUE(doc) << json.out.substr(0, 200);
   ASSERT_NE(doc->Find("partial"), nullptr);
   EXPECT_TRUE(doc->Find("partial")->boolean);
-  const testing::JsonValue& diagnostics = Member(*doc, "diagnostics");
+  const stepline::JsonValue& diagnostics = Member(*doc, "diagnostics");
   ASSERT_EQ(diagnostics.items.size(), 1u);
   EXPECT_EQ(Member(diagnostics.items[0], "severity").text, "data_loss");
   EXPECT_EQ(Member(diagnostics.items[0], "code").text, "truncated");
   EXPECT_NE(Member(*doc, "data_loss").text.find("byte 300,000"), std::string::npos);
   // A whole file: no warning line, partial false, the key still there.
   const RunOutput good = RunCommand(RunReport, {full_, "--json"});
-  const auto good_doc = testing::ParseJson(good.out);
+  const auto good_doc = stepline::ParseJson(good.out);
   ASSERT_TRUE(good_doc);
   EXPECT_FALSE(Member(*good_doc, "partial").boolean);
   EXPECT_TRUE(Member(*good_doc, "data_loss").is_null());
@@ -90,7 +90,7 @@ TEST_F(PartialLoadTest, DiffSaysWhichSideIsPartial) {
       << text.out.substr(0, 300);
   const RunOutput json = RunCommand(RunDiff, {full_, cut_, "--json"});
   ASSERT_EQ(json.code, 0) << json.err;
-  const auto doc = testing::ParseJson(json.out);
+  const auto doc = stepline::ParseJson(json.out);
   ASSERT_TRUE(doc) << json.out.substr(0, 200);
   EXPECT_FALSE(Member(Member(*doc, "a_load"), "partial").boolean);
   EXPECT_TRUE(Member(Member(*doc, "b_load"), "partial").boolean);

@@ -16,9 +16,9 @@
 #include "demo/demo_generator.h"
 #include "export/chrome_json_writer.h"
 #include "export/sqlite_export.h"
+#include "model/json_value.h"
 #include "query/query_session.h"
 #include "tests/app/command_test_helpers.h"
-#include "tests/support/mini_json.h"
 
 namespace stepline::app {
 namespace {
@@ -203,7 +203,7 @@ TEST_F(QueryTest, TheCommandPrintsATableCsvAndJson) {
 
   const RunOutput json = RunCommand(RunQuery, {JsonPath(), sql, "--json", "--max-rows", "2"});
   ASSERT_EQ(json.code, 0) << json.err;
-  auto parsed = ::stepline::testing::ParseJson(json.out);
+  auto parsed = ::stepline::ParseJson(json.out);
   ASSERT_TRUE(parsed.has_value()) << json.out;
   EXPECT_EQ(Member(*parsed, "rows").items.size(), 2u);
   EXPECT_TRUE(Member(*parsed, "truncated").boolean);

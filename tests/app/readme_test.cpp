@@ -25,15 +25,15 @@
 
 #include "app/cli/commands.h"
 #include "model/diagnostics.h"
+#include "model/json_value.h"
 #include "tests/support/file_bytes.h"
-#include "tests/support/mini_json.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {
 namespace {
 
-using ::stepline::testing::JsonValue;
-using ::stepline::testing::ParseJson;
+using ::stepline::JsonValue;
+using ::stepline::ParseJson;
 
 // A file of the source tree, by its path from the root ("docs/cli.md").
 std::string ReadDoc(const std::string& path) {

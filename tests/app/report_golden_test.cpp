@@ -10,16 +10,16 @@
 #include <string_view>
 #include <vector>
 
-#include "loaders/byte_source.h"
 #include "demo/demo_scenarios.h"
+#include "loaders/byte_source.h"
+#include "model/json_value.h"
 #include "tests/app/command_test_helpers.h"
-#include "tests/support/mini_json.h"
 
 namespace stepline::app {
 namespace {
 
-using ::stepline::testing::JsonValue;
-using ::stepline::testing::ParseJson;
+using ::stepline::JsonValue;
+using ::stepline::ParseJson;
 
 // Keys the report gained on purpose; see the goldens' README.
 // The load's diagnostics, so a cut file is never analysed

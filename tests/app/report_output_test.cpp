@@ -11,15 +11,15 @@
 
 #include "demo/demo_generator.h"
 #include "loaders/load.h"
-#include "tests/support/mini_json.h"
+#include "model/json_value.h"
 #include "tests/support/synthetic_trace.h"
 #include "ui/table_export.h"
 
 namespace stepline::app {
 namespace {
 
-using ::stepline::testing::JsonValue;
-using ::stepline::testing::ParseJson;
+using ::stepline::JsonValue;
+using ::stepline::ParseJson;
 using ::stepline::testing::SyntheticTrace;
 using ::stepline::testing::Us;
 using Strings = std::vector<std::string>;

@@ -4,13 +4,13 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/support/mini_json.h"
+#include "model/json_value.h"
 
 namespace stepline::app {
 namespace {
 
-using ::stepline::testing::JsonValue;
-using ::stepline::testing::ParseJson;
+using ::stepline::JsonValue;
+using ::stepline::ParseJson;
 
 // Span 1000.5 .. 1100.5 us -> shift = ceil(100) + 1000 = 1100 us.
 constexpr std::string_view kObjectForm = R"({"meta": {"traceEvents": 1},

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "tests/support/mini_json.h"
+#include "model/json_value.h"
 
 namespace stepline::testing {
 namespace {

@@ -1,7 +1,8 @@
-// JsonValue: a small JSON reader for the documents the app reads back (saved
-// baselines, MCP requests), which are small: a tree of values, no simdjson
-// (only stepline_loaders sees it). Keeps object keys in order; numbers keep
-// their text so 64-bit integers convert exactly.
+// JsonValue: a small JSON tree reader and writer for the small documents
+// Stepline reads back (saved baselines, notes, MCP requests) and for the
+// tests that check the --json outputs. Not for traces: those go through
+// simdjson in loaders/. Keeps object keys in order and duplicates visible;
+// numbers keep their text so 64-bit integers convert exactly.
 #pragma once
 
 #include <charconv>
@@ -13,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace stepline::app {
+namespace stepline {
 
 struct JsonMember;  // a key and its value, defined below
 
@@ -68,4 +69,4 @@ std::optional<JsonValue> ParseJson(std::string_view text, size_t* error_offset);
 std::string ToJson(const JsonValue& v);
 void AppendJson(const JsonValue& v, std::string* out);
 
-}  // namespace stepline::app
+}  // namespace stepline

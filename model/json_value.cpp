@@ -1,7 +1,7 @@
-// The reader of json_reader.h.
-#include "app/output/json_reader.h"
+// The reader and writer of json_value.h.
+#include "model/json_value.h"
 
-#include "export/json_text.h"
+#include "model/text_format.h"
 
 #include <algorithm>
 #include <charconv>
@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-namespace stepline::app {
+namespace stepline {
 
 const JsonValue* JsonValue::Find(std::string_view key) const {
   for (const auto& [k, v] : members) {
@@ -205,7 +205,7 @@ void AppendJson(const JsonValue& v, std::string* out) {
     case JsonValue::Type::kNull: out->append("null"); break;
     case JsonValue::Type::kBool: out->append(v.boolean ? "true" : "false"); break;
     case JsonValue::Type::kNumber: out->append(v.text); break;
-    case JsonValue::Type::kString: exports::AppendJsonString(out, v.text); break;
+    case JsonValue::Type::kString: text::AppendJsonString(out, v.text); break;
     case JsonValue::Type::kArray:
       out->push_back('[');
       for (size_t i = 0; i < v.items.size(); ++i) {
@@ -218,7 +218,7 @@ void AppendJson(const JsonValue& v, std::string* out) {
       out->push_back('{');
       for (size_t i = 0; i < v.members.size(); ++i) {
         if (i) out->push_back(',');
-        exports::AppendJsonString(out, v.members[i].first);
+        text::AppendJsonString(out, v.members[i].first);
         out->push_back(':');
         AppendJson(v.members[i].second, out);
       }
@@ -233,4 +233,4 @@ std::string ToJson(const JsonValue& v) {
   return out;
 }
 
-}  // namespace stepline::app
+}  // namespace stepline
