@@ -9,7 +9,7 @@
 
 #include "app/cli/commands.h"
 #include "tests/app/command_test_helpers.h"
-#include "tests/support/mini_json.h"
+#include "model/json_value.h"
 
 namespace stepline::app {
 namespace {
@@ -21,9 +21,9 @@ TEST(ArithmeticIntensityTest, ReportJsonGivesThePlantedMatmulsIntensity) {
   ASSERT_EQ(demo.code, 0) << demo.err;
   const RunOutput out = RunCommand(RunReport, {trace, "--json"});
   ASSERT_EQ(out.code, 0) << out.err;
-  const auto json = ::stepline::testing::ParseJson(out.out);
+  const auto json = ::stepline::ParseJson(out.out);
   ASSERT_TRUE(json);
-  std::map<std::string, const ::stepline::testing::JsonValue*> by_name;
+  std::map<std::string, const ::stepline::JsonValue*> by_name;
   for (const auto& op : Member(*json, "ops").items) {
     if (Member(op, "kind").text == "host_op") by_name[Member(op, "name").text] = &op;
   }

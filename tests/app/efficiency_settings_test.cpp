@@ -15,7 +15,7 @@
 #include "app/gui/efficiency_store.h"
 #include "app/gui/viewer_session.h"
 #include "tests/app/command_test_helpers.h"
-#include "tests/support/mini_json.h"
+#include "model/json_value.h"
 
 namespace stepline::app {
 namespace {
@@ -67,7 +67,7 @@ std::pair<double, double> EffSettingsReport(const std::string& file, std::vector
   args.insert(args.begin(), {file, "--json"});
   const RunOutput out = RunCommand(RunReport, args);
   EXPECT_EQ(out.code, 0) << out.err;
-  const auto json = ::stepline::testing::ParseJson(out.out);
+  const auto json = ::stepline::ParseJson(out.out);
   if (!json) return {-2, -2};
   const auto& samples = Member(Member(*json, "throughput"), "samples_per_s");
   const auto& peak = Member(Member(*json, "efficiency"), "peak_tflops");

@@ -77,7 +77,7 @@ HeadlineWinReport HeadlineWinReportOf(const std::string& file, const std::vector
   const ::stepline::JsonValue& busy = Member(*json, "gpu_busy_percent");
   r.has_busy = !busy.is_null() && r.steps > 0;
   r.busy = busy.AsDouble().value_or(0);
-  const ::stepline::testing::JsonValue& samples = Member(Member(*json, "throughput"), "samples_per_s");
+  const ::stepline::JsonValue& samples = Member(Member(*json, "throughput"), "samples_per_s");
   r.has_samples = !samples.is_null();
   r.samples = samples.AsDouble().value_or(0);
   return r;
