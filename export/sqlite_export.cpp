@@ -137,7 +137,7 @@ CREATE TABLE op_stat(
   bound TEXT                -- compute, memory; NULL unclassified
 );
 CREATE TABLE headline(      -- the window's headline figures, as its overview prints them
-  figure TEXT PRIMARY KEY,  -- steps, mean_step, device_busy, device_idle, top_idle_cause, most_blamed, memory_peak
+  figure TEXT PRIMARY KEY,  -- steps, mean_step, device_busy, device_idle, top_idle_cause, most_blamed, memory_peak, mfu, samples_per_s
   label TEXT NOT NULL,      -- "GPU busy", ...
   value TEXT NOT NULL       -- "54.9%", ...; "-" when the trace has none
 );

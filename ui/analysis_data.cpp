@@ -3,10 +3,12 @@
 
 namespace stepline::ui {
 
-AnalysisData ComputeAnalysisData(const Trace& trace, const std::atomic<bool>* cancel) {
+AnalysisData ComputeAnalysisData(const Trace& trace, const std::atomic<bool>* cancel,
+                                 const analysis::EfficiencyOptions& efficiency) {
   AnalysisData a;
   analysis::AnalysisOptions options;
   options.cancel = cancel;
+  options.efficiency = efficiency;
   static_cast<analysis::TraceAnalysis&>(a) = analysis::ComputeAnalysis(trace, options);
   if (cancel != nullptr && cancel->load()) return a;
   a.report = analysis::ResolveReport(trace, a);

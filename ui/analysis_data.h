@@ -19,9 +19,12 @@ struct AnalysisData : analysis::TraceAnalysis {
   analysis::Report report;  // ResolveReport of this analysis
 };
 
-// ComputeAnalysis with the default options, then ResolveReport; stops early
-// (a partial result, to be discarded) once `*cancel` is set.
-AnalysisData ComputeAnalysisData(const Trace& trace, const std::atomic<bool>* cancel = nullptr);
+// ComputeAnalysis with the default options but `efficiency` (the peak and
+// batch size of the command line or the window's Efficiency settings), then
+// ResolveReport; stops early (a partial result, to be discarded) once
+// `*cancel` is set.
+AnalysisData ComputeAnalysisData(const Trace& trace, const std::atomic<bool>* cancel = nullptr,
+                                 const analysis::EfficiencyOptions& efficiency = {});
 
 // The index into report.devices (== devices) of device ordinal `device_id`, -1 none.
 inline int32_t DeviceIndexOfId(const AnalysisData& a, int32_t device_id) { return a.DeviceIndexOfId(device_id); }

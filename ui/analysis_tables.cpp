@@ -25,7 +25,7 @@ TextTable OpsTable(const analysis::Report& report, const std::vector<uint32_t>& 
   TextTable t;
   t.header = {"name",   "kind",   "count",  "total_ns", "self_ns",
               "avg_ns", "min_ns", "max_ns", "percent",  "cumulative_percent",
-              "flops",  "achieved_tflops",  "bound"};
+              "flops",  "achieved_tflops",  "arithmetic_intensity", "bound"};
   for (uint32_t i : rows) {
     const analysis::ReportOp& op = report.ops[i];
     t.rows.push_back({std::string(op.name), std::string(analysis::OpKindName(op.kind)),
@@ -33,6 +33,7 @@ TextTable OpsTable(const analysis::Report& report, const std::vector<uint32_t>& 
                       IntCell(op.avg_ns), IntCell(op.min_ns), IntCell(op.max_ns), FixedCell(op.percent, 3),
                       FixedCell(op.cumulative_percent, 3), op.flops < 0 ? std::string() : FixedCell(op.flops, 0),
                       op.achieved_tflops < 0 ? std::string() : FixedCell(op.achieved_tflops, 3),
+                      op.intensity < 0 ? std::string() : FixedCell(op.intensity, 3),
                       std::string(analysis::OpBoundName(op.bound))});
   }
   return t;

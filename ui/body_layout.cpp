@@ -48,6 +48,7 @@ std::string OverviewSummaryLine(const AnalysisData& a) {
   const auto text = [&](HeadlineFigure f) { return HeadlineFigureText("summary line", h, f); };
   std::string line = text(HeadlineFigure::kSteps) + (h.steps == 1 ? " step" : " steps");
   if (h.steps > 0) line += "  |  step " + text(HeadlineFigure::kMeanStep);
+  if (h.has_samples) line += "  |  " + text(HeadlineFigure::kSamplesPerS) + " samples/s";
   if (a.report.primary_device_index < 0) return line + "  |  no GPU activity";
   line += "  |  " + analysis::HeadlineLabel(h, HeadlineFigure::kDeviceBusy) + " " + text(HeadlineFigure::kDeviceBusy);
   if (h.has_top_idle_cause) {

@@ -28,5 +28,9 @@ void RecordHeadlines(std::vector<DrawnHeadline>* sink);
 // HeadlineText(h, figure), noted for the recorder under `view`.
 std::string HeadlineFigureText(const char* view, const analysis::Headline& h, analysis::HeadlineFigure figure,
                                const std::string& subject = {});
+// One value formatted as its figure is (analysis::HeadlineValueText), noted
+// the same way: a step's own samples/s in the step chart's tooltip.
+std::string HeadlineValueFigureText(const char* view, analysis::HeadlineFigure figure, double value,
+                                    const std::string& subject = {});
 
 }  // namespace stepline::ui

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "ui/analysis_format.h"
 #include "ui/analysis_pending.h"
@@ -94,6 +95,12 @@ ViewRequests MainView::Draw(ViewState& state, const AppStatus& status, QuadRende
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && status.loading) req.cancel_load = true;
   ImGui::End();
   DrawHelp(state);
+  // The overview's MFU and samples/s tiles and View > Efficiency settings open it.
+  if (std::exchange(state.requests.efficiency_settings, false) && state.data && state.data->analysis_ready) {
+    efficiency_settings_.Open(state.data->efficiency, state.data->analysis.efficiency);
+  }
+  if (!state.data) efficiency_settings_.Close();
+  req.efficiency = efficiency_settings_.Draw();
   if (state.trace() != nullptr) DrawDiagnosticsWindow(*state.trace(), status.title, &diagnostics_open_);
   toast_.Draw(status.notice, status.capturing);
   return req;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ui/details_panel.h"
+#include "ui/efficiency_settings.h"
 #include "ui/input/test_events.h"
 #include "ui/keys_window.h"
 #include "ui/idle_gaps_panel.h"
@@ -62,6 +63,8 @@ struct ViewRequests {
   std::vector<ExportRequest> exports;       // tables (CSV) and charts (SVG) to save
   bool export_notes = false;   // File > Export notes: the app writes them beside the pictures
   bool import_notes = false;   // File > Import notes: the app asks for the file
+  // Efficiency settings' Apply: analyse the trace on screen again with these (and keep them for it).
+  std::optional<analysis::EfficiencyOptions> efficiency;
   std::string notice;          // a key's short confirmation ("Note 2 added"), for the toast
   bool quit = false;
 };
@@ -108,6 +111,7 @@ class MainView {
   MemoryPanel memory_;
   QueryPanel query_;
   NotesTab notes_;
+  EfficiencySettings efficiency_settings_;
   Toast toast_;
   std::optional<PanelShot> caption_strip_;
   char folder_buf_[512] = {};  // the View menu's export folder field

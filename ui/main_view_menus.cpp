@@ -92,6 +92,10 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
     const std::string show_hidden = "Show hidden tracks" + (hidden ? " (" + std::to_string(hidden) + ")" : std::string());
     if (ImGui::MenuItem(show_hidden.c_str(), nullptr, false, hidden > 0)) state.layout.hidden_tracks.clear();
     if (ImGui::MenuItem("Fit whole trace", "0")) state.FitAll();
+    // The peak and batch size behind MFU and samples/s (as --peak-tflops, --peak-dtype, --batch-size).
+    if (ImGui::MenuItem("Efficiency settings...", nullptr, false, state.data && state.data->analysis_ready)) {
+      state.requests.efficiency_settings = true;
+    }
     // Text size on top of the monitor's content scale (high-DPI screens).
     float& text_scale = ImGui::GetIO().FontGlobalScale;
     ImGui::SetNextItemWidth(160);

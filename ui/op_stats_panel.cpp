@@ -57,6 +57,7 @@ int CompareOps(const ReportOp& a, const ReportOp& b, OpColumn column) {
     case OpColumn::kCumulative: return cmp(a.cumulative_percent, b.cumulative_percent);
     case OpColumn::kFlops: return cmp(a.flops, b.flops);
     case OpColumn::kTflops: return cmp(a.achieved_tflops, b.achieved_tflops);
+    case OpColumn::kIntensity: return cmp(a.intensity, b.intensity);
     case OpColumn::kBound: return cmp(a.bound, b.bound);
   }
   return 0;
@@ -101,6 +102,7 @@ constexpr SortableColumn kOpTableColumns[kOpColumnCount] = {
     {"Cum. %", kColumnDescending, 0, 0, kSamplePercent},
     {"FLOPs", kColumnDescending, 0, 0, "999.99 GFLOP"},
     {"TFLOP/s", kColumnDescending, 0, 0, "999.999"},
+    {"FLOP/B", kColumnDescending, 0, 0, "9999.9"},  // arithmetic intensity: FLOPs per byte read and written
     {"Bound", kColumnFixed, 0, 0, "compute"}};
 
 }  // namespace
@@ -257,6 +259,12 @@ void OpStatsPanel::DrawTable(ViewState& state) {
         ImGui::TextUnformatted("-");
       } else {
         ImGui::Text("%.3f", op.achieved_tflops);
+      }
+      ImGui::TableNextColumn();  // bytes known only from a matmul's shapes and input type
+      if (op.intensity < 0) {
+        ImGui::TextUnformatted("-");
+      } else {
+        ImGui::Text("%.1f", op.intensity);
       }
       ImGui::TableNextColumn();
       const std::string_view bound = analysis::OpBoundName(op.bound);

@@ -16,9 +16,9 @@ namespace stepline::ui {
 
 enum class OpColumn : uint8_t {
   kSide = 0, kKind, kName, kCount, kTotal, kAvg, kMin, kMax, kSelf, kPercent, kCumulative,
-  kFlops, kTflops, kBound  // efficiency (docs/efficiency.md); unknown sorts lowest
+  kFlops, kTflops, kIntensity, kBound  // efficiency (docs/efficiency.md); unknown sorts lowest
 };
-inline constexpr int kOpColumnCount = 14;
+inline constexpr int kOpColumnCount = 15;
 
 enum class OpSide : uint8_t { kAll = 0, kHost, kDevice };
 

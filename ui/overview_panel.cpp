@@ -192,12 +192,25 @@ void OverviewPanel::DrawCards(ViewState& state) {
                             ", p99 " + FormatDuration(r.step_stats.p99_ns) + "\nmin " +
                             FormatDuration(r.step_stats.min_ns) + ", max " + FormatDuration(r.step_stats.max_ns)
                       : "");
+  // Throughput beside the step time, once a batch size is set.
+  if (h.has_samples) {
+    row.Card("##samples", text(HeadlineFigure::kSamplesPerS), label(HeadlineFigure::kSamplesPerS).c_str(),
+             "batch size " + std::to_string(h.batch_size) + " over the mean step time\nClick to change it");
+    if (ImGui::IsItemClicked(ImGuiMouseButton_Left) || ImGui::IsItemClicked(ImGuiMouseButton_Right)) {
+      state.requests.efficiency_settings = true;
+    }
+  }
   const analysis::DeviceReport* dev = r.primary_device_index >= 0 ? &r.devices[r.primary_device_index] : nullptr;
   const std::string no_steps = "no " + h.device_word + " steps";
   row.Card("##busy", text(HeadlineFigure::kDeviceBusy), label(HeadlineFigure::kDeviceBusy).c_str(),
            h.has_busy ? dev->name + ": share of the step time with a kernel running" : no_steps);
   // Beside busy: how much of that busy time is useful math (peak and its source in the tooltip).
-  row.Card("##mfu", text(HeadlineFigure::kMfu), label(HeadlineFigure::kMfu).c_str(), h.mfu_detail);
+  // A click (either button) opens the Efficiency settings: the peak, its dtype, the batch size.
+  row.Card("##mfu", text(HeadlineFigure::kMfu), label(HeadlineFigure::kMfu).c_str(),
+           h.mfu_detail + "\nClick to set the peak or the batch size");
+  if (ImGui::IsItemClicked(ImGuiMouseButton_Left) || ImGui::IsItemClicked(ImGuiMouseButton_Right)) {
+    state.requests.efficiency_settings = true;
+  }
   row.Card("##idle", text(HeadlineFigure::kDeviceIdle), label(HeadlineFigure::kDeviceIdle).c_str(),
            h.has_busy ? "share of the step time with no kernel running (copies included); idle " +
                             FormatDuration(dev->idle_ns) + " in gaps between kernels over the active span"

@@ -8,7 +8,9 @@
 #include <string>
 
 #include "model/analysis/serving_steps.h"
+#include "model/analysis/headline.h"
 #include "ui/analysis_format.h"
+#include "ui/headline_text.h"
 #include "ui/step_phase.h"
 #include "ui/theme.h"
 #include "ui/timeline/time_ruler.h"
@@ -275,10 +277,22 @@ void StepChart::DrawBar(const StepBucket& b, const Rect& r, DurNs scale_ns, bool
 void StepChart::DrawTooltip(const ViewState& state, const StepBucket& b, int category, bool is_mean) {
   const auto& steps = state.data->analysis.report.steps;
   BeginWrappedTooltip();
+  // samples/s beside the step time once a batch size is set (the run's for the mean bar).
+  const bool samples = state.data->analysis.efficiency.batch_size > 0;
   if (is_mean) {
     ImGui::Text("Mean of %zu steps: %s", steps.size(), FormatDuration(b.mean_dur_ns).c_str());
+    if (samples) {
+      const analysis::Headline h = analysis::ComputeHeadline(state.data->analysis.report);
+      ImGui::Text("%s samples/s", HeadlineFigureText("step chart", h, analysis::HeadlineFigure::kSamplesPerS).c_str());
+    }
   } else if (b.count() == 1) {
     ImGui::Text("%s: %s", steps[b.first].name.c_str(), FormatDuration(b.mean_dur_ns).c_str());
+    if (samples) {
+      ImGui::Text("%s samples/s",
+                  HeadlineValueFigureText("step chart", analysis::HeadlineFigure::kSamplesPerS,
+                                          steps[b.first].efficiency.samples_per_s, steps[b.first].name)
+                      .c_str());
+    }
   } else {
     ImGui::Text("%s .. %s (%u steps)", steps[b.first].name.c_str(), steps[b.end - 1].name.c_str(), b.count());
     ImGui::Text("mean %s, min %s, max %s", FormatDuration(b.mean_dur_ns).c_str(), FormatDuration(b.min_dur_ns).c_str(),

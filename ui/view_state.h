@@ -82,6 +82,7 @@ struct PanelRequests {
   std::optional<TimeRange> fit;
   bool scroll_to_selection = false;
   bool bottom_tab = false;  // a panel asked to show panels.bottom_tab
+  bool efficiency_settings = false;  // a tile asked for the Efficiency settings window
 };
 
 struct ViewState {

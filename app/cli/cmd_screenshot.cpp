@@ -36,7 +36,9 @@ constexpr const char* kUsage =
     "       [--theme dark|light] [--notes FILE]  (FILE: exported notes drawn on the timeline;\n"
     "       the trace's own saved notes are drawn anyway)\n"
     "       [--file-dialog DIR]  (the File > Open dialog up, listing DIR)\n"
+    "       [--efficiency-settings]  (the Efficiency settings window up over the single view)\n"
     "       [--headlines FILE]  (every headline figure drawn, as view, subject, figure, text lines)\n"
+    "       [--peak-tflops X] [--peak-dtype T] [--batch-size N]  (the analysis' efficiency options, as report's)\n"
     "       stepline screenshot PATH... --view ranks --out OUT.png [--runs] [--step N] [--range START_MS:END_MS]\n"
     "       (rank traces, or directories of them; --runs: the list of a TensorBoard folder's runs shown;\n"
     "       --step/--range: the timeline aligned on step N, showing that range since its start, zoomed in\n"
@@ -106,7 +108,7 @@ using LoadedData = std::shared_ptr<const ui::TimelineData>;
 // `error` set on failure. A parsed FILE's cache entry is written by `store`
 // while the picture renders.
 LoadedData LoadInput(const std::string& path, const std::string& demo, std::string* title, std::string* error,
-                     column_cache::BackgroundStore* store) {
+                     column_cache::BackgroundStore* store, const analysis::EfficiencyOptions& efficiency) {
   Result<Trace, std::string> loaded = Unexpected<std::string>{"not loaded"};
   const column_cache::CacheSettings cache_settings = CacheSettingsForApp();
   column_cache::CachedLoad cache_info;
@@ -127,7 +129,7 @@ LoadedData LoadInput(const std::string& path, const std::string& demo, std::stri
   }
   auto trace = std::make_shared<const Trace>(std::move(loaded).value());
   store->Start(trace, cache_info.ticket, cache_settings);
-  return std::make_shared<const ui::TimelineData>(std::move(trace));
+  return std::make_shared<const ui::TimelineData>(std::move(trace), efficiency);
 }
 
 }  // namespace
@@ -135,9 +137,9 @@ LoadedData LoadInput(const std::string& path, const std::string& demo, std::stri
 int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(
       args,
-      ArgSpec{{"--force", "--caption", "--help", "--runs", "--critical-path"},
+      ArgSpec{{"--force", "--caption", "--help", "--runs", "--critical-path", "--efficiency-settings"},
               {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step", "--file-dialog", "--headlines",
-               "--theme", "--notes"}});
+               "--theme", "--notes", "--peak-tflops", "--peak-dtype", "--batch-size"}});
   if (parsed.ok() && parsed->Has("--help")) {
     out << kUsage;
     return 0;
@@ -147,6 +149,11 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     return 1;
   }
   const ParsedArgs& a = *parsed;
+  analysis::EfficiencyOptions efficiency;
+  if (const std::string e = ReadEfficiencyOptions(a, &efficiency); !e.empty()) {
+    err << "stepline screenshot: " << e << "\n" << kUsage;
+    return 1;
+  }
   const bool ranks_view = a.Value("--view") == "ranks";
   const auto out_path = a.Value("--out");
   std::vector<std::string> files = a.positionals();
@@ -231,7 +238,8 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   std::string titles[2];
   LoadedData data[2];
   for (size_t i = 0; i < std::max<size_t>(1, files.size()); ++i) {
-    data[i] = LoadInput(files.empty() ? "" : files[i], a.Value("--demo").value_or(""), &titles[i], &error, &cache_store);
+    data[i] = LoadInput(files.empty() ? "" : files[i], a.Value("--demo").value_or(""), &titles[i], &error, &cache_store,
+                        efficiency);
     if (!data[i]) {
       err << "stepline screenshot: " << error << "\n";
       return 1;
@@ -308,6 +316,8 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   }
   // The Open dialog up over the view, listing DIR (pictures of the dialog).
   if (const auto dialog_dir = a.Value("--file-dialog")) session.BrowseFor(ViewerSession::Pick::kOpen, *dialog_dir);
+  // The Efficiency settings window up, filled with the options the picture's analysis used.
+  if (a.Has("--efficiency-settings") && !view.compare) session.state().requests.efficiency_settings = true;
   // A few frames let ImGui settle table and window sizes.
   const std::string headlines_path = a.Value("--headlines").value_or("");
   std::vector<ui::DrawnHeadline> drawn;

@@ -8,6 +8,7 @@
 #include "app/cli/cli_args.h"
 #include "app/cli/command_options.h"
 #include "app/cli/commands.h"
+#include "app/gui/efficiency_store.h"
 #include "app/gui/finding_focus.h"
 #include "app/gui/gl_quad_renderer.h"
 #include "app/gui/gl_window.h"
@@ -28,24 +29,32 @@ namespace stepline::app {
 namespace {
 
 constexpr std::string_view kViewUsage =
-    "usage: stepline view [FILE [FILE_B]] [--demo SCENARIO]\n"
+    "usage: stepline view [FILE [FILE_B]] [--demo SCENARIO] [--peak-tflops X] [--peak-dtype T] [--batch-size N]\n"
     "       stepline view --ranks PATH...\n"
     "  FILE             a trace, or a TensorBoard/XProf log directory (its newest run); none: the demo\n"
     "  FILE_B           a second trace: compare it with FILE (the baseline)\n"
     "  --demo SCENARIO  open a built-in demo scenario, such as input-bound\n"
-    "  --ranks PATH...  the ranks view: every rank of a distributed run side by side\n";
+    "  --ranks PATH...  the ranks view: every rank of a distributed run side by side\n"
+    "  the efficiency options below apply to FILE (and FILE_B) instead of their saved Efficiency settings:\n";
 
 }  // namespace
 
 int RunViewer(const Args& args, std::ostream& out, std::ostream& err) {
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-    out << kViewUsage;
+    out << kViewUsage << kEfficiencyUsage;
     return 0;
   }
   StartupTiming timing;  // STEPLINE_TIMING=1: when the timeline and the analysis first show
-  auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--ranks"}, {"--demo", "--finding"}});
+  auto parsed = ParsedArgs::Parse(
+      args, ArgSpec{{"--ranks"}, {"--demo", "--finding", "--peak-tflops", "--peak-dtype", "--batch-size"}});
   if (!parsed.ok()) {
-    err << "stepline: " << parsed.error() << "\n" << kViewUsage;
+    err << "stepline: " << parsed.error() << "\n" << kViewUsage << kEfficiencyUsage;
+    return 2;
+  }
+  // `stepline FILE --batch-size 32`: the figures `report` gives with the same options.
+  analysis::EfficiencyOptions efficiency;
+  if (const std::string e = ReadEfficiencyOptions(*parsed, &efficiency); !e.empty()) {
+    err << "stepline: " << e << "\n" << kViewUsage << kEfficiencyUsage;
     return 2;
   }
   // A log directory stands for its newest run's trace: say which, or fail here
@@ -83,6 +92,9 @@ int RunViewer(const Args& args, std::ostream& out, std::ostream& err) {
   // second on llvmpipe), so the two overlap (a cached 10M-slice
   // trace on screen within 1 s). Nothing here needs the window yet.
   ViewerSession session{RecentFiles()};
+  // Without a file the options apply to the demo the window opens (its path is "").
+  session.SetEfficiencySources(EfficiencyStore(DefaultEfficiencyStorePath()), efficiency,
+                               files.empty() ? std::vector<std::string>{""} : files);
   if (ranks) {
     session.ShowRanks(ranks, parsed->positionals().size() == 1 ? parsed->positionals().front() : "ranks");
   } else if (files.size() >= 2) {

@@ -54,9 +54,8 @@ std::string ReadEfficiencyOptions(const ParsedArgs& a, analysis::EfficiencyOptio
     o->peak_tflops = v;
   }
   if (auto dtype = a.Value("--peak-dtype")) {
-    static constexpr std::string_view kDtypes[] = {"bf16", "fp16", "fp32", "tf32", "fp8", "fp64", "int8"};
     bool known = false;
-    for (std::string_view d : kDtypes) known |= *dtype == d;
+    for (std::string_view d : analysis::kPeakDtypes) known |= *dtype == d;
     if (!known) return "--peak-dtype: expected bf16, fp16, fp32, tf32, fp8, fp64 or int8, got \"" + *dtype + "\"";
     o->peak_dtype = *dtype;
   }

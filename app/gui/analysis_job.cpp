@@ -28,7 +28,8 @@ std::string Failure(std::string_view what, const std::exception& e, const Trace&
 
 }  // namespace
 
-AnalysisJob::AnalysisJob(std::shared_ptr<const ui::TimelineData> pending) : pending_(std::move(pending)) {}
+AnalysisJob::AnalysisJob(std::shared_ptr<const ui::TimelineData> pending, analysis::EfficiencyOptions efficiency)
+    : pending_(std::move(pending)), efficiency_(std::move(efficiency)) {}
 
 void AnalysisJob::Start() {
   if (started_ || cancel_) return;
@@ -62,7 +63,7 @@ void AnalysisJob::StartThreads() {
   thread_ = StartThread([this, trace = pending_->trace] {
     const auto start = std::chrono::steady_clock::now();
     try {
-      auto result = std::make_unique<ui::TimelineAnalysis>(*trace, &cancel_);
+      auto result = std::make_unique<ui::TimelineAnalysis>(*trace, &cancel_, efficiency_);
       seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (!cancel_) {
         std::lock_guard<std::mutex> lock(mutex_);

@@ -21,8 +21,10 @@ namespace stepline::app {
 
 class AnalysisJob {
  public:
-  // For `pending` (pending->analysis_ready is false); nothing runs yet.
-  explicit AnalysisJob(std::shared_ptr<const ui::TimelineData> pending);
+  // For `pending` (pending->analysis_ready is false), analysed with
+  // `efficiency` (the peak and batch size); nothing runs yet.
+  explicit AnalysisJob(std::shared_ptr<const ui::TimelineData> pending,
+                       analysis::EfficiencyOptions efficiency = {});
   AnalysisJob(const AnalysisJob&) = delete;
   AnalysisJob& operator=(const AnalysisJob&) = delete;
   ~AnalysisJob();  // cancels and joins (the wait is one analysis stage, or the flow index, at most)
@@ -48,6 +50,7 @@ class AnalysisJob {
   void StartThreads();  // may throw std::bad_alloc (a thread could not start)
 
   std::shared_ptr<const ui::TimelineData> pending_;  // touched by the UI thread only
+  const analysis::EfficiencyOptions efficiency_;     // read by the worker
   bool started_ = false;
   std::atomic<bool> cancel_{false};
   std::atomic<bool> done_{false};

@@ -108,7 +108,7 @@ void ViewerSession::StartSide(int side, const std::string& given, bool ask) {
     return;
   }
   if (side == 0) job_single_ = false;
-  pending_[side] = PendingSide{nullptr, FileName(path), true};
+  pending_[side] = PendingSide{nullptr, FileName(path), true, path};
   if (ask && AskBeforeLoading(path, side)) return;  // the side waits for the answer
   job_path_[side] = path;
   job_wanted_[side] = true;
@@ -136,7 +136,7 @@ void ViewerSession::CompareWithCurrent(const std::string& path) {
   status_.error.clear();
   Abandon(0);  // a single load in flight would replace A under our feet
   assembling_ = true;
-  pending_[0] = PendingSide{state_.data, status_.title, false};
+  pending_[0] = PendingSide{state_.data, status_.title, false, shown_path_};
   StartSide(1, path);
 }
 
@@ -145,7 +145,9 @@ void ViewerSession::ReplaceSide(int side, const std::string& path) {
   status_.error.clear();
   if (!assembling_) {
     // The side that stays is the one on screen.
-    for (int s = 0; s < 2; ++s) pending_[s] = PendingSide{compare_.state(s).data, compare_.title(s), false};
+    for (int s = 0; s < 2; ++s) {
+      pending_[s] = PendingSide{compare_.state(s).data, compare_.title(s), false, compare_paths_[s]};
+    }
   }
   assembling_ = true;
   StartSide(side, path);
@@ -156,6 +158,7 @@ void ViewerSession::SwapSides() {
   if (!comparing_ || assembling_) return;
   const int step_a = compare_.timelines().step(0), step_b = compare_.timelines().step(1);
   ShowCompare(compare_.state(1).data, compare_.title(1), compare_.state(0).data, compare_.title(0));
+  std::swap(compare_paths_[0], compare_paths_[1]);
   compare_.SelectSteps(step_b, step_a);  // the same two steps stay face to face
 }
 
@@ -168,6 +171,7 @@ void ViewerSession::CloseCompare() {
   pending_[0] = pending_[1] = PendingSide{};
   const std::string title = compare_.title(0);
   Show(compare_.state(0).data, title);
+  shown_path_ = compare_paths_[0];
 }
 
 void ViewerSession::Show(std::shared_ptr<const ui::TimelineData> data, const std::string& title) {
@@ -180,6 +184,7 @@ void ViewerSession::Show(std::shared_ptr<const ui::TimelineData> data, const std
   state_.data = std::move(data);
   state_.FitAll();
   status_.title = title;
+  shown_path_.clear();  // a file's load sets it after
   WatchShown();
   WatchData("", state_.data);
   ui::TestEvent("trace.shown", "title=" + title);
@@ -233,12 +238,13 @@ void ViewerSession::TakeOutcome(int job) {
   if (!job_path_[job].empty() && !out->data->trace->diagnostics().has_data_loss()) recent_.Add(job_path_[job]);
   if (single) {
     load_times_ = LoadTimes{out->load_seconds, out->index_seconds, 0};
-    StartAnalysis(out->data);
+    StartAnalysis(out->data, job_path_[job]);
     Show(std::move(out->data), FileName(out->path));
+    shown_path_ = job_path_[job];
     return;
   }
   if (!assembling_) return;  // a side of a comparison that was abandoned
-  StartAnalysis(out->data);
+  StartAnalysis(out->data, job_path_[job]);
   pending_[job].data = std::move(out->data);
   pending_[job].loading = false;
   TryShowCompare();
@@ -249,12 +255,13 @@ void ViewerSession::TryShowCompare() {
   if (assembling_ && ready(pending_[0]) && ready(pending_[1])) {
     assembling_ = false;
     ShowCompare(pending_[0].data, pending_[0].title, pending_[1].data, pending_[1].title);
+    for (int s = 0; s < 2; ++s) compare_paths_[s] = pending_[s].path;
     pending_[0] = pending_[1] = PendingSide{};
   }
 }
 
-void ViewerSession::StartAnalysis(const std::shared_ptr<const ui::TimelineData>& data) {
-  if (data && !data->analysis_ready) analyses_.push_back(std::make_unique<AnalysisJob>(data));
+void ViewerSession::StartAnalysis(const std::shared_ptr<const ui::TimelineData>& data, const std::string& path) {
+  if (data && !data->analysis_ready) analyses_.push_back(std::make_unique<AnalysisJob>(data, EfficiencyFor(path)));
 }
 
 bool ViewerSession::Holds(const std::shared_ptr<const ui::TimelineData>& data) const {
@@ -466,6 +473,7 @@ void ViewerSession::ApplyViewRequests(const ui::ViewRequests& req) {
   }
   if (!req.open_path.empty()) OpenFile(req.open_path);
   if (!req.notice.empty()) status_.notice = req.notice;
+  if (req.efficiency) Reanalyse(*req.efficiency);
   if (req.import_notes && state_.data) BrowseFor(Pick::kImportNotes);
   if (req.export_notes) status_.notice = notes_.Export(state_).message;
   if (req.cancel_load) {

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <future>
 #include <memory>
 #include <optional>
@@ -30,6 +31,7 @@
 #include "app/gui/file_browser.h"
 #include "app/gui/file_watch.h"
 #include "app/gui/analysis_job.h"
+#include "app/gui/efficiency_store.h"
 #include "app/gui/load_job.h"
 #include "app/gui/note_keeper.h"
 #include "app/gui/recent_files.h"
@@ -167,6 +169,19 @@ class ViewerSession {
   // Tests: the budget loads are held against (default loaders::AvailableMemory).
   void SetMemoryBudget(std::function<loaders::MemoryBudget()> budget) { memory_budget_ = std::move(budget); }
 
+  // The peak and batch size each trace is analysed with (viewer_session_efficiency.cpp):
+  // what the Efficiency settings applied to its file in this session, else
+  // `command_line` for the files named on the command line (`paths`), else
+  // what `store` keeps for the file, else none.
+  void SetEfficiencySources(EfficiencyStore store, analysis::EfficiencyOptions command_line = {},
+                            std::vector<std::string> paths = {});
+  analysis::EfficiencyOptions EfficiencyFor(const std::string& path) const;
+  // The Efficiency settings' Apply: the trace on screen analysed again with
+  // `options` (its timeline stays; the panels wait for the new analysis),
+  // which are kept for its file.
+  void Reanalyse(const analysis::EfficiencyOptions& options);
+  const std::string& shown_path() const { return shown_path_; }  // the file on screen alone; "" the demo
+
   // Tests: how often the files are stat()ed (default once a second).
   void SetWatchInterval(FileWatch::Clock::duration interval) { watch_ = FileWatch(interval); }
 
@@ -176,6 +191,7 @@ class ViewerSession {
     std::shared_ptr<const ui::TimelineData> data;  // set once the side is in memory
     std::string title;
     bool loading = false;
+    std::string path;  // its file ("" the demo)
   };
   bool ChooseTraceIn(std::string* path);
   // `ask`: false when the question was asked for both sides at once (OpenCompare).
@@ -184,7 +200,8 @@ class ViewerSession {
   void StartRanks(const std::vector<std::string>& paths, const std::string& title, const std::string& run_dir);
   void Abandon(int job);  // cancels the job and drops its result (unlike a user's Cancel, no error shown)
   void TakeOutcome(int job);
-  void StartAnalysis(const std::shared_ptr<const ui::TimelineData>& data);
+  // Analyses `data` with the efficiency options of `path` (EfficiencyFor).
+  void StartAnalysis(const std::shared_ptr<const ui::TimelineData>& data, const std::string& path);
   // Joins finished analyses to their data; cancels those of data no longer held.
   void PollAnalyses();
   bool Holds(const std::shared_ptr<const ui::TimelineData>& data) const;
@@ -204,6 +221,12 @@ class ViewerSession {
   ui::CompareStatus MakeCompareStatus() const;
 
   LoadJob jobs_[2];
+  std::string shown_path_;       // the file shown alone
+  std::string compare_paths_[2];  // the files of the comparison on screen
+  EfficiencyStore efficiency_store_;
+  analysis::EfficiencyOptions command_line_efficiency_;
+  std::vector<std::string> command_line_paths_;
+  std::map<std::string, analysis::EfficiencyOptions> applied_efficiency_;  // by file, this session
   std::vector<std::unique_ptr<AnalysisJob>> analyses_;  // of data the session holds
   std::vector<std::unique_ptr<AnalysisJob>> retired_;   // cancelled or taken, freed once their threads end
   LoadTimes load_times_;

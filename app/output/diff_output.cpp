@@ -106,6 +106,7 @@ std::string Value(const SummaryRow& row, double v) {
       return FormatFixed(v, 1) + "%";
     case analysis::SummaryUnit::kBytes:
       return analysis::HeadlineValueText(kUse, HeadlineFigure::kMemoryPeak, std::max(v, 0.0));
+    case analysis::SummaryUnit::kPerSecond: return analysis::HeadlineValueText(kUse, HeadlineFigure::kSamplesPerS, v);
   }
   return "";
 }
@@ -116,6 +117,7 @@ std::string Delta(const SummaryRow& row) {
     case analysis::SummaryUnit::kNs: return Signed(FormatDuration(std::llround(row.delta)), row.delta);
     // A difference of two percentages is in percentage points.
     case analysis::SummaryUnit::kPercent: return Signed(FormatFixed(row.delta, 1) + " pp", row.delta);
+    case analysis::SummaryUnit::kPerSecond: return Signed(FormatFixed(row.delta, 1), row.delta);
     case analysis::SummaryUnit::kBytes:  // in the peaks' units
       return (row.delta < 0 ? "-" : row.delta > 0 ? "+" : "") + analysis::FormatMemoryBytes(std::fabs(row.delta));
   }

@@ -128,6 +128,8 @@ void AppendOpEfficiencyJson(const analysis::ReportOp& op, std::string* out) {
   out->append(op.flops < 0 ? std::string("null") : FormatFixed(op.flops, 0));
   Key(out, "achieved_tflops");
   out->append(EfficiencyJsonNumber(op.achieved_tflops, 3));
+  Key(out, "arithmetic_intensity");  // FLOPs per byte read and written; null when the bytes are unknown
+  out->append(EfficiencyJsonNumber(op.intensity, 3));
   Key(out, "bound");
   StrOrNull(out, analysis::OpBoundName(op.bound));
 }

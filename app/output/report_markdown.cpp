@@ -62,6 +62,10 @@ void Headline(const analysis::Report& r, const ReportTextContext& c, std::ostrea
     out << "| " << analysis::HeadlineLabel(h, HeadlineFigure::kMfu) << " | "
         << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kMfu) << " (" << Cell(h.mfu_detail) << ") |\n";
   }
+  if (h.has_samples) {
+    out << "| " << analysis::HeadlineLabel(h, HeadlineFigure::kSamplesPerS) << " | "
+        << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kSamplesPerS) << " (batch " << h.batch_size << ") |\n";
+  }
   if (h.has_top_idle_cause) {
     out << "| top idle cause | " << analysis::HeadlineTextAt(kUse, h, HeadlineFigure::kTopIdleCause) << ": "
         << FormatDuration(h.top_idle_ns) << " |\n";

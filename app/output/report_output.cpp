@@ -517,6 +517,11 @@ void WriteReportText(const Report& report, const ReportTextContext& context, std
     }
     LabelledLine(out, analysis::HeadlineLabel(h, HeadlineFigure::kMfu),
                  analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kMfu) + " (" + h.mfu_detail + ")");
+    if (h.has_samples) {  // --batch-size: throughput beside the step time
+      LabelledLine(out, analysis::HeadlineLabel(h, HeadlineFigure::kSamplesPerS),
+                   analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kSamplesPerS) + " (batch " +
+                       std::to_string(h.batch_size) + " over the mean step)");
+    }
     if (h.has_top_idle_cause) {
       LabelledLine(out, "top idle cause", analysis::HeadlineTextAt(kReportTextUse, h, HeadlineFigure::kTopIdleCause) +
                                               " (" + FormatDuration(h.top_idle_ns) + ")");

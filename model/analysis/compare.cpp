@@ -87,6 +87,7 @@ CompareSide MakeCompareSide(const CompareRun& run) {
   for (size_t c = 0; c < cause_total.size(); ++c) side.idle_by_cause_mean[c] = MeanOf(cause_total[c], summed);
   side.gpu_busy_percent = GpuBusyPercent(category_total);  // one definition with the window and `report`
   side.mfu_percent = a.efficiency.mfu_percent;
+  side.samples_per_s = a.efficiency.samples_per_s;
   side.first_full_step = FirstFullStep(side.step_start_ns, side.step_dur_ns, run.trace.span());
   for (size_t k = 0; k < side.steps; ++k) {
     if (!IsCutStep(side.step_start_ns, side.step_dur_ns, k, run.trace.span())) {
@@ -143,6 +144,11 @@ std::vector<SummaryRow> BuildSummaryRows(const CompareSide& a, const CompareSide
   if (a.mfu_percent >= 0 && b.mfu_percent >= 0) {
     rows.push_back(MakeRow(SummaryGroup::kRun, "MFU", SummaryUnit::kPercent, Sense::kHigherIsBetter, a.mfu_percent,
                            b.mfu_percent));
+  }
+  // samples/s only when both runs have a batch size (--batch-size, or the window's setting).
+  if (a.samples_per_s >= 0 && b.samples_per_s >= 0) {
+    rows.push_back(MakeRow(SummaryGroup::kRun, "samples/s", SummaryUnit::kPerSecond, Sense::kHigherIsBetter,
+                           a.samples_per_s, b.samples_per_s));
   }
   // Less time in any category, kernels included, is a shorter step.
   for (int c = 0; c < kTimeCategoryCount; ++c) {

@@ -44,6 +44,7 @@ struct CompareSide {
   // the primary device, 0..100; 0 without steps.
   double gpu_busy_percent = 0;
   double mfu_percent = -1;       // EfficiencyAnalysis::mfu_percent; -1 unknown
+  double samples_per_s = -1;     // EfficiencyAnalysis::samples_per_s; -1 without a batch size
   std::string device_word = "GPU";  // the primary device's kind: "GPU", "TPU", "Device" (headline.h)
   CategoryNs breakdown_mean{};   // per step; sums to step_mean_ns up to rounding
   CauseNs idle_by_cause_mean{};  // no-kernel time per step, by cause
@@ -76,7 +77,7 @@ enum class SummaryGroup : uint8_t {
   kIdleByCause,  // one row per IdleCause, per-step mean
   kMemory        // per memory pool of either run: "<pool> peak allocated" (and "... peak reserved"), bytes
 };
-enum class SummaryUnit : uint8_t { kCount = 0, kNs, kPercent, kBytes };
+enum class SummaryUnit : uint8_t { kCount = 0, kNs, kPercent, kBytes, kPerSecond };  // kPerSecond: samples/s
 // Which direction of change is an improvement.
 enum class Sense : uint8_t { kLowerIsBetter = 0, kHigherIsBetter, kNeutral };
 enum class Change : uint8_t { kNone = 0, kImprovement, kRegression };

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/analysis/device_activity.h"
@@ -20,7 +21,10 @@ struct EfficiencyOptions {
   double peak_tflops = 0;   // > 0: --peak-tflops, overrides the table
   std::string peak_dtype;   // "": the dominant matmul dtype of the trace
   int64_t batch_size = 0;   // > 0: --batch-size, samples per step
+  bool operator==(const EfficiencyOptions&) const = default;
 };
+// The dtypes a peak may be asked for (--peak-dtype, the window's setting).
+inline constexpr std::string_view kPeakDtypes[] = {"bf16", "fp16", "fp32", "tf32", "fp8", "fp64", "int8"};
 
 enum class PeakSource : uint8_t { kNone = 0, kTable, kOption, kTrace };
 std::string_view PeakSourceName(PeakSource s);  // "table", "option", "trace", "" none

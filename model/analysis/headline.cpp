@@ -103,6 +103,9 @@ Headline ComputeHeadline(const Report& r) {
                    (e.peak_dtype.empty() ? std::string() : " (" + e.peak_dtype + ")") +
                    ": --peak-tflops gives one";
   }
+  h.batch_size = e.batch_size;
+  h.has_samples = e.samples_per_s >= 0;
+  h.samples_per_s = h.has_samples ? e.samples_per_s : 0;
   return h;
 }
 
@@ -124,6 +127,7 @@ std::string HeadlineLabel(const Headline& h, HeadlineFigure figure) {
     case HeadlineFigure::kMemoryPeak: return h.has_memory ? h.memory_pool + " memory peak" : "memory peak";
     case HeadlineFigure::kStepMean: return "mean step time";
     case HeadlineFigure::kMfu: return "MFU";
+    case HeadlineFigure::kSamplesPerS: return "samples/s";
   }
   return "";
 }
@@ -145,6 +149,7 @@ std::string HeadlineText(const Headline& h, HeadlineFigure figure) {
       return h.has_memory ? FormatMemoryBytes(static_cast<double>(h.memory_peak_bytes)) : "-";
     case HeadlineFigure::kStepMean: return h.steps == 0 ? "-" : text::FormatDuration(h.mean_step_ns);
     case HeadlineFigure::kMfu: return h.has_mfu ? Percent1(h.mfu_percent) : "-";
+    case HeadlineFigure::kSamplesPerS: return h.has_samples ? text::FormatFixed(h.samples_per_s, 1) : "-";
   }
   return "-";
 }

@@ -28,14 +28,15 @@ enum class HeadlineFigure : uint8_t {
   kMemoryPeak,    // the first memory pool's peak allocated
   kStepMean,      // the mean step time alone: table cells (compare summary, ranks table)
   kMfu,           // EfficiencyAnalysis::mfu_percent: model FLOPs / step time / the device's peak
+  kSamplesPerS,   // EfficiencyAnalysis::samples_per_s: batch size / mean step time; none without a batch size
 };
-inline constexpr int kHeadlineFigureCount = 9;  // every HeadlineFigure
+inline constexpr int kHeadlineFigureCount = 10;  // every HeadlineFigure
 // The figures a table of them lists (CSV, the SQLite export), in order:
 // kStepMean is kMeanStep's table-cell form, not a figure of its own.
 inline constexpr HeadlineFigure kHeadlineTableFigures[] = {
     HeadlineFigure::kSteps,        HeadlineFigure::kMeanStep,   HeadlineFigure::kDeviceBusy,
     HeadlineFigure::kDeviceIdle,   HeadlineFigure::kTopIdleCause, HeadlineFigure::kMostBlamed,
-    HeadlineFigure::kMemoryPeak,   HeadlineFigure::kMfu};
+    HeadlineFigure::kMemoryPeak,   HeadlineFigure::kMfu,        HeadlineFigure::kSamplesPerS};
 
 struct Headline {
   size_t steps = 0;
@@ -63,6 +64,9 @@ struct Headline {
   bool has_mfu = false;  // FLOPs, time and a peak are known
   double mfu_percent = 0;
   std::string mfu_detail;  // the tooltip: achieved TFLOP/s, the peak and its source; why unknown otherwise
+  bool has_samples = false;  // a batch size and step time: samples/s is known
+  double samples_per_s = 0;
+  int64_t batch_size = 0;    // 0: none set
 };
 
 Headline ComputeHeadline(const Report& report);
@@ -73,7 +77,7 @@ Headline RankHeadline(int64_t steps, DurNs step_mean_ns);
 // The figure's label, with the device's word: "steps", "TPU busy".
 std::string HeadlineLabel(const Headline& h, HeadlineFigure figure);
 // The figure as every view prints it: "12", "105.2 ms ± 1.300 ms", "54.9%",
-// "Input", "aten::copy_", "2.8 GB"; "-" when the trace has none.
+// "Input", "aten::copy_", "2.8 GB", "1234.5" (samples/s); "-" when the trace has none.
 std::string HeadlineText(const Headline& h, HeadlineFigure figure);
 // "Input", "Memcpy H2D", ...: an idle cause as views name it.
 std::string_view IdleCauseLabel(IdleCause cause);

@@ -20,7 +20,7 @@ std::string Noted(std::string_view where, HeadlineFigure figure, std::string tex
 std::string_view HeadlineFigureKey(HeadlineFigure figure) {
   static constexpr std::string_view kKeys[kHeadlineFigureCount] = {
       "steps",       "mean_step",   "device_busy", "device_idle", "top_idle_cause",
-      "most_blamed", "memory_peak", "step_mean",   "mfu"};
+      "most_blamed", "memory_peak", "step_mean",   "mfu",         "samples_per_s"};
   return kKeys[static_cast<size_t>(figure)];
 }
 
@@ -52,6 +52,10 @@ std::string HeadlineValueText(std::string_view where, HeadlineFigure figure, dou
     case HeadlineFigure::kMfu:
       h.has_mfu = value >= 0;
       h.mfu_percent = value;
+      break;
+    case HeadlineFigure::kSamplesPerS:
+      h.has_samples = value >= 0;
+      h.samples_per_s = value;
       break;
     case HeadlineFigure::kTopIdleCause:
     case HeadlineFigure::kMostBlamed: break;  // names, not values: HeadlineTextAt

@@ -25,7 +25,7 @@ struct HeadlineUse {
 void RecordHeadlineUses(std::vector<HeadlineUse>* sink);
 
 // "steps", "mean_step", "device_busy", "device_idle", "top_idle_cause",
-// "most_blamed", "memory_peak": the figure's key in tables (headline.csv,
+// "most_blamed", "memory_peak", "step_mean", "mfu", "samples_per_s": the figure's key in tables (headline.csv,
 // the SQLite export's headline table, diff JSON).
 std::string_view HeadlineFigureKey(HeadlineFigure figure);
 
@@ -35,7 +35,7 @@ std::string HeadlineTextAt(std::string_view where, const Headline& h, HeadlineFi
 // One value formatted as its headline figure is, for rows that hold a
 // figure without the rest of a Headline (a diff's A and B columns, every
 // memory pool's peak): kSteps a count, kMeanStep a duration in ns (the
-// mean alone), kDeviceBusy / kDeviceIdle a percent, kMemoryPeak bytes.
+// mean alone), kDeviceBusy / kDeviceIdle a percent, kMemoryPeak bytes, kMfu a percent, kSamplesPerS samples/s (-1: none).
 // Noted under `where`.
 std::string HeadlineValueText(std::string_view where, HeadlineFigure figure, double value);
 

@@ -87,9 +87,17 @@ TEST(EfficiencyTest, PlantedTraceGivesExactFlopsAndMfu) {
   const ReportOp* addmm = EffTestOp(r, "aten::addmm");
   ASSERT_NE(addmm, nullptr);
   EXPECT_DOUBLE_EQ(addmm->flops, linear->flops);  // listed per name; counted once in the model's FLOPs
-  EXPECT_GT(addmm->intensity, 0);
+  // Arithmetic intensity (docs/efficiency.md): FLOPs over the inputs and the
+  // output at bf16's 2 bytes. linear: X [64,128,1024], W [4096,1024], bias
+  // [4096], output [8192,4096]; its addmm: bias [4096], [8192,1024],
+  // [1024,4096] and the same output: the same bytes.
+  const double bytes = 2.0 * (64 * 128 * 1024 + 4096 * 1024 + 4096 + 8192.0 * 4096);
+  EXPECT_DOUBLE_EQ(linear->intensity, 2.0 * 64 * 128 * 1024 * 4096 / bytes);
+  EXPECT_NEAR(linear->intensity, 744.661, 0.001);
+  EXPECT_DOUBLE_EQ(addmm->intensity, 2.0 * 8192 * 1024 * 4096 / bytes);
   const ReportOp* mm = EffTestOp(r, "aten::mm");
   ASSERT_NE(mm, nullptr);
+  EXPECT_LT(mm->intensity, 0);  // no shapes: no bytes, unknown
   EXPECT_LT(mm->flops, 0);  // no shapes: unknown, not 0
   EXPECT_LT(mm->achieved_tflops, 0);
   const ReportOp* add = EffTestOp(r, "aten::add_");
@@ -140,6 +148,7 @@ TEST(EfficiencyTest, RecordedFlopsArgIsUsed) {
   EXPECT_DOUBLE_EQ(run.analysis.efficiency.model_flops, truth.flops_per_step * o.steps);
   const Report r = ResolveReport(run.trace, run.analysis);
   EXPECT_DOUBLE_EQ(EffTestOp(r, "aten::mm")->flops, 2147483648.0 * o.steps);
+  EXPECT_LT(EffTestOp(r, "aten::mm")->intensity, 0);  // recorded FLOPs, no shapes: bytes unknown
 }
 
 TEST(EfficiencyTest, CompareHasAnMfuRowOnlyWhenBothRunsHaveOne) {
@@ -162,6 +171,30 @@ TEST(EfficiencyTest, CompareHasAnMfuRowOnlyWhenBothRunsHaveOne) {
   const EffTestRun u = EffTestLoad(unknown);
   const Comparison without = Compare(CompareRun{a.trace, a.analysis, "a"}, CompareRun{u.trace, u.analysis, "u"});
   for (const SummaryRow& row : without.summary) EXPECT_NE(row.label, "MFU");
+}
+
+// samples/s: a run row only when both runs have a batch size, higher is better.
+TEST(EfficiencyTest, CompareHasASamplesRowOnlyWithBothBatchSizes) {
+  EfficiencyOptions batch32, batch64;
+  batch32.batch_size = 32;
+  batch64.batch_size = 64;
+  const EffTestRun a = EffTestLoad({}, batch32);
+  const EffTestRun b = EffTestLoad({}, batch64);
+  const EffTestRun none = EffTestLoad({});
+  const Comparison c = Compare(CompareRun{a.trace, a.analysis, "a"}, CompareRun{b.trace, b.analysis, "b"});
+  const SummaryRow* samples = nullptr;
+  for (const SummaryRow& row : c.summary) {
+    if (row.label == "samples/s") samples = &row;
+  }
+  ASSERT_NE(samples, nullptr);
+  EXPECT_EQ(samples->group, SummaryGroup::kRun);
+  EXPECT_EQ(samples->unit, SummaryUnit::kPerSecond);
+  EXPECT_DOUBLE_EQ(samples->a, 32 / 0.01);  // the demo's steps are 10 ms
+  EXPECT_DOUBLE_EQ(samples->b, 64 / 0.01);
+  EXPECT_DOUBLE_EQ(samples->delta, 3200);
+  EXPECT_EQ(ChangeOf(*samples), Change::kImprovement);
+  const Comparison half = Compare(CompareRun{a.trace, a.analysis, "a"}, CompareRun{none.trace, none.analysis, "n"});
+  for (const SummaryRow& row : half.summary) EXPECT_NE(row.label, "samples/s");
 }
 
 }  // namespace

@@ -62,6 +62,13 @@ std::string HeadlineOutputsExpected(const analysis::Report& r, HeadlineFigure f)
     case HeadlineFigure::kStepMean: return r.step_stats.count == 0 ? "-" : text::FormatDuration(r.step_stats.mean_ns);
     case HeadlineFigure::kMfu:
       return r.efficiency.mfu_percent < 0 ? "-" : HeadlineOutputsPercent(r.efficiency.mfu_percent);
+    // report --json's throughput.samples_per_s; null there is "-" here.
+    case HeadlineFigure::kSamplesPerS: {
+      if (r.efficiency.samples_per_s < 0) return "-";
+      char buf[48];
+      std::snprintf(buf, sizeof buf, "%.1f", r.efficiency.samples_per_s);
+      return buf;
+    }
     case HeadlineFigure::kTopIdleCause: return "";
   }
   return "";
@@ -127,12 +134,13 @@ std::vector<HeadlineFigure> HeadlineOutputsAll(const analysis::Report& r) {
   if (!h.most_blamed.empty()) out.push_back(HeadlineFigure::kMostBlamed);
   if (h.has_memory) out.push_back(HeadlineFigure::kMemoryPeak);
   if (h.has_mfu) out.push_back(HeadlineFigure::kMfu);
+  if (h.has_samples) out.push_back(HeadlineFigure::kSamplesPerS);
   return out;
 }
 
-void HeadlineOutputsOfReport(const Trace& trace, const std::string& name) {
+void HeadlineOutputsOfReport(const Trace& trace, const std::string& name, const analysis::ReportOptions& options = {}) {
   SCOPED_TRACE(name);
-  const analysis::Report r = analysis::ComputeReport(trace);
+  const analysis::Report r = analysis::ComputeReport(trace, options);
   const std::vector<HeadlineFigure> all = HeadlineOutputsAll(r);
   ReportTextContext context;
   context.path = name;
@@ -160,6 +168,42 @@ TEST(HeadlineOutputsTest, ReportTextMarkdownAndCsvWithMfu) {
   const analysis::Report r = analysis::ComputeReport(loaded.value());
   ASSERT_TRUE(analysis::ComputeHeadline(r).has_mfu) << "the efficiency demo names a device in the peak table";
   HeadlineOutputsOfReport(loaded.value(), "efficiency");
+}
+
+// With a batch size (--batch-size 32): samples/s is a headline figure in the
+// text, Markdown and CSV, as the report's throughput gives it: 32 samples
+// over the demo's 10 ms steps.
+TEST(HeadlineOutputsTest, ReportTextMarkdownAndCsvWithSamplesPerSecond) {
+  auto loaded = loaders::LoadBytes(demo::EfficiencyDemoJson({}), "efficiency.json");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  analysis::ReportOptions options;
+  options.efficiency.batch_size = 32;
+  const analysis::Report r = analysis::ComputeReport(loaded.value(), options);
+  const analysis::Headline h = analysis::ComputeHeadline(r);
+  ASSERT_TRUE(h.has_samples);
+  EXPECT_EQ(analysis::HeadlineText(h, HeadlineFigure::kSamplesPerS), "3200.0");
+  EXPECT_EQ(HeadlineOutputsExpected(r, HeadlineFigure::kSamplesPerS), "3200.0");
+  HeadlineOutputsOfReport(loaded.value(), "efficiency with a batch size", options);
+  // Without one, no output names it (the CSV row says "-").
+  EXPECT_EQ(analysis::HeadlineText(analysis::ComputeHeadline(analysis::ComputeReport(loaded.value())),
+                                   HeadlineFigure::kSamplesPerS),
+            "-");
+}
+
+// A diff of two runs with batch sizes has a samples/s row, through the
+// headline's formatter in both its text and its JSON.
+TEST(HeadlineOutputsTest, DiffHasSamplesPerSecondWithBatchSizes) {
+  auto a = loaders::LoadBytes(demo::EfficiencyDemoJson({}), "a.json");
+  auto b = loaders::LoadBytes(demo::EfficiencyDemoJson({}), "b.json");
+  ASSERT_TRUE(a.ok() && b.ok());
+  analysis::CompareOptions options;
+  options.analysis.efficiency.batch_size = 32;
+  const analysis::Comparison c = analysis::Compare(a.value(), b.value(), options, "a.json", "b.json");
+  std::ostringstream text;
+  const auto noted = HeadlineOutputsRun("diff text", [&] { WriteDiffText(c, 10, text); });
+  ASSERT_TRUE(noted.count(HeadlineFigure::kSamplesPerS)) << text.str();
+  EXPECT_EQ(noted.at(HeadlineFigure::kSamplesPerS), "3200.0");
+  EXPECT_NE(text.str().find("samples/s"), std::string::npos) << text.str();
 }
 
 TEST(HeadlineOutputsTest, ReportTextMarkdownAndCsvOnSharedTraces) {

@@ -54,11 +54,16 @@ struct HeadlineWinReport {
   int64_t steps = 0, mean_ns = 0, std_ns = 0;
   bool has_busy = false;
   double busy = 0;  // two decimals, as the JSON writes it
+  bool has_samples = false;
+  double samples = 0;  // throughput.samples_per_s, three decimals
 };
 
-HeadlineWinReport HeadlineWinReportOf(const std::string& file) {
+// `extra`: the report's efficiency options, the ones the screenshot got.
+HeadlineWinReport HeadlineWinReportOf(const std::string& file, const std::vector<std::string>& extra = {}) {
   HeadlineWinReport r;
-  const RunOutput out = RunCommand(RunReport, {file, "--json"});
+  std::vector<std::string> args = {file, "--json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const RunOutput out = RunCommand(RunReport, args);
   EXPECT_EQ(out.code, 0) << file << ": " << out.err;
   const auto json = ::stepline::ParseJson(out.out);
   if (!json) {
@@ -72,6 +77,9 @@ HeadlineWinReport HeadlineWinReportOf(const std::string& file) {
   const ::stepline::JsonValue& busy = Member(*json, "gpu_busy_percent");
   r.has_busy = !busy.is_null() && r.steps > 0;
   r.busy = busy.AsDouble().value_or(0);
+  const ::stepline::JsonValue& samples = Member(Member(*json, "throughput"), "samples_per_s");
+  r.has_samples = !samples.is_null();
+  r.samples = samples.AsDouble().value_or(0);
   return r;
 }
 
@@ -98,6 +106,14 @@ void HeadlineWinExpect(const HeadlineWinLine& l, const HeadlineWinReport& r, con
     ASSERT_EQ(std::sscanf(l.text.c_str(), "%lf%%", &shown), 1) << what << ": " << l.text;
     const double want = l.figure == "device_busy" ? r.busy : 100.0 - r.busy;
     EXPECT_LE(std::fabs(shown - want), 0.0551) << what << ": " << l.text << " against " << want;
+  } else if (l.figure == "samples_per_s") {
+    if (!r.has_samples) {
+      EXPECT_EQ(l.text, "-") << what;
+      return;
+    }
+    double shown = 0;
+    ASSERT_EQ(std::sscanf(l.text.c_str(), "%lf", &shown), 1) << what << ": " << l.text;
+    EXPECT_LE(std::fabs(shown - r.samples), 0.0501) << what << ": " << l.text << " against " << r.samples;
   }
 }
 
@@ -118,15 +134,19 @@ class HeadlineWindowTest : public ::testing::Test {
   // of the subject's file (`files`: subject -> file; "" the one trace) and
   // that `view` drew `wanted` for every subject.
   // `wanted`: view -> the figures it must draw of every subject.
+  // `efficiency`: options given to both the screenshot and the report.
   void Check(const std::string& args, const std::map<std::string, std::string>& files,
-             const std::map<std::string, std::vector<std::string>>& wanted) {
+             const std::map<std::string, std::vector<std::string>>& wanted,
+             const std::vector<std::string>& efficiency = {}) {
     std::map<std::string, HeadlineWinReport> reports;
-    for (const auto& [subject, file] : files) reports[subject] = HeadlineWinReportOf(file);
+    for (const auto& [subject, file] : files) reports[subject] = HeadlineWinReportOf(file, efficiency);
+    std::string shot_args = args;
+    for (const std::string& e : efficiency) shot_args += " " + e;
     for (const Size& s : kSizes) {
       const std::string where = args + " at " + std::to_string(s.w) + "x" + std::to_string(s.h) + " scale " +
                                 std::to_string(static_cast<int>(s.scale));
       const std::string stem = (dir_ / ("shot" + std::to_string(++shots_))).string();
-      ASSERT_EQ(::stepline::testing::Screenshot(args + " --size " + std::to_string(s.w) + "x" + std::to_string(s.h) +
+      ASSERT_EQ(::stepline::testing::Screenshot(shot_args + " --size " + std::to_string(s.w) + "x" + std::to_string(s.h) +
                                                 " --scale " + std::to_string(s.scale) + " --out " + stem +
                                                 ".png --headlines " + stem + ".tsv"),
                 0)
@@ -184,6 +204,21 @@ TEST_F(HeadlineWindowTest, SingleCompareAndRanksViewsOfDemos) {
   for (const auto& e : std::filesystem::directory_iterator(ranks)) rank_files[e.path().string()] = e.path().string();
   ASSERT_EQ(rank_files.size(), 3u);
   Check(ranks.string() + " --view ranks", rank_files, {{"ranks", {"steps", "step_mean"}}});
+}
+
+// With a batch size, samples/s is drawn beside the step time: the overview's
+// tile or the summary line, and the compare summary's A and B; each as
+// `report --json --batch-size 32` gives it.
+TEST_F(HeadlineWindowTest, SamplesPerSecondWithABatchSize) {
+  const std::string a = (dir_ / "eff_a.json").string(), b = (dir_ / "eff_b.json").string();
+  for (const std::string& path : {a, b}) {
+    const RunOutput demo = RunCommand(RunDemo, {"efficiency", "--out", path, "--steps", "4"});
+    ASSERT_EQ(demo.code, 0) << demo.err;
+  }
+  const std::vector<std::string> batch = {"--batch-size", "32"};
+  Check(a, {{"", a}}, {{"single", {"steps", "mean_step", "device_busy", "samples_per_s"}}}, batch);
+  Check(a + " " + b + " --view compare", {{"A", a}, {"B", b}},
+        {{"compare", {"steps", "step_mean", "device_busy", "samples_per_s"}}}, batch);
 }
 
 // The ResNet trace whose narrow summary computed its own GPU busy.

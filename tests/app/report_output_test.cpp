@@ -250,7 +250,7 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   ASSERT_FALSE(ops.empty());
   for (const JsonValue& o : ops) {
     EXPECT_EQ(o.Keys(), (Strings{"name", "kind", "count", "total_ns", "self_ns", "avg_ns", "min_ns", "max_ns", "flops",
-                                 "achieved_tflops", "bound"}));
+                                 "achieved_tflops", "arithmetic_intensity", "bound"}));
   }
   const auto& kernels = Member(*json, "kernels").items;
   ASSERT_FALSE(kernels.empty());
@@ -429,10 +429,10 @@ TEST(ReportOutputTest, CsvTablesHaveHeadersAndOneRowPerEntry) {
   const auto ops = Csv(r, ReportTable::kOps);
   ASSERT_EQ(ops.size(), 1 + r.ops.size());
   EXPECT_EQ(ops[0], (Strings{"name", "kind", "count", "total_ns", "self_ns", "avg_ns", "min_ns", "max_ns", "percent",
-                             "cumulative_percent", "flops", "achieved_tflops", "bound"}));
+                             "cumulative_percent", "flops", "achieved_tflops", "arithmetic_intensity", "bound"}));
   // FLOPs unknown: empty cells, never 0.
   EXPECT_EQ(ops[1], (Strings{"aten::mm", "host_op", "3", "900", "600", "300", "200", "400", "75.000", "75.000", "", "",
-                             ""}));
+                             "", ""}));
 
   const auto kernels = Csv(r, ReportTable::kKernels);
   ASSERT_EQ(kernels.size(), 1 + r.kernels.size());

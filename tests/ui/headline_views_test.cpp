@@ -11,6 +11,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -28,6 +29,7 @@
 #include "ui/body_layout.h"
 #include "ui/headline_text.h"
 #include "ui/main_view.h"
+#include "ui/step_chart.h"
 
 namespace stepline::ui {
 namespace {
@@ -59,6 +61,13 @@ std::string FromReport(const analysis::Report& r, HeadlineFigure f) {
     case HeadlineFigure::kMostBlamed: return r.top_blamed_event.empty() ? "-" : std::string(r.top_blamed_event);
     // report --json's efficiency.mfu_percent; null there is "-" here.
     case HeadlineFigure::kMfu: return r.efficiency.mfu_percent >= 0 ? Fixed1Percent(r.efficiency.mfu_percent) : "-";
+    // report --json's throughput.samples_per_s (null: "-"); a step's own in the step chart is checked apart.
+    case HeadlineFigure::kSamplesPerS: {
+      if (r.efficiency.samples_per_s < 0) return "-";
+      char buf[48];
+      std::snprintf(buf, sizeof buf, "%.1f", r.efficiency.samples_per_s);
+      return buf;
+    }
     default: return "";
   }
 }
@@ -117,6 +126,8 @@ void CheckViews(HeadlineViewsTest* test, const std::string& name) {
       if (!report.steps.empty()) wanted.push_back(HeadlineFigure::kMeanStep);
       if (report.primary_device_index >= 0) wanted.push_back(HeadlineFigure::kDeviceBusy);
       if (report.primary_device_index >= 0 && !narrow) wanted.push_back(HeadlineFigure::kMfu);  // an overview tile
+      // With a batch size, samples/s beside the step time: a tile, or in the summary line.
+      if (report.efficiency.batch_size > 0 && !report.steps.empty()) wanted.push_back(HeadlineFigure::kSamplesPerS);
       for (HeadlineFigure f : wanted) EXPECT_TRUE(figures.count(f)) << view << " figure " << int(f) << ", " << where;
       // The top idle cause: the same in every view, and none when the idle share prints as 0.0%.
       for (const auto& [v, figs] : by_view) {
@@ -153,6 +164,70 @@ TEST_F(HeadlineViewsTest, EfficiencyDemoShowsItsMfu) {
   ASSERT_GE(report.efficiency.mfu_percent, 0);
   EXPECT_NE(FromReport(report, HeadlineFigure::kMfu), "-");
   CheckViews(this, "efficiency demo");
+}
+
+// With a batch size set (--batch-size 32, or the Efficiency settings): the
+// overview's samples/s tile and the summary line's figure read as the report's.
+TEST_F(HeadlineViewsTest, EfficiencyDemoWithABatchSizeShowsSamplesPerSecond) {
+  auto loaded = loaders::LoadBytes(demo::EfficiencyDemoJson({}), "efficiency.json");
+  ASSERT_TRUE(loaded.ok());
+  analysis::EfficiencyOptions options;
+  options.batch_size = 32;
+  state_ = ViewState();
+  state_.data =
+      std::make_shared<const TimelineData>(std::make_shared<const Trace>(std::move(loaded).value()), options);
+  const analysis::Report& report = state_.data->analysis.report;
+  ASSERT_DOUBLE_EQ(report.efficiency.samples_per_s, 3200.0);  // 32 samples per 10 ms step
+  EXPECT_EQ(FromReport(report, HeadlineFigure::kSamplesPerS), "3200.0");
+  EXPECT_EQ(state_.data->efficiency, options);
+  CheckViews(this, "efficiency demo, batch 32");
+}
+
+// The step chart's tooltip over one step: that step's samples/s, through the
+// headline's formatter, as report --json's steps[i].samples_per_s.
+TEST_F(HeadlineViewsTest, StepChartTooltipShowsTheStepsSamplesPerSecond) {
+  auto loaded = loaders::LoadBytes(demo::EfficiencyDemoJson({}), "efficiency.json");
+  ASSERT_TRUE(loaded.ok());
+  analysis::EfficiencyOptions options;
+  options.batch_size = 32;
+  state_ = ViewState();
+  state_.data =
+      std::make_shared<const TimelineData>(std::make_shared<const Trace>(std::move(loaded).value()), options);
+  const auto& steps = state_.data->analysis.report.steps;
+  ASSERT_FALSE(steps.empty());
+  // The chart alone in a window at the origin; hover across it until a
+  // step's tooltip noted its figure.
+  StepChart chart;
+  ImGui::GetIO().DisplaySize = ImVec2(800, 400);
+  std::vector<DrawnHeadline> drawn;
+  bool found = false;
+  for (float y = 8; y < 300 && !found; y += 16) {
+    for (float x = 4; x < 700 && !found; x += 6) {
+      ImGui::GetIO().MousePos = ImVec2(x, y);
+      drawn.clear();
+      RecordHeadlines(&drawn);
+      ImGui::NewFrame();
+      ImGui::SetNextWindowPos(ImVec2(0, 0));
+      ImGui::SetNextWindowSize(ImVec2(760, 360));
+      ImGui::Begin("chart", nullptr, ImGuiWindowFlags_NoDecoration);
+      chart.Draw(state_, 700, 300);
+      ImGui::End();
+      ImGui::Render();
+      RecordHeadlines(nullptr);
+      for (const DrawnHeadline& d : drawn) {
+        if (d.view != std::string("step chart") || d.subject.empty()) continue;
+        found = true;
+        const auto it = std::find_if(steps.begin(), steps.end(), [&](const auto& st) { return st.name == d.subject; });
+        ASSERT_NE(it, steps.end()) << d.subject;
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "%.1f", it->efficiency.samples_per_s);
+        EXPECT_EQ(d.text, buf) << d.subject;
+        EXPECT_EQ(d.text, "3200.0");
+      }
+    }
+  }
+  ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  EXPECT_TRUE(found) << "no step chart tooltip showed a step's samples/s";
 }
 
 // Every shared trace a loader reads, among them the issue's: the ResNet

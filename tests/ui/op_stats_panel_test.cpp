@@ -76,6 +76,7 @@ TEST(OpStatsPanelTest, SortsByEveryColumnAndReversesExactly) {
       case OpColumn::kCumulative: return op.cumulative_percent;
       case OpColumn::kFlops: return op.flops;
       case OpColumn::kTflops: return op.achieved_tflops;
+      case OpColumn::kIntensity: return op.intensity;
       case OpColumn::kBound: return static_cast<double>(op.bound);
     }
     return 0;

@@ -73,7 +73,7 @@ TEST(TableExportTest, OpsTableFollowsTheGivenRowOrderWithExactNs) {
   EXPECT_NE(csv.find("\"MatMul, fused\""), std::string::npos) << csv;
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "name,kind,count,total_ns,self_ns,avg_ns,min_ns,max_ns,percent,cumulative_percent,flops,achieved_tflops,"
-            "bound");  // report --csv's
+            "arithmetic_intensity,bound");  // report --csv's
   EXPECT_EQ(t.rows[1][10], "");  // FLOPs unknown: empty, never 0
 }
 

@@ -28,6 +28,7 @@ std::string FormatSummaryValue(SummaryUnit unit, double value) {
     case SummaryUnit::kPercent: std::snprintf(buf, sizeof buf, "%.1f%%", value); return buf;
     case SummaryUnit::kNs: return FormatDuration(static_cast<DurNs>(std::llround(value)));
     case SummaryUnit::kBytes: return analysis::FormatMemoryBytes(value);
+    case SummaryUnit::kPerSecond: std::snprintf(buf, sizeof buf, "%.1f", value); return buf;
   }
   return "";
 }
@@ -199,6 +200,9 @@ void DrawCompareSummary(const analysis::Comparison& c, const analysis::Headline*
     if (const size_t k = IndexInGroup(c, i); heads != nullptr && row.group == SummaryGroup::kRun && k < 3) {
       cells[0] = HeadlineFigureText("compare", heads[0], kRunFigures[k], "A");
       cells[1] = HeadlineFigureText("compare", heads[1], kRunFigures[k], "B");
+    } else if (heads != nullptr && row.unit == SummaryUnit::kPerSecond) {
+      cells[0] = HeadlineFigureText("compare", heads[0], analysis::HeadlineFigure::kSamplesPerS, "A");
+      cells[1] = HeadlineFigureText("compare", heads[1], analysis::HeadlineFigure::kSamplesPerS, "B");
     }
     ImGui::TableNextColumn();
     ImGui::TextColored(a_color, "%s", cells[0].c_str());

@@ -45,15 +45,17 @@ void TimelineIndices::BuildFlows(const Trace& trace) const {
   if (flows_.get() == nullptr) flows_.Publish(std::make_unique<const FlowIndex>(trace));
 }
 
-TimelineAnalysis::TimelineAnalysis(const Trace& trace, const std::atomic<bool>* cancel)
-    : analysis(ComputeAnalysisData(trace, cancel)),
+TimelineAnalysis::TimelineAnalysis(const Trace& trace, const std::atomic<bool>* cancel,
+                                   const analysis::EfficiencyOptions& efficiency_options)
+    : efficiency(efficiency_options),
+      analysis(ComputeAnalysisData(trace, cancel, efficiency_options)),
       gap_index(analysis),
       memory(BuildMemorySeries(analysis.memory_table, analysis.memory)) {
   for (const analysis::DeviceAnalysis& d : analysis.devices) has_gpu |= !d.activity.kernel_busy.empty();
 }
 
-TimelineData::TimelineData(std::shared_ptr<const Trace> t)
-    : TimelineData(t, std::make_shared<const TimelineIndices>(*t), true, TimelineAnalysis(*t)) {}
+TimelineData::TimelineData(std::shared_ptr<const Trace> t, const analysis::EfficiencyOptions& efficiency)
+    : TimelineData(t, std::make_shared<const TimelineIndices>(*t), true, TimelineAnalysis(*t, nullptr, efficiency)) {}
 
 TimelineData::TimelineData(std::shared_ptr<const Trace> t, std::shared_ptr<const TimelineIndices> i)
     : TimelineData(std::move(t), std::move(i), false, TimelineAnalysis()) {}
@@ -71,6 +73,7 @@ TimelineData::TimelineData(std::shared_ptr<const Trace> t, std::shared_ptr<const
       counter_range(indices->counter_range),
       counter_max(indices->counter_max),
       analysis_ready(ready),
+      efficiency(done.efficiency),
       has_gpu(done.has_gpu),
       analysis(std::move(done.analysis)),
       gap_index(std::move(done.gap_index)),

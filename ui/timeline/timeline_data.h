@@ -63,7 +63,10 @@ struct TimelineAnalysis {
   TimelineAnalysis() = default;  // empty: the analysis is still running
   // Computes it; returns early with a partial result (to be discarded) once
   // `*cancel` is set.
-  explicit TimelineAnalysis(const Trace& trace, const std::atomic<bool>* cancel = nullptr);
+  explicit TimelineAnalysis(const Trace& trace, const std::atomic<bool>* cancel = nullptr,
+                            const analysis::EfficiencyOptions& efficiency = {});
+
+  analysis::EfficiencyOptions efficiency;  // what the analysis was computed with
 
   // Steps, breakdowns, idle gaps, op and kernel stats, recommendations.
   AnalysisData analysis;
@@ -77,8 +80,9 @@ struct TimelineAnalysis {
 };
 
 struct TimelineData {
-  // Indices and analysis, built now (headless commands, tests).
-  explicit TimelineData(std::shared_ptr<const Trace> t);
+  // Indices and analysis, built now (headless commands, tests); `efficiency`:
+  // the peak and batch size the analysis takes (--peak-tflops, --batch-size).
+  explicit TimelineData(std::shared_ptr<const Trace> t, const analysis::EfficiencyOptions& efficiency = {});
   // The timeline alone: analysis_ready is false and the analysis empty.
   TimelineData(std::shared_ptr<const Trace> t, std::shared_ptr<const TimelineIndices> i);
   // `pending`'s trace and indices (shared, not copied) with `done` moved in.
@@ -103,6 +107,8 @@ struct TimelineData {
   // False while the analysis runs: the members below are empty and the
   // panels that read them say "Analysing...".
   const bool analysis_ready;
+  // The peak and batch size the analysis was computed with (default while it runs).
+  analysis::EfficiencyOptions efficiency;
   bool has_gpu = false;
   AnalysisData analysis;
   GapIndex gap_index;
