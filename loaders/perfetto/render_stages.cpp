@@ -172,7 +172,7 @@ bool RenderStageImporter::Import(std::string_view bytes, uint64_t offset, uint64
       name_iid = 0;
     } else if (f.number == rs::kSpecifications) {
       if (!ReadLegacySpecifications(PayloadView(f), reader.OffsetOf(f.payload), error_offset, what)) return false;
-    } else if (f.number == rs::kExtraData && keep_args_) {
+    } else if (f.number == rs::kExtraData) {  // decoded with args off too: the same bytes fail the same way
       WireReader d(f.payload, f.payload + f.payload_size, reader.OffsetOf(f.payload));
       WireField e;
       std::string_view key, value;
@@ -185,7 +185,7 @@ bool RenderStageImporter::Import(std::string_view bytes, uint64_t offset, uint64
         if (e.number == 1 && e.type == WireType::kLen) key = PayloadView(e);
         if (e.number == 2 && e.type == WireType::kLen) value = PayloadView(e);
       }
-      if (!key.empty()) extra.emplace_back(key, value);
+      if (!key.empty() && keep_args_) extra.emplace_back(key, value);
     }
   }
   if (!has_event_id) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "loaders/perfetto/perfetto_loader.h"
+#include "tests/fuzz/fuzz_check.h"
 #include "tests/loaders/perfetto_test_encoder.h"
 
 namespace stepline::testing {
@@ -182,6 +183,30 @@ TEST(PerfettoRenderStages, AnUninternedQueueIsNamedByItsNumber) {
   EXPECT_EQ(t.tracks().kind(track), TrackKind::kGpuStream);
   EXPECT_EQ(t.str(t.slices().name()[0]), "k");
   EXPECT_GE(t.diagnostics().count(DiagCode::kMissingField), 1u);
+}
+
+// Every cut of the trace loads (the packets before the cut, a kTruncated
+// diagnostic when the cut is inside a packet), never loses a GPU slice a
+// shorter cut kept, and (every fourth cut) agrees with itself every way the
+// fuzzers load it.
+TEST(PerfettoRenderStages, EveryCutLoadsWhatPrecedesIt) {
+  const std::string whole = RsTrace();
+  size_t previous = 0;
+  for (size_t cut = 1; cut <= whole.size(); ++cut) {
+    const std::string_view prefix = std::string_view(whole).substr(0, cut);
+    auto r = loaders::LoadPerfettoBytes(prefix, "cut.pftrace");
+    ASSERT_TRUE(r.ok()) << "cut at " << cut << ": " << r.error().ToString();
+    size_t gpu = 0;
+    for (GpuKind k : r->slices().gpu_kind()) gpu += k != GpuKind::kNone;
+    EXPECT_GE(gpu, previous) << "cut at " << cut;
+    previous = gpu;
+    if (cut % 4 != 0 && cut != whole.size()) continue;  // every way, four loads each: a quarter of the cuts
+    const std::string finding = fuzz::CheckEveryWay([&](const loaders::LoadOptions& options) {
+      return loaders::LoadPerfettoBytes(prefix, "cut.pftrace", options);
+    });
+    EXPECT_EQ(finding, "") << "cut at " << cut;
+  }
+  EXPECT_EQ(previous, 5u);
 }
 
 }  // namespace
