@@ -32,6 +32,12 @@ struct TraceInfo {
   bool compressed_cut = false;     // the compressed stream ended early or broke (a kTruncated diagnostic says so)
   uint64_t compressed_cut_at = 0;  // compressed byte offset where decoding stopped, when compressed_cut
   TimeNs display_origin_ns = 0;    // subtract for display (first event, or profile start)
+  // A converter kept this many events and dropped the later ones (XLA's trace
+  // viewer cap, loaders/chrome_json/xla_event_cap.h; a kTruncated diagnostic
+  // says so); 0 = no cap reached. Events starting after recorded_until_ns
+  // (model time) are missing on every row.
+  uint64_t event_cap = 0;
+  TimeNs recorded_until_ns = 0;
   TimeNs wall_clock_origin_ns = 0; // ns since the Unix epoch of model time 0, when known; else 0
   ArgSetId metadata;               // trace-level key/values (deviceProperties, schemaVersion, ...)
 };
@@ -140,6 +146,8 @@ void Trace::VisitStorage(Self& self, Visitor& v) {
   v.Scalar("info.compressed_cut", info.compressed_cut);
   v.Scalar("info.compressed_cut_at", info.compressed_cut_at);
   v.Scalar("info.display_origin_ns", info.display_origin_ns);
+  v.Scalar("info.event_cap", info.event_cap);
+  v.Scalar("info.recorded_until_ns", info.recorded_until_ns);
   v.Scalar("info.wall_clock_origin_ns", info.wall_clock_origin_ns);
   v.Scalar("info.metadata", info.metadata);
   v.Scalar("trace.span", self.span_);

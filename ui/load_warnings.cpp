@@ -44,7 +44,12 @@ std::string DataLossBanner(const Trace& trace) {
       "the analysis covers what was loaded (the first " + FormatDuration(trace.span().duration_ns()) + ")";
   std::string text;
   const Diagnostics::Entry& first = *lost.front();
-  if (first.code == DiagCode::kTruncated) {
+  if (first.code == DiagCode::kTruncated && info.event_cap > 0) {
+    // The file is whole; the converter that wrote it stopped at its cap.
+    text = "XLA's trace viewer stopped at " + GroupDigits(info.event_cap) +
+           " events (TF_PROFILER_TRACE_VIEWER_MAX_EVENTS): events after the last recorded one are missing; " +
+           covered + ".";
+  } else if (first.code == DiagCode::kTruncated) {
     // The file's own byte offset when a compressed stream broke (what a
     // user can check with `ls -l`), else the offset where parsing stopped.
     const bool compressed = info.compressed_cut && !info.compression.empty();

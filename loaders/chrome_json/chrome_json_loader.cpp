@@ -16,6 +16,7 @@
 //       RetryPastDamage                the events before it exactly, then the damaged
 //                                      event as simdjson reads it in a chunk of its own
 //     EventImporter::Finish            GPU rows, launch links, names
+//     NoteXlaEventCap                  XLA's trace viewer cap (xla_event_cap.h)
 //     TraceBuilder::Finish             Trace::Finalize
 //
 // (input: TextFeed, text_feed.h)
@@ -536,6 +537,7 @@ Result<Trace, LoadError> LoadFromFeed(TextFeed* feed, const std::string& path, c
   const DecodedInput& input = **all;
   pipeline.DropBuffers();
   importer.Finish();
+  NoteXlaEventCap(importer.complete_tally(), &builder);
   const bool json_truncated = report.status == ScanReport::Status::kTruncated;
   if (json_truncated || input.truncated) RecordTruncation(&builder, input, json_truncated ? &report : nullptr);
   Trace trace = builder.Finish();

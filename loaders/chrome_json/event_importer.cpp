@@ -205,6 +205,7 @@ void EventImporter::Import(const RawEventBatch& batch) {
 //-----------------------------------------------------------------------------
 
 void EventImporter::ImportEvent(const RawEvent& e) {
+  if (e.ph != 'X' && e.ph != 'M') ++complete_tally_.other;
   switch (e.ph) {
     case 'X': return ImportComplete(e);
     case 'B': return ImportBegin(e);
@@ -282,6 +283,7 @@ void EventImporter::ImportComplete(const RawEvent& e) {
   if (dur > std::numeric_limits<int64_t>::max() - std::max<int64_t>(e.ts_ns, 0)) {
     return Diag(DiagCode::kOutOfRange, e.offset, "\"ts\" + \"dur\" is beyond the int64 nanosecond range; skipped");
   }
+  complete_tally_.NoteComplete(e.ts_ns);
   const TrackId track = Track(e);
   SliceTable::Row row;
   row.track = track;

@@ -31,6 +31,7 @@
 #include "loaders/chrome_json/correlation_table.h"
 #include "loaders/chrome_json/kineto_conventions.h"
 #include "loaders/chrome_json/raw_event_batch.h"
+#include "loaders/chrome_json/xla_event_cap.h"
 #include "loaders/load.h"
 #include "loaders/trace_builder.h"
 #include "model/grow_array.h"
@@ -52,6 +53,8 @@ class EventImporter {
   void Finish();
 
   size_t events_imported() const { return events_imported_; }
+  // Complete events and their last start, for XLA's event cap (xla_event_cap.h).
+  const CompleteEventTally& complete_tally() const { return complete_tally_; }
 
  private:
   // Per-track facts gathered while importing.
@@ -160,6 +163,7 @@ class EventImporter {
   bool keep_args_;
   int threads_;  // for the post-pass; 1 = this thread only
   size_t events_imported_ = 0;
+  CompleteEventTally complete_tally_;
   uint64_t input_bytes_ = 0;
   bool reserved_ = false;
 

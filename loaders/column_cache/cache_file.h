@@ -25,8 +25,9 @@ namespace stepline::column_cache {
 // Bump when the layout, a table's VisitStorage order, a column's type or a value a
 // column may hold changes (2: ArgType::kDecimalString; 3: args.value
 // holds 32 bits, wider values go to args.wide; 4: the key holds the trace
-// file's inode and status-change time).
-inline constexpr uint32_t kFormatVersion = 4;
+// file's inode and status-change time; 5: TraceInfo's event_cap and
+// recorded_until_ns).
+inline constexpr uint32_t kFormatVersion = 5;
 
 // What a cache file must match to stand for a trace file.
 struct TraceKey {

@@ -21,7 +21,7 @@ constexpr int kMaxBlobDepth = 4;  // compressed packets inside compressed packet
 }  // namespace
 
 PacketImporter::PacketImporter(TraceBuilder* builder, std::string path, const LoadOptions& options)
-    : builder_(builder), path_(std::move(path)), options_(options), tracks_(builder) {}
+    : builder_(builder), path_(std::move(path)), options_(options), tracks_(builder), render_stages_(builder, options.keep_args) {}
 
 LoadError PacketImporter::Malformed(const PacketRef& p, uint64_t offset, const std::string& what) const {
   LoadError e{LoadErrorCode::kProtobufInvalid, path_, FileOffset(p, offset), LoadError::kNoOffset, what};
@@ -144,6 +144,7 @@ bool PacketImporter::ParsePacket(const PacketRef& p, PacketFields* out, LoadErro
       case pf::kClockSnapshot: out->clock_snapshot = sub; break;
       case pf::kThreadDescriptor: out->thread_descriptor = sub; break;
       case pf::kProcessDescriptor: out->process_descriptor = sub; break;
+      case pf::kGpuRenderStageEvent: out->render_stage = sub; break;
       default: break;  // descriptors and blobs were handled by Prescan; other data is not modeled
     }
   }
@@ -186,6 +187,19 @@ bool PacketImporter::Import(const PacketRef& p, LoadError* error) {
   const bool has_ts = pk.has_timestamp && ResolveTimestamp(p, pk, &seq, &ts_ns);
   if (pk.interned_data.present && !ApplyInterned(p, pk.interned_data, &seq, error)) return false;
   if (!ApplyLegacyDescriptors(p, pk, &seq, error)) return false;
+  if (pk.render_stage.present) {
+    if (!pk.has_timestamp) {
+      missing_timestamp_.Note(FileOffset(p, pk.render_stage.offset));
+    } else if (has_ts) {
+      uint64_t error_offset = 0;
+      const char* what = nullptr;
+      if (!render_stages_.Import(pk.render_stage.bytes, pk.render_stage.offset, FileOffset(p, pk.render_stage.offset),
+                                 ts_ns, seq, &error_offset, &what)) {
+        *error = Malformed(p, error_offset, std::string("GpuRenderStageEvent: ") + what);
+        return false;
+      }
+    }
+  }
   if (pk.track_event.present) {
     if (!pk.has_timestamp) {
       missing_timestamp_.Note(FileOffset(p, pk.track_event.offset));
@@ -253,6 +267,15 @@ bool PacketImporter::ApplyInterned(const PacketRef& p, const Sub& interned, Sequ
       return false;
     }
     if (f.type != WireType::kLen) continue;
+    if (f.number == in::kGpuSpecifications) {
+      uint64_t error_offset = 0;
+      const char* what = nullptr;
+      if (!render_stages_.ApplySpecification(PayloadView(f), reader.OffsetOf(f.payload), seq, &error_offset, &what)) {
+        *error = Malformed(p, error_offset, std::string("InternedGpuRenderStageSpecification: ") + what);
+        return false;
+      }
+      continue;
+    }
     std::unordered_map<uint64_t, StringId>* table = nullptr;
     switch (f.number) {
       case in::kEventCategories: table = &seq->categories; break;

@@ -5,7 +5,7 @@
 //            take the blob's place in the list the second pass walks);
 //   Import   per-sequence state (clears, defaults, interning, sequence
 //            clocks) and the TrackEvents: slices, instants, counters, args,
-//            flows.
+//            flows; GPU render stage events (render_stages.h).
 // Collecting descriptors and snapshots first makes the result independent of
 // where the producer put them (a track may be described after its first use).
 // Events are imported in file order: B/E matching per track relies on each
@@ -22,6 +22,7 @@
 #include "loaders/load_error.h"
 #include "loaders/perfetto/annotation_args.h"
 #include "loaders/perfetto/clock_converter.h"
+#include "loaders/perfetto/render_stages.h"
 #include "loaders/perfetto/sequence_state.h"
 #include "loaders/perfetto/track_event_fields.h"
 #include "loaders/perfetto/track_registry.h"
@@ -63,7 +64,7 @@ class PacketImporter {
     uint32_t sequence_id = 0;
     uint32_t flags = 0;
     bool state_cleared = false, previous_dropped = false, first_on_sequence = false;
-    Sub track_event, interned_data, defaults, clock_snapshot, thread_descriptor, process_descriptor;
+    Sub track_event, interned_data, defaults, clock_snapshot, thread_descriptor, process_descriptor, render_stage;
   };
   struct Counted {  // a problem reported once, with its count
     uint64_t count = 0;
@@ -112,6 +113,7 @@ class PacketImporter {
   LoadOptions options_;
   ClockConverter clocks_;
   TrackRegistry tracks_;
+  RenderStageImporter render_stages_;
   std::unordered_map<uint32_t, SequenceState> sequences_;
   SequenceState* last_sequence_ = nullptr;  // runs of packets share a sequence
   uint32_t last_sequence_id_ = 0;

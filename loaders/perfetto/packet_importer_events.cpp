@@ -111,6 +111,7 @@ bool PacketImporter::ImportEvent(const PacketRef& p, const Sub& sub, int64_t ts_
   ArgSetId args;
   if (!BuildArgs(p, *seq, &args, error)) return false;
   const bool has_flows = !event_.flow_ids.empty() || !event_.terminating_flow_ids.empty();
+  const bool has_gpu_links = !event_.gpu_submission_ids.empty() || !event_.gpu_wait_ids.empty();
   SliceId slice;
   switch (type) {
     case EventType::kSliceBegin:
@@ -120,9 +121,10 @@ bool PacketImporter::ImportEvent(const PacketRef& p, const Sub& sub, int64_t ts_
       slice = builder_->EndSlice(track, ts_ns, args, offset);
       break;
     case EventType::kInstant:
-      // Flows join slices, so an instant with flows is a zero-length slice
-      // (as XSpace does for zero-length events with a correlation id).
-      if (has_flows) {
+      // Flows join slices, so an instant with flows (or GPU correlations) is a
+      // zero-length slice (as XSpace does for zero-length events with a
+      // correlation id).
+      if (has_flows || has_gpu_links) {
         SliceTable::Row row;
         row.track = track;
         row.start_ns = ts_ns;
@@ -143,6 +145,7 @@ bool PacketImporter::ImportEvent(const PacketRef& p, const Sub& sub, int64_t ts_
     default: break;
   }
   if (has_flows && !slice.is_none()) NoteFlows(slice, ts_ns, offset);
+  if (has_gpu_links && !slice.is_none()) render_stages_.NoteHostCorrelation(slice, event_, offset);
   AddExtraCounters(p, ts_ns, seq);
   return true;
 }
@@ -251,6 +254,7 @@ void PacketImporter::Finish() {
     std::erase_if(flow_events_, [&](const FlowEvent& e) { return kineto.TakeLaunchFlow(e.id, e.slice); });
   }
   LinkFlows();
+  render_stages_.Finish();
   add(untyped_events_, DiagCode::kUnsupportedFeature,
       "TrackEvents without a type (legacy_event JSON phases) skipped");
   add(missing_timestamp_, DiagCode::kMissingField, "TrackEvents in packets without a timestamp skipped");

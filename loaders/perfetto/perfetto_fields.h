@@ -1,6 +1,8 @@
 // Field numbers of the Perfetto messages the loader reads, one namespace per
-// message, as listed in shared/docs/trace-formats.md section 3. Nothing else:
-// the decoding lives next to its use.
+// message, as listed in shared/docs/trace-formats.md section 3; the GPU
+// render stage messages and the GpuCorrelation extension are from Perfetto's
+// gpu_render_stage_event.proto and gpu_track_event.proto (docs/formats.md).
+// Nothing else: the decoding lives next to its use.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +25,7 @@ inline constexpr uint32_t kPreviousPacketDropped = 42;
 inline constexpr uint32_t kProcessDescriptor = 43;  // legacy
 inline constexpr uint32_t kThreadDescriptor = 44;   // legacy
 inline constexpr uint32_t kCompressedPackets = 50;
+inline constexpr uint32_t kGpuRenderStageEvent = 53;
 inline constexpr uint32_t kTimestampClockId = 58;
 inline constexpr uint32_t kTracePacketDefaults = 59;
 inline constexpr uint32_t kTrackDescriptor = 60;
@@ -88,7 +91,33 @@ inline constexpr uint32_t kExtraDoubleCounterTrackUuids = 45;
 inline constexpr uint32_t kExtraDoubleCounterValues = 46;
 inline constexpr uint32_t kFlowIds = 47;
 inline constexpr uint32_t kTerminatingFlowIds = 48;
+inline constexpr uint32_t kGpuCorrelation = 3000;  // extension (gpu_track_event.proto): GpuCorrelation
 }  // namespace track_event_field
+
+namespace gpu_correlation_field {  // GpuCorrelation, on a host TrackEvent
+inline constexpr uint32_t kSubmissionEventIds = 1;  // render stage events this event submitted
+inline constexpr uint32_t kWaitEventIds = 2;        // render stage events this event waited for
+}  // namespace gpu_correlation_field
+
+namespace render_stage_field {  // GpuRenderStageEvent
+inline constexpr uint32_t kEventId = 1;
+inline constexpr uint32_t kDuration = 2;    // ns; unset: a point in time
+inline constexpr uint32_t kHwQueueId = 3;   // deprecated: index into specifications.hw_queue
+inline constexpr uint32_t kStageId = 4;     // deprecated: index into specifications.stage
+inline constexpr uint32_t kContext = 5;     // graphics context: InternedGraphicsContext iid
+inline constexpr uint32_t kExtraData = 6;   // {name = 1, value = 2}
+inline constexpr uint32_t kSpecifications = 7;  // deprecated: {context_spec = 1, hw_queue = 2, stage = 3}
+inline constexpr uint32_t kRenderTarget = 8;
+inline constexpr uint32_t kSubmissionId = 10;
+inline constexpr uint32_t kGpuId = 11;
+inline constexpr uint32_t kCommandBuffer = 12;
+inline constexpr uint32_t kHwQueueIid = 13;  // InternedGpuRenderStageSpecification iid
+inline constexpr uint32_t kStageIid = 14;    // InternedGpuRenderStageSpecification iid
+inline constexpr uint32_t kName = 17;
+inline constexpr uint32_t kNameIid = 20;     // InternedData.event_names
+inline constexpr uint32_t kSpecHwQueue = 2;  // in Specifications; Description {name = 1, description = 2}
+inline constexpr uint32_t kSpecStage = 3;
+}  // namespace render_stage_field
 
 enum class EventType : uint8_t { kUnspecified = 0, kSliceBegin = 1, kSliceEnd = 2, kInstant = 3, kCounter = 4 };
 
@@ -113,6 +142,8 @@ namespace interned_field {  // InternedData; every entry is {iid = 1, name/str =
 inline constexpr uint32_t kEventCategories = 1;
 inline constexpr uint32_t kEventNames = 2;
 inline constexpr uint32_t kDebugAnnotationNames = 3;
+inline constexpr uint32_t kGpuSpecifications = 24;  // InternedGpuRenderStageSpecification
+                                                    // {iid = 1, name = 2, description = 3, category = 4}
 inline constexpr uint32_t kDebugAnnotationStringValues = 29;
 inline constexpr uint32_t kEntryIid = 1;
 inline constexpr uint32_t kEntryName = 2;

@@ -13,12 +13,19 @@
 
 namespace stepline::loaders::perfetto {
 
+// InternedGpuRenderStageSpecification: a hardware queue or a render stage.
+struct GpuSpecification {
+  StringId name, description;
+  uint32_t category = 0;  // 0 other, 1 graphics, 2 compute
+};
+
 struct SequenceState {
   // Interning tables (InternedData), iid -> string in the trace's pool.
   std::unordered_map<uint64_t, StringId> event_names;
   std::unordered_map<uint64_t, StringId> categories;
   std::unordered_map<uint64_t, StringId> annotation_names;
   std::unordered_map<uint64_t, StringId> annotation_strings;
+  std::unordered_map<uint64_t, GpuSpecification> gpu_specs;  // hw queues and render stages
 
   // TracePacketDefaults.
   uint32_t default_clock_id = 0;  // 0 = the trace clock
@@ -43,6 +50,7 @@ struct SequenceState {
     categories.clear();
     annotation_names.clear();
     annotation_strings.clear();
+    gpu_specs.clear();
     default_clock_id = 0;
     has_default_track = false;
     default_track_uuid = 0;

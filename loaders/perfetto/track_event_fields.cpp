@@ -46,6 +46,24 @@ bool AppendFixed64(const WireField& f, const WireReader& outer, std::vector<uint
   return true;
 }
 
+// GpuCorrelation: two repeated uint64 lists of render stage event ids.
+bool AppendGpuCorrelation(const WireField& f, const WireReader& outer, TrackEventFields* out, WireError* error) {
+  if (f.type != WireType::kLen) return true;
+  WireReader reader(f.payload, f.payload + f.payload_size, outer.OffsetOf(f.payload));
+  WireField c;
+  while (!reader.done()) {
+    if (!reader.Next(&c)) {
+      *error = reader.error();
+      return false;
+    }
+    std::vector<uint64_t>* list = c.number == gpu_correlation_field::kSubmissionEventIds ? &out->gpu_submission_ids
+                                  : c.number == gpu_correlation_field::kWaitEventIds     ? &out->gpu_wait_ids
+                                                                                         : nullptr;
+    if (list != nullptr && !AppendVarints(c, reader, list, error)) return false;
+  }
+  return true;
+}
+
 double AsDouble(uint64_t bits) {
   double d;
   std::memcpy(&d, &bits, sizeof d);
@@ -70,6 +88,8 @@ void TrackEventFields::Clear() {
   annotations.clear();
   flow_ids.clear();
   terminating_flow_ids.clear();
+  gpu_submission_ids.clear();
+  gpu_wait_ids.clear();
 }
 
 bool ParseTrackEvent(std::string_view bytes, uint64_t base_offset, TrackEventFields* out, uint64_t* error_offset,
@@ -142,6 +162,7 @@ bool ParseTrackEvent(std::string_view bytes, uint64_t base_offset, TrackEventFie
       case te::kDebugAnnotations:
         if (is_len) out->annotations.push_back(Payload{PayloadView(f), reader.OffsetOf(f.payload)});
         break;
+      case te::kGpuCorrelation: ok = AppendGpuCorrelation(f, reader, out, &sub_error); break;
       case te::kFlowIds: ok = AppendFixed64(f, reader, &out->flow_ids, &sub_error); break;
       case te::kFlowIdsOld: ok = AppendVarints(f, reader, &out->flow_ids, &sub_error); break;
       case te::kTerminatingFlowIds: ok = AppendFixed64(f, reader, &out->terminating_flow_ids, &sub_error); break;

@@ -39,6 +39,10 @@ struct TrackEventFields {
   std::vector<Payload> annotations;  // DebugAnnotation payloads
   std::vector<uint64_t> flow_ids;
   std::vector<uint64_t> terminating_flow_ids;
+  // The GpuCorrelation extension: GpuRenderStageEvent ids this event
+  // submitted (a kernel launch) or waited for (a synchronize).
+  std::vector<uint64_t> gpu_submission_ids;
+  std::vector<uint64_t> gpu_wait_ids;
 
   void Clear();  // keeps the vectors' capacity: one instance is reused per event
 };

@@ -192,7 +192,10 @@ size_t CompleteStepCount(const Trace& trace, const StepSet& steps) {
       host_end = std::max(host_end, end);
     }
   }
-  const TimeNs cut = std::min(host_end, device_end == std::numeric_limits<TimeNs>::min() ? host_end : device_end);
+  TimeNs cut = std::min(host_end, device_end == std::numeric_limits<TimeNs>::min() ? host_end : device_end);
+  // A converter's event cap (XLA's trace viewer) dropped every event that
+  // starts after the last one kept, however long the kept ones last.
+  if (trace.info().event_cap > 0) cut = std::min(cut, trace.info().recorded_until_ns);
   size_t n = 0;
   while (n < steps.steps.size() && steps.steps[n].end_ns() <= cut) ++n;
   return n;

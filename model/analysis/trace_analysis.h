@@ -67,7 +67,8 @@ struct TopBlamedEvent {
 // The number of leading steps of `steps` that end at or before the cut of a
 // cut file: the earliest of the last host event's end and the last device
 // event's end (Kineto writes kernels after the host ops, so a cut leaves
-// host ops without their kernels). All steps when the trace has no data loss.
+// host ops without their kernels), and, when a converter capped the events,
+// its last recorded start. All steps when the trace has no data loss.
 size_t CompleteStepCount(const Trace& trace, const StepSet& steps);
 
 struct TraceAnalysis {

@@ -252,10 +252,53 @@ def kineto_perfetto_seeds():
     write("byte_source", "kineto_layout.pftrace.gz", gzip.compress(out, mtime=0))
 
 
+# ---- Perfetto GPU render stage events (loaders/perfetto/render_stages.h) ----
+def render_stage_seeds():
+    """Synthetic: interned queue/stage specifications, kernels and a copy on
+    GPU 1, one stage in the deprecated specifications form, and host events
+    whose GpuCorrelation names the GPU events they submitted or waited for."""
+    def packet(seq, ts, body):
+        return ld(1, vi(8, ts) + vi(10, seq) + body)
+
+    def host(ts, kind, name=b"", submitted=(), waited=()):
+        e = vi(9, kind) + vi(11, 2)
+        if name:
+            e += ld(23, name)
+        if submitted or waited:
+            c = b"".join(vi(1, i) for i in submitted)
+            if waited:
+                c += ld(2, b"".join(enc_varint(i) for i in waited))
+            e += ld(3000, c)
+        return packet(1, ts, ld(11, e))
+
+    def spec(iid, name, category):
+        return ld(24, vi(1, iid) + ld(2, name) + ld(3, name + b" description") + vi(4, category))
+
+    def stage(ts, event_id, dur, queue, stage_iid, name):
+        return packet(2, ts, ld(53, vi(1, event_id) + vi(2, dur) + vi(13, queue) + vi(14, stage_iid) + vi(11, 1) +
+                               ld(17, name) + ld(6, ld(1, b"grid") + ld(2, b"[4,1,1]"))))
+
+    out = ld(1, ld(60, vi(1, 1) + ld(3, vi(1, 4242) + ld(6, b"python"))))
+    out += ld(1, ld(60, vi(1, 2) + vi(5, 1) + ld(4, vi(1, 4242) + vi(2, 4243) + ld(5, b"main"))))
+    out += host(100, 1, b"cudaLaunchKernel", submitted=(1001,)) + host(120, 2)
+    out += host(130, 1, b"cudaGraphLaunch", submitted=(1002, 1003)) + host(150, 2)
+    out += host(160, 1, b"cudaDeviceSynchronize", waited=(1003,)) + host(400, 2)
+    out += packet(2, 0, vi(13, 1) + ld(12, spec(1, b"CUDA stream 7", 2) + spec(2, b"Kernel", 2) +
+                                       spec(3, b"Memcpy", 0) + ld(2, vi(1, 5) + ld(2, b"relu_kernel"))))
+    out += stage(200, 1001, 50, 1, 2, b"gemm_kernel")
+    out += packet(2, 260, ld(53, vi(1, 1002) + vi(2, 30) + vi(13, 1) + vi(14, 2) + vi(20, 5)))
+    out += stage(280, 1003, 40, 1, 2, b"ncclDevKernel_AllReduce")
+    out += stage(330, 1004, 20, 1, 3, b"Memcpy HtoD (Pageable -> Device)")
+    out += packet(3, 500, ld(53, vi(1, 2001) + vi(2, 10) + vi(3, 0) + vi(4, 0) +
+                             ld(7, ld(2, ld(1, b"GL queue")) + ld(3, ld(1, b"fragment")))))
+    write("perfetto", "render_stages.pftrace", out)
+
+
 if __name__ == "__main__":
     if not os.path.isdir(TRACES):
         sys.exit("traces not found at %s" % TRACES)
     xspace_seeds()
     perfetto_seeds()
     kineto_perfetto_seeds()
+    render_stage_seeds()
     byte_source_seeds(json_seeds())

@@ -87,6 +87,19 @@ TEST(ColumnCacheRoundTrip, EmptyTraceAndNoArgs) {
   ExpectSameTrace(empty, RoundTrip(empty, dir), "empty trace");
 }
 
+// A converter's event cap (loaders/chrome_json/xla_event_cap.h) stays with a
+// cached trace, so a cached open says it is cut as a parse does.
+TEST(ColumnCacheRoundTrip, EventCapAndRecordedSpan) {
+  ScratchDir dir;
+  Trace capped;
+  capped.mutable_info().event_cap = 1'000'000;
+  capped.mutable_info().recorded_until_ns = 123'456'789;
+  capped.Finalize();
+  const Trace back = RoundTrip(capped, dir);
+  EXPECT_EQ(back.info().event_cap, 1'000'000u);
+  EXPECT_EQ(back.info().recorded_until_ns, 123'456'789);
+}
+
 // A small JSON trace on disk, from the demo generator.
 std::string WriteDemoJson(const ScratchDir& dir, const std::string& name, int steps = 2) {
   demo::DemoOptions options;

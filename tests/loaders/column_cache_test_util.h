@@ -125,6 +125,8 @@ inline void ExpectSameTrace(const Trace& a, const Trace& b, const std::string& w
   EXPECT_EQ(a.diagnostics().total(), b.diagnostics().total());
   EXPECT_EQ(a.info().format, b.info().format);
   EXPECT_EQ(a.info().input_bytes, b.info().input_bytes);
+  EXPECT_EQ(a.info().event_cap, b.info().event_cap);
+  EXPECT_EQ(a.info().recorded_until_ns, b.info().recorded_until_ns);
   EXPECT_EQ(a.span(), b.span());
   EXPECT_EQ(b.CheckInvariants(), "");
 }

@@ -26,6 +26,18 @@ TEST(LoadWarnings, UncompressedCutNamesTheParseOffset) {
             "covers what was loaded (the first 0 ns).");
 }
 
+// A whole file whose converter stopped at XLA's trace viewer cap
+// (loaders/chrome_json/xla_event_cap.h) names the cap, not a byte.
+TEST(LoadWarnings, AnEventCapNamesTheCap) {
+  Trace trace;
+  trace.mutable_info().format = "chrome-json";
+  trace.mutable_info().event_cap = 1'000'000;
+  trace.mutable_diagnostics().Record(DiagCode::kTruncated, Diagnostics::kNoOffset, "XLA's trace viewer stopped");
+  EXPECT_EQ(DataLossBanner(trace),
+            "XLA's trace viewer stopped at 1,000,000 events (TF_PROFILER_TRACE_VIEWER_MAX_EVENTS): events after the "
+            "last recorded one are missing; the analysis covers what was loaded (the first 0 ns).");
+}
+
 TEST(LoadWarnings, CompressedCutNamesTheFileOffsetAndOtherLossesAreCounted) {
   Trace trace;
   trace.mutable_info().format = "chrome-json";
