@@ -14,6 +14,7 @@
 
 #include "loaders/torch_snapshot/pickle_reader.h"
 #include "loaders/trace_builder.h"
+#include "model/memory_snapshot_process.h"
 
 namespace stepline::loaders {
 // A named namespace of its own: unity builds put this file next to other loaders.
@@ -460,7 +461,7 @@ Result<Trace, LoadError> Convert(std::string_view bytes, const std::string& path
   }
   builder.trace().mutable_args().Reserve(sets, rows);
   const Keys keys(&builder);
-  builder.SetProcessName(0, "PyTorch memory snapshot", 0);
+  builder.SetProcessName(0, kMemorySnapshotProcessName, 0);
   for (size_t d = 0; d < devices.size(); ++d) {
     Emit(&builder, keys, conv, static_cast<int32_t>(d), devices[d], first_ts);
   }
