@@ -10,7 +10,7 @@
 namespace stepline::loaders {
 namespace {
 
-// 1e18 ns after the epoch is 2001-09-09: model times past it are epoch times
+// 1e18 ns after the epoch is in September 2001: model times past it are epoch times
 // (no relative clock of a profile runs that long), times below it are not.
 constexpr TimeNs kEpochTimesFrom = 1'000'000'000'000'000'000;
 

@@ -17,7 +17,7 @@ namespace stepline::loaders {
 // clock is not tied to the epoch. Kineto JSON since 2024 gives
 // baseTimeNanoseconds (TraceInfo::wall_clock_origin_ns); older Kineto, XSpace
 // and Perfetto traces keep epoch times in the model itself (origin 0), which
-// shows as times after 2001-09-09 (1e18 ns).
+// shows as times of 1e18 ns or more (September 2001 onwards).
 std::optional<TimeNs> EpochOfModelZero(const Trace& trace);
 
 struct SnapshotOverlay {
