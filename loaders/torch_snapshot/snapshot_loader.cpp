@@ -140,6 +140,15 @@ class Converter {
   // false for anything else. One pass over the dict: entries are millions.
   bool Entry(Value e, Record* out) {
     if (e.tag() != Tag::kDict) return false;
+    // The reader offers every list's items, and most lists are an entry's
+    // `frames`: a dict whose first key names a frame field is no entry, and
+    // saying so at once spares a scan of its keys (9 million on a 1 GB file).
+    bool frame = false;
+    e.ForFirstKid([&](Value first_key) {
+      const std::string_view k = first_key.as_string();
+      frame = k == "name" || k == "filename" || k == "line";
+    });
+    if (frame) return false;
     Record r;
     std::string_view action;
     Value frames, time;
