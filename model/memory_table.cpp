@@ -9,6 +9,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "model/memory_snapshot_process.h"
 #include "model/trace.h"
 
 namespace stepline {
@@ -229,6 +230,24 @@ std::string KinetoDeviceName(int64_t device_type, int64_t device_id) {
   return kind + " " + std::to_string(device_id);
 }
 
+namespace {
+
+// Per track: whether it belongs to a memory snapshot's process; empty when
+// no process is one, or every process is (a snapshot opened alone).
+std::vector<bool> SnapshotTracks(const Trace& trace) {
+  const StringId name = trace.strings().Find(kMemorySnapshotProcessName);
+  if (name.is_none()) return {};
+  std::vector<bool> of_snapshot(trace.tracks().size(), false);
+  bool other = false;
+  for (size_t t = 0; t < of_snapshot.size(); ++t) {
+    of_snapshot[t] = trace.processes().name(trace.tracks().process(TrackId::FromIndex(t))) == name;
+    other |= !of_snapshot[t];
+  }
+  return other ? of_snapshot : std::vector<bool>{};
+}
+
+}  // namespace
+
 MemoryTable BuildMemoryTable(const Trace& trace) {
   MemoryTable table;
   const Keys k(trace.strings());
@@ -240,6 +259,9 @@ MemoryTable BuildMemoryTable(const Trace& trace) {
   std::vector<std::vector<RawEvent>> per_pool;
   PoolKey last_key;
   uint32_t last_pool = UINT32_MAX;  // consecutive events are mostly of one pool: skip the map
+  // A memory snapshot opened with the trace (loaders/torch_snapshot) records
+  // the same allocations in full: its events alone make the pools.
+  const std::vector<bool> snapshot_tracks = SnapshotTracks(trace);
   for (size_t i = 0; i < instants.size(); ++i) {
     const StringId name = instants.name()[i];
     EventKind kind;
@@ -249,6 +271,7 @@ MemoryTable BuildMemoryTable(const Trace& trace) {
     else if (name == k.x_free) kind = EventKind::kXFree;
     else continue;
     if (name.is_none()) continue;
+    if (!snapshot_tracks.empty() && !snapshot_tracks[instants.track()[i].index()]) continue;
     ++table.memory_events;
     RawEvent e;
     e.kind = kind;

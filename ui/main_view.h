@@ -53,6 +53,7 @@ struct ViewRequests {
   bool open_dialog = false;    // show the file browser
   bool open_folder_dialog = false;  // pick a run of a TensorBoard/XProf log directory
   bool compare_dialog = false;  // pick a file to compare with: it becomes B, the trace on screen A
+  bool memory_snapshot_dialog = false;  // pick a PyTorch memory snapshot to open with the trace on screen
   bool clear_cache = false;     // delete every column cache file (File > Clear cache)
   bool cancel_load = false;
   bool dismiss_error = false;

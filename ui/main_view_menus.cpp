@@ -61,6 +61,8 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
     }
     if (ImGui::MenuItem("Compare with...", nullptr, false, state.trace() != nullptr)) req->compare_dialog = true;
     if (ImGui::IsItemHovered()) WrappedTooltip("Pick a second run (B) to compare with the trace on screen (A)");
+    if (ImGui::MenuItem("Open memory snapshot...", nullptr, false, state.trace() != nullptr)) req->memory_snapshot_dialog = true;
+    if (ImGui::IsItemHovered()) WrappedTooltip("A PyTorch memory snapshot of the same run: its memory rows under this trace's timeline");
     ImGui::Separator();
     if (ImGui::MenuItem("Export notes...", nullptr, false, state.trace() != nullptr)) req->export_notes = true;
     if (ImGui::IsItemHovered()) WrappedTooltip("This trace's notes as a JSON file, to share (docs/guide.md)");

@@ -12,11 +12,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
 
 #include "app/runs/cached_trace_load.h"
+#include "app/runs/snapshot_pair.h"
 #include "app/cli/cli_args.h"
 #include "app/cli/command_options.h"
 #include "app/cli/commands.h"
@@ -52,6 +54,8 @@ constexpr std::string_view kReportUsage =
     "  --min-gap-us N  list GPU idle gaps of at least N us (default 10); all idle time is still counted\n"
     "  --patterns TSV  extra idle-cause name patterns, CATEGORY<TAB>PATTERN per line (format of\n"
     "                  assets/idle_cause_patterns.tsv); they override the built-in ones\n"
+    "  --memory-snapshot SNAP  a PyTorch memory snapshot of the same run: the memory section comes\n"
+    "                  from it, its times placed on the trace's by the epoch clock\n"
     "  FILE may be a TensorBoard/XProf log directory: its newest profile run is used\n";
 
 constexpr int64_t kMaxMinGapUs = 3'600'000'000;  // an hour: anything larger lists nothing anyway
@@ -61,6 +65,7 @@ struct ReportSettings {
   bool json = false;
   bool markdown = false;
   std::string csv_dir;  // "" = no CSV
+  std::string snapshot;  // --memory-snapshot; "" = none
   bool force = false;
   analysis::ReportOptions options;
   analysis::IdleCauseTable table;  // options.table points here when --patterns is given
@@ -112,6 +117,10 @@ std::string ReadSettings(const ParsedArgs& a, ReportSettings* s) {
     s->csv_dir = *dir;
   }
   if (s->force && s->csv_dir.empty()) return "--force only applies to --csv";
+  if (auto snapshot = a.Value("--memory-snapshot")) {
+    if (snapshot->empty()) return "--memory-snapshot needs a file";
+    s->snapshot = *snapshot;
+  }
   auto min_gap_us = a.IntValue("--min-gap-us", 10, 0, kMaxMinGapUs);
   if (!min_gap_us) return min_gap_us.error();
   s->options.min_gap_ns = *min_gap_us * 1000;
@@ -176,7 +185,7 @@ std::string WriteCsvTables(const analysis::Report& report, const std::string& di
 
 int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(
-      args, ArgSpec{{"--json", "--force", "--help"}, {"--csv", "--steps", "--min-gap-us", "--patterns", "--format", "--peak-tflops", "--peak-dtype", "--batch-size"}});
+      args, ArgSpec{{"--json", "--force", "--help"}, {"--csv", "--steps", "--min-gap-us", "--patterns", "--format", "--peak-tflops", "--peak-dtype", "--batch-size", "--memory-snapshot"}});
   ReportSettings settings;
   const auto read = [&settings](const ParsedArgs& a) { return ReadSettings(a, &settings); };
   if (auto code = HandleHelpOrUsageError(parsed, read, "stepline report", std::string(kReportUsage) + std::string(kEfficiencyUsage), out, err)) return *code;
@@ -184,13 +193,25 @@ int RunReport(const Args& args, std::ostream& out, std::ostream& err) {
   if (!ChooseTraceArg(&settings.path, "stepline report", err)) return 1;
   const auto load_start = std::chrono::steady_clock::now();
   CachedTraceLoad load;  // writes the column cache entry after the output
-  auto& loaded = load.Load(settings.path);
-  const double load_ms = MsSince(load_start);
-  if (!loaded) {
+  std::optional<Trace> paired;  // with --memory-snapshot: parsed, the snapshot's rows added
+  const Trace* opened = nullptr;
+  if (!settings.snapshot.empty()) {
+    std::string notice;
+    auto r = LoadTraceWithSnapshot(settings.path, settings.snapshot, &notice);
+    if (!r) {
+      err << "stepline report: " << r.error() << "\n";
+      return 1;
+    }
+    if (!notice.empty()) err << "stepline report: " << notice << "\n";
+    opened = &paired.emplace(std::move(r).value());
+  } else if (auto& loaded = load.Load(settings.path); loaded) {
+    opened = &loaded.value();
+  } else {
     err << loaded.error().ToString() << "\n";
     return 1;
   }
-  const Trace& trace = loaded.value();
+  const double load_ms = MsSince(load_start);
+  const Trace& trace = *opened;
   const auto analysis_start = std::chrono::steady_clock::now();
   const analysis::TraceAnalysis trace_analysis = analysis::ComputeAnalysis(trace, settings.options);
   const analysis::Report report = analysis::ResolveReport(trace, trace_analysis);

@@ -13,6 +13,7 @@
 
 #include "app/cli/headline_dump.h"
 #include "app/runs/cached_trace_load.h"
+#include "app/runs/snapshot_pair.h"
 #include "app/cli/cli_args.h"
 #include "app/cli/command_options.h"
 #include "app/cli/commands.h"
@@ -39,6 +40,7 @@ constexpr const char* kUsage =
     "       [--efficiency-settings]  (the Efficiency settings window up over the single view)\n"
     "       [--headlines FILE]  (every headline figure drawn, as view, subject, figure, text lines)\n"
     "       [--peak-tflops X] [--peak-dtype T] [--batch-size N]  (the analysis' efficiency options, as report's)\n"
+    "       [--memory-snapshot SNAP]  (a PyTorch memory snapshot of FILE's run: its memory rows under FILE's timeline)\n"
     "       stepline screenshot PATH... --view ranks --out OUT.png [--runs] [--step N] [--range START_MS:END_MS]\n"
     "       (rank traces, or directories of them; --runs: the list of a TensorBoard folder's runs shown;\n"
     "       --step/--range: the timeline aligned on step N, showing that range since its start, zoomed in\n"
@@ -107,12 +109,18 @@ using LoadedData = std::shared_ptr<const ui::TimelineData>;
 // Loads FILE through the column cache (or builds the demo); null with
 // `error` set on failure. A parsed FILE's cache entry is written by `store`
 // while the picture renders.
-LoadedData LoadInput(const std::string& path, const std::string& demo, std::string* title, std::string* error,
-                     column_cache::BackgroundStore* store, const analysis::EfficiencyOptions& efficiency) {
+LoadedData LoadInput(const std::string& path, const std::string& demo, const std::string& snapshot, std::string* title,
+                     std::string* error, column_cache::BackgroundStore* store,
+                     const analysis::EfficiencyOptions& efficiency) {
   Result<Trace, std::string> loaded = Unexpected<std::string>{"not loaded"};
   const column_cache::CacheSettings cache_settings = CacheSettingsForApp();
   column_cache::CachedLoad cache_info;
-  if (!path.empty()) {
+  if (!path.empty() && !snapshot.empty()) {
+    *title = std::filesystem::path(path).filename().string();
+    std::string notice;
+    loaded = LoadTraceWithSnapshot(path, snapshot, &notice);  // no cache entry: the snapshot's rows are added
+    if (!notice.empty()) *error = notice;
+  } else if (!path.empty()) {
     *title = std::filesystem::path(path).filename().string();
     auto r = column_cache::LoadThroughCache(path, cache_settings, {}, nullptr, &cache_info);
     loaded = r.ok() ? Result<Trace, std::string>(std::move(r).value())
@@ -139,7 +147,8 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
       args,
       ArgSpec{{"--force", "--caption", "--help", "--runs", "--critical-path", "--efficiency-settings"},
               {"--out", "--view", "--size", "--range", "--scale", "--demo", "--step", "--file-dialog", "--headlines",
-               "--theme", "--notes", "--peak-tflops", "--peak-dtype", "--batch-size"}});
+               "--theme", "--notes", "--peak-tflops", "--peak-dtype", "--batch-size",
+               "--memory-snapshot"}});
   if (parsed.ok() && parsed->Has("--help")) {
     out << kUsage;
     return 0;
@@ -237,9 +246,14 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
   std::string error;
   std::string titles[2];
   LoadedData data[2];
+  const std::string snapshot = a.Value("--memory-snapshot").value_or("");
+  if (!snapshot.empty() && files.size() != 1) {
+    err << "stepline screenshot: --memory-snapshot goes with exactly one FILE, the trace of the same run\n";
+    return 2;
+  }
   for (size_t i = 0; i < std::max<size_t>(1, files.size()); ++i) {
-    data[i] = LoadInput(files.empty() ? "" : files[i], a.Value("--demo").value_or(""), &titles[i], &error, &cache_store,
-                        efficiency);
+    data[i] = LoadInput(files.empty() ? "" : files[i], a.Value("--demo").value_or(""), snapshot, &titles[i], &error,
+                        &cache_store, efficiency);
     if (!data[i]) {
       err << "stepline screenshot: " << error << "\n";
       return 1;

@@ -29,12 +29,16 @@ namespace stepline::app {
 namespace {
 
 constexpr std::string_view kViewUsage =
-    "usage: stepline view [FILE [FILE_B]] [--demo SCENARIO] [--peak-tflops X] [--peak-dtype T] [--batch-size N]\n"
+    "usage: stepline view [FILE [FILE_B]] [--demo SCENARIO] [--memory-snapshot SNAP]\n"
+    "                     [--peak-tflops X] [--peak-dtype T] [--batch-size N]\n"
     "       stepline view --ranks PATH...\n"
     "  FILE             a trace, or a TensorBoard/XProf log directory (its newest run); none: the demo\n"
     "  FILE_B           a second trace: compare it with FILE (the baseline)\n"
     "  --demo SCENARIO  open a built-in demo scenario, such as input-bound\n"
     "  --ranks PATH...  the ranks view: every rank of a distributed run side by side\n"
+    "  --memory-snapshot SNAP  a PyTorch memory snapshot of FILE's run: its memory rows under\n"
+    "                   FILE's timeline, placed by the epoch clock\n"
+
     "  the efficiency options below apply to FILE (and FILE_B) instead of their saved Efficiency settings:\n";
 
 }  // namespace
@@ -45,8 +49,8 @@ int RunViewer(const Args& args, std::ostream& out, std::ostream& err) {
     return 0;
   }
   StartupTiming timing;  // STEPLINE_TIMING=1: when the timeline and the analysis first show
-  auto parsed = ParsedArgs::Parse(
-      args, ArgSpec{{"--ranks"}, {"--demo", "--finding", "--peak-tflops", "--peak-dtype", "--batch-size"}});
+  auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--ranks"}, {"--demo", "--finding", "--memory-snapshot", "--peak-tflops",
+                                                                "--peak-dtype", "--batch-size"}});
   if (!parsed.ok()) {
     err << "stepline: " << parsed.error() << "\n" << kViewUsage << kEfficiencyUsage;
     return 2;
@@ -77,6 +81,11 @@ int RunViewer(const Args& args, std::ostream& out, std::ostream& err) {
   for (std::string& file : files) {
     if (!ChooseTraceArg(&file, "stepline", err)) return 1;
   }
+  const std::string snapshot = parsed->Value("--memory-snapshot").value_or("");
+  if (!snapshot.empty() && files.size() != 1) {
+    err << "stepline: --memory-snapshot goes with exactly one FILE, the trace of the same run\n" << kViewUsage;
+    return 2;
+  }
   // The layout, window size and picture options of the last run; saved again on change.
   const std::string settings_path = DefaultSettingsPath();
   std::string settings_notice;
@@ -99,6 +108,8 @@ int RunViewer(const Args& args, std::ostream& out, std::ostream& err) {
     session.ShowRanks(ranks, parsed->positionals().size() == 1 ? parsed->positionals().front() : "ranks");
   } else if (files.size() >= 2) {
     session.OpenCompare(files[0], files[1]);  // `stepline A B`
+  } else if (!snapshot.empty()) {
+    session.OpenWithSnapshot(files.front(), snapshot);
   } else if (!files.empty()) {
     session.OpenFile(files.front());
   } else {

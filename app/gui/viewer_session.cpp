@@ -404,7 +404,8 @@ ui::CompareStatus ViewerSession::MakeCompareStatus() const {
 }
 
 void ViewerSession::BrowseFor(Pick pick, const std::string& start_dir) {
-  static constexpr const char* kTitles[] = {"Open trace", "Compare with", "Replace A", "Replace B", "Import notes"};
+  static constexpr const char* kTitles[] = {"Open trace", "Compare with", "Replace A", "Replace B", "Import notes",
+                                               "Open memory snapshot"};
   browser_pick_ = pick;
   // The folders of recent files, newest first and each once, are the
   // dialog's shortcuts; it starts in the newest.
@@ -436,6 +437,13 @@ void ViewerSession::HandlePick(const std::string& path) {
       }
       break;
     case Pick::kOpen: OpenFile(path); break;
+    case Pick::kMemorySnapshot:
+      if (state_.data && !state_.data->trace->info().source_path.empty()) {
+        OpenWithSnapshot(state_.data->trace->info().source_path, path);
+      } else {
+        status_.error = "a memory snapshot opens with a trace loaded from a file";
+      }
+      break;
     case Pick::kImportNotes: {
       std::string message;
       (ImportNotes(path, &message) ? status_.notice : status_.error) = message;
@@ -466,6 +474,7 @@ void ViewerSession::ApplyCompareRequests(const ui::CompareRequests& req) {
 void ViewerSession::ApplyViewRequests(const ui::ViewRequests& req) {
   if (req.open_dialog) BrowseFor(Pick::kOpen);
   if (req.compare_dialog && state_.data) BrowseFor(Pick::kCompareWith);
+  if (req.memory_snapshot_dialog && state_.data) BrowseFor(Pick::kMemorySnapshot);
   if (req.open_folder_dialog) BrowseFolder();
   if (req.clear_cache) {
     const uint64_t freed = column_cache::ClearCache(CacheSettingsForApp());

@@ -55,6 +55,9 @@ class ViewerSession {
   explicit ViewerSession(RecentFiles recent) : recent_(std::move(recent)) {}
 
   void OpenFile(const std::string& path);  // in the background; shown alone
+  // Loads the trace and a PyTorch memory snapshot of the same run, its rows
+  // added to the trace's timeline (app/runs/snapshot_pair.h).
+  void OpenWithSnapshot(const std::string& trace_path, const std::string& snapshot_path);
   void OpenDemo(const std::string& scenario);
   // Loads two files in the background and compares them (A = baseline).
   void OpenCompare(const std::string& path_a, const std::string& path_b);
@@ -111,7 +114,7 @@ class ViewerSession {
   const LoadTimes& load_times() const { return load_times_; }
 
   // What the file browser's pick is for.
-  enum class Pick : uint8_t { kOpen = 0, kCompareWith, kReplaceA, kReplaceB, kImportNotes };
+  enum class Pick : uint8_t { kOpen = 0, kCompareWith, kReplaceA, kReplaceB, kImportNotes, kMemorySnapshot };
   // Opens the file browser for `pick` (its title says what for), in
   // `start_dir`, else in the folder of the newest recent file.
   void BrowseFor(Pick pick, const std::string& start_dir = "");

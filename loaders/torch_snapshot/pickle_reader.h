@@ -94,6 +94,15 @@ class Value {
       for (uint32_t k = 0; k < run.count; ++k) f(Value(doc_, doc_->kids()[run.begin + k]));
     }
   }
+  // The first item of a list or tuple, or the first key of a dict; nothing for an empty one.
+  template <typename F>
+  void ForFirstKid(F&& f) const {
+    if (!valid()) return;
+    const Node& n = doc_->node(id_);
+    if (n.tag != Tag::kList && n.tag != Tag::kTuple && n.tag != Tag::kDict) return;
+    const auto r = static_cast<uint32_t>(n.payload);
+    if (r != UINT32_MAX && doc_->runs()[r].count > 0) f(Value(doc_, doc_->kids()[doc_->runs()[r].begin]));
+  }
   // The value of a dict's string key; invalid when absent or not a dict.
   Value Get(std::string_view key) const;
 

@@ -8,8 +8,15 @@ torch.cuda.memory._snapshot() returns) pickled at each protocol, frames
 shared between entries as PyTorch shares them; small_p4.pickle.gz: the same,
 gzip-compressed; no_times.pickle: entries without time_us. The expected
 figures are in memory_snapshot_test.cpp, next to the checks.
+
+A trace and a snapshot of one run, to open together (snapshot_pair_test.cpp):
+pair_snapshot.pickle and three Kineto JSON traces of the same three steps,
+pair_trace.json (times relative to baseTimeNanoseconds, as Kineto writes
+since 2024), pair_trace_epoch.json (epoch microseconds, the older form) and
+pair_trace_no_clock.json (relative times without their base: no epoch clock).
 """
 import gzip
+import json
 import os
 import pickle
 import sys
@@ -67,6 +74,60 @@ def snapshot(times=True):
     return {"segments": segments, "device_traces": [trace0, []], "allocator_settings": {"expandable": False}}
 
 
+PAIR_US = 1759252584000000     # the pair's first step starts here, epoch microseconds
+PAIR_LEAD_US = 5000            # the trace's base time is this much before it
+MIB = 1 << 20
+
+
+def pair_snapshot():
+    """Three 10 ms steps: each allocates an activation (64, 64, then 96 MiB)
+    at +1 ms and a workspace of 16 MiB at +3 ms, frees the workspace at +8 ms
+    and the activation at +9 ms. The peak, 112 MiB, is step 3's from +3 ms to
+    +8 ms: epoch 1759252584023000 us, 28 ms after the trace's base time."""
+    entries = [{"action": "segment_alloc", "addr": SEG0, "size": 256 * MIB, "stream": 0, "time_us": PAIR_US,
+                "frames": [MAIN]}]
+    for k, activation in enumerate((64, 64, 96)):
+        start = PAIR_US + 10000 * k
+        act, work = SEG0, SEG0 + 128 * MIB
+        for action, addr, size, at, frames in (("alloc", act, activation * MIB, 1000, [MODEL, MAIN]),
+                                               ("alloc", work, 16 * MIB, 3000, [LINEAR, MODEL, MAIN]),
+                                               ("free_completed", work, 16 * MIB, 8000, [LINEAR, MODEL, MAIN]),
+                                               ("free_completed", act, activation * MIB, 9000, [MODEL, MAIN])):
+            entries.append({"action": action, "addr": addr, "size": size, "stream": 0, "time_us": start + at,
+                            "frames": frames})
+    segments = [{"device": 0, "address": SEG0, "total_size": 256 * MIB, "allocated_size": 0, "stream": 0,
+                 "segment_type": "large", "frames": [MAIN],
+                 "blocks": [{"address": SEG0, "size": 256 * MIB, "state": "inactive", "frames": []}]}]
+    return {"segments": segments, "device_traces": [entries]}
+
+
+def pair_trace(form):
+    """The run's Kineto trace: three ProfilerStep#N of 10 ms, a kernel in each,
+    and one memory event of its own (1 GiB, never freed) that the snapshot's
+    events replace when both are opened."""
+    base = PAIR_US - PAIR_LEAD_US  # epoch microseconds of the relative times' zero
+    shift = base if form == "epoch" else 0
+    events = [{"ph": "M", "name": "process_name", "pid": 0, "tid": 0, "args": {"name": "GPU 0"}},
+              {"ph": "M", "name": "thread_name", "pid": 0, "tid": 7, "args": {"name": "stream 7"}}]
+    for k in range(3):
+        start = PAIR_LEAD_US + 10000 * k + shift
+        events += [
+            {"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{k + 1}", "pid": 100, "tid": 100,
+             "ts": start, "dur": 10000},
+            {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 100, "tid": 100,
+             "ts": start + 500, "dur": 20, "args": {"correlation": k + 1}},
+            {"ph": "X", "cat": "kernel", "name": "gemm_kernel", "pid": 0, "tid": 7, "ts": start + 1000,
+             "dur": 7000, "args": {"device": 0, "stream": 7, "correlation": k + 1}},
+        ]
+    events.append({"ph": "i", "s": "t", "name": "[memory]", "pid": 100, "tid": 100, "ts": PAIR_LEAD_US + 100 + shift,
+                   "args": {"Device Type": 1, "Device Id": 0, "Addr": 0x7A0000000000, "Bytes": 1 << 30,
+                            "Total Allocated": 1 << 30, "Total Reserved": 1 << 30}})
+    trace = {"schemaVersion": 1, "traceEvents": events}
+    if form == "base":
+        trace["baseTimeNanoseconds"] = base * 1000
+    return trace
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -77,6 +138,12 @@ def main():
         pickle.dump(snapshot(), f, protocol=4)
     with open(os.path.join(out, "no_times.pickle"), "wb") as f:
         pickle.dump(snapshot(times=False), f, protocol=4)
+    with open(os.path.join(out, "pair_snapshot.pickle"), "wb") as f:
+        pickle.dump(pair_snapshot(), f, protocol=4)
+    for form, name in (("base", "pair_trace.json"), ("epoch", "pair_trace_epoch.json"),
+                       ("no_clock", "pair_trace_no_clock.json")):
+        with open(os.path.join(out, name), "w") as f:
+            json.dump(pair_trace(form), f)
 
 
 if __name__ == "__main__":
