@@ -35,12 +35,13 @@ const char* UnitName(SummaryUnit unit) {
     case SummaryUnit::kNs: return "ns";
     case SummaryUnit::kPercent: return "percent";
     case SummaryUnit::kBytes: return "bytes";
+    case SummaryUnit::kRate: return "per_s";
   }
   return "";
 }
 
 std::string ValueCell(SummaryUnit unit, double v) {
-  if (unit == SummaryUnit::kPercent) return FixedCell(v, 3);
+  if (unit == SummaryUnit::kPercent || unit == SummaryUnit::kRate) return FixedCell(v, 3);
   return IntCell(static_cast<int64_t>(std::llround(v)));
 }
 

@@ -3,7 +3,7 @@
 # test traces (../shared/traces, or $STEPLINE_TRACES): reads the raw events
 # with the standard library only and prints one TSV row per cuda_sync event
 # that names a wait. Its output (stream_wait_facts.tsv) is what
-# tests/analysis/critical_path_real_waits_test.cpp asserts against
+# tests/analysis/critical_path_waits_test.cpp asserts against
 # BuildStreamWaits.
 #
 # Rules, from CUDA's semantics and Kineto's cuda_sync args, not from our code:
