@@ -262,10 +262,14 @@ CriticalPath PathWalker::Walk(const Step& step) {
     t = b;
   }
   if (t > ws) Add(SliceId::None(), ws, t, PathKind::kIdle);
-  std::reverse(out_.begin(), out_.end());
+  // The segments in time order, copied once (out_ is reused by the next walk).
+  // Neighbouring segments of one slice (split by a child that ended) stay
+  // separate: the overlay draws each where it lies.
+  path.segments.assign(out_.rbegin(), out_.rend());
   path.dur_ns = path_end - ws;
   if (name_ns_.empty()) name_ns_.assign(trace_.strings().size(), 0);
-  for (const PathSegment& seg : out_) {
+  path.slices.reserve(path.segments.size());
+  for (const PathSegment& seg : path.segments) {
     path.by_kind_ns[static_cast<size_t>(seg.kind)] += seg.dur_ns;
     if (seg.slice.is_none()) continue;
     if (path.slices.empty() || path.slices.back() != seg.slice) path.slices.push_back(seg.slice);
@@ -273,9 +277,6 @@ CriticalPath PathWalker::Walk(const Step& step) {
     if (name_ns_[name] == 0) touched_.push_back(name);
     name_ns_[name] += seg.dur_ns;  // segments are never empty, so a touched name is nonzero
   }
-  // Neighbouring segments of one slice (split by a child that ended) stay separate:
-  // the overlay draws each where it lies.
-  path.segments = out_;
   path.top.reserve(touched_.size());
   for (uint32_t name : touched_) {
     path.top.emplace_back(StringId(name), name_ns_[name]);
