@@ -17,7 +17,10 @@
 //            the kernel, loss.item 20. Path: host 200, launch 100, gpu 100, sync 600.
 #include "demo/demo_planted.h"
 
+#include <initializer_list>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "loaders/trace_builder.h"
 
@@ -41,6 +44,7 @@ class PlantedBuilder {
     runtime_ = b_.Intern("cuda_runtime");
     kernel_ = b_.Intern("kernel");
     annotation_ = b_.Intern("user_annotation");
+    cuda_sync_ = b_.Intern("cuda_sync");
   }
   SliceId Host(int64_t start_us, int64_t end_us, std::string_view name, bool runtime = false) {
     return Add(main_, start_us, end_us, name, runtime ? runtime_ : cpu_op_, GpuKind::kNone);
@@ -51,16 +55,74 @@ class PlantedBuilder {
   // A launch call and the kernel it launches.
   void Launch(int64_t start_us, int64_t end_us, int64_t kernel_start_us, int64_t kernel_end_us,
               std::string_view kernel) {
+    LaunchOn(stream_, start_us, end_us, kernel_start_us, kernel_end_us, kernel);
+  }
+  // The waits of stream_waits.h: a second stream, the device-wide row that
+  // holds Event Sync rows, cudaEventRecord calls and Kineto's cuda_sync rows.
+  TrackId SecondStream() {
+    if (stream2_.is_none()) {
+      stream2_ = b_.ThreadTrack(0, 8);
+      b_.SetTrackKind(stream2_, TrackKind::kGpuStream, 0);
+      b_.SetThreadName(0, 8, "stream 8", 0);
+    }
+    return stream2_;
+  }
+  void LaunchOn(TrackId stream, int64_t start_us, int64_t end_us, int64_t kernel_start_us, int64_t kernel_end_us,
+                std::string_view kernel) {
     const SliceId launch = Host(start_us, end_us, "cudaLaunchKernel", true);
-    const SliceId k = Add(stream_, kernel_start_us, kernel_end_us, kernel, kernel_, GpuKind::kKernel);
+    const SliceId k = Add(stream, kernel_start_us, kernel_end_us, kernel, kernel_, GpuKind::kKernel);
     b_.NoteLaunch(++correlation_, launch);
     b_.NoteDeviceActivity(correlation_, k);
+  }
+  // A cudaEventRecord call; returns its correlation.
+  int64_t RecordEvent(int64_t start_us, int64_t end_us) {
+    const int64_t correlation = static_cast<int64_t>(++correlation_);
+    Add(main_, start_us, end_us, "cudaEventRecord", runtime_, GpuKind::kNone, Args({{"correlation", correlation}}));
+    return correlation;
+  }
+  // A runtime call and the cuda_sync row CUPTI gives it: `stream` is the
+  // waiting / synchronized stream (-1: none), `on_stream` and `record` the
+  // event's stream and its record call's correlation (-1: none).
+  void SyncCall(int64_t start_us, int64_t end_us, std::string_view call, std::string_view sync_kind, int64_t stream,
+                int64_t on_stream, int64_t record) {
+    const SliceId host = Host(start_us, end_us, call, true);
+    const int64_t correlation = static_cast<int64_t>(++correlation_);
+    TrackId row = stream == 7 ? stream_ : stream == 8 ? SecondStream() : DeviceRow();
+    const SliceId sync = Add(row, start_us, start_us + 1, sync_kind, cuda_sync_, GpuKind::kNone,
+                             Args({{"cuda_sync_kind", b_.Intern(sync_kind)},
+                                   {"wait_on_stream", on_stream},
+                                   {"wait_on_cuda_event_record_corr_id", record},
+                                   {"stream", stream},
+                                   {"correlation", correlation}}));
+    b_.NoteLaunch(static_cast<uint64_t>(correlation), host);
+    b_.NoteDeviceActivity(static_cast<uint64_t>(correlation), sync);
   }
   Trace Finish() { return b_.Finish(); }
 
  private:
   static constexpr int64_t kHostPid = 100;
-  SliceId Add(TrackId track, int64_t start_us, int64_t end_us, std::string_view name, StringId cat, GpuKind kind) {
+  struct NamedArg {
+    std::string_view key;
+    std::variant<int64_t, StringId> value;
+  };
+  ArgSetId Args(std::initializer_list<NamedArg> named) {
+    std::vector<Arg> args;
+    for (const NamedArg& a : named) {
+      const ArgValue v = std::holds_alternative<int64_t>(a.value) ? ArgValue::Int(std::get<int64_t>(a.value))
+                                                                  : ArgValue::String(std::get<StringId>(a.value));
+      args.push_back(Arg{b_.Intern(a.key), v});
+    }
+    return b_.AddArgs(args);
+  }
+  TrackId DeviceRow() {  // Kineto's "tid -1" row of device-wide cuda_sync events
+    if (device_row_.is_none()) {
+      device_row_ = b_.ThreadTrack(0, -1);
+      b_.SetTrackKind(device_row_, TrackKind::kGpuStream, 0);
+    }
+    return device_row_;
+  }
+  SliceId Add(TrackId track, int64_t start_us, int64_t end_us, std::string_view name, StringId cat, GpuKind kind,
+              ArgSetId args = ArgSetId::None()) {
     SliceTable::Row row;
     row.track = track;
     row.start_ns = Us(start_us);
@@ -68,11 +130,12 @@ class PlantedBuilder {
     row.name = b_.Intern(name);
     row.category = cat;
     row.gpu_kind = kind;
+    row.arg_set = args;
     return b_.AddSlice(row);
   }
   loaders::TraceBuilder b_;
-  TrackId main_, stream_;
-  StringId cpu_op_, runtime_, kernel_, annotation_;
+  TrackId main_, stream_, stream2_ = TrackId::None(), device_row_ = TrackId::None();
+  StringId cpu_op_, runtime_, kernel_, annotation_, cuda_sync_;
   uint64_t correlation_ = 0;
 };
 
@@ -107,7 +170,29 @@ Trace PlantedCriticalPathTrace() {
   return p.Finish();
 }
 
-Trace PlantedServingTrace(PlantedEngine engine) {
+Trace PlantedStreamWaitTrace() {
+  PlantedBuilder p;
+  // 1: a kernel on stream 8 waits for an event recorded on stream 7.
+  p.Marker(0, 1000, "ProfilerStep#1");
+  p.Launch(0, 10, 10, 600, "producer");
+  const int64_t record1 = p.RecordEvent(10, 15);
+  p.SyncCall(15, 20, "cudaStreamWaitEvent", "Stream Wait Event", 8, 7, record1);
+  p.LaunchOn(p.SecondStream(), 20, 30, 600, 900, "consumer");
+  p.Launch(30, 40, 600, 902, "side");
+  p.Host(40, 200, "host_work");
+  p.SyncCall(200, 905, "cudaStreamSynchronize", "Stream Sync", 8, -1, -1);
+  p.Host(905, 1000, kPlantedWaitPaths[0].top_host);
+  // 2: cudaEventSynchronize on an event recorded after the producer.
+  p.Marker(1000, 2000, "ProfilerStep#2");
+  p.Launch(1000, 1010, 1010, 1400, "producer");
+  const int64_t record2 = p.RecordEvent(1010, 1015);
+  p.LaunchOn(p.SecondStream(), 1015, 1025, 1025, 1403, "other");
+  p.SyncCall(1025, 1405, "cudaEventSynchronize", "Event Sync", -1, 7, record2);
+  p.Host(1405, 2000, kPlantedWaitPaths[1].top_host);
+  return p.Finish();
+}
+
+Trace PlantedServingTrace(PlantedEngine engine, int64_t decode_step_us) {
   PlantedBuilder p;
   auto name = [&](std::string_view mode, int64_t batch, int64_t tokens, int64_t context, int64_t generation) {
     if (engine == PlantedEngine::kSglang) {
@@ -122,8 +207,8 @@ Trace PlantedServingTrace(PlantedEngine engine) {
     p.Launch(start_us, start_us + 5, start_us + 5, start_us + dur_us / 2, "attention");
   };
   step(0, 10'000, name("EXTEND", 4, 2048, 4, 0));
-  for (int64_t i = 0; i < 5; ++i) step(10'000 + 2'000 * i, 2'000, name("DECODE", 4, 4, 0, 4));
-  step(20'000, 4'000, name("MIXED", 6, 512, 2, 4));
+  for (int64_t i = 0; i < 5; ++i) step(10'000 + decode_step_us * i, decode_step_us, name("DECODE", 4, 4, 0, 4));
+  step(10'000 + 5 * decode_step_us, 4'000, name("MIXED", 6, 512, 2, 4));
   return p.Finish();
 }
 

@@ -30,11 +30,26 @@ inline constexpr std::array<PlantedPath, 4> kPlantedPaths = {{
 }};
 Trace PlantedCriticalPathTrace();
 
+// PlantedStreamWaitTrace: two 1 ms steps on one thread and two streams (7, 8)
+// with Kineto's cuda_sync rows. Step 1: `consumer` on stream 8 waits for an
+// event recorded on stream 7 after `producer` (cudaStreamWaitEvent), and a
+// cudaStreamSynchronize names stream 8 while `side` on stream 7 ends later.
+// Step 2: cudaEventSynchronize waits for an event recorded after `producer`
+// while `other` on stream 8 ends later. The paths go through the waited ops
+// (kPlantedWaitPaths); ignoring the waits would give other answers.
+inline constexpr std::array<PlantedPath, 2> kPlantedWaitPaths = {{
+    {"cross-stream", 95, 10, 890, 5, 0, "optimizer.step"},
+    {"event-sync", 595, 10, 390, 5, 0, "postprocess"},
+}};
+Trace PlantedStreamWaitTrace();
+
 enum class PlantedEngine { kSglang, kVllm };
 // Steps (start, duration): prefill [0, 10 ms) 2048 tokens, batch 4; five
-// decode steps of 2 ms from 10 ms, 4 tokens each, batch 4; mixed [20, 24 ms)
-// 512 tokens, batch 6 (vLLM: 2 in prefill, 4 in decode). Each step runs one
-// kernel over its first half, so half of each step is idle.
-Trace PlantedServingTrace(PlantedEngine engine);
+// decode steps of `decode_step_us` (2 ms) from 10 ms, 4 tokens each, batch 4;
+// then mixed, 4 ms, 512 tokens, batch 6 (vLLM: 2 in prefill, 4 in decode).
+// Each step runs one kernel over its first half, so half of each step is
+// idle. Two of them with different decode steps are a compare with known
+// per-phase answers (decode tokens/s = 4 / decode_step_us).
+Trace PlantedServingTrace(PlantedEngine engine, int64_t decode_step_us = 2'000);
 
 }  // namespace stepline::demo

@@ -65,6 +65,39 @@ void GroupJson(const Comparison& c, SummaryGroup group, JsonWriter* json) {
   json->EndObject();
 }
 
+// Phase with phase (serving runs): [{phase, a_steps, b_steps, {a,b,delta}_step_mean_ns,
+// {a,b,delta}_tokens_per_s, {a,b,delta}_mfu_percent}], unknowns null.
+void PhasesJson(const Comparison& c, JsonWriter* json) {
+  json->BeginArray();
+  auto pair = [json](std::string_view key, double a, double b, int decimals) {
+    const std::string k(key);
+    auto one = [&](const std::string& name, bool known, double v) {
+      json->Key(name);
+      if (known) {
+        json->Fixed(v, decimals);
+      } else {
+        json->Null();
+      }
+    };
+    one("a_" + k, a >= 0, a);
+    one("b_" + k, b >= 0, b);
+    one("delta_" + k, a >= 0 && b >= 0, b - a);
+  };
+  for (const analysis::PhaseCompareRow& p : c.phases) {
+    json->BeginObject();
+    json->Field("phase", StepPhaseName(p.phase));
+    json->Field("a_steps", uint64_t{p.steps_a});
+    json->Field("b_steps", uint64_t{p.steps_b});
+    json->Key("a_step_mean_ns").Int(p.step_mean_a_ns);
+    json->Key("b_step_mean_ns").Int(p.step_mean_b_ns);
+    json->Key("delta_step_mean_ns").Int(p.step_mean_b_ns - p.step_mean_a_ns);
+    pair("tokens_per_s", p.tokens_per_s_a, p.tokens_per_s_b, 1);
+    pair("mfu_percent", p.mfu_percent_a, p.mfu_percent_b, 2);
+    json->EndObject();
+  }
+  json->EndArray();
+}
+
 void OpsJson(const Comparison& c, size_t max_ops, JsonWriter* json) {
   json->BeginArray();
   for (size_t i = 0; i < std::min(max_ops, c.ops.size()); ++i) {
@@ -107,6 +140,7 @@ std::string Value(const SummaryRow& row, double v) {
     case analysis::SummaryUnit::kBytes:
       return analysis::HeadlineValueText(kUse, HeadlineFigure::kMemoryPeak, std::max(v, 0.0));
     case analysis::SummaryUnit::kPerSecond: return analysis::HeadlineValueText(kUse, HeadlineFigure::kSamplesPerS, v);
+    case analysis::SummaryUnit::kRate: return FormatFixed(v, 1) + "/s";
   }
   return "";
 }
@@ -120,6 +154,7 @@ std::string Delta(const SummaryRow& row) {
     case analysis::SummaryUnit::kPerSecond: return Signed(FormatFixed(row.delta, 1), row.delta);
     case analysis::SummaryUnit::kBytes:  // in the peaks' units
       return (row.delta < 0 ? "-" : row.delta > 0 ? "+" : "") + analysis::FormatMemoryBytes(std::fabs(row.delta));
+    case analysis::SummaryUnit::kRate: return Signed(FormatFixed(row.delta, 1) + "/s", row.delta);
   }
   return "";
 }
@@ -148,7 +183,8 @@ void SideText(std::string_view letter, const CompareSide& s, std::ostream& out) 
 
 void SummaryText(const Comparison& c, std::ostream& out) {
   constexpr std::string_view kHeadings[] = {"Run", "Step-time breakdown, per-step mean",
-                                            "GPU idle by cause, per-step mean", "Memory peaks"};
+                                            "GPU idle by cause, per-step mean", "Memory peaks",
+                                            "Serving phases, phase with phase"};
   int group = -1;
   for (const SummaryRow& row : c.summary) {
     if (static_cast<int>(row.group) != group) {
@@ -209,6 +245,8 @@ void WriteDiffJson(const Comparison& c, size_t max_ops, std::ostream& out) {
   GroupJson(c, SummaryGroup::kIdleByCause, &json);
   json.Key("memory");  // {"GPU 0 peak allocated": {a_bytes, b_bytes, delta_bytes}, ...}
   GroupJson(c, SummaryGroup::kMemory, &json);
+  json.Key("phases");  // [] unless both runs are serving runs
+  PhasesJson(c, &json);
   json.Key("ops");
   OpsJson(c, max_ops, &json);
   json.Key("verdict").BeginObject();  // step_verdict.h has the definition

@@ -88,6 +88,8 @@ CompareSide MakeCompareSide(const CompareRun& run) {
   side.gpu_busy_percent = GpuBusyPercent(category_total);  // one definition with the window and `report`
   side.mfu_percent = a.efficiency.mfu_percent;
   side.samples_per_s = a.efficiency.samples_per_s;
+  side.phases = a.phases;
+  side.serving = HasServingPhases(a.phases);
   side.first_full_step = FirstFullStep(side.step_start_ns, side.step_dur_ns, run.trace.span());
   for (size_t k = 0; k < side.steps; ++k) {
     if (!IsCutStep(side.step_start_ns, side.step_dur_ns, k, run.trace.span())) {
@@ -134,8 +136,11 @@ std::vector<SummaryRow> BuildSummaryRows(const CompareSide& a, const CompareSide
   // A different step count is not better or worse: it is what was captured.
   rows.push_back(
       MakeRow(SummaryGroup::kRun, "steps", SummaryUnit::kCount, Sense::kNeutral, double(a.steps), double(b.steps)));
-  rows.push_back(MakeRow(SummaryGroup::kRun, "mean step", SummaryUnit::kNs, Sense::kLowerIsBetter,
-                         double(a.step_mean_ns), double(b.step_mean_ns)));
+  const bool by_phase = a.serving && b.serving;
+  if (!by_phase) {
+    rows.push_back(MakeRow(SummaryGroup::kRun, "mean step", SummaryUnit::kNs, Sense::kLowerIsBetter,
+                           double(a.step_mean_ns), double(b.step_mean_ns)));
+  }
   // Labelled by device kind ("TPU busy"), as the window's tiles are; two kinds: "device busy".
   const std::string busy = (a.device_word == b.device_word ? a.device_word : std::string("device")) + " busy";
   rows.push_back(MakeRow(SummaryGroup::kRun, busy, SummaryUnit::kPercent, Sense::kHigherIsBetter,
@@ -150,6 +155,7 @@ std::vector<SummaryRow> BuildSummaryRows(const CompareSide& a, const CompareSide
     rows.push_back(MakeRow(SummaryGroup::kRun, "samples/s", SummaryUnit::kPerSecond, Sense::kHigherIsBetter,
                            a.samples_per_s, b.samples_per_s));
   }
+  if (by_phase) AddPhaseSummaryRows(ComparePhases(a.phases, b.phases), &rows);
   // Less time in any category, kernels included, is a shorter step.
   for (int c = 0; c < kTimeCategoryCount; ++c) {
     rows.push_back(MakeRow(SummaryGroup::kBreakdown, TimeCategoryName(static_cast<TimeCategory>(c)), SummaryUnit::kNs,
@@ -162,6 +168,25 @@ std::vector<SummaryRow> BuildSummaryRows(const CompareSide& a, const CompareSide
                            double(b.idle_by_cause_mean[size_t(c)])));
   }
   return rows;
+}
+
+void AddPhaseSummaryRows(std::span<const PhaseCompareRow> phases, std::vector<SummaryRow>* rows) {
+  for (const PhaseCompareRow& p : phases) {
+    const std::string name(StepPhaseName(p.phase));
+    // A phase only one run has is listed, but is no better or worse.
+    const bool both = p.steps_a > 0 && p.steps_b > 0;
+    rows->push_back(MakeRow(SummaryGroup::kPhase, name + " mean step", SummaryUnit::kNs,
+                            both ? Sense::kLowerIsBetter : Sense::kNeutral, double(p.step_mean_a_ns),
+                            double(p.step_mean_b_ns)));
+    if (p.tokens_per_s_a >= 0 && p.tokens_per_s_b >= 0) {
+      rows->push_back(MakeRow(SummaryGroup::kPhase, name + " tokens/s", SummaryUnit::kRate, Sense::kHigherIsBetter,
+                              p.tokens_per_s_a, p.tokens_per_s_b));
+    }
+    if (p.mfu_percent_a >= 0 && p.mfu_percent_b >= 0) {
+      rows->push_back(MakeRow(SummaryGroup::kPhase, name + " MFU", SummaryUnit::kPercent, Sense::kHigherIsBetter,
+                              p.mfu_percent_a, p.mfu_percent_b));
+    }
+  }
 }
 
 //-----------------------------------------------------------------------------
@@ -274,6 +299,7 @@ Comparison Compare(const CompareRun& a, const CompareRun& b, const CompareOption
   c.a = MakeCompareSide(a);
   c.b = MakeCompareSide(b);
   c.summary = BuildSummaryRows(c.a, c.b);
+  if (c.a.serving && c.b.serving) c.phases = ComparePhases(c.a.phases, c.b.phases);
   AddMemorySummaryRows(MemoryPeaks(a.analysis), MemoryPeaks(b.analysis), &c.summary);
   c.ops = DiffOps(a.trace.strings(), a.analysis.ops.ops, c.a.steps, b.trace.strings(), b.analysis.ops.ops, c.b.steps,
                   options.normalize_names);

@@ -14,6 +14,7 @@
 
 #include "model/analysis/op_name_normalize.h"
 #include "model/analysis/op_stats.h"
+#include "model/analysis/phase_compare.h"
 #include "model/analysis/step_verdict.h"
 #include "model/analysis/trace_analysis.h"
 
@@ -60,6 +61,10 @@ struct CompareSide {
   // The durations of the steps the capture did not cut (IsCutStep), in time
   // order: the sample the verdict tests.
   std::vector<DurNs> full_step_dur_ns;
+  // The run's serving phases (TraceAnalysis::phases); `serving`: some step is
+  // prefill, decode or mixed.
+  std::vector<PhaseStat> phases;
+  bool serving = false;
 };
 
 // One memory pool's peaks, as the summary's memory rows compare them.
@@ -75,9 +80,13 @@ enum class SummaryGroup : uint8_t {
   kRun = 0,     // steps, mean step time, GPU busy %
   kBreakdown,   // one row per TimeCategory, per-step mean
   kIdleByCause,  // one row per IdleCause, per-step mean
-  kMemory        // per memory pool of either run: "<pool> peak allocated" (and "... peak reserved"), bytes
+  kMemory,       // per memory pool of either run: "<pool> peak allocated" (and "... peak reserved"), bytes
+  // When both runs are serving runs: per phase, "<phase> mean step", "<phase> tokens/s" and
+  // "<phase> MFU" (the last two when both runs know them), right after the kRun rows; the
+  // kRun "mean step" row is left out then (it would weigh prefill steps against decode steps).
+  kPhase
 };
-enum class SummaryUnit : uint8_t { kCount = 0, kNs, kPercent, kBytes, kPerSecond };  // kPerSecond: samples/s
+enum class SummaryUnit : uint8_t { kCount = 0, kNs, kPercent, kBytes, kPerSecond, kRate };  // kPerSecond: samples/s; kRate: tokens/s
 // Which direction of change is an improvement.
 enum class Sense : uint8_t { kLowerIsBetter = 0, kHigherIsBetter, kNeutral };
 enum class Change : uint8_t { kNone = 0, kImprovement, kRegression };
@@ -123,7 +132,11 @@ struct OpDiffRow {
 
 struct Comparison {
   CompareSide a, b;
-  std::vector<SummaryRow> summary;  // kRun rows, then kBreakdown, then kIdleByCause, in enum order
+  // kRun rows, then kPhase (serving runs), kBreakdown, kIdleByCause, kMemory.
+  std::vector<SummaryRow> summary;
+  // Phase with phase, when both runs are serving runs (else empty): what the
+  // kPhase rows show and `diff --json` gives as `phases`.
+  std::vector<PhaseCompareRow> phases;
   std::vector<OpDiffRow> ops;       // by |delta_ns| descending, then name, then kind
   bool names_normalized = true;
   StepVerdict verdict;  // B's full steps against A's (step_verdict.h)
@@ -142,6 +155,8 @@ std::vector<SummaryRow> BuildSummaryRows(const CompareSide& a, const CompareSide
 // Peak allocated (and reserved, when either run records it) per pool, pools
 // of A first, then those only B has; a pool a run lacks counts 0 there.
 void AddMemorySummaryRows(std::span<const MemoryPeak> a, std::span<const MemoryPeak> b, std::vector<SummaryRow>* rows);
+// The kPhase rows of `phases` (ComparePhases), appended to *rows.
+void AddPhaseSummaryRows(std::span<const PhaseCompareRow> phases, std::vector<SummaryRow>* rows);
 // Merges both op tables by (name, kind), names read from each run's pool and
 // optionally normalized first; sorted like Comparison::ops. `a_steps` and
 // `b_steps` are the step counts the per-step deltas divide by.

@@ -26,12 +26,14 @@ std::vector<PhaseCompareRow> ComparePhases(const std::vector<PhaseStat>& a, cons
       row.step_mean_a_ns = pa->dur_ns / pa->steps;
       row.idle_mean_a_ns = pa->idle_ns / pa->steps;
       row.tokens_per_s_a = pa->tokens_per_s;
+      row.mfu_percent_a = pa->mfu_percent;
     }
     if (pb != nullptr) {
       row.steps_b = pb->steps;
       row.step_mean_b_ns = pb->dur_ns / pb->steps;
       row.idle_mean_b_ns = pb->idle_ns / pb->steps;
       row.tokens_per_s_b = pb->tokens_per_s;
+      row.mfu_percent_b = pb->mfu_percent;
     }
     rows.push_back(row);
   }

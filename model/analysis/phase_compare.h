@@ -15,6 +15,7 @@ struct PhaseCompareRow {
   DurNs step_mean_a_ns = 0, step_mean_b_ns = 0;  // 0 without steps of the phase
   DurNs idle_mean_a_ns = 0, idle_mean_b_ns = 0;  // primary device idle per step
   double tokens_per_s_a = -1, tokens_per_s_b = -1;  // -1 unknown
+  double mfu_percent_a = -1, mfu_percent_b = -1;    // -1 unknown
 };
 
 // One row per phase either run has, in StepPhase order.

@@ -87,7 +87,7 @@ class CmdDiffTest : public ::testing::Test {
 TEST_F(CmdDiffTest, JsonHasTheDocumentedKeysAndTheReportsMeans) {
   const std::string a = Path("a.json"), b = Path("b.json");
   const JsonValue json = ParseOrFail(RunCommand(RunDiff, {a, b, "--json"}));
-  EXPECT_EQ(json.Keys(), (Strings{"a", "b", "breakdown", "idle_by_cause", "memory", "ops", "verdict", "a_load", "b_load"}));
+  EXPECT_EQ(json.Keys(), (Strings{"a", "b", "breakdown", "idle_by_cause", "memory", "phases", "ops", "verdict", "a_load", "b_load"}));
   const ReportFacts fa = FactsOf(a), fb = FactsOf(b);
   EXPECT_EQ(Member(Member(json, "a"), "path").text, a);
   EXPECT_EQ(Member(Member(json, "b"), "path").text, b);

@@ -67,7 +67,7 @@ TEST(CompareSummaryTest, MarksCategoriesAbsentFromBothRunsEmptyAndLabelsRows) {
   EXPECT_TRUE(IsEmptySummaryRow(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 0, 0, SummaryGroup::kBreakdown)));
   EXPECT_FALSE(IsEmptySummaryRow(Row(SummaryUnit::kNs, Sense::kLowerIsBetter, 0, 3, SummaryGroup::kIdleByCause)));
   analysis::CompareSide side;
-  const analysis::Comparison c{side, side, analysis::BuildSummaryRows(side, side), {}, true, {}};
+  const analysis::Comparison c{side, side, analysis::BuildSummaryRows(side, side), {}, {}, true, {}};
   ASSERT_EQ(c.summary.size(), 3u + analysis::kTimeCategoryCount + analysis::kIdleCauseCount);
   EXPECT_EQ(SummaryLabel(c, 1), "Mean step time");
   EXPECT_EQ(SummaryLabel(c, 3), "Compute");                               // first category

@@ -36,12 +36,15 @@ const char* UnitName(SummaryUnit unit) {
     case SummaryUnit::kPercent: return "percent";
     case SummaryUnit::kBytes: return "bytes";
     case SummaryUnit::kPerSecond: return "per_s";
+    case SummaryUnit::kRate: return "per_s";
   }
   return "";
 }
 
 std::string ValueCell(SummaryUnit unit, double v) {
-  if (unit == SummaryUnit::kPercent || unit == SummaryUnit::kPerSecond) return FixedCell(v, 3);
+  if (unit == SummaryUnit::kPercent || unit == SummaryUnit::kPerSecond || unit == SummaryUnit::kRate) {
+    return FixedCell(v, 3);
+  }
   return IntCell(static_cast<int64_t>(std::llround(v)));
 }
 

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -29,6 +30,13 @@ std::string FormatSummaryValue(SummaryUnit unit, double value) {
     case SummaryUnit::kNs: return FormatDuration(static_cast<DurNs>(std::llround(value)));
     case SummaryUnit::kBytes: return analysis::FormatMemoryBytes(value);
     case SummaryUnit::kPerSecond: std::snprintf(buf, sizeof buf, "%.1f", value); return buf;
+    case SummaryUnit::kRate:  // thousands as k, so a prefill's 204800.0/s fits the column
+      if (std::fabs(value) >= 1e4) {
+        std::snprintf(buf, sizeof buf, "%.1fk/s", value / 1e3);
+      } else {
+        std::snprintf(buf, sizeof buf, "%.1f/s", value);
+      }
+      return buf;
   }
   return "";
 }
@@ -80,7 +88,8 @@ uint32_t RowSwatch(const analysis::Comparison& c, size_t index) {
     case SummaryGroup::kBreakdown: return theme::kCategoryColors[k];
     case SummaryGroup::kIdleByCause: return theme::kCauseColors[k];
     case SummaryGroup::kRun:
-    case SummaryGroup::kMemory: return 0;
+    case SummaryGroup::kMemory:
+    case SummaryGroup::kPhase: return 0;
   }
   return 0;
 }
@@ -91,6 +100,7 @@ const char* GroupTitle(SummaryGroup g) {
     case SummaryGroup::kBreakdown: return "By category, per step";
     case SummaryGroup::kIdleByCause: return "GPU idle by cause, per step";
     case SummaryGroup::kMemory: return "Memory peaks";
+    case SummaryGroup::kPhase: return "By serving phase";
   }
   return "";
 }
@@ -108,6 +118,13 @@ std::string SummaryLabel(const analysis::Comparison& c, size_t index) {
       if (k < analysis::kIdleCauseCount) return CauseLabel(static_cast<analysis::IdleCause>(k));
       break;
     case SummaryGroup::kMemory: break;
+    case SummaryGroup::kPhase: {  // "prefill mean step" -> "Prefill: mean step"
+      std::string label = row.label;
+      const size_t space = label.find(' ');
+      if (!label.empty()) label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
+      if (space != std::string::npos) label.replace(space, 1, ": ");
+      return label;
+    }
     case SummaryGroup::kRun:
       if (row.label == "steps") return "Steps";
       if (row.label == "mean step") return "Mean step time";
@@ -195,11 +212,14 @@ void DrawCompareSummary(const analysis::Comparison& c, const analysis::Headline*
     ImGui::TextUnformatted(SummaryLabel(c, i).c_str());
     // The run rows' values are headline figures: drawn through the one helper.
     std::string cells[2] = {FormatSummaryValue(row.unit, row.a), FormatSummaryValue(row.unit, row.b)};
-    static constexpr analysis::HeadlineFigure kRunFigures[] = {
-        analysis::HeadlineFigure::kSteps, analysis::HeadlineFigure::kStepMean, analysis::HeadlineFigure::kDeviceBusy};
-    if (const size_t k = IndexInGroup(c, i); heads != nullptr && row.group == SummaryGroup::kRun && k < 3) {
-      cells[0] = HeadlineFigureText("compare", heads[0], kRunFigures[k], "A");
-      cells[1] = HeadlineFigureText("compare", heads[1], kRunFigures[k], "B");
+    // By label: serving runs have no overall "mean step" row (the phase rows replace it).
+    const bool headline_row = row.label == "steps" || row.label == "mean step" || row.label.ends_with(" busy");
+    if (heads != nullptr && row.group == SummaryGroup::kRun && headline_row) {
+      const analysis::HeadlineFigure figure = row.label == "steps"       ? analysis::HeadlineFigure::kSteps
+                                              : row.label == "mean step" ? analysis::HeadlineFigure::kStepMean
+                                                                         : analysis::HeadlineFigure::kDeviceBusy;
+      cells[0] = HeadlineFigureText("compare", heads[0], figure, "A");
+      cells[1] = HeadlineFigureText("compare", heads[1], figure, "B");
     } else if (heads != nullptr && row.unit == SummaryUnit::kPerSecond) {
       cells[0] = HeadlineFigureText("compare", heads[0], analysis::HeadlineFigure::kSamplesPerS, "A");
       cells[1] = HeadlineFigureText("compare", heads[1], analysis::HeadlineFigure::kSamplesPerS, "B");

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 
+#include "model/analysis/critical_path/stream_waits.h"
+
 namespace stepline::analysis {
 namespace {
 
@@ -19,10 +21,11 @@ PathKind GpuPathKind(GpuKind k) {
 
 class PathWalker {
  public:
-  PathWalker(const Trace& trace, const CriticalPathInput& input)
+  PathWalker(const Trace& trace, const CriticalPathInput& input, const StreamWaits& waits)
       : trace_(trace),
         s_(trace.slices()),
         input_(input),
+        waits_(waits),
         host_kind_(trace.strings().size(), -1),
         max_moves_(4 * trace.slices().size() + 16) {}
 
@@ -42,6 +45,8 @@ class PathWalker {
   // last to start before it), ending after `lo`; UINT32_MAX none.
   uint32_t LastGpuEndOnStream(TrackId track, TimeNs lo, TimeNs hi) const;
   uint32_t LastGpuEnd(TimeNs lo, TimeNs hi) const;
+  // The GPU op a synchronizing call ending at t waited for; UINT32_MAX none.
+  uint32_t WaitedBySync(uint32_t call, TimeNs t) const;
   void Add(SliceId slice, TimeNs b, TimeNs t, PathKind kind) {
     if (t > b) out_.push_back(PathSegment{slice, b, t - b, kind});
   }
@@ -49,6 +54,7 @@ class PathWalker {
   const Trace& trace_;
   const SliceTable& s_;
   const CriticalPathInput& input_;
+  const StreamWaits& waits_;
   std::vector<int8_t> host_kind_;  // per StringId: -1 unknown, else PathKind
   size_t max_moves_;
   std::vector<PathSegment> out_;   // the current walk's segments, latest first
@@ -121,6 +127,15 @@ uint32_t PathWalker::LastGpuEnd(TimeNs lo, TimeNs hi) const {
   return best;
 }
 
+uint32_t PathWalker::WaitedBySync(uint32_t call, TimeNs t) const {
+  const TimeNs lo = s_.start_ns()[call];
+  if (const uint32_t named = waits_.CallWaitsFor(call); named != UINT32_MAX) {
+    return End(named) > lo && End(named) <= t ? named : UINT32_MAX;
+  }
+  if (const TrackId stream = waits_.CallStream(call); !stream.is_none()) return LastGpuEndOnStream(stream, lo, t);
+  return LastGpuEnd(lo, t);
+}
+
 CriticalPath PathWalker::Walk(const Step& step) {
   CriticalPath path;
   const TimeNs ws = step.start_ns;
@@ -175,15 +190,35 @@ CriticalPath PathWalker::Walk(const Step& step) {
       if (!launch.is_none() && trace_.tracks().kind(s_.track()[launch.index()]) == TrackKind::kHostThread) {
         launch_ready = std::min(End(launch.index()), start);
       }
-      if (launch_ready > prev_ready && launch_ready > ws) {
+      // And the ops of other streams it waits for through events (only
+      // ops that started before it, so the walk keeps going back in time).
+      uint32_t waited = UINT32_MAX;
+      TimeNs wait_ready = INT64_MIN;
+      for (const auto& [op, w] : waits_.WaitsOf(gpu)) {
+        if (!IsGpuOp(w) || s_.start_ns()[w] >= start) continue;
+        const TimeNs ready = std::min(End(w), start);
+        if (ready > wait_ready) {
+          wait_ready = ready;
+          waited = w;
+        }
+      }
+      // The latest-ready predecessor; ties go to the stream's own order, then
+      // the event wait, then the launch.
+      uint32_t next = prev;
+      TimeNs next_ready = prev_ready;
+      if (waited != UINT32_MAX && wait_ready > next_ready) {
+        next = waited;
+        next_ready = wait_ready;
+      }
+      if (launch_ready > next_ready && launch_ready > ws) {
         Add(SliceId::None(), launch_ready, t, PathKind::kIdle);
         t = launch_ready;
         host = s_.track()[launch.index()];
         gpu = UINT32_MAX;
-      } else if (prev != UINT32_MAX && prev_ready > ws) {
-        Add(SliceId::None(), prev_ready, t, PathKind::kIdle);
-        t = prev_ready;
-        gpu = prev;
+      } else if (next != UINT32_MAX && next_ready > ws) {
+        Add(SliceId::None(), next_ready, t, PathKind::kIdle);
+        t = next_ready;
+        gpu = next;
       } else {
         break;  // nothing recorded before it in the step
       }
@@ -211,8 +246,10 @@ CriticalPath PathWalker::Walk(const Step& step) {
     }
     const PathKind kind = HostKind(holder);
     if (kind == PathKind::kSync && t == End(holder)) {
-      // A synchronization returns when the GPU work it waits for ends.
-      const uint32_t waited = LastGpuEnd(s_.start_ns()[holder], t);
+      // A synchronization returns when the GPU work it waits for ends: the
+      // op its event covers, the last op of the stream it names, else the
+      // last GPU op to end (a device synchronize waits for all of them).
+      const uint32_t waited = WaitedBySync(holder, t);
       if (waited != UINT32_MAX) {
         Add(SliceId(holder), std::max(End(waited), ws), t, PathKind::kSync);
         t = std::max(End(waited), ws);
@@ -225,10 +262,14 @@ CriticalPath PathWalker::Walk(const Step& step) {
     t = b;
   }
   if (t > ws) Add(SliceId::None(), ws, t, PathKind::kIdle);
-  std::reverse(out_.begin(), out_.end());
+  // The segments in time order, copied once (out_ is reused by the next walk).
+  // Neighbouring segments of one slice (split by a child that ended) stay
+  // separate: the overlay draws each where it lies.
+  path.segments.assign(out_.rbegin(), out_.rend());
   path.dur_ns = path_end - ws;
   if (name_ns_.empty()) name_ns_.assign(trace_.strings().size(), 0);
-  for (const PathSegment& seg : out_) {
+  path.slices.reserve(path.segments.size());
+  for (const PathSegment& seg : path.segments) {
     path.by_kind_ns[static_cast<size_t>(seg.kind)] += seg.dur_ns;
     if (seg.slice.is_none()) continue;
     if (path.slices.empty() || path.slices.back() != seg.slice) path.slices.push_back(seg.slice);
@@ -236,9 +277,6 @@ CriticalPath PathWalker::Walk(const Step& step) {
     if (name_ns_[name] == 0) touched_.push_back(name);
     name_ns_[name] += seg.dur_ns;  // segments are never empty, so a touched name is nonzero
   }
-  // Neighbouring segments of one slice (split by a child that ended) stay separate:
-  // the overlay draws each where it lies.
-  path.segments = out_;
   path.top.reserve(touched_.size());
   for (uint32_t name : touched_) {
     path.top.emplace_back(StringId(name), name_ns_[name]);
@@ -270,7 +308,8 @@ std::string_view PathKindName(PathKind k) {
 std::vector<CriticalPath> ComputeCriticalPaths(const Trace& trace, const CriticalPathInput& input) {
   std::vector<CriticalPath> paths;
   if (input.steps == nullptr || input.launches == nullptr || input.table == nullptr) return paths;
-  PathWalker walker(trace, input);
+  const StreamWaits waits = BuildStreamWaits(trace, *input.launches);
+  PathWalker walker(trace, input, waits);
   paths.reserve(input.steps->steps.size());
   for (const Step& step : input.steps->steps) paths.push_back(walker.Walk(step));
   return paths;

@@ -4,10 +4,14 @@
 //   - a host slice follows the slice before it on its thread (nesting: the
 //     deepest slice at each instant holds the time);
 //   - a kernel, copy or collective follows whichever came last of the op
-//     before it on its stream and its launch call (the launch -> kernel link);
+//     before it on its stream, its launch call (the launch -> kernel link)
+//     and the ops of other streams it waits for through events
+//     (stream_waits.h: cudaStreamWaitEvent, where the trace records it);
 //   - a synchronizing host call (stream/device/event synchronize, a blocking
 //     copy: the idle-cause table's `sync` rows) that returns after GPU work
-//     ends follows that GPU work: the op that ended last before it returned.
+//     ends follows that GPU work: the op its event covers (event
+//     synchronize), the last op of the stream it names (stream synchronize),
+//     else the op that ended last before it returned.
 // Stretches where the chain waited on nothing recorded are `idle`. The path
 // runs from the step's start to its last event's end, so it is never longer
 // than the step and never shorter than any stream's busy time in the step.
