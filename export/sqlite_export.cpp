@@ -134,7 +134,8 @@ CREATE TABLE op_stat(
   percent REAL NOT NULL,
   flops REAL,               -- summed over the instances with known FLOPs; NULL unknown
   achieved_tflops REAL,     -- flops / the GPU time of those instances; NULL unknown
-  bound TEXT                -- compute, memory; NULL unclassified
+  bound TEXT,               -- compute, memory; NULL unclassified
+  graph_id INTEGER          -- the CUDA / HIP graph it was replayed from; NULL outside graphs
 );
 CREATE TABLE headline(      -- the window's headline figures, as its overview prints them
   figure TEXT PRIMARY KEY,  -- steps, mean_step, device_busy, device_idle, top_idle_cause, most_blamed, memory_peak
@@ -148,7 +149,8 @@ CREATE TABLE kernel_stat(
   framework_op TEXT,        -- the op that launched it; NULL unknown
   count INTEGER NOT NULL,
   total INTEGER NOT NULL, avg INTEGER NOT NULL, min INTEGER NOT NULL, max INTEGER NOT NULL,  -- ns
-  bound TEXT                -- compute, memory; NULL unclassified
+  bound TEXT,               -- compute, memory; NULL unclassified
+  graph_id INTEGER          -- the CUDA / HIP graph it was replayed from; NULL outside graphs
 );
 )sql";
 

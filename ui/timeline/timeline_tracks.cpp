@@ -58,6 +58,7 @@ void TimelinePanel::DrawTracks(ViewState& state, ImDrawList* dl, const Rect& hea
       continue;
     }
     DrawRowGaps(state, dl, row, y0, content);
+    DrawRowGraphReplays(state, dl, row, y0, content);
     const std::string name = row.kind == RowKind::kCopyRow
                                  ? (row.copy.kind == GpuKind::kMemcpyH2D ? "Memcpy H2D" : "Memcpy D2H")
                                  : TrackLabel(trace, row.track);
