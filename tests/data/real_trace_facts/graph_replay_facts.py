@@ -13,8 +13,11 @@
 # args.correlation. Graphs: replays whose nodes (in the order the loader keeps
 # them: by stream, then start) have the same names are one graph. Graph idle:
 # on each device, the holes of the union of its kernels (cat kernel); a hole is
-# `graph` when the kernel starting at its end (the first one by (start, longest
-# first)) is a node of a replay whose first node started before the hole.
+# `graph` when the kernel starting at its end is a node of a replay whose first
+# node started before the hole. Kernels starting at the same time are taken in
+# stream order, as the analysis takes them (its streams' order; in
+# hta/trace_diff_test the one such tie is between streams 7 and 14, a 1 us
+# graph node and a 17 us plain kernel, and the lower stream comes first).
 # Times: ts/dur in microseconds, converted to ns as the loader does (each
 # value rounded to the nearest ns, half away from zero).
 #
@@ -61,7 +64,7 @@ def kineto_row(rel, path):
         args = e.get("args") or {}
         start, dur = ns(e["ts"]), ns(e.get("dur", 0))
         if cat == "kernel":
-            kernels[args.get("device", e.get("pid"))].append((start, -dur, args.get("correlation")))
+            kernels[args.get("device", e.get("pid"))].append((start, int(args.get("stream", 0)), args.get("correlation"), dur))
         corr = args.get("correlation")
         if corr in launches:
             nodes[corr].append(((str(e.get("pid")), str(e.get("tid"))), start, -dur, e.get("name"), cat))
@@ -77,16 +80,16 @@ def kineto_row(rel, path):
         kernel_nodes += sum(1 for n in ns_list if n[4] == "kernel")
         sizes.add(len(ns_list))
     graph_ns = graph_gaps = 0
-    primary = max(kernels, key=lambda d: sum(-k[1] for k in kernels[d])) if kernels else None
+    primary = max(kernels, key=lambda d: sum(k[3] for k in kernels[d])) if kernels else None
     if primary is not None:
-        ks = sorted(kernels[primary])
+        ks = sorted(kernels[primary], key=lambda k: (k[0], k[1]))
         end = None
-        for start, neg_dur, corr in ks:
+        for start, _stream, corr, dur in ks:
             if end is not None and start > end:
                 if corr in replays and replays[corr] < end:
                     graph_ns += start - end
                     graph_gaps += 1
-            end = start - neg_dur if end is None else max(end, start - neg_dur)
+            end = start + dur if end is None else max(end, start + dur)
     return [rel, len(launches), len(replays), node_count, kernel_nodes, len(signatures),
             ",".join(str(s) for s in sorted(sizes)) or "-", graph_gaps, graph_ns]
 
