@@ -1,7 +1,7 @@
 // TimelinePanel::DrawRowGraphReplays: the extent of each CUDA / HIP graph
-// replay (model/analysis/graph_replays.h) on the stream of its first node: a
-// faint band behind the row's slices with a bracket along its top, and the
-// graph's id when there is room. Replays closer than a pixel merge, so the
+// replay (model/analysis/graph_replays.h) on the stream of its first node,
+// drawn over the row's slices: a faint tint, a bracket along the row's top,
+// and a `graph N` tag when there is room. Replays closer than a pixel merge, so the
 // work per frame follows pixels, not replays.
 #include <imgui.h>
 
@@ -16,8 +16,8 @@ namespace stepline::ui {
 namespace {
 
 inline constexpr uint32_t kReplayLine = theme::Rgba(161, 110, 88, 255);  // theme::kCauseGraph, opaque
-inline constexpr uint32_t kReplayBand = theme::Rgba(161, 110, 88, 45);
-inline constexpr uint32_t kReplayText = theme::Rgba(230, 200, 185, 255);
+inline constexpr uint32_t kReplayBand = theme::Rgba(161, 110, 88, 30);
+inline constexpr uint32_t kReplayText = theme::Rgba(255, 255, 255, 255);
 inline constexpr float kReplayLabelMinPx = 70.f;  // a replay this wide gets "graph N"
 
 }  // namespace
@@ -47,7 +47,10 @@ void TimelinePanel::DrawRowGraphReplays(const ViewState& state, ImDrawList* dl, 
     dl->AddLine(ImVec2(x1, y0), ImVec2(x1, y0 + tick), kReplayLine, 1.5f * s);
     if (run_graph >= 0 && x1 - run_x0 >= kReplayLabelMinPx * s) {
       const std::string label = "graph " + std::to_string(run_graph);
-      dl->AddText(ImVec2(run_x0 + 4 * s, y_line + 1.5f * s), kReplayText, label.c_str());
+      const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+      const ImVec2 at(run_x0 + 3 * s, y0 + (row.height - size.y) / 2);
+      dl->AddRectFilled(ImVec2(at.x - 2 * s, at.y), ImVec2(at.x + size.x + 2 * s, at.y + size.y), kReplayLine, 3 * s);
+      dl->AddText(at, kReplayText, label.c_str());
     }
   };
   for (; it != graphs.replays.end() && it->start_ns < visible.end_ns; ++it) {

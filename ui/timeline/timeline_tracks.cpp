@@ -58,7 +58,6 @@ void TimelinePanel::DrawTracks(ViewState& state, ImDrawList* dl, const Rect& hea
       continue;
     }
     DrawRowGaps(state, dl, row, y0, content);
-    DrawRowGraphReplays(state, dl, row, y0, content);
     const std::string name = row.kind == RowKind::kCopyRow
                                  ? (row.copy.kind == GpuKind::kMemcpyH2D ? "Memcpy H2D" : "Memcpy D2H")
                                  : TrackLabel(trace, row.track);
@@ -73,6 +72,10 @@ void TimelinePanel::DrawTracks(ViewState& state, ImDrawList* dl, const Rect& hea
   // Pass 2: all slice rectangles at once, then selection/search outlines and labels.
   dl->PushClipRect(ImVec2(content.x0, content.y0), ImVec2(content.x1, content.y1), true);
   renderer->Draw(dl, quads_);
+  for (const LayoutRow& row : layout_.rows) {  // over the slices: a replay's bracket spans its nodes
+    const float y0 = content_top_ + row.y;
+    if (y0 <= content.y1 && y0 + row.height >= content.y0) DrawRowGraphReplays(state, dl, row, y0, content);
+  }
   Rect sel;
   if (!state.selected.is_none() && SliceScreenRect(state, state.selected, content, &sel)) {
     dl->AddRect(ImVec2(sel.x0 - 1, sel.y0 - 1), ImVec2(std::max(sel.x1, sel.x0 + 2) + 1, sel.y1 + 1), theme::kSelection,
