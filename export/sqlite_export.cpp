@@ -127,15 +127,14 @@ CREATE TABLE gap(
 );
 CREATE TABLE op_stat(
   name TEXT NOT NULL,
-  kind TEXT NOT NULL,       -- host_op, kernel, memcpy, memset
+  kind TEXT NOT NULL,       -- host_op, kernel, memcpy, memset, graph_replay
   count INTEGER NOT NULL,
   total INTEGER NOT NULL, self INTEGER NOT NULL, avg INTEGER NOT NULL,
   min INTEGER NOT NULL, max INTEGER NOT NULL,  -- ns
   percent REAL NOT NULL,
   flops REAL,               -- summed over the instances with known FLOPs; NULL unknown
   achieved_tflops REAL,     -- flops / the GPU time of those instances; NULL unknown
-  bound TEXT,               -- compute, memory; NULL unclassified
-  graph_id INTEGER          -- the CUDA / HIP graph it was replayed from; NULL outside graphs
+  bound TEXT                -- compute, memory; NULL unclassified
 );
 CREATE TABLE headline(      -- the window's headline figures, as its overview prints them
   figure TEXT PRIMARY KEY,  -- steps, mean_step, device_busy, device_idle, top_idle_cause, most_blamed, memory_peak

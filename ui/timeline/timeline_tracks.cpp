@@ -72,10 +72,6 @@ void TimelinePanel::DrawTracks(ViewState& state, ImDrawList* dl, const Rect& hea
   // Pass 2: all slice rectangles at once, then selection/search outlines and labels.
   dl->PushClipRect(ImVec2(content.x0, content.y0), ImVec2(content.x1, content.y1), true);
   renderer->Draw(dl, quads_);
-  for (const LayoutRow& row : layout_.rows) {  // over the slices: a replay's bracket spans its nodes
-    const float y0 = content_top_ + row.y;
-    if (y0 <= content.y1 && y0 + row.height >= content.y0) DrawRowGraphReplays(state, dl, row, y0, content);
-  }
   Rect sel;
   if (!state.selected.is_none() && SliceScreenRect(state, state.selected, content, &sel)) {
     dl->AddRect(ImVec2(sel.x0 - 1, sel.y0 - 1), ImVec2(std::max(sel.x1, sel.x0 + 2) + 1, sel.y1 + 1), theme::kSelection,
@@ -94,6 +90,10 @@ void TimelinePanel::DrawTracks(ViewState& state, ImDrawList* dl, const Rect& hea
     dl->AddText(ImGui::GetFont(), font, ImVec2(l.x0 + 3, l.y0 + (l.y1 - l.y0 - font) / 2),
                 l.count > 1 ? theme::kFoldedRunText : theme::kSliceText, text.data(), text.data() + text.size(), 0.f,
                 &clip);
+  }
+  for (const LayoutRow& row : layout_.rows) {  // over the slices and their names: a replay's bracket spans its nodes
+    const float y0 = content_top_ + row.y;
+    if (y0 <= content.y1 && y0 + row.height >= content.y0) DrawRowGraphReplays(state, dl, row, y0, content);
   }
   dl->PopClipRect();
 }
