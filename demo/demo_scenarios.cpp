@@ -146,7 +146,7 @@ std::optional<DemoStyle> ParseDemoStyle(std::string_view name) {
 
 std::string_view DemoIdleCauseName(DemoIdleCause cause) {
   static constexpr std::array<std::string_view, kDemoIdleCauseCount> kNames = {
-      "input", "memcpy_h2d", "memcpy_d2h", "sync", "launch", "host_compute", "other"};
+      "input", "memcpy_h2d", "memcpy_d2h", "sync", "launch", "host_compute", "graph", "other"};
   return kNames[static_cast<size_t>(cause)];
 }
 

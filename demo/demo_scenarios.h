@@ -20,8 +20,10 @@ std::string_view DemoStyleName(DemoStyle style);  // "tensorflow", "pytorch"
 std::optional<DemoStyle> ParseDemoStyle(std::string_view name);
 
 // Why the GPU sat idle: the closed list of the analysis.
-enum class DemoIdleCause : uint8_t { kInput = 0, kMemcpyH2D, kMemcpyD2H, kSync, kLaunch, kHostCompute, kOther };
-inline constexpr int kDemoIdleCauseCount = 7;
+// kGraph (inside a CUDA graph replay) is in the list to keep the analysis's
+// order; no scenario replays a graph (demo_graphs.h plants those).
+enum class DemoIdleCause : uint8_t { kInput = 0, kMemcpyH2D, kMemcpyD2H, kSync, kLaunch, kHostCompute, kGraph, kOther };
+inline constexpr int kDemoIdleCauseCount = 8;
 std::string_view DemoIdleCauseName(DemoIdleCause cause);  // "input", "memcpy_h2d", ... as in the report
 
 // Per-step behaviour. Durations are microseconds at the stated batch; the

@@ -127,7 +127,7 @@ CREATE TABLE gap(
 );
 CREATE TABLE op_stat(
   name TEXT NOT NULL,
-  kind TEXT NOT NULL,       -- host_op, kernel, memcpy, memset
+  kind TEXT NOT NULL,       -- host_op, kernel, memcpy, memset, graph_replay
   count INTEGER NOT NULL,
   total INTEGER NOT NULL, self INTEGER NOT NULL, avg INTEGER NOT NULL,
   min INTEGER NOT NULL, max INTEGER NOT NULL,  -- ns
@@ -148,7 +148,8 @@ CREATE TABLE kernel_stat(
   framework_op TEXT,        -- the op that launched it; NULL unknown
   count INTEGER NOT NULL,
   total INTEGER NOT NULL, avg INTEGER NOT NULL, min INTEGER NOT NULL, max INTEGER NOT NULL,  -- ns
-  bound TEXT                -- compute, memory; NULL unclassified
+  bound TEXT,               -- compute, memory; NULL unclassified
+  graph_id INTEGER          -- the CUDA / HIP graph it was replayed from; NULL outside graphs
 );
 )sql";
 

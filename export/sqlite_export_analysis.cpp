@@ -100,7 +100,7 @@ void WriteKernels(const analysis::Report& r, sqlite::Database* db, SqliteExportC
   // The insert binds text without a copy: the "x,y,z" strings outlive it.
   std::vector<std::string> dims;
   dims.reserve(2 * r.kernels.size());
-  sqlite::Insert ins(db, "kernel_stat", 13);
+  sqlite::Insert ins(db, "kernel_stat", 14);
   for (const analysis::ReportKernel& k : r.kernels) {
     ins.Text(1, k.name);
     k.grid[0] == 0 ? ins.Null(2) : ins.Text(2, dims.emplace_back(Dim3(k.grid)));
@@ -115,6 +115,7 @@ void WriteKernels(const analysis::Report& r, sqlite::Database* db, SqliteExportC
     ins.Int(11, k.min_ns);
     ins.Int(12, k.max_ns);
     ins.TextOrNull(13, analysis::OpBoundName(k.bound));
+    k.graph_id < 0 ? ins.Null(14) : ins.Int(14, k.graph_id);
     if (!ins.Row()) return;
   }
   counts->kernels = r.kernels.size();

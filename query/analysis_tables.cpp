@@ -162,7 +162,7 @@ void KernelRows(const analysis::Report& r, std::vector<std::vector<Cell>>* rows)
                      k.shared_memory_bytes < 0 ? Cell{} : Cell{int64_t{k.shared_memory_bytes}},
                      k.occupancy_percent < 0 ? Cell{} : Cell{double{k.occupancy_percent}}, TextOrNull(k.framework_op),
                      int64_t(k.count), k.total_ns, k.avg_ns, k.min_ns, k.max_ns,
-                     TextOrNull(analysis::OpBoundName(k.bound))});
+                     TextOrNull(analysis::OpBoundName(k.bound)), k.graph_id < 0 ? Cell{} : Cell{int64_t{k.graph_id}}});
   }
 }
 
@@ -190,7 +190,7 @@ std::vector<std::pair<std::string, std::unique_ptr<TableSource>>> MakeAnalysisSo
   add("kernel_stat",
       "CREATE TABLE kernel_stat(name TEXT, grid TEXT, block TEXT, registers_per_thread INTEGER, "
       "shared_memory_bytes INTEGER, occupancy_percent REAL, framework_op TEXT, count INTEGER, total INTEGER, "
-      "avg INTEGER, min INTEGER, max INTEGER, bound TEXT)",
+      "avg INTEGER, min INTEGER, max INTEGER, bound TEXT, graph_id INTEGER)",
       KernelRows, Plan::kScan);
   return out;
 }

@@ -14,13 +14,13 @@ namespace stepline::ui {
 const char* CategoryLabel(analysis::TimeCategory c) {
   static constexpr const char* kLabels[analysis::kTimeCategoryCount] = {
       "Compute",     "Collective",  "Memcpy H2D",  "Memcpy D2H",         "Memcpy other", "Memset",
-      "Idle: input", "Idle: sync",  "Idle: launch", "Idle: host compute", "Idle: other"};
+      "Idle: input", "Idle: sync",  "Idle: launch", "Idle: host compute", "Idle: graph", "Idle: other"};
   return kLabels[static_cast<size_t>(c)];
 }
 
 const char* CauseLabel(analysis::IdleCause c) {
   static constexpr const char* kLabels[analysis::kIdleCauseCount] = {
-      "Input", "Memcpy H2D", "Memcpy D2H", "Sync", "Launch", "Host compute", "Other"};
+      "Input", "Memcpy H2D", "Memcpy D2H", "Sync", "Launch", "Host compute", "Graph", "Other"};
   return kLabels[static_cast<size_t>(c)];
 }
 

@@ -57,7 +57,9 @@ TextTable KernelsTable(const analysis::Report& report, const std::vector<uint32_
               "avg_ns",
               "min_ns",
               "max_ns",
-              "bound"};
+              "bound",
+              "graph_id",
+              "graph_node_id"};
   for (uint32_t i : rows) {
     const analysis::ReportKernel& k = report.kernels[i];
     std::vector<std::string> row = {std::string(k.name)};
@@ -69,7 +71,8 @@ TextTable KernelsTable(const analysis::Report& report, const std::vector<uint32_
                              has_occupancy ? FixedCell(k.occupancy_percent, 2) : std::string(),
                              std::string(k.framework_op), IntCell(static_cast<int64_t>(k.count)), IntCell(k.total_ns),
                              IntCell(k.avg_ns), IntCell(k.min_ns), IntCell(k.max_ns),
-                             std::string(analysis::OpBoundName(k.bound))}) {
+                             std::string(analysis::OpBoundName(k.bound)), KnownInt(k.graph_id),
+                             KnownInt(k.graph_node_id)}) {
       row.push_back(std::move(cell));
     }
     t.rows.push_back(std::move(row));

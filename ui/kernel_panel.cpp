@@ -50,6 +50,7 @@ int CompareKernels(const ReportKernel& a, const ReportKernel& b, KernelColumn co
     case KernelColumn::kSharedMemory: return cmp(a.shared_memory_bytes, b.shared_memory_bytes);
     case KernelColumn::kOccupancy: return cmp(a.occupancy_percent, b.occupancy_percent);
     case KernelColumn::kBound: return cmp(a.bound, b.bound);
+    case KernelColumn::kGraph: return a.graph_id != b.graph_id ? cmp(a.graph_id, b.graph_id) : cmp(a.graph_node_id, b.graph_node_id);
   }
   return 0;
 }
@@ -88,6 +89,8 @@ std::vector<KernelGroup> GroupKernelsByName(const analysis::Report& report, cons
     if (t.shared_memory_bytes != k.shared_memory_bytes) t.shared_memory_bytes = -1;
     if (t.occupancy_percent != k.occupancy_percent) t.occupancy_percent = -1;
     if (t.framework_op != k.framework_op) g.same_op = false;
+    if (t.graph_id != k.graph_id) t.graph_id = -1;
+    if (t.graph_node_id != k.graph_node_id) t.graph_node_id = -1;
   }
   for (KernelGroup& g : groups) {
     g.total.avg_ns = g.total.count > 0 ? g.total.total_ns / static_cast<DurNs>(g.total.count) : 0;
@@ -98,6 +101,13 @@ std::vector<KernelGroup> GroupKernelsByName(const analysis::Report& report, cons
     return ascending ? c < 0 : c > 0;
   });
   return groups;
+}
+
+std::string KernelGraphLabel(const ReportKernel& k) {
+  if (k.graph_id < 0) return {};
+  std::string out = "graph " + std::to_string(k.graph_id);
+  if (k.graph_node_id >= 0) out += " node " + std::to_string(k.graph_node_id);
+  return out;
 }
 
 std::string FormatDim3(const std::array<int64_t, 3>& d) {
@@ -122,7 +132,8 @@ constexpr SortableColumn kKernelTableColumns[kKernelColumnCount] = {
     {"Registers", kColumnDescending},
     {"Shared mem", kColumnDescending, 0, 0, "49152 B"},
     {"Occupancy", kColumnDescending},
-    {"Bound", kColumnFixed, 0, 0, "compute"}};
+    {"Bound", kColumnFixed, 0, 0, "compute"},
+    {"Graph", kColumnFixed, 0, 0, "graph 12 node 123"}};
 
 }  // namespace
 
@@ -204,6 +215,10 @@ void KernelPanel::DrawKernelCells(const ReportKernel& k, const std::string& op) 
   ImGui::TableNextColumn();
   const std::string_view bound = analysis::OpBoundName(k.bound);
   if (!bound.empty()) ImGui::TextUnformatted(bound.data(), bound.data() + bound.size());
+  else ImGui::TextDisabled("-");
+  ImGui::TableNextColumn();
+  const std::string graph = KernelGraphLabel(k);
+  if (!graph.empty()) ImGui::TextUnformatted(graph.c_str());
   else ImGui::TextDisabled("-");
 }
 

@@ -19,9 +19,10 @@ namespace stepline::ui {
 
 enum class KernelColumn : uint8_t {
   kName = 0, kOp, kCount, kTotal, kAvg, kMin, kMax, kGrid, kBlock, kRegisters, kSharedMemory, kOccupancy,
-  kBound  // compute / memory by the kernel's name (docs/efficiency.md)
+  kBound,  // compute / memory by the kernel's name (docs/efficiency.md)
+  kGraph,  // the CUDA / HIP graph (and node) it was replayed from
 };
-inline constexpr int kKernelColumnCount = 13;
+inline constexpr int kKernelColumnCount = 14;
 
 // Indices into report.kernels whose kernel or launching-op name contains
 // `filter` (case-insensitive), in report order.
@@ -41,6 +42,8 @@ struct KernelGroup {
 // by `column` over their totals, ties in order of first appearance.
 std::vector<KernelGroup> GroupKernelsByName(const analysis::Report& report, const std::vector<uint32_t>& rows,
                                             KernelColumn column, bool ascending);
+// "graph 3 node 12", "graph 3", or "" outside graphs.
+std::string KernelGraphLabel(const analysis::ReportKernel& k);
 // "128x1x1", or "-" when unknown.
 std::string FormatDim3(const std::array<int64_t, 3>& d);
 

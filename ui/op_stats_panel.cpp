@@ -240,6 +240,10 @@ void OpStatsPanel::DrawTable(ViewState& state) {
       ImGui::TextUnformatted(kind.data(), kind.data() + kind.size());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(op.name.data(), op.name.data() + op.name.size());
+      if (op.kind == analysis::OpKind::kGraphReplay) {  // one row per graph: say which
+        ImGui::SameLine();
+        ImGui::TextDisabled("graph %lld", static_cast<long long>(op.graph_id));
+      }
       if (ImGui::IsItemHovered() && op.name.size() > 40) WrappedTooltip("%.*s", static_cast<int>(op.name.size()), op.name.data());
       ImGui::TableNextColumn();
       ImGui::Text("%llu", static_cast<unsigned long long>(op.count));

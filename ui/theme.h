@@ -275,9 +275,10 @@ inline constexpr uint32_t kCauseMemcpyD2H = Rgba(255, 202, 40);
 inline constexpr uint32_t kCauseSync = Rgba(171, 71, 188);
 inline constexpr uint32_t kCauseLaunch = Rgba(66, 165, 245);
 inline constexpr uint32_t kCauseHostCompute = Rgba(38, 198, 218);
+inline constexpr uint32_t kCauseGraph = Rgba(161, 110, 88);  // brown: none of the other causes' hues
 inline constexpr uint32_t kCauseOther = Rgba(144, 150, 160);
-inline constexpr uint32_t kCauseColors[] = {kCauseInput, kCauseMemcpyH2D, kCauseMemcpyD2H, kCauseSync,
-                                            kCauseLaunch, kCauseHostCompute, kCauseOther};
+inline constexpr uint32_t kCauseColors[] = {kCauseInput,  kCauseMemcpyH2D,   kCauseMemcpyD2H, kCauseSync,
+                                            kCauseLaunch, kCauseHostCompute, kCauseGraph,     kCauseOther};
 // Collective is teal and "memcpy other" olive, not the kind colours' purple
 // and pale yellow: beside "Idle: sync" (purple) and "Memcpy D2H" (yellow) in
 // one stacked bar those could not be told apart.
@@ -286,7 +287,7 @@ inline constexpr uint32_t kCategoryMemcpyOther = Rgba(175, 180, 43);
 inline constexpr uint32_t kCategoryColors[] = {
     kKindKernel,      kCategoryCollective, Rgba(255, 167, 38), Rgba(255, 213, 79), kCategoryMemcpyOther,
     kKindMemset,      kCauseInput,         kCauseSync,         kCauseLaunch,       kCauseHostCompute,
-    kCauseOther};
+    kCauseGraph,      kCauseOther};
 inline constexpr uint8_t kGapShadeAlpha = 70;          // gap overlay on device rows
 inline constexpr float kGapShadeMinHeight = 1.f;       // px: a barely idle pixel still shows a line
 inline const uint32_t& kGapSelected = detail::g_palette.gap_selected;

@@ -65,7 +65,7 @@ struct AnalysisLinks {
   bool highlighted_op_on_device = false;  // which side its name was counted on
   std::vector<uint32_t> op_occurrences;   // slice rows of the highlighted op, ascending
   uint64_t highlight_generation = 0;      // bumped whenever search.matches or op_occurrences change
-  uint32_t gap_cause_mask = 0x7f;         // bit per analysis::IdleCause shown
+  uint32_t gap_cause_mask = (1u << analysis::kIdleCauseCount) - 1;  // bit per analysis::IdleCause shown
   // Shorter gaps are hidden: the report's --min-gap-us default (launch jitter).
   DurNs gap_min_dur_ns = analysis::ReportOptions{}.min_gap_ns;
 };

@@ -77,7 +77,7 @@ analysis::StepSource StepSourceFromName(const std::string& name) {
   throw ReadError{"step_source"};
 }
 analysis::OpKind OpKindFromName(const std::string& name) {
-  for (int k = 0; k <= static_cast<int>(analysis::OpKind::kMemset); ++k) {
+  for (int k = 0; k <= static_cast<int>(analysis::OpKind::kGraphReplay); ++k) {
     if (analysis::OpKindName(static_cast<analysis::OpKind>(k)) == name) return static_cast<analysis::OpKind>(k);
   }
   throw ReadError{"kind"};

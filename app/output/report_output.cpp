@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/output/efficiency_output.h"
+#include "app/output/graph_output.h"
 #include "app/output/memory_output.h"
 #include "app/output/outlier_output.h"
 #include "app/output/step_detail_output.h"
@@ -226,6 +227,10 @@ void OpsJson(const Report& r, JsonOut* j) {
     j->Int(o.min_ns);
     j->Lit(",\"max_ns\":");
     j->Int(o.max_ns);
+    if (o.kind == analysis::OpKind::kGraphReplay) {
+      j->Lit(",\"graph_id\":");
+      j->Int(o.graph_id);
+    }
     AppendOpEfficiencyJson(o, j->buffer());
     j->Lit("}");
     j->MaybeFlush();
@@ -277,6 +282,10 @@ void KernelsJson(const Report& r, JsonOut* j) {
     }
     j->Lit(",\"framework_op\":");
     j->StrOrNull(k.framework_op);
+    j->Lit(",\"graph_id\":");
+    IntOrNull(k.graph_id, j);
+    j->Lit(",\"graph_node_id\":");
+    IntOrNull(k.graph_node_id, j);
     j->Lit(",\"count\":");
     j->Int(static_cast<int64_t>(k.count));
     j->Lit(",\"total_ns\":");
@@ -347,6 +356,7 @@ void WriteReportJson(const Report& report, std::ostream& out, std::string_view e
   GapsJson(report, &j);
   OpsJson(report, &j);
   KernelsJson(report, &j);
+  AppendGraphReplaysJson(report, j.buffer());
   AppendMemoryJson(report, j.buffer());
   AppendXlaJson(report, j.buffer());
   AppendEfficiencyJson(report, j.buffer());

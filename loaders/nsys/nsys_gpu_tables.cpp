@@ -95,6 +95,8 @@ void NsysReader::ReadKernels() {
   const int block[3] = {t.Want({"blockX"}), t.Want({"blockY"}), t.Want({"blockZ"})};
   const int regs = t.Want({"registersPerThread"});
   const int static_shared = t.Want({"staticSharedMemory"}), dynamic_shared = t.Want({"dynamicSharedMemory"});
+  // CUDA graph nodes (NULL, or 0 in CUPTI, outside graphs): as Kineto names them.
+  const int graph_id = t.Want({"graphId"}), graph_node_id = t.Want({"graphNodeId"});
   if (start == NsysTable::kAbsent || end == NsysTable::kAbsent) {
     builder_.diag().Record(DiagCode::kMissingField, Diagnostics::kNoOffset,
                            t.name() + " has no start/end columns; skipped");
@@ -105,6 +107,7 @@ void NsysReader::ReadKernels() {
   const StringId k_corr = builder_.Intern("correlation"), k_grid = builder_.Intern("grid");
   const StringId k_block = builder_.Intern("block"), k_regs = builder_.Intern("registers per thread");
   const StringId k_shared = builder_.Intern("shared memory");
+  const StringId k_graph = builder_.Intern("graph id"), k_graph_node = builder_.Intern("graph node id");
   Dim3Cache grids, blocks;
   std::vector<int8_t> kind_of_name;  // by StringId index: 0 unknown, 1 kernel, 2 collective
   std::vector<Arg> args;
@@ -138,6 +141,10 @@ void NsysReader::ReadKernels() {
       if (regs != NsysTable::kAbsent) args.push_back({k_regs, ArgValue::Int(IntOr(row, regs, 0))});
       if (static_shared != NsysTable::kAbsent || dynamic_shared != NsysTable::kAbsent)
         args.push_back({k_shared, ArgValue::Int(IntOr(row, static_shared, 0) + IntOr(row, dynamic_shared, 0))});
+      if (const int64_t g = IntOr(row, graph_id, 0); g > 0) {
+        args.push_back({k_graph, ArgValue::Int(g)});
+        if (const int64_t n = IntOr(row, graph_node_id, 0); n > 0) args.push_back({k_graph_node, ArgValue::Int(n)});
+      }
       slice.arg_set = builder_.AddArgs(args);
     }
     const SliceId id = builder_.AddSlice(slice);

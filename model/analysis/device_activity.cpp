@@ -263,6 +263,7 @@ LaunchIndex BuildLaunchIndex(const Trace& trace) {
     SliceId& slot = index.launch_of[f.to()[i].index()];
     if (slot.is_none()) slot = f.from()[i];
   }
+  index.graphs = ComputeGraphReplays(trace, index.launch_of);
   return index;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/analysis/graph_replays.h"
 #include "model/trace.h"
 
 namespace stepline::analysis {
@@ -102,8 +103,10 @@ std::vector<StreamIdle> ComputeStreamIdle(const Trace& trace);
 
 // launch_of[slice] = the host launch call of a GPU slice, None when the trace
 // links none. Several launches for one slice: the first flow row wins.
+// graphs: the graph replays those links form (graph_replays.h).
 struct LaunchIndex {
   std::vector<SliceId> launch_of;
+  GraphReplays graphs;
   SliceId LaunchOf(SliceId gpu_slice) const {
     return gpu_slice.index() < launch_of.size() ? launch_of[gpu_slice.index()] : SliceId::None();
   }

@@ -15,6 +15,7 @@ void ResolveEfficiency(const Trace& trace, const TraceAnalysis& a, Report* repor
   for (size_t i = 0; i < report->ops.size() && i < a.ops.ops.size(); ++i) {
     const OpStat& o = a.ops.ops[i];
     ReportOp& row = report->ops[i];
+    if (o.kind == OpKind::kGraphReplay) continue;  // its nodes' rows carry their FLOPs
     const bool device = IsDeviceOpKind(o.kind);
     row.bound = device ? (o.collective ? OpBound::kUnknown : BoundOfKernelName(row.name)) : BoundOfOpName(row.name);
     if (const OpFlops* f = e.FindOp(o.name, device)) {

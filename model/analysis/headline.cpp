@@ -29,6 +29,7 @@ CauseNs ChartCauses(const Report& r, const DeviceReport* dev, bool in_steps) {
   At(out, IdleCause::kSync) = At(b, TimeCategory::kIdleSync);
   At(out, IdleCause::kLaunch) = At(b, TimeCategory::kIdleLaunch);
   At(out, IdleCause::kHostCompute) = At(b, TimeCategory::kIdleHostCompute);
+  At(out, IdleCause::kGraph) = At(b, TimeCategory::kIdleGraph);
   At(out, IdleCause::kMemcpyH2D) = At(b, TimeCategory::kMemcpyH2D);
   At(out, IdleCause::kMemcpyD2H) = At(b, TimeCategory::kMemcpyD2H);
   At(out, IdleCause::kOther) =
@@ -40,7 +41,7 @@ CauseNs ChartCauses(const Report& r, const DeviceReport* dev, bool in_steps) {
 
 std::string_view IdleCauseLabel(IdleCause cause) {
   static constexpr std::string_view kLabels[kIdleCauseCount] = {"Input", "Memcpy H2D", "Memcpy D2H", "Sync",
-                                                                "Launch", "Host compute", "Other"};
+                                                                "Launch", "Host compute", "Graph", "Other"};
   return kLabels[static_cast<size_t>(cause)];
 }
 

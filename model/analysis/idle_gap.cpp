@@ -8,6 +8,8 @@
 // The cause rules, in order:
 //   1. The kernel ending the gap is the first kernel of the next busy interval;
 //      its launch call comes from the LaunchIndex (kLaunch flows).
+//   1b. If that kernel is a node of a graph replay that began before the gap,
+//      the cause is graph (the GPU runs the graph's dependencies).
 //   2. If H2D (D2H) copies cover more than half the gap, the cause is
 //      memcpy_h2d (memcpy_d2h).
 //   3. If the launch call began after the gap began, the host was late. Weigh
@@ -324,6 +326,16 @@ void ClassifyGap(GapContext* ctx, IdleGap* gap) {
     if (!gap->launch.is_none()) {
       gap->launch_delay_ns =
           trace.slices().start_ns()[gap->next_kernel.index()] - trace.slices().start_ns()[gap->launch.index()];
+    }
+  }
+  // Rule 1b: inside a graph replay (the kernel ending the gap is a node of a
+  // replay that began before the gap) the GPU runs the graph's dependencies:
+  // the host queued the whole graph at once, so no host event explains it.
+  if (!gap->next_kernel.is_none()) {
+    const int32_t replay = ctx->launches.graphs.ReplayOf(gap->next_kernel);
+    if (replay >= 0 && ctx->launches.graphs.replays[static_cast<size_t>(replay)].start_ns < gap->start_ns) {
+      gap->cause = IdleCause::kGraph;
+      return;
     }
   }
   // Rule 2: copies running for most of the gap.

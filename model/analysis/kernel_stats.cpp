@@ -183,8 +183,9 @@ StringId EnclosingHostOp(const Trace& trace, SliceId launch, const IdleCauseTabl
   return StringId::None();
 }
 
-bool SameConfig(const KernelStat& k, const LaunchConfig& c) {
-  return k.registers_per_thread == c.registers && k.shared_memory_bytes == c.shared_memory && k.grid[0] == c.grid[0] &&
+bool SameConfig(const KernelStat& k, const LaunchConfig& c, const RecordedGraphIds& graph) {
+  return k.graph_id == graph.graph_id && k.graph_node_id == graph.node_id &&
+         k.registers_per_thread == c.registers && k.shared_memory_bytes == c.shared_memory && k.grid[0] == c.grid[0] &&
          k.grid[1] == c.grid[1] && k.grid[2] == c.grid[2] && k.block[0] == c.block[0] && k.block[1] == c.block[1] &&
          k.block[2] == c.block[2];
 }
@@ -195,6 +196,7 @@ std::vector<KernelStat> ComputeKernelStats(const Trace& trace, const LaunchIndex
                                            const IdleCauseTable& table) {
   const SliceTable& s = trace.slices();
   ConfigReader reader(trace);
+  const GraphArgReader graph_args(trace);
   StepMarkerMatcher markers(trace);
   std::vector<uint8_t> skip_cache(trace.strings().size(), 0xFF);
   std::vector<KernelStat> stats;
@@ -207,6 +209,11 @@ std::vector<KernelStat> ComputeKernelStats(const Trace& trace, const LaunchIndex
   for (size_t i = 0; i < s.size(); ++i) {
     if (!IsKernelLike(s.gpu_kind()[i])) continue;
     const LaunchConfig c = reader.Read(s.arg_set()[i]);
+    RecordedGraphIds graph = graph_args.Read(s.arg_set()[i]);
+    if (graph.graph_id < 0 && !launches.graphs.empty()) {
+      const int32_t replay = launches.graphs.ReplayOf(SliceId::FromIndex(i));
+      if (replay >= 0) graph.graph_id = launches.graphs.replays[static_cast<size_t>(replay)].graph_id;
+    }
     StringId op = reader.FrameworkOp(c);
     const SliceId launch = launches.LaunchOf(SliceId::FromIndex(i));
     if (op.is_none() && !launch.is_none()) op = EnclosingHostOp(trace, launch, table, &markers, &skip_cache);
@@ -214,7 +221,7 @@ std::vector<KernelStat> ComputeKernelStats(const Trace& trace, const LaunchIndex
     const uint64_t key = uint64_t{name.value} << 32 | op.value;
     auto [head, inserted] = first_entry.try_emplace(key, UINT32_MAX);
     uint32_t e = head->second;
-    while (e != UINT32_MAX && !SameConfig(stats[e], c)) e = next_entry[e];
+    while (e != UINT32_MAX && !SameConfig(stats[e], c, graph)) e = next_entry[e];
     if (e == UINT32_MAX) {
       e = static_cast<uint32_t>(stats.size());
       KernelStat k;
@@ -224,6 +231,8 @@ std::vector<KernelStat> ComputeKernelStats(const Trace& trace, const LaunchIndex
       k.registers_per_thread = c.registers;
       k.shared_memory_bytes = c.shared_memory;
       k.framework_op = op;
+      k.graph_id = graph.graph_id;
+      k.graph_node_id = graph.node_id;
       k.min_ns = k.max_ns = s.dur_ns()[i];
       stats.push_back(k);
       occupancy_sum.push_back(0);

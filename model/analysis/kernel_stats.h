@@ -1,5 +1,5 @@
 // KernelStats: GPU kernels grouped by (name, grid, block, registers, shared
-// memory, launching framework op), with their launch configuration where the
+// memory, launching framework op, graph and graph node), with their launch configuration where the
 // trace states it: Kineto args `grid`, `block`, `registers per thread`,
 // `shared memory`, `est. achieved occupancy %`; XSpace `kernel_details`
 // ("regs:32 static_shared:0 dynamic_shared:0 grid:1,1,1 block:128,1,1 occ_pct:50").
@@ -26,6 +26,11 @@ struct KernelStat {
   // the host op enclosing the launch call (runtime calls and step markers
   // skipped). None = unknown.
   StringId framework_op;
+  // The CUDA / HIP graph the kernels were replayed from (graph_replays.h):
+  // recorded or derived; -1 outside graphs. Its recorded node, -1 unknown.
+  // Kernels of one graph (and node) form their own rows.
+  int64_t graph_id = -1;
+  int64_t graph_node_id = -1;
   uint64_t count = 0;
   DurNs total_ns = 0, min_ns = 0, max_ns = 0, avg_ns = 0;
 };

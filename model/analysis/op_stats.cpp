@@ -34,10 +34,12 @@ bool KindOf(const Trace& trace, uint32_t i, ProfilerSpanFilter& profiler_span, O
 }
 
 void FillPercentages(OpStats* stats) {
-  for (const OpStat& op : stats->ops)
-    (IsDeviceOpKind(op.kind) ? stats->device_self_ns : stats->host_self_ns) += op.self_ns;
+  for (const OpStat& op : stats->ops) {
+    if (op.kind != OpKind::kGraphReplay) (IsDeviceOpKind(op.kind) ? stats->device_self_ns : stats->host_self_ns) += op.self_ns;
+  }
   double host_cum = 0, device_cum = 0;
   for (OpStat& op : stats->ops) {
+    if (op.kind == OpKind::kGraphReplay) continue;  // AddGraphReplayOps
     const bool device = IsDeviceOpKind(op.kind);
     const DurNs denom = device ? stats->device_self_ns : stats->host_self_ns;
     op.percent = denom > 0 ? 100.0 * static_cast<double>(op.self_ns) / static_cast<double>(denom) : 0.0;
@@ -55,6 +57,7 @@ std::string_view OpKindName(OpKind k) {
     case OpKind::kKernel: return "kernel";
     case OpKind::kMemcpy: return "memcpy";
     case OpKind::kMemset: return "memset";
+    case OpKind::kGraphReplay: return "graph_replay";
   }
   return "?";
 }

@@ -15,9 +15,13 @@ enum class OpKind : uint8_t {
   kKernel,      // compute or collective kernel
   kMemcpy,      // any copy direction
   kMemset,
+  // A CUDA / HIP graph's replays (graph_replays.h): the launch call's name,
+  // owning the time of the nodes its replays ran. Their time is also in the
+  // nodes' own rows, so these rows stay out of both sides' sums.
+  kGraphReplay,
 };
-std::string_view OpKindName(OpKind k);  // "host_op", "kernel", "memcpy", "memset"
-inline bool IsDeviceOpKind(OpKind k) { return k != OpKind::kHostOp; }
+std::string_view OpKindName(OpKind k);  // "host_op", "kernel", "memcpy", "memset", "graph_replay"
+inline bool IsDeviceOpKind(OpKind k) { return k != OpKind::kHostOp && k != OpKind::kGraphReplay; }
 
 struct OpStat {
   StringId name;
@@ -33,6 +37,7 @@ struct OpStat {
   double percent = 0;
   double cumulative_percent = 0;
   bool collective = false;  // a kernel row of collective slices (NCCL, XLA all-reduce-done, ...): not compute
+  int64_t graph_id = -1;    // kGraphReplay rows: the graph (GraphReplay::graph_id); -1 otherwise
 };
 
 struct OpStats {

@@ -63,6 +63,7 @@ std::string CauseLabel(const std::string& cause, const std::vector<std::string>&
   if (cause == "memcpy_h2d") return "host-to-device copies";
   if (cause == "memcpy_d2h") return "device-to-host copies";
   if (cause == "launch") return "kernel launches";
+  if (cause == "graph") return "dependencies inside graph replays";
   if (cause == "other") return "the device idles, no host event to blame";  // e.g. TPU ops: no launch links
   return cause;
 }

@@ -46,6 +46,9 @@ constexpr CauseText kCauseTexts[] = {
      "do more work per kernel (a larger batch), fuse ops (torch.compile, XLA) or capture the step in a CUDA graph"},
     {IdleCause::kHostCompute, "host-compute-bound", "the GPU waits for host work",
      "move that work off the step's critical path (a background thread, fewer or cheaper callbacks) or onto the GPU"},
+    {IdleCause::kGraph, "bound by dependencies inside graph replays",
+     "the GPU waits between the nodes of graph replays",
+     "look at the graph's dependencies: serialized branches, event waits and host nodes between its kernels"},
     {IdleCause::kOther, "idle for other reasons", "the GPU is idle with no host cause found",
      "look at the longest gaps: launched work waiting on other streams or events, or untraced host activity"},
 };

@@ -92,6 +92,7 @@ std::vector<ReportOp> OpRows(const Trace& trace, const std::vector<OpStat>& ops)
   for (const OpStat& o : ops) {
     rows.push_back(ReportOp{trace.str(o.name), o.kind, o.count, o.total_ns, o.self_ns, o.avg_ns, o.min_ns, o.max_ns,
                             o.percent, o.cumulative_percent});
+    rows.back().graph_id = o.graph_id;
   }
   return rows;
 }
@@ -103,6 +104,8 @@ std::vector<ReportKernel> KernelRows(const Trace& trace, const std::vector<Kerne
     rows.push_back(ReportKernel{trace.str(k.name), k.grid, k.block, k.registers_per_thread, k.shared_memory_bytes,
                                 k.occupancy_percent, trace.str(k.framework_op), k.count, k.total_ns, k.avg_ns, k.min_ns,
                                 k.max_ns});
+    rows.back().graph_id = k.graph_id;
+    rows.back().graph_node_id = k.graph_node_id;
   }
   return rows;
 }
@@ -168,6 +171,7 @@ Report ResolveReport(const Trace& trace, const TraceAnalysis& a) {
   report.ops = OpRows(trace, a.ops.ops);
   report.step_markers = OpRows(trace, a.ops.step_markers);
   report.kernels = KernelRows(trace, a.kernels);
+  report.graph_replays = a.graphs.replays;
   ResolveEfficiency(trace, a, &report);
   report.xla = a.xla;
   report.recommendations = a.recommendations;

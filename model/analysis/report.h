@@ -93,6 +93,7 @@ struct ReportOp {
   // are known, -1 when none is; TFLOP/s on their GPU time, -1 unknown.
   double flops = -1, achieved_tflops = -1, intensity = -1;
   OpBound bound = OpBound::kUnknown;
+  int64_t graph_id = -1;  // kGraphReplay rows: the graph; -1 otherwise
 };
 
 struct ReportKernel {
@@ -104,6 +105,7 @@ struct ReportKernel {
   uint64_t count = 0;
   DurNs total_ns = 0, avg_ns = 0, min_ns = 0, max_ns = 0;
   OpBound bound = OpBound::kUnknown;  // by the kernel's name (efficiency_flops.h)
+  int64_t graph_id = -1, graph_node_id = -1;  // KernelStat's; -1 outside graphs / unknown
 };
 
 // An outlier step (OutlierSteps), resolved.
@@ -136,6 +138,7 @@ struct Report {
   std::vector<ReportOp> ops;            // sorted by total_ns descending
   std::vector<ReportOp> step_markers;   // OpStats::step_markers: not ops, listed on request
   std::vector<ReportKernel> kernels;    // sorted by total_ns descending
+  std::vector<GraphReplay> graph_replays;  // TraceAnalysis::graphs.replays, by start
   XlaStats xla;                         // XLA ops and modules (views into the trace)
   std::vector<std::string> recommendations;
   std::vector<std::string> notes;             // TraceAnalysis::notes: figures left out or narrowed, and why

@@ -15,6 +15,7 @@ std::string_view TimeCategoryName(TimeCategory c) {
     case TimeCategory::kIdleSync: return "idle_sync";
     case TimeCategory::kIdleLaunch: return "idle_launch";
     case TimeCategory::kIdleHostCompute: return "idle_host_compute";
+    case TimeCategory::kIdleGraph: return "idle_graph";
     case TimeCategory::kIdleOther: return "idle_other";
   }
   return "?";
@@ -42,6 +43,7 @@ std::string_view IdleCauseName(IdleCause c) {
     case IdleCause::kSync: return "sync";
     case IdleCause::kLaunch: return "launch";
     case IdleCause::kHostCompute: return "host_compute";
+    case IdleCause::kGraph: return "graph";
     case IdleCause::kOther: return "other";
   }
   return "?";
@@ -53,6 +55,7 @@ TimeCategory IdleCategory(IdleCause c) {
     case IdleCause::kSync: return TimeCategory::kIdleSync;
     case IdleCause::kLaunch: return TimeCategory::kIdleLaunch;
     case IdleCause::kHostCompute: return TimeCategory::kIdleHostCompute;
+    case IdleCause::kGraph: return TimeCategory::kIdleGraph;
     case IdleCause::kMemcpyH2D:
     case IdleCause::kMemcpyD2H:
     case IdleCause::kOther: break;

@@ -26,9 +26,10 @@ enum class TimeCategory : uint8_t {
   kIdleSync,         // ... sync
   kIdleLaunch,       // ... launch
   kIdleHostCompute,  // ... host_compute
+  kIdleGraph,        // ... graph: inside a CUDA/HIP graph replay, between its nodes
   kIdleOther,        // ... other, memcpy_h2d or memcpy_d2h (the copy's own time is kMemcpy*)
 };
-inline constexpr int kTimeCategoryCount = 11;
+inline constexpr int kTimeCategoryCount = 12;
 std::string_view TimeCategoryName(TimeCategory c);  // "compute", "idle_input", ...
 inline bool IsIdle(TimeCategory c) { return c >= TimeCategory::kIdleInput; }
 // The device-activity category of a GPU slice; kIdleOther for GpuKind::kNone.
@@ -42,9 +43,10 @@ enum class IdleCause : uint8_t {
   kSync,
   kLaunch,
   kHostCompute,
+  kGraph,  // a gap between two nodes of one graph replay: the GPU runs the graph's dependencies
   kOther,
 };
-inline constexpr int kIdleCauseCount = 7;
+inline constexpr int kIdleCauseCount = 8;
 std::string_view IdleCauseName(IdleCause c);  // "input", "memcpy_h2d", ...
 TimeCategory IdleCategory(IdleCause c);       // kIdleInput, ..., kIdleOther
 

@@ -308,6 +308,8 @@ TraceAnalysis ComputeAnalysis(const Trace& trace, const AnalysisOptions& options
     a.critical_path_sentence = CriticalPathSentence(trace, a.critical_path_total);
     if (cancelled()) return a;
     a.ops = ComputeOpStats(trace, &a.steps);
+    AddGraphReplayOps(trace, launches.graphs, &a.ops);
+    a.graphs = launches.graphs;
     a.kernels = ComputeKernelStats(trace, launches, table);
     a.efficiency = ComputeEfficiency(trace, a, launches, options.efficiency);
     FillRecommendationInput(trace, a, table, &recommendation_input);

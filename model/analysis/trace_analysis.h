@@ -82,6 +82,7 @@ struct TraceAnalysis {
   std::vector<int32_t> device_of_track; // per TrackId: index into devices, -1 none
   OpStats ops;                          // keyed by StringId
   std::vector<KernelStat> kernels;      // keyed by StringId
+  GraphReplays graphs;                  // CUDA / HIP graph replays and their nodes (graph_replays.h)
   XlaStats xla;                         // XLA ops and modules; empty for non-XLA traces
   StepStats step_stats;                 // over `steps`
   OutlierSteps outliers;                // slow steps vs the median, by the primary device's breakdown

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "model/analysis/time_category.h"
 #include "demo/demo_generator.h"
 #include "model/json_value.h"
 #include "tests/app/command_test_helpers.h"
@@ -106,7 +107,7 @@ TEST_F(CmdDiffTest, JsonHasTheDocumentedKeysAndTheReportsMeans) {
   // The input-bound run idles on input; the baseline barely does.
   EXPECT_LT(Number(Member(Member(breakdown, "idle_input"), "delta_ns")), 0);
   const JsonValue& causes = Member(json, "idle_by_cause");
-  EXPECT_EQ(causes.members.size(), 7u);
+  EXPECT_EQ(causes.members.size(), static_cast<size_t>(analysis::kIdleCauseCount));
   EXPECT_LT(Number(Member(Member(causes, "input"), "delta_ns")), 0);
 
   // Every op, by |delta| descending, its counts and totals those of the reports.

@@ -85,7 +85,7 @@ TEST_F(CmdReportTest, JsonDiagnosesTheInputBoundDemo) {
   EXPECT_EQ(json->Keys(),
             (Strings{"primary_device", "devices", "step_source", "steps_overlap", "steps", "breakdown_total",
                      "idle_by_cause", "gpu_busy_percent", "step_stats", "outlier_steps", "step_engine", "phases",
-                     "critical_path", "top_blamed_event", "gaps", "ops", "kernels", "memory", "xla_modules", "xla_ops",
+                     "critical_path", "top_blamed_event", "gaps", "ops", "kernels", "graph_replays", "memory", "xla_modules", "xla_ops",
                      "efficiency", "communication", "launch_overhead", "throughput", "recommendations", "complete_steps",
                      "notes", "partial", "data_loss", "diagnostics"}));
   EXPECT_EQ(Member(*json, "primary_device").text, "GPU 0");

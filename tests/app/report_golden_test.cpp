@@ -37,7 +37,9 @@ using ::stepline::ParseJson;
 // objects (throughput also carries the serving phases' tokens_per_s), each
 // step's FLOPs, MFU and time figures, each op's FLOPs, TFLOP/s and bound,
 // each kernel's bound.
-constexpr std::array<std::string_view, 39> kAddedKeys{
+// CUDA / HIP graph replays: the `graph` idle cause (`idle_graph` in the
+// breakdown), each kernel's graph_id and graph_node_id, the graph_replays list.
+constexpr std::array<std::string_view, 44> kAddedKeys{
     "gpu_busy_percent", "step_stats",    "top_blamed_event", "partial",       "data_loss",
     "diagnostics",      "memory",        "step_source",      "steps_overlap", "window_dur_ns",
     "outlier_steps",    "kind",          "xla_modules",      "xla_ops",       "complete_steps",
@@ -45,7 +47,8 @@ constexpr std::array<std::string_view, 39> kAddedKeys{
     "step_engine",      "phases",        "efficiency",       "communication", "launch_overhead",
     "throughput",       "flops",         "achieved_tflops",  "mfu_percent",   "memory_bound_ns",
     "collective_ns",    "exposed_ns",    "kernels",          "launch_ns",     "samples_per_s",
-    "bound",            "memory_bound_percent", "top_memory_bound", "arithmetic_intensity"};
+    "bound",            "memory_bound_percent", "top_memory_bound", "arithmetic_intensity", "graph", "idle_graph",
+    "graph_id",         "graph_node_id", "graph_replays"};
 // Scenarios added after the goldens were made have no "before" to compare
 // with; memory_demo_test holds memory-leak's report to its planted truth.
 // outlier_demo_test holds checkpoint's outliers to theirs.

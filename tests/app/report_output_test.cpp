@@ -199,7 +199,7 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   EXPECT_EQ(json->Keys(),
             (Strings{"primary_device", "devices", "step_source", "steps_overlap", "steps", "breakdown_total",
                      "idle_by_cause", "gpu_busy_percent", "step_stats", "outlier_steps", "step_engine", "phases",
-                     "critical_path", "top_blamed_event", "gaps", "ops", "kernels", "memory", "xla_modules", "xla_ops",
+                     "critical_path", "top_blamed_event", "gaps", "ops", "kernels", "graph_replays", "memory", "xla_modules", "xla_ops",
                      "efficiency", "communication", "launch_overhead", "throughput", "recommendations", "complete_steps",
                      "notes"}));
   EXPECT_EQ(Member(*json, "steps_overlap").Keys(), (Strings{"count", "max_ns"}));
@@ -257,7 +257,7 @@ TEST(ReportOutputTest, JsonHasExactlyTheDocumentedKeysAtEveryLevel) {
   for (const JsonValue& k : kernels) {
     EXPECT_EQ(k.Keys(),
               (Strings{"name", "grid", "block", "registers_per_thread", "shared_memory_bytes", "occupancy_percent",
-                       "framework_op", "count", "total_ns", "avg_ns", "min_ns", "max_ns", "bound"}));
+                       "framework_op", "graph_id", "graph_node_id", "count", "total_ns", "avg_ns", "min_ns", "max_ns", "bound"}));
   }
   const JsonValue& memory = Member(*json, "memory");
   ASSERT_EQ(memory.Keys(), (Strings{"GPU 0"}));  // the demo records GPU 0's memory
@@ -438,11 +438,11 @@ TEST(ReportOutputTest, CsvTablesHaveHeadersAndOneRowPerEntry) {
   ASSERT_EQ(kernels.size(), 1 + r.kernels.size());
   EXPECT_EQ(kernels[0], (Strings{"name", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z",
                                  "registers_per_thread", "shared_memory_bytes", "occupancy_percent", "framework_op",
-                                 "count", "total_ns", "avg_ns", "min_ns", "max_ns", "bound"}));
+                                 "count", "total_ns", "avg_ns", "min_ns", "max_ns", "bound", "graph_id", "graph_node_id"}));
   EXPECT_EQ(kernels[1],
-            (Strings{"gemm<float, 4>", "", "", "", "", "", "", "", "", "", "", "2", "700", "0", "0", "0", ""}));
+            (Strings{"gemm<float, 4>", "", "", "", "", "", "", "", "", "", "", "2", "700", "0", "0", "0", "", "", ""}));
   EXPECT_EQ(kernels[2], (Strings{"configured", "4", "1", "1", "128", "1", "1", "32", "0", "50.00", "conv2d", "2", "700",
-                                 "0", "0", "0", ""}));
+                                 "0", "0", "0", "", "", ""}));
 
   const auto gaps = Csv(r, ReportTable::kGaps);
   ASSERT_EQ(gaps.size(), 1 + r.gaps.size());

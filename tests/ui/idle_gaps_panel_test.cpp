@@ -36,23 +36,24 @@ std::shared_ptr<const TimelineData> GapsPanelData() {
 }
 
 constexpr uint32_t Bit(analysis::IdleCause c) { return 1u << static_cast<unsigned>(c); }
+constexpr uint32_t kGapsPanelAllCauses = (1u << analysis::kIdleCauseCount) - 1;
 
 TEST(IdleGapsPanelTest, FiltersByCauseAndMinimumDuration) {
   auto data = GapsPanelData();
   const AnalysisData& a = data->analysis;
   ASSERT_EQ(a.gaps.size(), 3u);
-  EXPECT_EQ(FilterGaps(a, 0x7f, 0).size(), 3u);
-  EXPECT_EQ(FilterGaps(a, 0x7f, Us(10)), (std::vector<uint32_t>{0, 2}));
+  EXPECT_EQ(FilterGaps(a, kGapsPanelAllCauses, 0).size(), 3u);
+  EXPECT_EQ(FilterGaps(a, kGapsPanelAllCauses, Us(10)), (std::vector<uint32_t>{0, 2}));
   EXPECT_EQ(FilterGaps(a, Bit(analysis::IdleCause::kInput), 0), (std::vector<uint32_t>{0}));
   EXPECT_EQ(FilterGaps(a, Bit(analysis::IdleCause::kSync), 0), (std::vector<uint32_t>{2}));
   EXPECT_TRUE(FilterGaps(a, Bit(analysis::IdleCause::kLaunch), 0).empty());
-  EXPECT_TRUE(FilterGaps(a, 0x7f, Us(1000)).empty());
+  EXPECT_TRUE(FilterGaps(a, kGapsPanelAllCauses, Us(1000)).empty());
 }
 
 TEST(IdleGapsPanelTest, SortsByEveryColumnBothWays) {
   auto data = GapsPanelData();
   const AnalysisData& a = data->analysis;
-  std::vector<uint32_t> rows = FilterGaps(a, 0x7f, 0);
+  std::vector<uint32_t> rows = FilterGaps(a, kGapsPanelAllCauses, 0);
   SortGaps(*data->trace, a, GapColumn::kDuration, false, &rows);
   EXPECT_EQ(rows, (std::vector<uint32_t>{0, 2, 1}));  // 310, 50, 5 us
   SortGaps(*data->trace, a, GapColumn::kDuration, true, &rows);
@@ -73,7 +74,7 @@ TEST(IdleGapsPanelTest, SortsByEveryColumnBothWays) {
 TEST(IdleGapsPanelTest, HistogramCountsEveryListedGapOnLogBins) {
   auto data = GapsPanelData();
   const AnalysisData& a = data->analysis;
-  const std::vector<uint32_t> rows = FilterGaps(a, 0x7f, 0);
+  const std::vector<uint32_t> rows = FilterGaps(a, kGapsPanelAllCauses, 0);
   const DurationHistogram h = ComputeDurationHistogram(a, rows, 4);
   ASSERT_EQ(h.counts.size(), 4u);
   ASSERT_EQ(h.edges.size(), 5u);

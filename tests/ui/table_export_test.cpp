@@ -105,9 +105,10 @@ TEST(TableExportTest, StepsTableHasOneColumnPerCategory) {
   s.breakdown[6] = 10;
   r.steps = {s};
   const TextTable t = StepsTable(r);
-  ASSERT_EQ(t.header.size(), 3u + 11u + 3u);  // then flops, mfu_percent, samples_per_s
+  ASSERT_EQ(t.header.size(), 3u + 12u + 3u);  // then flops, mfu_percent, samples_per_s
   EXPECT_EQ(t.header[3], "compute_ns");
-  EXPECT_EQ(t.header[14], "flops");
+  EXPECT_EQ(t.header[13], "idle_graph_ns");
+  EXPECT_EQ(t.header[15], "flops");
   EXPECT_EQ(t.header[9], "idle_input_ns");
   EXPECT_EQ(t.rows[0][0], "ProfilerStep#7");
   EXPECT_EQ(t.rows[0][3], "20");

@@ -125,7 +125,7 @@ std::string RanksTableCsv(std::span<const RanksTableRow> rows) {
 std::vector<RankBarSegment> RankBarSegments(const RanksTableRow& row) {
   static const char* const kLabels[analysis::kTimeCategoryCount] = {
       "compute", "collective", "memcpy H2D", "memcpy D2H", "memcpy other", "memset",
-      "idle: input", "idle: sync", "idle: launch", "idle: host compute", "idle: other"};
+      "idle: input", "idle: sync", "idle: launch", "idle: host compute", "idle: graph", "idle: other"};
   std::vector<RankBarSegment> out;
   for (int c = 0; c < analysis::kTimeCategoryCount; ++c) {
     const DurNs ns = row.breakdown[static_cast<size_t>(c)];

@@ -60,6 +60,8 @@ class TimelinePanel {
   void DrawRowGaps(const ViewState& state, ImDrawList* dl, const LayoutRow& row, float y0, const Rect& content);
   void DrawBlameArrow(const ViewState& state, ImDrawList* dl, const Rect& content);
   void DrawCriticalPath(const ViewState& state, ImDrawList* dl, const Rect& content);  // critical_path_overlay.cpp
+  void DrawRowGraphReplays(const ViewState& state, ImDrawList* dl, const LayoutRow& row, float y0,
+                           const Rect& content);  // graph_replay_overlay.cpp
 
   TrackLayout layout_;
   std::vector<SliceDrawItem> items_;       // scratch: one row's items

@@ -91,6 +91,10 @@ void TimelinePanel::DrawTracks(ViewState& state, ImDrawList* dl, const Rect& hea
                 l.count > 1 ? theme::kFoldedRunText : theme::kSliceText, text.data(), text.data() + text.size(), 0.f,
                 &clip);
   }
+  for (const LayoutRow& row : layout_.rows) {  // over the slices and their names: a replay's bracket spans its nodes
+    const float y0 = content_top_ + row.y;
+    if (y0 <= content.y1 && y0 + row.height >= content.y0) DrawRowGraphReplays(state, dl, row, y0, content);
+  }
   dl->PopClipRect();
 }
 

@@ -3,7 +3,9 @@
 # demo options: 10 steps, seed 1), as text and JSON (standard error, then
 # standard output), with the scratch folder removed from the printed paths. Made from the build before Compare took
 # TraceAnalysis (main at ad1e0ea); tests/app/diff_golden_test.cpp
-# requires today's output to be byte-identical.
+# requires today's output to be byte-identical. The `idle_graph` and `graph`
+# rows (all zero: the demos have no graph replays) were added to them when
+# that idle cause was added, the rest left as made.
 # Usage: tests/data/diff_goldens/make_goldens.sh path/to/stepline
 set -euo pipefail
 stepline="${1:?usage: make_goldens.sh path/to/stepline}"
