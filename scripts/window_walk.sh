@@ -236,7 +236,7 @@ if start_window compare "$tmp/files/demo.json.gz" "$tmp/files/sub/other.json.gz"
   xdotool mousemove --window "$wid" "$x" "$y"
   sleep 0.3  # hovered for a frame first, as a hand would
   xdotool click 1
-  sleep 0.3
+  expect "the click selects A's slice" '^compare.select side=A$' 1
   xdotool key ctrl+c
   expect "Ctrl+C in compare acts on A" '^compare.keys side=A key=copy$' 1
   expect "and copies the slice's name" '^selection.copy name=.+' 1

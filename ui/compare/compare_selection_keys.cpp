@@ -38,7 +38,10 @@ std::string CompareSelectionKeys::Handle(ViewState states[2]) {
 void CompareSelectionKeys::Track(const ViewState states[2]) {
   for (int s = 0; s < 2; ++s) {
     const bool changed = states[s].selected != selected_[s] || states[s].range != range_[s];
-    if (changed && CompareSideHasSelection(states[s])) side_ = s;
+    if (changed && CompareSideHasSelection(states[s])) {
+      side_ = s;
+      TestEvent("compare.select", s == 0 ? "side=A" : "side=B");
+    }
     selected_[s] = states[s].selected;
     range_[s] = states[s].range;
   }
