@@ -23,5 +23,8 @@ void AppendCsvField(std::string_view field, std::string* out);
 // Appends `s` as a quoted JSON string. Control characters are escaped;
 // invalid UTF-8 bytes become U+FFFD so the output is always valid JSON.
 void AppendJsonString(std::string* out, std::string_view s);
+// `s` with each invalid UTF-8 byte replaced by U+FFFD, as AppendJsonString
+// writes it: text read from a file comes back the same after a save.
+std::string ValidUtf8(std::string_view s);
 
 }  // namespace stepline::text

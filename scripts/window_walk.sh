@@ -179,16 +179,16 @@ sleep 0.4
 shot 09-popup
 xdotool key Escape
 expect "Esc closes the right-click menu" '^popup.close kind=popup' 1
+rows="$(count '^dialog.rows')"
 xdotool key ctrl+o
 expect "Ctrl+O opens the dialog" '^dialog.show' 1
-xdotool key Escape
-expect "Esc closes the Open dialog" '^popup.close kind=dialog' 1
+expect "the dialog is drawn" '^dialog.rows ' $((rows + 1))
+sleep 0.3  # its path field has the keyboard
 
-echo "# [${SECONDS} s] M on the selected match, Shift+M, then the Notes tab"
-# A moment after the dialog closed: a key sent in the very frame it closes
-# is still the dialog's (and dropped with it).
-sleep 0.5
-xdotool key m
+echo "# [${SECONDS} s] Esc on the dialog and M at once, Shift+M, then the Notes tab"
+# The M queued right behind the closing Esc is the view's, in the next frame.
+xdotool key Escape m
+expect "Esc closes the Open dialog" '^popup.close kind=dialog' 1
 expect "M notes the selected slice" '^note.add kind=span count=1$' 1
 xdotool mousemove --window "$wid" 1000 300
 xdotool key shift+m
@@ -226,6 +226,26 @@ xdotool key ctrl+q
 expect "Ctrl+Q quits" '^app.quit' 1
 for _ in $(seq 1 200); do kill -0 "${pids[-1]}" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "${pids[-1]}" 2>/dev/null; then fail "the window closed after Ctrl+Q"; else ok "the window closed after Ctrl+Q"; fi
+
+echo "# [${SECONDS} s] the compare view: a click on A's slice, Ctrl+C copies its name, M notes it on A"
+if start_window compare "$tmp/files/demo.json.gz" "$tmp/files/sub/other.json.gz"; then
+  expect "the comparison is shown" '^compare.shown' 1 60
+  expect "a named slice on A's timeline" '^compare.slice side=A ' 1
+  settle '^compare.slice side=A '
+  x="$(field 'compare.slice side=A' x)" y="$(field 'compare.slice side=A' y)"
+  xdotool mousemove --window "$wid" "$x" "$y"
+  sleep 0.3  # hovered for a frame first, as a hand would
+  xdotool click 1
+  expect "the click selects A's slice" '^compare.select side=A$' 1
+  xdotool key ctrl+c
+  expect "Ctrl+C in compare acts on A" '^compare.keys side=A key=copy$' 1
+  expect "and copies the slice's name" '^selection.copy name=.+' 1
+  xdotool key m
+  expect "M in compare notes A's slice" '^compare.keys side=A key=mark$' 1
+  shot 16-compare-note
+  xdotool key ctrl+q
+  for _ in $(seq 1 200); do kill -0 "${pids[-1]}" 2>/dev/null || break; sleep 0.1; done
+fi
 
 echo "# [${SECONDS} s] the ranks table: double-clicks at 60 ms and at 300 ms"
 for gap in 60 300; do

@@ -102,15 +102,7 @@ void MainView::DrawMenuBar(ViewState& state, const AppStatus& status, ViewReques
     float& text_scale = ImGui::GetIO().FontGlobalScale;
     ImGui::SetNextItemWidth(160);
     ImGui::SliderFloat("Text size", &text_scale, 0.75f, 2.5f, "%.2fx");
-    if (ImGui::BeginMenu("Theme")) {
-      // Light: for projectors and printed pictures; the app remembers the choice.
-      for (const theme::ThemeKind kind : {theme::ThemeKind::kDark, theme::ThemeKind::kLight}) {
-        if (ImGui::MenuItem(kind == theme::ThemeKind::kDark ? "Dark" : "Light", nullptr, theme::CurrentTheme() == kind)) {
-          ApplyTheme(kind);
-        }
-      }
-      ImGui::EndMenu();
-    }
+    DrawThemeMenu();
     ImGui::Separator();
     DrawPicturesMenu(state, req);
     ImGui::EndMenu();

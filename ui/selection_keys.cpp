@@ -17,6 +17,7 @@ std::string HandleSelectionKeys(ViewState& state) {
     if (state.selected.is_none()) return {};
     const std::string name(trace->str(trace->slices().name()[state.selected.index()]));
     CopyText(name);
+    TestEvent("selection.copy", "name=" + name);
     return "Copied the slice name";
   }
   if (io.KeyCtrl || io.KeyAlt || io.KeySuper || !ImGui::IsKeyPressed('M', false)) return {};

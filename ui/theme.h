@@ -80,6 +80,11 @@ struct Palette {
   uint32_t compare_run_b;
   uint32_t compare_improvement;
   uint32_t compare_regression;
+  // The ranks view (ui/ranks/); its lanes, ruler and labels use the timeline's entries above.
+  uint32_t rank_straggler_row;   // the straggler's row in the ranks table
+  uint32_t rank_wait_bar_hatch;  // the hatch over a bar's collective wait (a pale fill of the collective colour)
+  uint32_t heat_neutral;         // the lateness heat map's "on time"
+  uint32_t advice_text;          // recommendations
 };
 
 inline constexpr Palette kDarkPalette{
@@ -138,7 +143,11 @@ inline constexpr Palette kDarkPalette{
     Rgba(100, 165, 255),
     Rgba(255, 171, 64),
     Rgba(102, 200, 110),
-    Rgba(255, 105, 97)};
+    Rgba(255, 105, 97),
+    Rgba(120, 40, 40, 160),
+    Rgba(220, 240, 236, 220),
+    Rgba(48, 52, 60),
+    Rgba(255, 205, 150)};
 
 inline constexpr Palette kLightPalette{
     Rgba(250, 250, 251),
@@ -196,7 +205,11 @@ inline constexpr Palette kLightPalette{
     Rgba(25, 100, 210),
     Rgba(205, 110, 0),
     Rgba(25, 135, 50),
-    Rgba(205, 45, 35)};
+    Rgba(205, 45, 35),
+    Rgba(250, 200, 196),
+    Rgba(0, 84, 76, 220),
+    Rgba(226, 229, 235),
+    Rgba(150, 72, 0)};
 
 namespace detail {
 inline Palette g_palette = kDarkPalette;
@@ -367,6 +380,15 @@ inline const uint32_t& kCompareStepEdge = detail::g_palette.compare_step_edge;
 inline const uint32_t& kCompareAlignedStepEdge = detail::g_palette.compare_aligned_step_edge;
 inline const uint32_t& kMemoryPeakMark = detail::g_palette.memory_peak_mark;
 
+// The ranks view: the collective wait is a data colour of its own (no
+// category or lane uses it), hatched; the rest follows the palette.
+inline constexpr uint32_t kRankWaitFill = Rgba(255, 138, 101);
+inline constexpr uint32_t kRankWaitHatch = Rgba(120, 40, 20, 200);
+inline const uint32_t& kRankStragglerRow = detail::g_palette.rank_straggler_row;
+inline const uint32_t& kRankWaitBarHatch = detail::g_palette.rank_wait_bar_hatch;
+inline const uint32_t& kHeatNeutral = detail::g_palette.heat_neutral;
+inline const uint32_t& kAdviceText = detail::g_palette.advice_text;
+
 // Notes and bookmarks (ui/notes/): the colours a new note cycles through,
 // and the text of a note's label.
 inline constexpr uint32_t kNoteColors[] = {Rgba(255, 193, 7), Rgba(66, 165, 245), Rgba(239, 83, 80),
@@ -374,6 +396,11 @@ inline constexpr uint32_t kNoteColors[] = {Rgba(255, 193, 7), Rgba(66, 165, 245)
 inline const uint32_t& kNoteText = detail::g_palette.note_text;
 inline constexpr uint8_t kNoteBandAlpha = 46;   // a span note's band over the rows
 inline constexpr float kNoteFlagSize = 9.f;     // px: the little flag on a flag note's line
+
+// `rgba` with its alpha replaced.
+inline constexpr uint32_t WithAlpha(uint32_t rgba, uint8_t alpha) {
+  return (rgba & 0x00FFFFFFu) | (uint32_t{alpha} << 24);
+}
 
 inline uint32_t Dimmed(uint32_t rgba) {
   const uint32_t bg = detail::g_palette.track_background_even;

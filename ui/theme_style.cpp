@@ -23,4 +23,15 @@ std::optional<theme::ThemeKind> ParseThemeName(std::string_view name) {
 
 const char* ThemeName(theme::ThemeKind kind) { return kind == theme::ThemeKind::kLight ? "light" : "dark"; }
 
+void DrawThemeMenu() {
+  if (!ImGui::BeginMenu("Theme")) return;
+  // Light: for projectors and printed pictures; the app remembers the choice.
+  for (const theme::ThemeKind kind : {theme::ThemeKind::kDark, theme::ThemeKind::kLight}) {
+    if (ImGui::MenuItem(kind == theme::ThemeKind::kDark ? "Dark" : "Light", nullptr, theme::CurrentTheme() == kind)) {
+      ApplyTheme(kind);
+    }
+  }
+  ImGui::EndMenu();
+}
+
 }  // namespace stepline::ui

@@ -14,5 +14,7 @@ void ApplyTheme(theme::ThemeKind kind);
 // "dark" / "light" (settings file, --theme); nullopt for anything else.
 std::optional<theme::ThemeKind> ParseThemeName(std::string_view name);
 const char* ThemeName(theme::ThemeKind kind);
+// The View menu's "Theme" submenu (Dark / Light), in every view's menu bar.
+void DrawThemeMenu();
 
 }  // namespace stepline::ui

@@ -226,11 +226,8 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     }
   }
   if (ranks_view) {
-    if (*theme != ui::theme::ThemeKind::kDark) {
-      err << "stepline screenshot: the ranks view has the dark theme only\n";
-      return 1;
-    }
     RanksShotView shot;
+    shot.theme = *theme;
     shot.run_list = a.Has("--runs");
     shot.step = static_cast<int>(std::max(0L, step_number));
     if (range) shot.range_ms = std::pair{start_ms, end_ms};
@@ -292,7 +289,9 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     return 1;
   }
   ViewerSession session{RecentFiles("/dev/null/never")};  // headless: never touch the user's recent list
-  session.notes().set_read_only(true);  // the trace's saved notes are drawn, never written
+  // The traces' saved notes are drawn, never written.
+  session.notes().set_read_only(true);
+  for (int side = 0; side < 2; ++side) session.compare_notes(side).set_read_only(true);
   if (view.compare) {
     session.ShowCompare(data[0], titles[0], data[1], titles[1]);
     session.state().pictures.show_caption = a.Has("--caption");  // the compare view reads the preference from there

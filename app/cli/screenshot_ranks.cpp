@@ -1,5 +1,5 @@
 // `stepline screenshot PATH... --view ranks --out PNG [--size WxH] [--scale S]
-// [--force] [--step N] [--range START_MS:END_MS]`: the ranks view (ui/ranks) of a set of rank traces, rendered
+// [--force] [--step N] [--range START_MS:END_MS] [--theme T]`: the ranks view (ui/ranks) of a set of rank traces, rendered
 // headless like the other views.
 #include <epoxy/gl.h>
 
@@ -21,6 +21,7 @@
 #include "app/cli/screenshot_ranks.h"
 #include "ui/ranks/ranks_view.h"
 #include "ui/ranks/ranks_window.h"
+#include "ui/theme_style.h"
 
 namespace stepline::app {
 
@@ -48,6 +49,7 @@ int ScreenshotRanks(const std::vector<std::string>& paths, const std::string& ou
     err << "stepline screenshot: " << gl_error << '\n';
     return 1;
   }
+  ui::ApplyTheme(shot.theme);
   OffscreenTarget target;
   if (!target.Create(width, height, &gl_error)) {
     err << "stepline screenshot: " << gl_error << '\n';

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "ui/theme.h"
+
 namespace stepline::app {
 
 // What the picture shows.
@@ -18,6 +20,7 @@ struct RanksShotView {
   // (RankDetailCache) before the picture is taken.
   std::optional<std::pair<double, double>> range_ms;
   std::string headlines_path;  // "": none; else the headline figures drawn (headline_dump.h)
+  ui::theme::ThemeKind theme = ui::theme::ThemeKind::kDark;
 };
 
 // Loads the rank set of `paths` (rank_set.h) and renders its ranks view at

@@ -38,11 +38,24 @@ void KeyEventQueue::ApplyToImGui(bool hold) {
   if (buttons_seen_) {
     for (int b = 0; b < kButtons; ++b) io.MouseDown[b] = button_down_[b];
   }
+  // A field that a key made let go of the keyboard in the last frame (Esc,
+  // Enter; its dialog closed) asked for the keyboard before it read that
+  // key, and NewFrame() would copy the stale request into io.WantTextInput:
+  // the view would skip its shortcuts, and this queue would hold the keys
+  // after the closing one, for frames. The request is dropped and those keys
+  // go to the view in the next frame. (A click that takes the keyboard from
+  // a field keeps the wait: the field may take it back, as the Open dialog's
+  // path field does, before the second click of a double-click.)
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  const bool let_go_by_key = key_pressed_last_frame_ && g.WantTextInputNextFrame > 0 && !TextFieldActive();
+  if (let_go_by_key) g.WantTextInputNextFrame = -1;
+  key_pressed_last_frame_ = false;
+  const bool will_type = !let_go_by_key && io.WantTextInput;
   // The keyboard is moving between the view and a text field: what the frame
-  // will read (io.WantTextInput) and where keys go (the active widget) must
-  // agree before a key is applied, or a letter meant for the field zooms the
-  // view ("/" then "w" in one frame).
-  const bool moving = hold || io.WantTextInput != TextFieldActive();
+  // will read and where keys go (the active widget) must agree before a key
+  // is applied, or a letter meant for the field zooms the view ("/" then "w"
+  // in one frame).
+  const bool moving = hold || will_type != TextFieldActive();
   if (moving && !events_.empty() && held_frames_ < kMaxHeldFrames) {
     ++held_frames_;
     // Releases at the head still go: a key kept down through the wait
@@ -60,7 +73,7 @@ void KeyEventQueue::ApplyToImGui(bool hold) {
   bool button_changed[kButtons] = {};
   bool pressed_key = false;  // a key other than a modifier went down this frame
   bool typed = false;        // characters went in this frame
-  const bool typing = io.WantTextInput;  // as of the last frame
+  const bool typing = will_type;  // as of the last frame, but for a field a key let go of
   while (!events_.empty()) {
     const Event e = events_.front();
     if (e.kind == Kind::kChar) {
@@ -127,6 +140,7 @@ void KeyEventQueue::ApplyToImGui(bool hold) {
   io.KeyShift = io.KeysDown[kLeftShift] || io.KeysDown[kRightShift];
   io.KeyAlt = io.KeysDown[kLeftAlt] || io.KeysDown[kRightAlt];
   io.KeySuper = io.KeysDown[kLeftSuper] || io.KeysDown[kRightSuper];
+  key_pressed_last_frame_ = pressed_key;
 }
 
 void KeyEventQueue::ApplyClickCounts() const {

@@ -15,6 +15,10 @@
 // - While the keyboard is moving to or from a text field (ImGui's flag and
 //   the active widget disagree, or the view asked a field for the keyboard:
 //   `hold`), key events wait: the letters reach the field, not the view.
+// - When a key makes a field let go of the keyboard (Esc, Enter, its
+//   dialog closes), the keys queued after the closing one go to the view in
+//   the next frame: the field's last request for the keyboard, made before
+//   it read the closing key, is dropped.
 // - Clicks are counted from the events' own times, not frame times: two
 //   presses within kDoubleClickSeconds and kDoubleClickPixels are a
 //   double-click even when they land in frames a second apart.
@@ -76,6 +80,7 @@ class KeyEventQueue {
   bool button_down_[kButtons] = {};
   bool buttons_seen_ = false;
   int held_frames_ = 0;                        // consecutive frames the keys waited
+  bool key_pressed_last_frame_ = false;        // a key (not a modifier) went down in the last applied frame
   double last_press_s_[kButtons] = {-1e9, -1e9, -1e9, -1e9, -1e9};
   float last_press_x_[kButtons] = {}, last_press_y_[kButtons] = {};
   int click_count_[kButtons] = {};             // the last press's count

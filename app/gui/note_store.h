@@ -10,18 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "app/gui/notes_json.h"
 #include "model/result.h"
-#include "ui/notes/note_set.h"
 
 namespace stepline::app {
-
-// Which file a set of notes belongs to.
-struct TraceIdentity {
-  std::string path;      // absolute
-  uint64_t bytes = 0;
-  int64_t mtime_ns = 0;  // modification time, ns since the epoch
-  bool operator==(const TraceIdentity&) const = default;
-};
 
 // The identity of `path` as it is on disk now; false when it cannot be read
 // (a demo, a file removed since).
@@ -32,15 +24,6 @@ std::string DefaultNotesFolder();
 // folder/<16 hex digits of the identity's hash>.json
 std::string NotesFileFor(const std::string& folder, const TraceIdentity& identity);
 
-struct NotesFile {
-  TraceIdentity trace;
-  std::vector<ui::Note> notes;
-};
-
-std::string FormatNotesJson(const NotesFile& file);
-// `file_name` names the source in errors: "notes.json: byte 42: not JSON",
-// "notes.json: note 3: start_ns is missing or not an integer".
-Result<NotesFile, std::string> ParseNotesJson(std::string_view text, const std::string& file_name);
 Result<NotesFile, std::string> ReadNotesFile(const std::string& path);
 // Temporary file then rename, creating the folder; false with a message.
 bool WriteNotesFile(const std::string& path, const NotesFile& file, std::string* error);

@@ -199,6 +199,7 @@ void ViewerSession::ShowCompare(std::shared_ptr<const ui::TimelineData> a, const
   WatchData("B", b);
   compare_.SetRuns(std::move(a), title_a, std::move(b), title_b);
   comparing_ = true;
+  ui::TestEvent("compare.shown", "a=" + title_a + " b=" + title_b);
 }
 
 void ViewerSession::ShowRanks(std::shared_ptr<const RanksRun> run, const std::string& title) {
@@ -400,6 +401,7 @@ ui::CompareStatus ViewerSession::MakeCompareStatus() const {
   cs.show_caption = state_.pictures.show_caption;  // preferences live in the single view's state
   cs.export_folder = state_.pictures.export_folder;
   cs.reload_offer = status_.reload_offer;
+  cs.modal_open = status_.modal_open;
   return cs;
 }
 
@@ -467,6 +469,7 @@ void ViewerSession::ApplyCompareRequests(const ui::CompareRequests& req) {
   if (req.dismiss_error) status_.error.clear();
   if (req.reload) Reload();
   if (req.dismiss_reload) DismissReload();
+  if (!req.notice.empty()) status_.notice = req.notice;
   if (req.show_caption) state_.pictures.show_caption = *req.show_caption;
   if (req.export_folder) state_.pictures.export_folder = *req.export_folder;
 }
@@ -531,7 +534,10 @@ ViewerSession::FrameResult ViewerSession::Frame(const std::vector<std::string>& 
       OpenFile(*req.open_rank);
     }
   } else if (comparing_) {
+    // Each side's notes are its trace's own, kept as when it is shown alone.
+    for (int side = 0; side < 2; ++side) compare_notes_[side].Sync(&compare_.state(side), &status_.notice);
     ui::CompareRequests req = compare_.Draw(MakeCompareStatus(), renderer);
+    for (int side = 0; side < 2; ++side) compare_notes_[side].Sync(&compare_.state(side), &status_.notice);
     ApplyCompareRequests(req);
     result.quit = req.quit;
     result.save_screenshot = req.save_screenshot;

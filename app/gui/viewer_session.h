@@ -139,6 +139,8 @@ class ViewerSession {
   void SetNotice(std::string notice) { status_.notice = std::move(notice); }
   // The notes of the trace on screen: where they are kept (tests, headless).
   NoteKeeper& notes() { return notes_; }
+  // The notes of the compared runs' sides (0 = A, 1 = B), each its trace's own.
+  NoteKeeper& compare_notes(int side) { return compare_notes_[side]; }
   // Adds the notes of a file to the trace on screen; false with the error.
   bool ImportNotes(const std::string& path, std::string* message);
   // The next frame becomes a picture (no toast over it).
@@ -268,6 +270,7 @@ class ViewerSession {
   std::vector<std::string> ranks_paths_;      // of the ranks view on screen
   FileWatch watch_;
   NoteKeeper notes_;
+  NoteKeeper compare_notes_[2];
   std::vector<FileWatch::Change> reload_offer_;
   struct MemoryQuestion {
     std::string path, warning;

@@ -12,7 +12,7 @@
 #include "export/chrome_json_writer.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/app/screenshot_test_helpers.h"
-#include "tests/support/mini_json.h"
+#include "model/json_value.h"
 #include "ui/compare/compare_summary.h"
 
 namespace stepline::app {
@@ -45,7 +45,7 @@ class PhaseDiffFiles {
   }
 };
 
-const ::stepline::testing::JsonValue* PhaseEntry(const ::stepline::testing::JsonValue& json, std::string_view phase) {
+const ::stepline::JsonValue* PhaseEntry(const ::stepline::JsonValue& json, std::string_view phase) {
   for (const auto& entry : Member(json, "phases").items) {
     if (Member(entry, "phase").text == phase) return &entry;
   }
@@ -56,7 +56,7 @@ TEST(ComparePhasesDiffTest, JsonHasOneEntryPerPhaseWithKnownValues) {
   const PhaseDiffFiles& f = PhaseDiffFiles::Get();
   const RunOutput run = RunCommand(RunDiff, {f.a, f.b, "--json"});
   ASSERT_EQ(run.code, 0) << run.err;
-  const auto json = ::stepline::testing::ParseJson(run.out);
+  const auto json = ::stepline::ParseJson(run.out);
   ASSERT_TRUE(json.has_value()) << run.out.substr(0, 500);
   ASSERT_EQ(Member(*json, "phases").items.size(), 3u);
   const auto* decode = PhaseEntry(*json, "decode");

@@ -267,5 +267,44 @@ TEST_F(InputTimingTest, EscClosesTheHelpWindow) {
   EXPECT_EQ(Count("popup.close kind=help"), 1);
 }
 
+// Esc on the Open dialog and M at once: the dialog closes in the Esc's
+// frame and the M reaches the view in the very next one (it was held back
+// while the keyboard left the dialog's field, or lost).
+TEST_F(InputTimingTest, AKeyAfterTheDialogsClosingEscGoesToTheViewNextFrame) {
+  ShowDemo();
+  session_.state().selected = SliceId(0);
+  Chord(kTimingCtrl, 'O');
+  Drain();
+  ASSERT_TRUE(session_.browser().is_open());
+  events_.clear();
+  Tap(kTimingEscape);
+  TypeKeys("m");
+  Frame();
+  EXPECT_FALSE(session_.browser().is_open()) << "Esc closes the dialog in its frame";
+  EXPECT_EQ(Count("popup.close kind=dialog"), 1);
+  Frame();
+  EXPECT_EQ(Count("note.add"), 1) << "M in the next frame";
+  Drain();
+  EXPECT_EQ(session_.state().notes.items.size(), 1u);
+  EXPECT_EQ(Count("note.add"), 1);
+}
+
+// A letter typed right after the closing Esc is the view's (w zooms), not
+// the closing dialog field's.
+TEST_F(InputTimingTest, AKeyAfterTheClosingEscIsNeverTypedIntoTheField) {
+  ShowDemo();
+  Chord(kTimingCtrl, 'O');
+  Drain();
+  ASSERT_TRUE(session_.browser().is_open());
+  const std::string field = session_.browser().field();
+  const TimeRange before = session_.state().viewport.visible;
+  Tap(kTimingEscape);
+  TypeKeys("w");
+  Drain();
+  EXPECT_FALSE(session_.browser().is_open());
+  EXPECT_EQ(session_.browser().field(), field) << "the w went to the view, not the closing field";
+  EXPECT_LT(session_.state().viewport.visible.duration_ns(), before.duration_ns()) << "w zoomed in";
+}
+
 }  // namespace
 }  // namespace stepline::app

@@ -109,6 +109,23 @@ TEST_F(NoteStoreTest, EveryCutAndDamagedByteIsAnErrorOrAParse) {
   EXPECT_GT(errors, text.size()) << "most cuts and damages are errors";
 }
 
+// Found by fuzz_notes_json: a text with bytes that are not UTF-8 was read
+// as is, and written back with U+FFFD in their place, so a note read, saved
+// and read again was another note. The reader now reads what the writer writes.
+TEST_F(NoteStoreTest, InvalidUtf8IsReadAsTheWriterWritesIt) {
+  auto r = ParseNotesJson("{\"stepline_notes\": 1, \"trace\": {\"path\": \"/x/r\xFFn.json\"}, \"notes\": "
+                          "[{\"kind\": \"flag\", \"time_ns\": -5, \"text\": \"before\xB0 caf\xC3\xA9\"}]}",
+                          "u.json");
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_EQ(r->notes.size(), 1u);
+  EXPECT_EQ(r->notes[0].text, "before\xEF\xBF\xBD caf\xC3\xA9") << "the bad byte replaced, the good sequence kept";
+  EXPECT_EQ(r->trace.path, "/x/r\xEF\xBF\xBDn.json");
+  auto again = ParseNotesJson(FormatNotesJson(*r), "again.json");
+  ASSERT_TRUE(again.ok()) << again.error();
+  EXPECT_EQ(again->notes, r->notes);
+  EXPECT_EQ(again->trace, r->trace);
+}
+
 TEST_F(NoteStoreTest, KeeperSavesOnChangeAndReadsBackForTheSameFile) {
   const std::string folder = (dir_ / "config" / "notes").string();
   NoteKeeper keeper(folder);

@@ -1,7 +1,8 @@
 // Notes and the light theme in real pictures (`stepline screenshot` under
 // xvfb-run): the light theme paints the timeline's background from the light
 // palette; notes given with --notes draw a band over the rows and a flag;
-// the trace's own saved notes (the config folder) are drawn without --notes.
+// the trace's own saved notes (the config folder) are drawn without --notes,
+// in the compare view on each side's own timeline.
 // Skips where xvfb-run is not installed.
 #include <gtest/gtest.h>
 
@@ -116,6 +117,66 @@ TEST_F(NotesThemeScreenshotTest, SavedNotesOfTheTraceAreDrawn) {
   EXPECT_GT(NotesShotCount(shot, 0x00C000), 20u) << "the saved flag";
   EXPECT_GT(MagentaTinted(shot), 20000u) << "the saved span";
   EXPECT_TRUE(std::filesystem::exists(NotesFileFor(DefaultNotesFolder(), file.trace))) << "left as it was";
+}
+
+// Pixels tinted magenta, and their mean row (-1 when none).
+double MagentaMeanRow(const Image& img, size_t* count) {
+  double sum = 0;
+  *count = 0;
+  for (int y = 0; y < img.h; ++y) {
+    for (int x = 0; x < img.w; ++x) {
+      const uint32_t p = Pixel(img, x, y);
+      const int r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF;
+      if (r - g > 30 && b - g > 30 && std::abs(r - b) < 40) {
+        sum += y;
+        ++*count;
+      }
+    }
+  }
+  return *count ? sum / static_cast<double>(*count) : -1;
+}
+
+// The compare view draws each side's saved notes on that side's timeline:
+// A's band over the upper timeline, B's over the lower one.
+TEST_F(NotesThemeScreenshotTest, CompareDrawsEachSidesSavedNotesOnItsTimeline) {
+  const std::string trace_b = (dir_ / "run_b.json").string();
+  demo::DemoOptions demo;
+  demo.scenario = "baseline";
+  demo.steps = 3;
+  demo.compute_truth = false;
+  auto b = demo::GenerateDemoTrace(demo);
+  ASSERT_TRUE(b.ok()) << b.error();
+  ASSERT_TRUE(exports::WriteChromeJsonFile(*b, trace_b).ok());
+  setenv("XDG_CONFIG_HOME", (dir_ / "config").c_str(), 1);
+  // A span over each whole trace, so it is in view wherever the steps align.
+  const auto whole = [](const std::string& path, TimeRange span) {
+    NotesFile f;
+    IdentityOf(path, &f.trace);
+    f.notes = {ui::Note{span.start_ns, span.end_ns, false, "whole run", 0xFFFF00FFu}};
+    return f;
+  };
+  const std::string args = "'" + trace_ + "' '" + trace_b + "' --view compare --size 1400x800";
+  const auto shot = [&](const std::string& name) {
+    const std::string out = (dir_ / name).string();
+    EXPECT_EQ(Screenshot(args + " --out '" + out + "'"), 0) << name;
+    return ReadPng(out);
+  };
+  const Image plain = shot("compare.png");
+  std::string error;
+  const NotesFile on_a = whole(trace_, span_);
+  ASSERT_TRUE(WriteNotesFile(NotesFileFor(DefaultNotesFolder(), on_a.trace), on_a, &error)) << error;
+  const Image noted_a = shot("compare_a.png");
+  std::filesystem::remove(NotesFileFor(DefaultNotesFolder(), on_a.trace));
+  const NotesFile on_b = whole(trace_b, b->span());
+  ASSERT_TRUE(WriteNotesFile(NotesFileFor(DefaultNotesFolder(), on_b.trace), on_b, &error)) << error;
+  const Image noted_b = shot("compare_b.png");
+  ASSERT_EQ(noted_b.w, 1400);
+  size_t n_plain = 0, n_a = 0, n_b = 0;
+  MagentaMeanRow(plain, &n_plain);
+  const double row_a = MagentaMeanRow(noted_a, &n_a), row_b = MagentaMeanRow(noted_b, &n_b);
+  EXPECT_GT(n_a, n_plain + 20000) << "A's band";
+  EXPECT_GT(n_b, n_plain + 20000) << "B's band";
+  EXPECT_LT(row_a + 50, row_b) << "A's note on the upper timeline, B's on the lower";
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "app/cli/commands.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/app/screenshot_test_helpers.h"
+#include "ui/theme.h"
 
 namespace stepline::app {
 namespace {
@@ -148,6 +149,60 @@ TEST(RanksScreenshotTest, ZoomedInLoadedRanksAreDrawnFromTheirSlices) {
   EXPECT_GT(top.second - top.first, 30);  // two lane groups of >= 30 px
   // The lanes' text: slice names in the loaded ranks (the summaries have none).
   EXPECT_GT(DifferingRows(all, none, all.h), 60);
+}
+
+// Share of the picture's pixels darker than `luma` (0..255).
+double RanksShotDarkShare(const ::stepline::testing::Image& img, int luma) {
+  size_t dark = 0;
+  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4) {
+    dark += (img.rgba[i] * 299 + img.rgba[i + 1] * 587 + img.rgba[i + 2] * 114) / 1000 < luma ? 1 : 0;
+  }
+  return img.rgba.empty() ? 0 : static_cast<double>(dark) / static_cast<double>(img.rgba.size() / 4);
+}
+
+size_t RanksShotCount(const ::stepline::testing::Image& img, uint32_t rgba) {
+  size_t n = 0;
+  for (int y = 0; y < img.h; ++y) {
+    for (int x = 0; x < img.w; ++x) n += ::stepline::testing::Pixel(img, x, y) == (rgba & 0xFFFFFF) ? 1 : 0;
+  }
+  return n;
+}
+
+// The ranks view in the light theme: a light picture (the chrome, the ruler,
+// the lanes and the labels from the light palette; none of the dark one's
+// backgrounds left), its data colours as in the dark theme, and text dark on
+// light.
+TEST(RanksScreenshotTest, TheLightThemeDrawsEveryPartLight) {
+  if (!::stepline::testing::HaveXvfb()) GTEST_SKIP() << "xvfb-run not installed; window test skipped";
+  const std::filesystem::path dir = MakeScratchDirRemovedAtExit("ranks-shot-light");
+  ASSERT_EQ(RunCommand(RunDemo, {"ddp-straggler", "--ranks", "4", "--steps", "4", "--kernels", "6", "--out",
+                                 (dir / "run").string()})
+                .code,
+            0);
+  const std::string light_png = (dir / "light.png").string(), dark_png = (dir / "dark.png").string();
+  const std::string run = (dir / "run").string() + " --view ranks --size 1000x600";
+  ASSERT_EQ(::stepline::testing::Screenshot(run + " --theme light --out " + light_png), 0) << "the light theme is drawn";
+  ASSERT_EQ(::stepline::testing::Screenshot(run + " --out " + dark_png), 0);
+  const ::stepline::testing::Image light = ::stepline::testing::ReadPng(light_png);
+  const ::stepline::testing::Image dark = ::stepline::testing::ReadPng(dark_png);
+  ASSERT_EQ(light.w, 1000);
+  ASSERT_EQ(dark.w, 1000);
+  EXPECT_GT(RanksShotDarkShare(dark, 70), 0.5) << "the dark theme is mostly dark";
+  EXPECT_LT(RanksShotDarkShare(light, 70), 0.08) << "the light theme: dark pixels are text and marks only";
+  namespace theme = ui::theme;
+  for (const uint32_t c : {theme::kDarkPalette.ruler_background, theme::kDarkPalette.track_background_even,
+                           theme::kDarkPalette.heat_neutral}) {
+    EXPECT_GT(RanksShotCount(dark, c), 200u) << std::hex << c << " in the dark picture";
+    // (a few antialiased pixels may match by chance; a background would be thousands)
+    EXPECT_LT(RanksShotCount(light, c), 50u) << std::hex << c << " left in the light picture";
+  }
+  EXPECT_GT(RanksShotCount(light, theme::kLightPalette.ruler_background), 2000u) << "the timeline's light ruler";
+  EXPECT_GT(RanksShotCount(light, theme::kLightPalette.heat_neutral), 200u) << "the heat map's light on-time cells";
+  // Text is there and dark on the light ground (antialiased: counted by darkness, not exact colour).
+  EXPECT_GT(RanksShotDarkShare(light, 70), 0.002) << "dark text in the light picture";
+  // The data colours stay: the main-thread lane and the collective wait.
+  EXPECT_GT(RanksShotCount(light, theme::kKindHostOp), 100u);
+  EXPECT_GT(RanksShotCount(light, theme::kRankWaitFill), 20u);
 }
 
 }  // namespace

@@ -15,14 +15,14 @@
 #include "app/cli/commands.h"
 #include "tests/app/command_test_helpers.h"
 #include "tests/app/screenshot_test_helpers.h"
-#include "tests/support/mini_json.h"
+#include "model/json_value.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::app {
 namespace {
 
-using ::stepline::testing::JsonValue;
-using ::stepline::testing::ParseJson;
+using ::stepline::JsonValue;
+using ::stepline::ParseJson;
 
 constexpr uint64_t kPairPeakBytes = uint64_t{112} << 20;
 constexpr int64_t kPairPeakEpochNs = 1759252584023000000;  // step 3 + 3 ms, epoch ns

@@ -138,6 +138,11 @@ TEST(RanksViewTest, LatenessColorIsRedWhenLateBlueWhenEarly) {
   EXPECT_EQ(LatenessColor(50, 10), theme::Rgba(239, 83, 80));  // clamped
   EXPECT_EQ(LatenessColor(-10, 10), theme::Rgba(66, 165, 245));
   EXPECT_EQ(LatenessColor(5, 0), theme::Rgba(48, 52, 60));  // no scale: neutral
+  // The light theme's neutral is light; the ends stay.
+  theme::SetTheme(theme::ThemeKind::kLight);
+  EXPECT_EQ(LatenessColor(0, 10), theme::kLightPalette.heat_neutral);
+  EXPECT_EQ(LatenessColor(10, 10), theme::Rgba(239, 83, 80));
+  theme::SetTheme(theme::ThemeKind::kDark);
 }
 
 }  // namespace

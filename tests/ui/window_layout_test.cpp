@@ -207,12 +207,13 @@ TEST_F(WindowLayoutTest, CutTitlesKeepTheirFileNames) {
   ImGui::EndFrame();
 }
 
-// Idle-gap shading covers kernel streams, never a copy row: there it read
-// as copies.
+// Idle-gap shading covers kernel streams, never a copy row or a stream of
+// copies alone: there it read as copies.
 TEST(WindowTextTest, GapShadingSkipsCopyRows) {
-  EXPECT_TRUE(RowShowsIdleGaps(RowKind::kSliceTrack, TrackKind::kGpuStream));
-  EXPECT_FALSE(RowShowsIdleGaps(RowKind::kCopyRow, TrackKind::kGpuStream));
-  EXPECT_FALSE(RowShowsIdleGaps(RowKind::kSliceTrack, TrackKind::kHostThread));
+  EXPECT_TRUE(RowShowsIdleGaps(RowKind::kSliceTrack, TrackKind::kGpuStream, false));
+  EXPECT_FALSE(RowShowsIdleGaps(RowKind::kCopyRow, TrackKind::kGpuStream, false));
+  EXPECT_FALSE(RowShowsIdleGaps(RowKind::kSliceTrack, TrackKind::kHostThread, false));
+  EXPECT_FALSE(RowShowsIdleGaps(RowKind::kSliceTrack, TrackKind::kGpuStream, true));
 }
 
 // Recommendations are written for Markdown: the window drops the code spans' backticks.

@@ -14,6 +14,7 @@
 
 #include "ui/analysis_format.h"
 #include "ui/compare/compare_theme.h"
+#include "ui/input/test_events.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/tooltip.h"
 #include "ui/ui_scale.h"
@@ -92,6 +93,18 @@ void AlignedTimelines::Draw(ViewState states[2], const std::string titles[2], co
     ImGui::PopStyleVar(3);
     panels_[side].Draw(states[side], renderer);
     DrawStepEdges(states[side], *sides[side], side);
+    if (TestEventsOn()) {
+      // Where a named slice is, for a scripted walk to click (again when it moves).
+      float x = 0, y = 0;
+      std::string where;
+      if (panels_[side].NamedSliceCenter(&x, &y)) {
+        where = "x=" + std::to_string(static_cast<int>(x)) + " y=" + std::to_string(static_cast<int>(y));
+      }
+      if (!where.empty() && where != reported_slice_[side]) {
+        TestEvent("compare.slice", std::string("side=") + (side == 0 ? "A " : "B ") + where);
+      }
+      reported_slice_[side] = where;
+    }
     if (menus != nullptr) {
       const PanelShot shot{side == 0 ? "timeline-a" : "timeline-b", pos.x, title_top, pos.x + width, pos.y + panel_h};
       if (BeginPanelMenu(side == 0 ? "##timeline_a_menu" : "##timeline_b_menu")) {

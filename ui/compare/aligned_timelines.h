@@ -42,6 +42,7 @@ class AlignedTimelines {
   TimelinePanel panels_[2];
   ViewportSync sync_;
   int steps_[2] = {-1, -1};  // the aligned step of A and of B; -1 without steps
+  std::string reported_slice_[2];  // the last compare.slice test event of each side
 };
 
 }  // namespace stepline::ui

@@ -26,6 +26,7 @@
 #include "ui/compare/compare_theme.h"
 #include "ui/compare/op_diff_highlight.h"
 #include "ui/notice_strips.h"
+#include "ui/theme_style.h"
 #include "ui/tooltip.h"
 #include "ui/ui_scale.h"
 
@@ -43,6 +44,7 @@ void CompareView::SetRuns(std::shared_ptr<const TimelineData> a, std::string tit
   states_[1].data = std::move(b);
   titles_[0] = std::move(title_a);
   titles_[1] = std::move(title_b);
+  selection_keys_.Reset();
   Recompare();
   timelines_.SelectSteps(states_[0], states_[1], comparison_, comparison_.a.first_full_step,
                          comparison_.b.first_full_step);
@@ -127,11 +129,15 @@ CompareRequests CompareView::Draw(const CompareStatus& status, QuadRenderer* ren
   ImGui::Begin("Stepline compare", nullptr, flags);
   ImGui::PopStyleVar();
   caption_strip_.reset();
-  if (ImGui::IsKeyPressed(keycode::kF12, false)) req.save_screenshot = true;
-  if (io.KeyCtrl && ImGui::IsKeyPressed('O', false)) req.open_dialog = true;
+  // While a dialog is up, the keyboard is its own.
+  const bool keys = !status.modal_open;
+  if (keys && ImGui::IsKeyPressed(keycode::kF12, false)) req.save_screenshot = true;
+  if (keys && io.KeyCtrl && ImGui::IsKeyPressed('O', false)) req.open_dialog = true;
   // Text size and Ctrl+Q by key code, Esc on menus and popups.
   HandleTextSizeAndQuitKeys(&req.quit);
-  CloseTopPopupOnEsc(nullptr);
+  if (keys) CloseTopPopupOnEsc(nullptr);
+  // Ctrl+C, M and Shift+M on one side's selection and notes.
+  if (keys && !io.WantTextInput && has_runs()) req.notice = selection_keys_.Handle(states_);
   DrawMenuBar(status, &req);
   DrawStatus(status, &req);
   if (!has_runs()) {
@@ -175,6 +181,7 @@ CompareRequests CompareView::Draw(const CompareStatus& status, QuadRenderer* ren
   const float ops_h = std::clamp(theme::kCompareOpsHeight * s, 110.f, std::max(110.f, avail.y * ops_share));
   const float timelines_h = avail.y - ops_h - ImGui::GetStyle().ItemSpacing.y;
   timelines_.Draw(states_, titles_, comparison_, right_w, timelines_h, renderer, &menus);
+  selection_keys_.Track(states_);
   ImGui::BeginChild("##ops_diff", ImVec2(right_w, std::max(40.f, body.y + avail.y - ImGui::GetCursorScreenPos().y)),
                     true);
   const OpsDiffTable::Event ev = DrawOpsDiff(&menus);
@@ -295,6 +302,7 @@ void CompareView::DrawMenuBar(const CompareStatus& status, CompareRequests* req)
     float& text_scale = ImGui::GetIO().FontGlobalScale;
     ImGui::SetNextItemWidth(160);
     ImGui::SliderFloat("Text size", &text_scale, 0.75f, 2.5f, "%.2fx");
+    DrawThemeMenu();
     ImGui::Separator();
     DrawPicturesMenu(status, req);
     ImGui::EndMenu();

@@ -17,6 +17,7 @@
 #include "ui/compare/aligned_timelines.h"
 #include "ui/compare/compare_chart.h"
 #include "ui/compare/compare_exports.h"
+#include "ui/compare/compare_selection_keys.h"
 #include "ui/compare/ops_diff_table.h"
 #include "ui/panel_capture.h"
 #include "ui/table_export.h"
@@ -41,6 +42,7 @@ struct CompareStatus {
   bool show_caption = false;        // the caption strip at the bottom (the app keeps the preference)
   std::string export_folder;        // where pictures and tables go (shown in the View menu)
   std::string reload_offer;         // "A (a.json) changed on disk: ..." with Reload / Dismiss
+  bool modal_open = false;          // a dialog (file browser, drop question) has the keyboard
 };
 
 // What the compare view asks the app to do this frame.
@@ -62,6 +64,7 @@ struct CompareRequests {
   std::optional<bool> show_caption;          // the View menu's caption toggle was flipped
   std::optional<std::string> export_folder;  // the View menu's folder was edited
   bool quit = false;
+  std::string notice;  // a short message for the toast (Ctrl+C, M, Shift+M)
 };
 
 class CompareView {
@@ -127,6 +130,7 @@ class CompareView {
   CompareChart chart_;
   OpsDiffTable ops_;
   Toast toast_;
+  CompareSelectionKeys selection_keys_;  // Ctrl+C, M, Shift+M on one side
   std::optional<PanelShot> caption_strip_;
   bool diagnostics_open_[2] = {};  // each side's Details window (data-loss banner)
   std::optional<PanelShot> whole_;  // the compare view's body, last frame

@@ -9,7 +9,7 @@
 namespace stepline::ui {
 namespace {
 
-uint32_t WithAlpha(uint32_t rgba, uint8_t alpha) { return (rgba & 0x00FFFFFFu) | (uint32_t{alpha} << 24); }
+using theme::WithAlpha;
 
 // The note's text on a chip of its colour, clipped to `max_w`; dark text
 // reads on every note colour in both themes.

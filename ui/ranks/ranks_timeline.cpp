@@ -67,20 +67,14 @@ TimeRange RanksStepView(std::span<const analysis::RankSummary> ranks, const anal
 
 namespace {
 
-constexpr uint32_t kLaneBackground = theme::Rgba(38, 42, 50);
+// The lanes' data colours are fixed (they read on both themes); everything
+// around them comes from the palette in use, as on the main timeline.
 constexpr uint32_t kLaneColors[analysis::kRankLaneCount] = {theme::kKindKernel, theme::kCategoryCollective,
                                                             theme::kKindHostOp};
 constexpr const char* kLaneNames[analysis::kRankLaneCount] = {"compute kernels", "collective kernels", "main thread"};
-// The collective wait: a colour of its own (no category or lane uses it), hatched.
-constexpr uint32_t kWaitFill = theme::Rgba(255, 138, 101);
-constexpr uint32_t kWaitHatch = theme::Rgba(120, 40, 20, 200);
-constexpr uint32_t kSelectedOutline = theme::Rgba(255, 255, 255, 230);
-constexpr uint32_t kSelectedFill = theme::Rgba(255, 255, 255, 40);
-constexpr uint32_t kStepEdge = theme::Rgba(200, 205, 215, 70);
 
-constexpr uint32_t kDetailEdge = theme::Rgba(20, 22, 28, 160);
-constexpr uint32_t kDetailText = theme::Rgba(240, 242, 246);
-constexpr uint32_t kStatusText = theme::Rgba(150, 155, 165, 200);
+// A step's edge: the ruler's tick colour, faint over the lanes.
+uint32_t StepEdgeColor() { return theme::WithAlpha(theme::kRulerTick, 90); }
 
 // One lane of a rank drawn from its slices (ranks_detail.h): filled in the
 // lane's colour like its summary, edged and named when wide enough.
@@ -92,11 +86,11 @@ void DrawDetailLane(ImDrawList* dl, const analysis::DetailLane& lane, const std:
     const ImVec2 a(x0 + rc.x0, y0), b(x0 + rc.x1, y1);
     dl->AddRectFilled(a, b, color);
     if (rc.slices != 1 || rc.x1 - rc.x0 < 4 * s) continue;
-    dl->AddRect(a, b, kDetailEdge);
+    dl->AddRect(a, b, theme::kSliceBorder);
     if (rc.x1 - rc.x0 < 20 * s) continue;
     const std::string& name = names[lane.name[rc.row]];
     const ImVec4 clip(a.x + 1, a.y, b.x - 1, b.y);
-    dl->AddText(ImGui::GetFont(), font_px, ImVec2(std::max(a.x, x0) + 2 * s, y0 - 0.5f), kDetailText, name.data(),
+    dl->AddText(ImGui::GetFont(), font_px, ImVec2(std::max(a.x, x0) + 2 * s, y0 - 0.5f), theme::kSliceText, name.data(),
                 name.data() + name.size(), 0.f, &clip);
   }
 }
@@ -175,12 +169,12 @@ void RanksTimeline::Draw(const RanksViewInput& input, float width, float height)
   ImDrawList* dl = ImGui::GetWindowDrawList();
   // The ruler: time since the chosen step's start on the lowest rank.
   const float x0 = p.x + label_w;
-  dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x0 + plot_w, p.y + layout.ruler_h), theme::Rgba(32, 35, 42));
+  dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x0 + plot_w, p.y + layout.ruler_h), theme::kRulerBackground);
   for (const RulerTick& tick : ComputeRulerTicks(viewport_, origin_ns_, 90.0 * s)) {
     const float x = x0 + static_cast<float>(tick.x_px);
     dl->AddLine(ImVec2(x, p.y + (tick.major ? 0 : layout.ruler_h * 0.6f)), ImVec2(x, p.y + layout.ruler_h),
-                theme::Rgba(150, 155, 165));
-    if (tick.major) dl->AddText(ImVec2(x + 3 * s, p.y + 2 * s), theme::Rgba(200, 205, 215), tick.label.c_str());
+                theme::kRulerTick);
+    if (tick.major) dl->AddText(ImVec2(x + 3 * s, p.y + 2 * s), theme::kRulerText, tick.label.c_str());
   }
   // The lanes: one invisible button takes the wheel, drags and clicks.
   const float lanes_top = p.y + layout.ruler_h;
@@ -365,15 +359,15 @@ void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float 
       status = st == RankDetailState::kNoTrace ? "no trace" : st == RankDetailState::kFailed ? "failed" : "summary";
     }
     const float label_y = status ? gy : gy + (group_lanes_h - ImGui::GetFontSize()) / 2;
-    dl->AddText(ImVec2(x_left, label_y), straggler ? theme::kCauseInput : theme::Rgba(200, 205, 215), label.c_str());
-    if (status) dl->AddText(ImVec2(x_left, gy + ImGui::GetFontSize()), kStatusText, status);
+    dl->AddText(ImVec2(x_left, label_y), straggler ? theme::kErrorText : theme::kTrackText, label.c_str());
+    if (status) dl->AddText(ImVec2(x_left, gy + ImGui::GetFontSize()), theme::kTrackSubText, status);
     // Busy shares, one pixel column at a time, equal neighbours as one rect.
     // Lane li's bins: a compute stream's, the merged compute lane (first
     // compute lane of a rank with one stream), the collective, the main thread.
     const int cl = layout.compute_lanes;
     for (int li = 0; li < layout.lanes(); ++li) {
       const float ly = gy + static_cast<float>(li) * layout.lane_h, lb = ly + layout.lane_h - 1.f;
-      dl->AddRectFilled(ImVec2(x0, ly), ImVec2(x0 + plot_w, lb), kLaneBackground);
+      dl->AddRectFilled(ImVec2(x0, ly), ImVec2(x0 + plot_w, lb), theme::kTrackBackgroundEven);
       const int l = li < cl ? 0 : li - cl + 1;  // its RankLane
       const std::vector<analysis::StreamLane>& streams = r.lanes.compute_streams;
       const std::vector<uint8_t>* bins = &r.lanes.busy[static_cast<size_t>(l)];
@@ -411,14 +405,14 @@ void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float 
       const ImVec2 at(x0 + 6 * s, gy + (group_lanes_h - ImGui::GetFontSize()) / 2);
       const ImVec2 size = ImGui::CalcTextSize(hint);
       dl->AddRectFilled(ImVec2(at.x - 3 * s, at.y), ImVec2(at.x + size.x + 3 * s, at.y + size.y),
-                        theme::Rgba(20, 22, 28, 200));
-      dl->AddText(at, theme::Rgba(220, 224, 232), hint);
+                        theme::kToastBackground);
+      dl->AddText(at, theme::kToastText, hint);
     }
     // Step edges of this rank.
     for (const analysis::Interval& st : r.lanes.steps) {
       for (TimeNs t : {st.start_ns - off, st.end_ns - off}) {
         if (t < vis.start_ns || t > vis.end_ns) continue;
-        dl->AddLine(ImVec2(x_of(t), gy), ImVec2(x_of(t), gy + group_lanes_h), kStepEdge);
+        dl->AddLine(ImVec2(x_of(t), gy), ImVec2(x_of(t), gy + group_lanes_h), StepEdgeColor());
       }
     }
     // The wait of each matched collective on this rank, over its collective lane.
@@ -436,15 +430,16 @@ void RanksTimeline::DrawGroups(const RanksViewInput& input, float x_left, float 
       if (sp.wait_end <= sp.arrival) continue;
       ++drawn;
       const ImVec2 wa(x_of(sp.arrival), cy), wb(std::max(x_of(sp.wait_end), x_of(sp.arrival) + 1.f), cb);
-      dl->AddRectFilled(wa, wb, kWaitFill);
-      if (wb.x - wa.x > 6 * s) Hatch(dl, wa, wb, kWaitHatch, 6.f * s);
+      dl->AddRectFilled(wa, wb, theme::kRankWaitFill);
+      if (wb.x - wa.x > 6 * s) Hatch(dl, wa, wb, theme::kRankWaitHatch, 6.f * s);
     }
     // The selected instance on this rank: its arrival .. end across the group.
     if (selected_ && *selected_ < instances_.instances.size()) {
       const analysis::InstanceSpan sp = analysis::SpanOnRank(instances_, input.ranks, *selected_, row.input);
       const float xa = x_of(sp.arrival), xb = std::max(x_of(sp.end), xa + 2.f);
-      dl->AddRectFilled(ImVec2(xa, gy - 1), ImVec2(xb, gy + group_lanes_h), kSelectedFill);
-      dl->AddRect(ImVec2(xa, gy - 1), ImVec2(xb, gy + group_lanes_h), kSelectedOutline, 0.f, 0, 1.5f * s);
+      const ImVec2 a(xa, gy - 1), b(xb, gy + group_lanes_h);
+      dl->AddRectFilled(a, b, theme::WithAlpha(theme::kSelection, 40));
+      dl->AddRect(a, b, theme::WithAlpha(theme::kSelection, 230), 0.f, 0, 1.5f * s);
     }
   }
 }

@@ -144,9 +144,11 @@ std::vector<RankBarSegment> RankBarSegments(const RanksTableRow& row) {
 uint32_t LatenessColor(DurNs late, DurNs scale) {
   const double f = scale > 0 ? std::clamp(static_cast<double>(late) / static_cast<double>(scale), -1.0, 1.0) : 0.0;
   const auto mix = [](double a, double b, double t) { return static_cast<uint8_t>(std::lround(a + (b - a) * t)); };
-  // Background (48, 52, 60); late -> (239, 83, 80); early -> (66, 165, 245).
-  if (f >= 0) return theme::Rgba(mix(48, 239, f), mix(52, 83, f), mix(60, 80, f));
-  return theme::Rgba(mix(48, 66, -f), mix(52, 165, -f), mix(60, 245, -f));
+  // From the theme's neutral: late -> (239, 83, 80); early -> (66, 165, 245).
+  const uint32_t n = theme::kHeatNeutral;
+  const double r = n & 0xFF, g = (n >> 8) & 0xFF, b = (n >> 16) & 0xFF;
+  if (f >= 0) return theme::Rgba(mix(r, 239, f), mix(g, 83, f), mix(b, 80, f));
+  return theme::Rgba(mix(r, 66, -f), mix(g, 165, -f), mix(b, 245, -f));
 }
 
 //-----------------------------------------------------------------------------
@@ -189,7 +191,7 @@ void RanksView::DrawTable(std::vector<RanksTableRow>& rows, float height, std::o
     SortRanksRows(&rows, sort_column_, sort_ascending_);
     for (const RanksTableRow& r : rows) {
       ImGui::TableNextRow();
-      if (r.straggler) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, theme::Rgba(120, 40, 40, 160));
+      if (r.straggler) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, theme::kRankStragglerRow);
       ImGui::TableNextColumn();
       const std::string label = std::to_string(r.rank) + (r.straggler ? " *" : "");
       ImGui::Selectable(label.c_str(), false, ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick);
@@ -247,7 +249,7 @@ void RanksView::DrawBars(const std::vector<RanksTableRow>& rows, float width, fl
     const float y0 = p.y + row_h * static_cast<float>(i), y1 = y0 + row_h - (row_h > 6 ? 2.f : 0.f);
     if (row_h >= ImGui::GetFontSize()) {
       const std::string label = "rank " + std::to_string(r.rank);
-      dl->AddText(ImVec2(p.x, y0 + (row_h - ImGui::GetFontSize()) / 2), r.straggler ? theme::kCauseInput : theme::kCardLabel,
+      dl->AddText(ImVec2(p.x, y0 + (row_h - ImGui::GetFontSize()) / 2), r.straggler ? theme::kErrorText : theme::kCardLabel,
                   label.c_str());
     }
     float x = p.x + label_w;
@@ -256,7 +258,7 @@ void RanksView::DrawBars(const std::vector<RanksTableRow>& rows, float width, fl
       const float w = static_cast<float>(static_cast<double>(seg.ns) / static_cast<double>(max_ns) * plot_w);
       const ImVec2 a(x, y0), b(x + w, y1);
       dl->AddRectFilled(a, b, seg.hatched ? (seg.color & 0x00FFFFFFu) | 0x60000000u : seg.color);
-      if (seg.hatched) Hatch(dl, a, b, theme::Rgba(220, 240, 236, 220), 5.f * s);
+      if (seg.hatched) Hatch(dl, a, b, theme::kRankWaitBarHatch, 5.f * s);
       if (ImGui::IsMouseHoveringRect(a, b)) {
         WrappedTooltip("rank %d: %s %s per step", r.rank, seg.label, text::FormatDuration(seg.ns).c_str());
       }
@@ -368,7 +370,7 @@ std::optional<std::string> RanksView::Draw(const RanksViewInput& input) {
       ImGui::SetClipboardText(RanksTableCsv(rows).c_str());
     }
     for (const std::string& r : a->recommendations) {
-      ImGui::PushStyleColor(ImGuiCol_Text, theme::Rgba(255, 205, 150));
+      ImGui::PushStyleColor(ImGuiCol_Text, theme::kAdviceText);
       ImGui::TextWrapped("%s", PlainCodeSpans(r).c_str());
       ImGui::PopStyleColor();
     }

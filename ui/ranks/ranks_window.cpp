@@ -8,6 +8,7 @@
 #include "ui/input/key_codes.h"
 #include "ui/input/window_keys.h"
 #include "ui/keys_window.h"
+#include "ui/theme_style.h"
 #include "ui/window_fit.h"
 
 namespace stepline::ui {
@@ -80,6 +81,7 @@ void RanksWindow::DrawMenuBar(RanksRequests* req) {
     float& text_scale = ImGui::GetIO().FontGlobalScale;
     ImGui::SetNextItemWidth(160);
     ImGui::SliderFloat("Text size", &text_scale, 0.75f, 2.5f, "%.2fx");
+    DrawThemeMenu();
     ImGui::Separator();
     if (ImGui::MenuItem("Save screenshot", "F12")) req->save_screenshot = true;
     ImGui::EndMenu();

@@ -8,11 +8,17 @@ namespace stepline::ui {
 CopyRows::CopyRows(const Trace& trace) {
   const SliceTable& s = trace.slices();
   std::map<Key, std::vector<uint32_t>> rows;
+  // Per track: 1 a copy seen, 2 a kernel seen (the copies do not matter then).
+  copies_only_.assign(trace.tracks().size(), 0);
   for (uint32_t i = 0; i < s.size(); ++i) {
     const GpuKind k = s.gpu_kind()[i];
+    if (k == GpuKind::kNone) continue;
+    uint8_t& seen = copies_only_[s.track()[i].index()];
+    seen = k == GpuKind::kKernel || k == GpuKind::kCollective ? 2 : std::max<uint8_t>(seen, 1);
     if (k != GpuKind::kMemcpyH2D && k != GpuKind::kMemcpyD2H) continue;
     rows[Key{trace.tracks().device_id(s.track()[i]), k}].push_back(i);
   }
+  for (uint8_t& seen : copies_only_) seen = seen == 1 ? 1 : 0;
   for (auto& [key, list] : rows) {
     std::stable_sort(list.begin(), list.end(), [&](uint32_t a, uint32_t b) { return s.start_ns()[a] < s.start_ns()[b]; });
     std::vector<std::vector<uint32_t>>& lanes = lanes_[key];

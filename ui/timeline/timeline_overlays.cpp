@@ -132,7 +132,8 @@ void TimelinePanel::DrawRowGaps(const ViewState& state, ImDrawList* dl, const La
   if (!state.links.show_gap_overlay || !state.data->analysis_ready) return;
   const AnalysisData& a = state.data->analysis;
   int device = -1;
-  if (row.kind == RowKind::kSliceTrack && RowShowsIdleGaps(row.kind, state.trace()->tracks().kind(row.track))) {
+  if (row.kind == RowKind::kSliceTrack &&
+      RowShowsIdleGaps(row.kind, state.trace()->tracks().kind(row.track), state.data->copies.CopiesOnly(row.track))) {
     device = a.device_of_track[row.track.index()];
   }
   if (device < 0) return;

@@ -31,6 +31,18 @@ class TimelinePanel {
   size_t last_quad_count() const { return quads_.size(); }
   // Flow arrows (selection's links, "show all arrows") the last Draw() drew.
   size_t last_flow_arrow_count() const { return flow_arrows_; }
+  // The centre of the widest slice the last Draw() drew with its name (a
+  // scripted walk clicks it); false when none had room for a name.
+  bool NamedSliceCenter(float* x, float* y) const {
+    const Label* best = nullptr;
+    for (const Label& l : labels_) {
+      if (!l.text.empty() && (best == nullptr || l.x1 - l.x0 > best->x1 - best->x0)) best = &l;
+    }
+    if (best == nullptr) return false;
+    *x = (best->x0 + best->x1) / 2;
+    *y = (best->y0 + best->y1) / 2;
+    return true;
+  }
 
  private:
   // Text and row sizes follow the font: 1 at the default 13 px.

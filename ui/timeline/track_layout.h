@@ -20,9 +20,10 @@ namespace stepline::ui {
 enum class RowKind : uint8_t { kGroupHeader, kSliceTrack, kCounterTrack, kCopyRow, kMemoryRow };
 
 // Rows the idle-gap shading covers: kernel streams only. On a copy row
-// (Memcpy H2D, ...) the shading, in the copy causes' colours, read as copies.
-inline bool RowShowsIdleGaps(RowKind kind, TrackKind track_kind) {
-  return kind == RowKind::kSliceTrack && track_kind == TrackKind::kGpuStream;
+// (Memcpy H2D, ...) or a stream of nothing but copies and memsets the
+// shading, in the copy causes' colours, read as copies.
+inline bool RowShowsIdleGaps(RowKind kind, TrackKind track_kind, bool copies_only) {
+  return kind == RowKind::kSliceTrack && track_kind == TrackKind::kGpuStream && !copies_only;
 }
 
 struct LayoutRow {
