@@ -65,6 +65,41 @@ void SortKernels(const analysis::Report& report, KernelColumn column, bool ascen
   });
 }
 
+namespace {
+
+// Adds kernel row `i` to `g`: counts and times sum, configuration fields stay
+// only where every row agrees.
+void AddToKernelGroup(const ReportKernel& k, uint32_t i, KernelGroup* g) {
+  ReportKernel& t = g->total;
+  g->configs.push_back(i);
+  t.count += k.count;
+  t.total_ns += k.total_ns;
+  t.min_ns = std::min(t.min_ns, k.min_ns);
+  t.max_ns = std::max(t.max_ns, k.max_ns);
+  if (t.grid != k.grid) t.grid = {};
+  if (t.block != k.block) t.block = {};
+  if (t.registers_per_thread != k.registers_per_thread) t.registers_per_thread = -1;
+  if (t.shared_memory_bytes != k.shared_memory_bytes) t.shared_memory_bytes = -1;
+  if (t.occupancy_percent != k.occupancy_percent) t.occupancy_percent = -1;
+  if (t.framework_op != k.framework_op) g->same_op = false;
+  if (t.bound != k.bound) t.bound = analysis::OpBound::kUnknown;
+  if (t.graph_id != k.graph_id) t.graph_id = -1;
+  if (t.graph_node_id != k.graph_node_id) t.graph_node_id = -1;
+}
+
+void FinishKernelGroups(KernelColumn column, bool ascending, std::vector<KernelGroup>* groups) {
+  for (KernelGroup& g : *groups) {
+    g.total.avg_ns = g.total.count > 0 ? g.total.total_ns / static_cast<DurNs>(g.total.count) : 0;
+    if (!g.same_op) g.total.framework_op = {};
+  }
+  std::stable_sort(groups->begin(), groups->end(), [&](const KernelGroup& a, const KernelGroup& b) {
+    const int c = CompareKernels(a.total, b.total, column);
+    return ascending ? c < 0 : c > 0;
+  });
+}
+
+}  // namespace
+
 std::vector<KernelGroup> GroupKernelsByName(const analysis::Report& report, const std::vector<uint32_t>& rows,
                                             KernelColumn column, bool ascending) {
   std::vector<KernelGroup> groups;
@@ -73,33 +108,40 @@ std::vector<KernelGroup> GroupKernelsByName(const analysis::Report& report, cons
     const ReportKernel& k = report.kernels[i];
     auto [it, fresh] = by_name.try_emplace(k.name, groups.size());
     if (fresh) {
-      groups.push_back(KernelGroup{k, {i}, true});
+      groups.push_back(KernelGroup{k, {i}, true, {}});
       continue;
     }
-    KernelGroup& g = groups[it->second];
-    ReportKernel& t = g.total;
-    g.configs.push_back(i);
-    t.count += k.count;
-    t.total_ns += k.total_ns;
-    t.min_ns = std::min(t.min_ns, k.min_ns);
-    t.max_ns = std::max(t.max_ns, k.max_ns);
-    if (t.grid != k.grid) t.grid = {};
-    if (t.block != k.block) t.block = {};
-    if (t.registers_per_thread != k.registers_per_thread) t.registers_per_thread = -1;
-    if (t.shared_memory_bytes != k.shared_memory_bytes) t.shared_memory_bytes = -1;
-    if (t.occupancy_percent != k.occupancy_percent) t.occupancy_percent = -1;
-    if (t.framework_op != k.framework_op) g.same_op = false;
-    if (t.graph_id != k.graph_id) t.graph_id = -1;
-    if (t.graph_node_id != k.graph_node_id) t.graph_node_id = -1;
+    AddToKernelGroup(k, i, &groups[it->second]);
   }
+  FinishKernelGroups(column, ascending, &groups);
+  return groups;
+}
+
+std::vector<KernelGroup> GroupKernelsByGraph(const analysis::Report& report, const std::vector<uint32_t>& rows,
+                                             KernelColumn column, bool ascending) {
+  std::vector<KernelGroup> groups;
+  std::unordered_map<int64_t, size_t> by_graph;
+  for (uint32_t i : rows) {
+    const ReportKernel& k = report.kernels[i];
+    const int64_t graph = k.graph_id >= 0 ? k.graph_id : -1;
+    auto [it, fresh] = by_graph.try_emplace(graph, groups.size());
+    if (fresh) {
+      KernelGroup g{k, {i}, true, {}};
+      g.total.name = {};
+      g.total.graph_node_id = -1;
+      groups.push_back(std::move(g));
+      continue;
+    }
+    AddToKernelGroup(k, i, &groups[it->second]);
+  }
+  FinishKernelGroups(column, ascending, &groups);
+  // Kernels outside graphs last, whatever the sort: the graphs are the point.
+  std::stable_partition(groups.begin(), groups.end(), [](const KernelGroup& g) { return g.total.graph_id >= 0; });
   for (KernelGroup& g : groups) {
-    g.total.avg_ns = g.total.count > 0 ? g.total.total_ns / static_cast<DurNs>(g.total.count) : 0;
-    if (!g.same_op) g.total.framework_op = {};
+    const std::string kernels = std::to_string(g.configs.size()) + (g.configs.size() == 1 ? " kernel" : " kernels");
+    g.label = g.total.graph_id >= 0 ? "graph " + std::to_string(g.total.graph_id) + " (" + kernels + ")"
+                                    : "outside graphs (" + kernels + ")";
   }
-  std::stable_sort(groups.begin(), groups.end(), [&](const KernelGroup& a, const KernelGroup& b) {
-    const int c = CompareKernels(a.total, b.total, column);
-    return ascending ? c < 0 : c > 0;
-  });
   return groups;
 }
 
@@ -156,16 +198,40 @@ void KernelPanel::Draw(ViewState& state) {
     built_filter_ = filter_;
     rows_ = FilterKernels(report, built_filter_);
     SortKernels(report, sort_column_, sort_ascending_, &rows_);
-    groups_ = GroupKernelsByName(report, rows_, sort_column_, sort_ascending_);
+    // A trace that replays graphs opens grouped by graph, the question it raises;
+    // once the user picks a grouping it stays (where the trace allows it).
+    if (!grouping_chosen_) grouping_ = report.graph_replays.empty() ? KernelGrouping::kByName : KernelGrouping::kByGraph;
+    if (report.graph_replays.empty() && grouping_ == KernelGrouping::kByGraph) grouping_ = KernelGrouping::kByName;
+    Regroup(report);
   }
   ImGui::SameLine();
-  ImGui::Checkbox("group by name", &group_by_name_);
+  // Grouping by graph is offered only when the trace replays CUDA / HIP graphs.
+  const bool graphs = !report.graph_replays.empty();
+  constexpr const char* kGroupingNames[] = {"group by name", "group by graph", "no grouping"};
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("group by graph").x + ImGui::GetFrameHeight() * 2);
+  if (ImGui::BeginCombo("##kernel_grouping", kGroupingNames[static_cast<int>(grouping_)])) {
+    for (int g = 0; g < 3; ++g) {
+      if (g == static_cast<int>(KernelGrouping::kByGraph) && !graphs) continue;
+      if (ImGui::Selectable(kGroupingNames[g], g == static_cast<int>(grouping_))) {
+        grouping_ = static_cast<KernelGrouping>(g);
+        grouping_chosen_ = true;
+        Regroup(report);
+      }
+    }
+    ImGui::EndCombo();
+  }
   if (ImGui::IsItemHovered()) {
-    WrappedTooltip("One row per kernel name (totals as in Op stats), its launch configurations below it");
+    WrappedTooltip(graphs ? "By name: one row per kernel name (totals as in Op stats), its launch configurations below "
+                            "it. By graph: one row per CUDA / HIP graph, the kernels of its replays below it."
+                          : "By name: one row per kernel name (totals as in Op stats), its launch configurations "
+                            "below it");
   }
   ImGui::SameLine();
-  if (group_by_name_) {
+  if (grouping_ == KernelGrouping::kByName) {
     ImGui::Text("%zu kernels, %zu configurations", groups_.size(), rows_.size());
+  } else if (grouping_ == KernelGrouping::kByGraph) {
+    const size_t in_graphs = groups_.empty() || groups_.back().total.graph_id >= 0 ? groups_.size() : groups_.size() - 1;
+    ImGui::Text("%zu graphs, %zu kernel rows", in_graphs, rows_.size());
   } else {
     ImGui::Text("%zu kernel configurations", rows_.size());
   }
@@ -174,11 +240,17 @@ void KernelPanel::Draw(ViewState& state) {
     ImGui::TextDisabled("(%zu occurrences highlighted; step through them in Op stats)",
                         state.links.op_occurrences.size());
   }
-  if (group_by_name_) {
-    DrawGroupedTable(state);
-  } else {
+  if (grouping_ == KernelGrouping::kNone) {
     DrawTable(state);
+  } else {
+    DrawGroupedTable(state);
   }
+}
+
+void KernelPanel::Regroup(const analysis::Report& report) {
+  groups_.clear();
+  if (grouping_ == KernelGrouping::kByName) groups_ = GroupKernelsByName(report, rows_, sort_column_, sort_ascending_);
+  if (grouping_ == KernelGrouping::kByGraph) groups_ = GroupKernelsByGraph(report, rows_, sort_column_, sort_ascending_);
 }
 
 void KernelPanel::Select(ViewState& state, uint32_t kernel) {
@@ -230,25 +302,26 @@ void KernelPanel::DrawGroupedTable(ViewState& state) {
   if (int column = 0; TakeSortChange(&column, &sort_ascending_)) {
     sort_column_ = static_cast<KernelColumn>(column);
     SortKernels(report, sort_column_, sort_ascending_, &rows_);
-    groups_ = GroupKernelsByName(report, rows_, sort_column_, sort_ascending_);
+    Regroup(report);
   }
   for (size_t g = 0; g < groups_.size(); ++g) {
     const KernelGroup& group = groups_[g];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::PushID(static_cast<int>(g));
-    const std::string name(group.total.name);
-    const bool single = group.configs.size() == 1;
+    const bool by_graph = grouping_ == KernelGrouping::kByGraph;
+    const std::string name = group.label.empty() ? std::string(group.total.name) : group.label;
+    const bool single = group.configs.size() == 1 && !by_graph;
     ImGuiTreeNodeFlags tree = ImGuiTreeNodeFlags_SpanFullWidth | ImGuiTreeNodeFlags_OpenOnArrow;
     if (single) tree |= ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen;
-    const bool is_selected = selected_ >= 0 && report.kernels[selected_].name == group.total.name;
+    const bool is_selected = selected_ >= 0 && !by_graph && report.kernels[selected_].name == group.total.name;
     if (is_selected) tree |= ImGuiTreeNodeFlags_Selected;
     const bool open = ImGui::TreeNodeEx("##kernel", tree, "%s", name.c_str());
     if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) Select(state, group.configs.front());
     if (ImGui::IsItemHovered() && name.size() > 40) WrappedTooltip("%s", name.c_str());
     const std::string op = group.same_op ? (group.total.framework_op.empty() ? "-" : std::string(group.total.framework_op))
                                          : "several";
-    DrawKernelCells(group.total, single ? op : op + "  (" + std::to_string(group.configs.size()) + " configs)");
+    DrawKernelCells(group.total, single || by_graph ? op : op + "  (" + std::to_string(group.configs.size()) + " configs)");
     if (open && !single) {
       for (uint32_t i : group.configs) {
         const ReportKernel& k = report.kernels[i];
@@ -256,7 +329,10 @@ void KernelPanel::DrawGroupedTable(ViewState& state) {
         ImGui::TableNextColumn();
         ImGui::PushID(static_cast<int>(i));
         ImGui::Indent();
-        if (ImGui::Selectable("launch configuration", selected_ == static_cast<int32_t>(i))) Select(state, i);
+        // By graph the sub-rows are kernels: their names; by name, one kernel's configurations.
+        const std::string row = by_graph ? std::string(k.name) : std::string("launch configuration");
+        if (ImGui::Selectable(row.c_str(), selected_ == static_cast<int32_t>(i))) Select(state, i);
+        if (by_graph && ImGui::IsItemHovered() && row.size() > 40) WrappedTooltip("%s", row.c_str());
         ImGui::Unindent();
         ImGui::PopID();
         DrawKernelCells(k, k.framework_op.empty() ? "-" : std::string(k.framework_op));
@@ -277,7 +353,7 @@ void KernelPanel::DrawTable(ViewState& state) {
   if (int column = 0; TakeSortChange(&column, &sort_ascending_)) {
     sort_column_ = static_cast<KernelColumn>(column);
     SortKernels(report, sort_column_, sort_ascending_, &rows_);
-    groups_ = GroupKernelsByName(report, rows_, sort_column_, sort_ascending_);
+    Regroup(report);
   }
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(rows_.size()));

@@ -1,6 +1,6 @@
 // KernelPanel: GPU kernels, by default one row per kernel name (its totals
 // agree with Op stats) with its launch configurations as sub-rows; or one
-// row per configuration (name, launching op, count, total/avg/min/max,
+// row per CUDA / HIP graph with its kernels below; or one row per configuration (name, launching op, count, total/avg/min/max,
 // grid, block, registers, shared memory, occupancy where the trace has
 // them). Sortable, filtered; a click highlights the kernel's occurrences on
 // the timeline.
@@ -37,11 +37,21 @@ struct KernelGroup {
   analysis::ReportKernel total;
   std::vector<uint32_t> configs;
   bool same_op = true;  // every configuration has the same launching op
+  std::string label;    // the row's name when not a kernel's ("graph 3 (12 kernels)")
 };
 // Groups `rows` (already filtered and sorted) by kernel name; groups sorted
 // by `column` over their totals, ties in order of first appearance.
 std::vector<KernelGroup> GroupKernelsByName(const analysis::Report& report, const std::vector<uint32_t>& rows,
                                             KernelColumn column, bool ascending);
+// Groups `rows` by the CUDA / HIP graph their kernels were replayed from
+// (one group per graph id, its kernel rows below it; kernels outside graphs
+// form the last group, "outside graphs"). A graph's total is the time of its
+// kernels over all its replays. Sorted as GroupKernelsByName.
+std::vector<KernelGroup> GroupKernelsByGraph(const analysis::Report& report, const std::vector<uint32_t>& rows,
+                                             KernelColumn column, bool ascending);
+// How the kernels table groups its rows: by kernel name (the default), by
+// graph (offered when the trace has graph replays), or not at all.
+enum class KernelGrouping : uint8_t { kByName, kByGraph, kNone };
 // "graph 3 node 12", "graph 3", or "" outside graphs.
 std::string KernelGraphLabel(const analysis::ReportKernel& k);
 // "128x1x1", or "-" when unknown.
@@ -58,13 +68,15 @@ class KernelPanel {
  private:
   void DrawTable(ViewState& state);
   void DrawGroupedTable(ViewState& state);
+  void Regroup(const analysis::Report& report);
   void DrawKernelCells(const analysis::ReportKernel& k, const std::string& op) const;
   void Select(ViewState& state, uint32_t kernel);
 
   char filter_[128] = {};
   std::vector<uint32_t> rows_;
-  bool group_by_name_ = true;
-  std::vector<KernelGroup> groups_;  // rows_ grouped, when group_by_name_
+  KernelGrouping grouping_ = KernelGrouping::kByName;
+  bool grouping_chosen_ = false;     // picked in the combo: kept across traces
+  std::vector<KernelGroup> groups_;  // rows_ grouped as grouping_ says (empty for kNone)
   uint64_t built_generation_ = 0;    // TimelineData::generation the rows are for; 0 none
   std::string built_filter_;
   KernelColumn sort_column_ = KernelColumn::kTotal;

@@ -80,6 +80,8 @@ std::string ReadSettings(const ParsedArgs& a, DiffSettings* s) {
   auto top = a.IntValue("--top", s->json ? kMaxTop : int64_t{kDefaultTextOps}, 0, kMaxTop);
   if (!top) return top.error();
   s->max_ops = static_cast<size_t>(*top);
+  // Both runs are analysed with the same efficiency options (one device peak, one batch size).
+  if (std::string e = ReadEfficiencyOptions(a, &s->options.analysis.efficiency); !e.empty()) return e;
   return ReadStepsRegex(a, &s->options.analysis.steps_regex);
 }
 
@@ -87,10 +89,11 @@ std::string ReadSettings(const ParsedArgs& a, DiffSettings* s) {
 
 int RunDiff(const Args& args, std::ostream& out, std::ostream& err) {
   auto parsed = ParsedArgs::Parse(args, ArgSpec{{"--json", "--no-normalize", "--help"},
-                                                       {"--steps", "--top", "--fail-if-slower", "--baseline", "--save-baseline"}});
+                                                       {"--steps", "--top", "--fail-if-slower", "--baseline", "--save-baseline",
+                                                        "--peak-tflops", "--peak-dtype", "--batch-size"}});
   DiffSettings settings;
   const auto read = [&settings](const ParsedArgs& a) { return ReadSettings(a, &settings); };
-  if (auto code = HandleHelpOrUsageError(parsed, read, "stepline diff", kDiffUsage, out, err)) return *code;
+  if (auto code = HandleHelpOrUsageError(parsed, read, "stepline diff", std::string(kDiffUsage) + std::string(kEfficiencyUsage), out, err)) return *code;
 
   // Both loads before any analysis: a broken B fails fast.
   CachedTraceLoad load_a, load_b;  // write the column cache entries after the output

@@ -186,6 +186,36 @@ TEST_F(CmdDiffTest, TextShowsTheSummaryTableAndTheTopOps) {
   EXPECT_TRUE(found) << r.out;
 }
 
+// --batch-size analyses both runs with it: the text gets a samples/s row whose
+// A and B are what `report --batch-size N --json` says of each run.
+TEST_F(CmdDiffTest, BatchSizeAddsTheSamplesRowOfBothReports) {
+  const std::string a = Path("a.json"), b = Path("b.json");
+  const auto samples = [](const std::string& path) {
+    const JsonValue report = ParseOrFail(RunCommand(RunReport, {path, "--json", "--batch-size", "4"}));
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", Member(Member(report, "throughput"), "samples_per_s").AsDouble().value_or(-1));
+    return std::string(buf);
+  };
+  const RunOutput r = RunCommand(RunDiff, {a, b, "--batch-size", "4"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string row;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("samples/s") != std::string::npos) row = line;
+  }
+  ASSERT_FALSE(row.empty()) << r.out;
+  const std::string sa = samples(a), sb = samples(b);
+  ASSERT_NE(sa, sb);  // input-bound against baseline: the rates differ, so both cells are checked
+  EXPECT_NE(row.find(sa), std::string::npos) << row << " lacks A's " << sa;
+  EXPECT_NE(row.find(sb), std::string::npos) << row << " lacks B's " << sb;
+
+  const RunOutput without = RunCommand(RunDiff, {a, b});
+  EXPECT_EQ(without.out.find("samples/s"), std::string::npos) << without.out;
+  const RunOutput bad = RunCommand(RunDiff, {a, b, "--batch-size", "zero"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--batch-size"), std::string::npos) << bad.err;
+}
+
 TEST_F(CmdDiffTest, LoadFailureExitsOneNamingTheFile) {
   const std::string missing = Path("missing.json");
   RunOutput r = RunCommand(RunDiff, {Path("a.json"), missing});

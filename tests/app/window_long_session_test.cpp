@@ -127,10 +127,15 @@ TEST_F(WindowLongSessionTest, OpensAnalysesAndClosesEveryFormatInOneWindow) {
   } else {
     renderer_ = &fallback;  // llvmpipe without instancing: ImGui's own lists
   }
+  // Every format: the small Perfetto and rocprof files are the fuzzers' seeds
+  // (a Kineto trace in the PyTorch exporter's Perfetto layout, eight rocprofv3 records).
+  const fs::path seeds = fs::path(STEPLINE_SOURCE_DIR) / "tests/fuzz/corpus";
   std::vector<std::string> files = {testing::TestDataPath("chrome_kineto_gpu.json"),
-                                    testing::TestDataPath("chrome_tensorboard_gpu.json")};
+                                    testing::TestDataPath("chrome_tensorboard_gpu.json"),
+                                    (seeds / "perfetto/kineto_layout.pftrace").string(),
+                                    (seeds / "rocprof/rocprofv3_8_records.json").string()};
   for (const char* relative : {"xprof/tpu_inference_2.xplane.pb", "nsys/mock.sqlite",
-                               "hta/trace_filter_sampled_rank-0.json.gz"}) {
+                               "hta/trace_filter_sampled_rank-0.json.gz", "memory_snapshots/mosaic_output.pickle"}) {
     const std::string path = testing::SharedTracesDir().empty() ? "" : testing::SharedTracePath(relative);
     if (!path.empty() && fs::exists(path)) files.push_back(path);
   }

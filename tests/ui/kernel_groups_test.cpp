@@ -9,6 +9,7 @@
 #include <string>
 
 #include "demo/demo_generator.h"
+#include "demo/demo_graphs.h"
 #include "loaders/load.h"
 #include "model/analysis/report.h"
 #include "tests/support/test_traces.h"
@@ -99,6 +100,52 @@ TEST(KernelGroups, MixedConfigurationsAreUnknownOnTheGroupRow) {
   EXPECT_EQ(FormatDim3(g.total.block), "256x1x1") << "one block size";
   EXPECT_EQ(g.total.occupancy_percent, 50);
   EXPECT_FALSE(g.same_op);
+}
+
+// Grouped by graph, each graph's total is the kernel time of its replays as
+// the report's graph_replays list gives it (a sum over the replays, computed
+// from the trace apart from the kernel rows), every kernel row is in exactly
+// one group, and kernels outside graphs come last.
+void ExpectGraphGroupsAgreeWithReplays(const Trace& trace, const std::string& what) {
+  const analysis::Report report = analysis::ComputeReport(trace, {});
+  ASSERT_FALSE(report.graph_replays.empty()) << what;
+  std::vector<uint32_t> rows(report.kernels.size());
+  std::iota(rows.begin(), rows.end(), 0u);
+  const std::vector<KernelGroup> groups = GroupKernelsByGraph(report, rows, KernelColumn::kTotal, false);
+  std::map<int64_t, DurNs> replay_kernel_ns;
+  for (const auto& r : report.graph_replays) replay_kernel_ns[r.graph_id] += r.kernel_ns;
+  size_t kernels = 0, graphs = 0;
+  bool outside_seen = false;
+  for (const KernelGroup& g : groups) {
+    kernels += g.configs.size();
+    if (g.total.graph_id < 0) {
+      outside_seen = true;
+      EXPECT_TRUE(g.label.starts_with("outside graphs")) << what << ": " << g.label;
+      for (uint32_t i : g.configs) EXPECT_LT(report.kernels[i].graph_id, 0) << what;
+      continue;
+    }
+    EXPECT_FALSE(outside_seen) << what << ": graph " << g.total.graph_id << " after the kernels outside graphs";
+    ++graphs;
+    EXPECT_TRUE(g.label.starts_with("graph " + std::to_string(g.total.graph_id) + " (")) << what << ": " << g.label;
+    for (uint32_t i : g.configs) EXPECT_EQ(report.kernels[i].graph_id, g.total.graph_id) << what;
+    ASSERT_TRUE(replay_kernel_ns.count(g.total.graph_id)) << what << ": graph " << g.total.graph_id;
+    EXPECT_EQ(g.total.total_ns, replay_kernel_ns[g.total.graph_id]) << what << ": graph " << g.total.graph_id;
+  }
+  EXPECT_EQ(kernels, report.kernels.size()) << what;
+  EXPECT_EQ(graphs, replay_kernel_ns.size()) << what;
+}
+
+TEST(KernelGroups, ByGraphTotalsAreTheReplaysKernelTime) {
+  ExpectGraphGroupsAgreeWithReplays(demo::PlantedGraphTrace(false), "planted, derived ids");
+  ExpectGraphGroupsAgreeWithReplays(demo::PlantedGraphTrace(true), "planted, recorded ids");
+}
+
+TEST(KernelGroups, ByGraphOnASharedTraceWithGraphReplays) {
+  STEPLINE_REQUIRE_SHARED_TRACES();
+  const std::string path = ::stepline::testing::SharedTracePath("hta/trace_diff_test_test.json.gz");
+  auto loaded = loaders::LoadFile(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ExpectGraphGroupsAgreeWithReplays(loaded.value(), path);
 }
 
 }  // namespace
