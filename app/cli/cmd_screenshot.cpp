@@ -248,6 +248,8 @@ int RunScreenshot(const Args& args, std::ostream& out, std::ostream& err) {
     err << "stepline screenshot: --memory-snapshot goes with exactly one FILE, the trace of the same run\n";
     return 2;
   }
+  // Said before the load (each file was, when it was chosen): both sides of a compare are held at once.
+  if (files.size() == 2) WarnIfPairTooLarge(files[0], files[1], "stepline screenshot", err);
   for (size_t i = 0; i < std::max<size_t>(1, files.size()); ++i) {
     data[i] = LoadInput(files.empty() ? "" : files[i], a.Value("--demo").value_or(""), snapshot, &titles[i], &error,
                         &cache_store, efficiency);

@@ -18,6 +18,7 @@
 #include "app/gui/run_picker.h"
 #include "app/gui/rank_detail_cache.h"
 #include "app/runs/rank_set.h"
+#include "app/runs/rank_set_memory.h"
 #include "app/cli/screenshot_ranks.h"
 #include "ui/ranks/ranks_view.h"
 #include "ui/ranks/ranks_window.h"
@@ -31,8 +32,14 @@ int ScreenshotRanks(const std::vector<std::string>& paths, const std::string& ou
     err << "stepline screenshot: --view ranks needs rank trace files or a directory of them\n";
     return 1;
   }
+  // Said at the start, as `stepline ranks` says it: the models of `threads` ranks are held at once.
+  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::string subject;
+  for (const std::string& p : paths) subject += (subject.empty() ? "" : " ") + p;
+  const std::string warning = RankSetMemoryWarning(subject, paths, threads, "", loaders::AvailableMemory());
+  if (!warning.empty()) err << "stepline screenshot: warning: " << warning << '\n';
   RanksRun run;
-  const std::string error = LoadRankSet(paths, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), &run, err);
+  const std::string error = LoadRankSet(paths, threads, &run, err);
   for (const RankFailure& f : run.failed) err << "stepline screenshot: " << f.path << " failed to load: " << f.error << '\n';
   if (!error.empty()) {
     err << "stepline screenshot: " << error << '\n';

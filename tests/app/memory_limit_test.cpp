@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app/cli/commands.h"
@@ -142,6 +143,23 @@ TEST_F(MemoryLimitTest, RanksAndDiffSayAtTheStartWhenWhatTheyHoldAtOnceLooksTooL
   ASSERT_TRUE(d.exited) << "ended by signal " << d.code << "; stderr:\n" << d.err;
   const std::string said = "stepline diff: warning: " + a + " and " + b + ": the two traces loaded at once need about ";
   EXPECT_EQ(d.err.rfind(said, 0), 0u) << d.err;
+  // `stepline screenshot` says the same at the start, before any window: a
+  // compare pair's sum, and a rank set's ranks loaded at once (one per core).
+  const std::string png = (dir_ / "shot.png").string();
+  const ChildResult s = RunLimited({"screenshot", a, b, "--view", "compare", "--out", png}, 80, dir_);
+  ASSERT_TRUE(s.exited) << "ended by signal " << s.code << "; stderr:\n" << s.err;
+  // (Each file was said alone first, when it was chosen.)
+  EXPECT_NE(s.err.find("stepline screenshot: warning: " + a + " and " + b + ": the two traces loaded at once need about "),
+            std::string::npos)
+      << s.err;
+  EXPECT_LT(s.err.find("warning: " + a + " and "), s.err.find("stepline screenshot: " + a + ": byte")) << "before the load";
+  if (std::thread::hardware_concurrency() >= 2) {
+    const ChildResult sr = RunLimited({"screenshot", ranks.string(), "--view", "ranks", "--out", png}, 80, dir_);
+    ASSERT_TRUE(sr.exited) << "ended by signal " << sr.code << "; stderr:\n" << sr.err;
+    EXPECT_EQ(sr.err.rfind("stepline screenshot: warning: " + ranks.string() + ": the 2 ranks loaded at once need about ", 0),
+              0u)
+        << sr.err;
+  }
 }
 
 }  // namespace
