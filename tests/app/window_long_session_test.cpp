@@ -146,8 +146,8 @@ TEST_F(WindowLongSessionTest, OpensAnalysesAndClosesEveryFormatInOneWindow) {
   }
   const char* env = std::getenv("STEPLINE_LONG_SESSION_CYCLES");
   // Under AddressSanitizer the resident set is not checked (process_levels.h)
-  // and a cycle takes several times as long: five cycles check descriptors and threads.
-  const int cycles = env != nullptr ? std::max(2, std::atoi(env)) : kResidentSetIsMeaningful ? 20 : 5;
+  // and a cycle takes several times as long: three cycles check descriptors and threads.
+  const int cycles = env != nullptr ? std::max(2, std::atoi(env)) : kResidentSetIsMeaningful ? 20 : 3;
   ProcessLevel first;
   uint64_t highest = 0;
   for (int cycle = 1; cycle <= cycles; ++cycle) {
