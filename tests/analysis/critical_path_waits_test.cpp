@@ -5,10 +5,8 @@
 // (tests/data/real_trace_facts/stream_wait_facts.py and .tsv).
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
 #include <numeric>
-#include <sstream>
 
 #include "demo/demo_planted.h"
 #include "loaders/load.h"
@@ -75,14 +73,8 @@ struct WaitFactRow {
 };
 
 std::map<std::string, std::vector<WaitFactRow>> ReadWaitFacts() {
-  std::ifstream in(testing::TestDataPath("real_trace_facts/stream_wait_facts.tsv"));
   std::map<std::string, std::vector<WaitFactRow>> out;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> c;
-    std::istringstream fields(line);
-    for (std::string cell; std::getline(fields, cell, '\t');) c.push_back(cell);
+  for (const std::vector<std::string>& c : testing::ReadTsvRows("real_trace_facts/stream_wait_facts.tsv")) {
     if (c.size() < 8) continue;
     out[c[0]].push_back({c[1], c[2], c[5], std::stoll(c[3]), std::stoll(c[4]), std::stoll(c[6]), std::stoll(c[7])});
   }

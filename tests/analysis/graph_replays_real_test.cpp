@@ -4,9 +4,7 @@
 // graphs, and the primary device's `graph` idle, gap by gap.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "loaders/load.h"
 #include "model/analysis/trace_analysis.h"
@@ -22,14 +20,8 @@ struct GraphFactRow {
 };
 
 std::vector<GraphFactRow> ReadGraphFacts() {
-  std::ifstream in(testing::TestDataPath("real_trace_facts/graph_replay_facts.tsv"));
   std::vector<GraphFactRow> out;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> c;
-    std::istringstream fields(line);
-    for (std::string cell; std::getline(fields, cell, '\t');) c.push_back(cell);
+  for (const std::vector<std::string>& c : testing::ReadTsvRows("real_trace_facts/graph_replay_facts.tsv")) {
     if (c.size() < 9) continue;
     out.push_back({c[0], std::stoll(c[1]), std::stoll(c[2]), std::stoll(c[3]), std::stoll(c[4]), std::stoll(c[5]),
                    std::stoll(c[7]), std::stoll(c[8]), c[6]});

@@ -4,9 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "loaders/load.h"
 #include "model/analysis/trace_analysis.h"
@@ -22,14 +20,8 @@ struct ServingFactRow {
 };
 
 std::map<std::string, std::vector<ServingFactRow>> ReadServingFacts() {
-  std::ifstream in(testing::TestDataPath("real_trace_facts/serving_step_facts.tsv"));
   std::map<std::string, std::vector<ServingFactRow>> out;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> c;
-    std::istringstream fields(line);
-    for (std::string cell; std::getline(fields, cell, '\t');) c.push_back(cell);
+  for (const std::vector<std::string>& c : testing::ReadTsvRows("real_trace_facts/serving_step_facts.tsv")) {
     if (c.size() < 8) continue;
     std::vector<ServingFactRow>& rows = out[c[0]];
     if (c[1] == "none") continue;  // the trace has no serving steps: an empty list

@@ -3,6 +3,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
 
 namespace stepline::testing {
 
@@ -15,6 +18,19 @@ std::string SharedTracesDir() {
   }
   fs::path p = fs::path(STEPLINE_SOURCE_DIR).parent_path() / "shared" / "traces";
   return fs::is_directory(p) ? p.string() : std::string();
+}
+
+std::vector<std::vector<std::string>> ReadTsvRows(const std::string& name) {
+  std::ifstream in(TestDataPath(name));
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::vector<std::string>& cells = rows.emplace_back();
+    std::istringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, '\t');) cells.push_back(cell);
+  }
+  return rows;
 }
 
 std::string SharedTracePath(const std::string& relative) {

@@ -3,10 +3,14 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace stepline::testing {
 
 std::string TestDataPath(const std::string& name);  // tests/data/<name>
+// The rows of the tab-separated file tests/data/<name> after its header line,
+// each split into its cells (the real-trace facts files the scripts write).
+std::vector<std::vector<std::string>> ReadTsvRows(const std::string& name);
 // Directory of the shared real traces, or "" when absent.
 std::string SharedTracesDir();
 // Full path of a shared trace (relative to the traces dir); calls GTEST_SKIP
