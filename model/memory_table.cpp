@@ -6,6 +6,7 @@
 #include <array>
 #include <charconv>
 #include <map>
+#include <memory>
 #include <tuple>
 #include <unordered_map>
 
@@ -132,44 +133,37 @@ MemoryPool NewPool(const Trace& trace, const PoolKey& key) {
   return pool;
 }
 
-// Replays one pool's events in order: levels, allocation matching, OOMs.
-void Replay(const Trace& trace, std::vector<RawEvent>& events, MemoryPool* pool) {
-  const auto by_time = [](const RawEvent& a, const RawEvent& b) { return std::tie(a.ts_ns, a.seq) < std::tie(b.ts_ns, b.seq); };
-  // One thread's events come sorted already (instants are sorted per track).
-  if (!std::is_sorted(events.begin(), events.end(), by_time)) std::stable_sort(events.begin(), events.end(), by_time);
-  bool any_total = false;
-  for (const RawEvent& e : events) any_total |= e.kind != EventKind::kOom && e.allocated >= 0;
-  pool->relative = !any_total;
-  for (const RawEvent& e : events) pool->addressed &= e.kind == EventKind::kOom || e.has_addr;
-  std::unordered_map<uint64_t, uint32_t> open_at;  // addr -> allocation row still open
-  open_at.reserve(1024);
-  pool->allocations.reserve(events.size() / 2 + 1);
-  std::vector<MemoryAllocation> before;            // frees of allocations made before the capture
-  int64_t running = 0;
-  pool->samples.reserve(events.size());
-  for (const RawEvent& e : events) {
+// Replays one pool's events, given in time order: levels, allocation
+// matching, OOMs. Levels are written as recorded (`Total Allocated`) and,
+// when no event recorded one, made the running sum at Finish().
+class PoolReplay {
+ public:
+  PoolReplay(const Trace& trace, MemoryPool* pool) : trace_(trace), pool_(pool) { open_at_.reserve(1024); }
+
+  void Add(const RawEvent& e) {
     if (e.kind == EventKind::kOom) {
-      pool->ooms.push_back({e.ts_ns, e.bytes, e.allocated, e.reserved});
-      continue;
+      pool_->ooms.push_back({e.ts_ns, e.bytes, e.allocated, e.reserved});
+      return;
     }
-    const uint32_t index = static_cast<uint32_t>(pool->samples.size());
+    any_total_ |= e.allocated >= 0;
+    const uint32_t index = static_cast<uint32_t>(pool_->samples.size());
     int64_t bytes = e.bytes;
     const bool is_free = e.kind == EventKind::kXFree || (e.kind == EventKind::kKineto && bytes < 0);
-    if (is_free && !pool->addressed) {
+    if (is_free && !pool_->addressed) {
       // Without addresses a free cannot be paired: it only lowers the level.
-      ++pool->free_events;
+      ++pool_->free_events;
       if (bytes > 0) bytes = -bytes;
     } else if (is_free) {
-      ++pool->free_events;
-      auto it = e.has_addr ? open_at.find(e.addr) : open_at.end();
-      if (it != open_at.end()) {
-        MemoryAllocation& a = pool->allocations[it->second];
+      ++pool_->free_events;
+      auto it = e.has_addr ? open_at_.find(e.addr) : open_at_.end();
+      if (it != open_at_.end()) {
+        MemoryAllocation& a = pool_->allocations[it->second];
         a.free_ns = e.ts_ns;
         a.free_event = index;
         if (bytes == 0) bytes = -a.bytes;  // an XSpace free may omit its size
-        open_at.erase(it);
+        open_at_.erase(it);
       } else {
-        ++pool->unmatched_frees;
+        ++pool_->unmatched_frees;
         MemoryAllocation a;
         a.addr = e.addr;
         a.bytes = -bytes;
@@ -177,42 +171,72 @@ void Replay(const Trace& trace, std::vector<RawEvent>& events, MemoryPool* pool)
         a.free_event = index;
         a.thread = e.track;
         a.op_name = e.op_name;
-        before.push_back(a);
+        before_.push_back(a);
       }
       if (bytes > 0) bytes = -bytes;
     } else {
-      ++pool->alloc_events;
+      ++pool_->alloc_events;
       MemoryAllocation a;
       a.addr = e.addr;
       a.bytes = bytes;
       a.alloc_ns = e.ts_ns;
       a.alloc_event = index;
       a.thread = e.track;
-      a.op = trace.FindEnclosingSlice(e.track, e.ts_ns);
-      a.op_name = !e.op_name.is_none() ? e.op_name : a.op.is_none() ? StringId::None() : trace.slices().name()[a.op.index()];
+      a.op = trace_.FindEnclosingSlice(e.track, e.ts_ns);
+      a.op_name = !e.op_name.is_none() ? e.op_name : a.op.is_none() ? StringId::None() : trace_.slices().name()[a.op.index()];
       if (e.has_addr) {
         // A second alloc at an open address means its free was not recorded:
         // the older one stays open and the newer one takes the address.
-        open_at[e.addr] = static_cast<uint32_t>(pool->allocations.size());
+        open_at_[e.addr] = static_cast<uint32_t>(pool_->allocations.size());
       }
-      pool->allocations.push_back(a);
+      pool_->allocations.push_back(a);
     }
-    running += bytes;
     MemorySample s;
     s.ts_ns = e.ts_ns;
     s.bytes = bytes;
-    s.allocated = pool->relative ? running : e.allocated;
+    s.allocated = e.allocated;
     s.reserved = e.reserved;
-    pool->has_reserved |= e.reserved >= 0;
+    pool_->has_reserved |= e.reserved >= 0;
     if (e.available >= 0 && e.allocated >= 0) {
-      pool->capacity_bytes = std::max(pool->capacity_bytes, e.allocated + std::max<int64_t>(e.reserved, 0) + e.available);
+      pool_->capacity_bytes = std::max(pool_->capacity_bytes, e.allocated + std::max<int64_t>(e.reserved, 0) + e.available);
     }
-    pool->samples.push_back(s);
+    pool_->samples.push_back(s);
   }
-  if (pool->addressed) {
-    for (const MemoryAllocation& a : pool->allocations) pool->never_freed += a.free_event == kNoMemoryEvent;
+
+  void Finish() {
+    pool_->relative = !any_total_;
+    if (pool_->relative) {
+      int64_t running = 0;
+      for (MemorySample& s : pool_->samples) s.allocated = running += s.bytes;
+    }
+    if (pool_->addressed) {
+      for (const MemoryAllocation& a : pool_->allocations) pool_->never_freed += a.free_event == kNoMemoryEvent;
+    }
+    if (!before_.empty()) pool_->allocations.insert(pool_->allocations.begin(), before_.begin(), before_.end());
+    before_ = {};
+    open_at_ = {};
   }
-  if (!before.empty()) pool->allocations.insert(pool->allocations.begin(), before.begin(), before.end());
+
+ private:
+  const Trace& trace_;
+  MemoryPool* pool_;
+  bool any_total_ = false;
+  std::unordered_map<uint64_t, uint32_t> open_at_;  // addr -> allocation row still open
+  std::vector<MemoryAllocation> before_;             // frees of allocations made before the capture
+};
+
+bool ByTime(const RawEvent& a, const RawEvent& b) { return std::tie(a.ts_ns, a.seq) < std::tie(b.ts_ns, b.seq); }
+
+// Replays a pool whose events came out of time order, or without an
+// address somewhere (then no free is paired): sorted first.
+void Replay(const Trace& trace, std::vector<RawEvent>& events, MemoryPool* pool) {
+  if (!std::is_sorted(events.begin(), events.end(), ByTime)) std::stable_sort(events.begin(), events.end(), ByTime);
+  for (const RawEvent& e : events) pool->addressed &= e.kind == EventKind::kOom || e.has_addr;
+  pool->allocations.reserve(events.size() / 2 + 1);
+  pool->samples.reserve(events.size());
+  PoolReplay replay(trace, pool);
+  for (const RawEvent& e : events) replay.Add(e);
+  replay.Finish();
 }
 
 }  // namespace
@@ -246,33 +270,28 @@ std::vector<bool> SnapshotTracks(const Trace& trace) {
   return other ? of_snapshot : std::vector<bool>{};
 }
 
-}  // namespace
+// Reads memory instants into RawEvents and the key of their pool.
+class EventReader {
+ public:
+  explicit EventReader(const Trace& trace)
+      : trace_(trace), k_(trace.strings()), snapshot_tracks_(SnapshotTracks(trace)) {}
 
-MemoryTable BuildMemoryTable(const Trace& trace) {
-  MemoryTable table;
-  const Keys k(trace.strings());
-  if (k.memory.is_none() && k.oom.is_none() && k.x_alloc.is_none() && k.x_free.is_none()) return table;
-  const InstantTable& instants = trace.instants();
-  const ArgTable& args = trace.args();
-  std::map<PoolKey, uint32_t> pool_of;
-  std::vector<PoolKey> keys;
-  std::vector<std::vector<RawEvent>> per_pool;
-  PoolKey last_key;
-  uint32_t last_pool = UINT32_MAX;  // consecutive events are mostly of one pool: skip the map
-  // A memory snapshot opened with the trace (loaders/torch_snapshot) records
-  // the same allocations in full: its events alone make the pools.
-  const std::vector<bool> snapshot_tracks = SnapshotTracks(trace);
-  for (size_t i = 0; i < instants.size(); ++i) {
+  bool any_names() const { return !(k_.memory.is_none() && k_.oom.is_none() && k_.x_alloc.is_none() && k_.x_free.is_none()); }
+
+  // False for an instant that is no memory event (or not the snapshot's, when one is open with a trace).
+  bool Read(size_t i, RawEvent* out, PoolKey* key_out) const {
+    const InstantTable& instants = trace_.instants();
     const StringId name = instants.name()[i];
     EventKind kind;
-    if (name == k.memory) kind = EventKind::kKineto;
-    else if (name == k.oom) kind = EventKind::kOom;
-    else if (name == k.x_alloc) kind = EventKind::kXAlloc;
-    else if (name == k.x_free) kind = EventKind::kXFree;
-    else continue;
-    if (name.is_none()) continue;
-    if (!snapshot_tracks.empty() && !snapshot_tracks[instants.track()[i].index()]) continue;
-    ++table.memory_events;
+    if (name.is_none()) return false;
+    if (name == k_.memory) kind = EventKind::kKineto;
+    else if (name == k_.oom) kind = EventKind::kOom;
+    else if (name == k_.x_alloc) kind = EventKind::kXAlloc;
+    else if (name == k_.x_free) kind = EventKind::kXFree;
+    else return false;
+    // A memory snapshot opened with the trace (loaders/torch_snapshot)
+    // records the same allocations in full: its events alone make the pools.
+    if (!snapshot_tracks_.empty() && !snapshot_tracks_[instants.track()[i].index()]) return false;
     RawEvent e;
     e.kind = kind;
     e.ts_ns = instants.ts_ns()[i];
@@ -282,27 +301,28 @@ MemoryTable BuildMemoryTable(const Trace& trace) {
     key.kind = kind == EventKind::kKineto || kind == EventKind::kOom ? 0 : 2;
     key.a = 1;  // Kineto events without a Device Type are a GPU's (an OOM names only the device)
     int64_t x_alloc_bytes = -1, x_requested = -1;
+    const ArgTable& args = trace_.args();
     const ArgSetId set = instants.arg_set()[i];
     for (uint32_t r = args.set_begin(set); r < args.set_end(set); ++r) {
       const StringId a = args.key()[r];
       const ArgValue v = args.value(r);
       int64_t n = 0;
       const bool numeric = v.ToInt64(&n);
-      if (a == k.bytes && numeric) e.bytes = n;
-      else if (a == k.total_allocated && numeric) e.allocated = n;
-      else if (a == k.total_reserved && numeric) e.reserved = n;
-      else if ((a == k.addr || a == k.x_addr) && numeric) { e.addr = static_cast<uint64_t>(n); e.has_addr = true; }
-      else if (a == k.device_type && numeric) key.a = n;
-      else if (a == k.device_id && numeric) key.b = n;
-      else if (a == k.ev_idx && numeric && key.kind == 0) e.seq = n;
-      else if (a == k.bytes_allocated && numeric) e.allocated = n;
-      else if (a == k.bytes_reserved && numeric) e.reserved = n;
-      else if (a == k.bytes_available && numeric) e.available = n;
-      else if (a == k.allocation_bytes && numeric) x_alloc_bytes = n;
-      else if (a == k.requested_bytes && numeric) x_requested = n;
-      else if (a == k.allocator_name && v.type == ArgType::kString) { key.kind = 1; key.name = v.as_string(); }
-      else if (a == k.index_on_host && numeric && key.kind == 2) key.a = n;
-      else if (a == k.tf_op && v.type == ArgType::kString) e.op_name = v.as_string();
+      if (a == k_.bytes && numeric) e.bytes = n;
+      else if (a == k_.total_allocated && numeric) e.allocated = n;
+      else if (a == k_.total_reserved && numeric) e.reserved = n;
+      else if ((a == k_.addr || a == k_.x_addr) && numeric) { e.addr = static_cast<uint64_t>(n); e.has_addr = true; }
+      else if (a == k_.device_type && numeric) key.a = n;
+      else if (a == k_.device_id && numeric) key.b = n;
+      else if (a == k_.ev_idx && numeric && key.kind == 0) e.seq = n;
+      else if (a == k_.bytes_allocated && numeric) e.allocated = n;
+      else if (a == k_.bytes_reserved && numeric) e.reserved = n;
+      else if (a == k_.bytes_available && numeric) e.available = n;
+      else if (a == k_.allocation_bytes && numeric) x_alloc_bytes = n;
+      else if (a == k_.requested_bytes && numeric) x_requested = n;
+      else if (a == k_.allocator_name && v.type == ArgType::kString) { key.kind = 1; key.name = v.as_string(); }
+      else if (a == k_.index_on_host && numeric && key.kind == 2) key.a = n;
+      else if (a == k_.tf_op && v.type == ArgType::kString) e.op_name = v.as_string();
     }
     if (kind == EventKind::kXAlloc || kind == EventKind::kXFree) {
       // XSpace: bytes_reserved is the allocator's stack reservation, counted
@@ -318,22 +338,94 @@ MemoryTable BuildMemoryTable(const Trace& trace) {
       }
       e.reserved = -1;
     }
+    *out = e;
+    *key_out = key;
+    return true;
+  }
+
+ private:
+  const Trace& trace_;
+  Keys k_;
+  std::vector<bool> snapshot_tracks_;
+};
+
+// A pool while its events are read: replayed as they come while they come
+// in time order with addresses (a snapshot's, and most Kineto traces'),
+// which keeps millions of events from being held twice; otherwise collected
+// and replayed sorted after the scan.
+struct PoolState {
+  explicit PoolState(MemoryPool p) : pool(std::move(p)) {}
+  MemoryPool pool;
+  std::unique_ptr<PoolReplay> replay;
+  bool streaming = true;
+  bool any = false;
+  RawEvent last;
+};
+
+}  // namespace
+
+MemoryTable BuildMemoryTable(const Trace& trace) {
+  MemoryTable table;
+  const EventReader reader(trace);
+  if (!reader.any_names()) return table;
+  const InstantTable& instants = trace.instants();
+  std::map<PoolKey, uint32_t> pool_of;
+  std::vector<PoolKey> keys;
+  std::vector<std::unique_ptr<PoolState>> states;
+  PoolKey last_key;
+  uint32_t last_pool = UINT32_MAX;  // consecutive events are mostly of one pool: skip the map
+  const auto pool_index = [&](const PoolKey& key) {
     if (last_pool == UINT32_MAX || !(key == last_key)) {
       auto [it, inserted] = pool_of.try_emplace(key, static_cast<uint32_t>(keys.size()));
       if (inserted) {
         keys.push_back(key);
-        per_pool.emplace_back();
+        states.push_back(std::make_unique<PoolState>(NewPool(trace, key)));
+        PoolState& st = *states.back();
+        st.replay = std::make_unique<PoolReplay>(trace, &st.pool);
       }
       last_key = key;
       last_pool = it->second;
     }
-    e.pool = last_pool;
-    per_pool[last_pool].push_back(e);
+    return last_pool;
+  };
+  bool any_collected = false;
+  for (size_t i = 0; i < instants.size(); ++i) {
+    RawEvent e;
+    PoolKey key;
+    if (!reader.Read(i, &e, &key)) continue;
+    ++table.memory_events;
+    PoolState& st = *states[pool_index(key)];
+    if (!st.streaming) continue;
+    if ((st.any && ByTime(e, st.last)) || (e.kind != EventKind::kOom && !e.has_addr)) {
+      // Out of order, or a free that cannot be paired: collect this pool instead.
+      st.streaming = false;
+      st.replay.reset();
+      st.pool = NewPool(trace, key);
+      any_collected = true;
+      continue;
+    }
+    st.any = true;
+    st.last = e;
+    st.replay->Add(e);
+  }
+  if (any_collected) {
+    std::vector<std::vector<RawEvent>> collected(states.size());
+    for (size_t i = 0; i < instants.size(); ++i) {
+      RawEvent e;
+      PoolKey key;
+      if (!reader.Read(i, &e, &key)) continue;
+      const uint32_t p = pool_index(key);
+      if (!states[p]->streaming) collected[p].push_back(e);
+    }
+    for (size_t p = 0; p < states.size(); ++p) {
+      if (!states[p]->streaming) Replay(trace, collected[p], &states[p]->pool);
+    }
   }
   const std::map<int64_t, int64_t> capacities = DeviceCapacities(trace);
   for (size_t p = 0; p < keys.size(); ++p) {
-    MemoryPool pool = NewPool(trace, keys[p]);
-    Replay(trace, per_pool[p], &pool);
+    PoolState& st = *states[p];
+    if (st.replay) st.replay->Finish();
+    MemoryPool& pool = st.pool;
     if (pool.kind == MemoryDeviceKind::kGpu && keys[p].kind == 0) {
       if (auto it = capacities.find(pool.device_id); it != capacities.end()) pool.capacity_bytes = it->second;
     }

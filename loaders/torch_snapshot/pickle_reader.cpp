@@ -4,6 +4,8 @@
 // bytes left before it is used.
 #include "loaders/torch_snapshot/pickle_reader.h"
 
+#include "loaders/torch_snapshot/pickle_machine.h"
+
 #include <bit>
 #include <cstddef>
 #include <cstdio>
@@ -11,12 +13,6 @@
 
 namespace stepline::loaders::pickle {
 namespace {
-
-constexpr uint32_t kNoRun = UINT32_MAX;
-constexpr NodeId kDropped = UINT32_MAX - 1;  // a memo entry whose value an ItemSink consumed
-constexpr NodeId kNoneNode = 0, kFalseNode = 1, kTrueNode = 2, kFirstSmallInt = 3;
-constexpr int kSmallInts = 256;  // BININT1 values share nodes: stream ids, line numbers, flags
-constexpr uint64_t kConsumedChunk = uint64_t{64} << 20;
 
 struct OpcodeInfo {
   uint8_t op;
@@ -42,160 +38,6 @@ constexpr OpcodeInfo kOpcodes[] = {
 
 }  // namespace
 
-class Reader {
- public:
-  Reader(std::string_view bytes, const ReadLimits& limits, Document* doc, PickleError* error,
-         const ConsumedCallback& consumed, const ItemSink& sink)
-      : in_(bytes), limits_(limits), doc_(doc), error_(error), consumed_(consumed), sink_(sink) {}
-
-  bool Run();
-
- private:
-  bool Fail(uint64_t at, std::string message) {
-    error_->offset = at;
-    error_->message = std::move(message);
-    return false;
-  }
-  bool Need(size_t n) {
-    if (in_.size() - pos_ >= n) return true;
-    return Fail(in_.size(), "the pickle ends inside the argument of opcode " + Describe(op_) +
-                                " (at byte " + std::to_string(op_at_) + "); the file is truncated");
-  }
-  uint64_t LittleEndian(size_t n) {
-    uint64_t v = 0;
-    for (size_t i = 0; i < n; ++i) v |= uint64_t{static_cast<uint8_t>(in_[pos_ + i])} << (8 * i);
-    pos_ += n;
-    return v;
-  }
-  static std::string Describe(uint8_t op) {
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "0x%02X", op);
-    const std::string_view name = OpcodeName(op);
-    return std::string(hex) + (name.empty() ? std::string(" (not an opcode)") : " (" + std::string(name) + ")");
-  }
-  bool NewNode(Tag tag, uint64_t payload, uint32_t aux, NodeId* id) {
-    if (doc_->nodes_.size() >= limits_.max_nodes) return Fail(op_at_, "more values than the reader allows");
-    if (next_serial_ == UINT32_MAX) return Fail(op_at_, "more values than the reader allows");
-    *id = static_cast<NodeId>(doc_->nodes_.size());
-    doc_->nodes_.push_back(Node{payload, aux, tag});
-    doc_->serials_.push_back(next_serial_++);
-    return true;
-  }
-  bool Push(Tag tag, uint64_t payload, uint32_t aux = 0) {
-    NodeId id = 0;
-    if (!NewNode(tag, payload, aux, &id)) return false;
-    stack_.push_back(id);
-    return true;
-  }
-  bool PushInt(int64_t v) {
-    if (v >= 0 && v < kSmallInts) {
-      stack_.push_back(kFirstSmallInt + static_cast<NodeId>(v));
-      return true;
-    }
-    return Push(Tag::kInt, static_cast<uint64_t>(v));
-  }
-  bool PushText(Tag tag, uint64_t length) {
-    if (!Need(length)) return false;
-    if (length > UINT32_MAX) return Fail(op_at_, "a string longer than 4 GiB");
-    const uint64_t offset = doc_->text_.size();
-    doc_->text_.insert(doc_->text_.end(), in_.data() + pos_, in_.data() + pos_ + length);
-    pos_ += length;
-    return Push(tag, offset, static_cast<uint32_t>(length));
-  }
-  bool PushLong(uint64_t length);
-  bool PushContainer(Tag tag) { return Push(tag, kNoRun, kNoRun); }
-  // Pops the items above the topmost mark; false when there is no mark.
-  // What existed when a MARK was pushed: everything above these sizes was
-  // made for the items that follow the mark, unless `dirty`.
-  struct Mark {
-    size_t stack = 0, nodes = 0, kids = 0, runs = 0, memo = 0;
-    bool dirty = false;  // an older container grew, or an older memo entry was overwritten, since
-  };
-  bool PopMark(size_t* first, Mark* mark = nullptr) {
-    if (marks_.empty()) return Fail(op_at_, "opcode " + Describe(op_) + " without a MARK before it");
-    *first = marks_.back().stack;
-    if (mark != nullptr) *mark = marks_.back();
-    marks_.pop_back();
-    return true;
-  }
-  size_t MarkStack() const { return marks_.empty() ? 0 : marks_.back().stack; }
-  // Marks are pushed in creation order, so their watermarks ascend.
-  void Dirty(size_t Mark::*field, size_t below) {
-    for (auto it = marks_.rbegin(); it != marks_.rend() && below < (*it).*field; ++it) it->dirty = true;
-  }
-  bool Appends(size_t first, const Mark* mark);
-  void Reclaim(const Mark& mark, std::span<const NodeId> consumed);
-  void AddRun(NodeId container, size_t first) {
-    Dirty(&Mark::nodes, container);
-    const uint32_t count = static_cast<uint32_t>(stack_.size() - first);
-    if (count == 0) return;
-    const auto run = static_cast<uint32_t>(doc_->runs_.size());
-    doc_->runs_.push_back({static_cast<uint32_t>(doc_->kids_.size()), count, kNoRun});
-    doc_->kids_.insert(doc_->kids_.end(), stack_.begin() + static_cast<ptrdiff_t>(first), stack_.end());
-    stack_.resize(first);
-    Node& n = doc_->nodes_[container];
-    if (n.payload == kNoRun) n.payload = run;
-    else doc_->runs_[n.aux].next = run;
-    n.aux = run;
-  }
-  // APPEND(S) / SETITEM(S): the items from `first` go into the container just below them.
-  bool AddItems(size_t first, Tag want) {
-    if (first == 0 || first > stack_.size()) return Fail(op_at_, "opcode " + Describe(op_) + " with nothing to add to");
-    const NodeId target = stack_[first - 1];
-    if (doc_->nodes_[target].tag != want) {
-      return Fail(op_at_, "opcode " + Describe(op_) + " adds to a value that is not a " +
-                              (want == Tag::kDict ? "dict" : "list"));
-    }
-    if (want == Tag::kDict && (stack_.size() - first) % 2 != 0) return Fail(op_at_, "SETITEMS with an odd number of items");
-    AddRun(target, first);
-    return true;
-  }
-  // TUPLE/LIST/DICT/TUPLEn: a new container holding the items from `first`.
-  bool Collect(Tag tag, size_t first) {
-    if (tag == Tag::kDict && (stack_.size() - first) % 2 != 0) return Fail(op_at_, "DICT with an odd number of items");
-    NodeId id = 0;
-    if (!NewNode(tag, kNoRun, kNoRun, &id)) return false;
-    AddRun(id, first);
-    stack_.push_back(id);
-    return true;
-  }
-  bool Memo(uint64_t index) {
-    if (stack_.empty()) return Fail(op_at_, "opcode " + Describe(op_) + " with an empty stack");
-    if (index > memo_.size() + (uint64_t{1} << 16)) return Fail(op_at_, "memo index " + std::to_string(index) + " is far beyond the memo");
-    if (index < memo_.size()) Dirty(&Mark::memo, index);
-    if (index >= memo_.size()) memo_.resize(index + 1, UINT32_MAX);
-    memo_[index] = stack_.back();
-    return true;
-  }
-  bool Recall(uint64_t index) {
-    if (index >= memo_.size() || memo_[index] == UINT32_MAX) {
-      return Fail(op_at_, "memo index " + std::to_string(index) + " was never stored");
-    }
-    if (memo_[index] == kDropped) {
-      return Fail(op_at_, "memo index " + std::to_string(index) +
-                              " refers to a device trace entry that was already read (snapshots never share them)");
-    }
-    stack_.push_back(memo_[index]);
-    return true;
-  }
-  bool Step();
-
-  std::string_view in_;
-  size_t pos_ = 0;
-  ReadLimits limits_;
-  Document* doc_;
-  PickleError* error_;
-  const ConsumedCallback& consumed_;
-  const ItemSink& sink_;
-  std::vector<NodeId> stack_;
-  std::vector<Mark> marks_;
-  std::vector<NodeId> memo_;
-  uint32_t next_serial_ = 0;
-  uint8_t op_ = 0;
-  size_t op_at_ = 0;
-  bool stopped_ = false;
-};
-
 
 // APPEND(S): the sink may take the items instead of the list; then what was
 // made for them since their MARK is reclaimed.
@@ -204,6 +46,7 @@ bool Reader::Appends(size_t first, const Mark* mark) {
       first < stack_.size()) {
     const std::span<const NodeId> items(stack_.data() + first, stack_.size() - first);
     if (sink_(*doc_, stack_[first - 1], items)) {
+      if (flat_) NoteFlatList(stack_[first - 1]);
       if (mark != nullptr && !mark->dirty) Reclaim(*mark, items);
       stack_.resize(first);
       return true;
@@ -338,7 +181,9 @@ bool Reader::Step() {
       if (marks_.size() >= limits_.max_depth) return Fail(op_at_, "marks nested deeper than " + std::to_string(limits_.max_depth));
       marks_.push_back({stack_.size(), doc_->nodes_.size(), doc_->kids_.size(), doc_->runs_.size(), memo_.size(), false});
       return true;
-    case 0x7D: return PushContainer(Tag::kDict);
+    case 0x7D:  // EMPTY_DICT: an item of a list the sink took goes the fast way when it can
+      if (flat_ && AtFlatItem() && FlatItems()) return true;
+      return PushContainer(Tag::kDict);
     case 0x5D: return PushContainer(Tag::kList);
     case 0x29: return PushContainer(Tag::kTuple);
     case 0x74: return PopMark(&first) && Collect(Tag::kTuple, first);
@@ -460,8 +305,8 @@ Value Value::Get(std::string_view key) const {
 }
 
 bool Read(std::string_view bytes, const ReadLimits& limits, Document* doc, PickleError* error,
-          const ConsumedCallback& consumed, const ItemSink& sink) {
-  Reader reader(bytes, limits, doc, error, consumed, sink);
+          const ConsumedCallback& consumed, const ItemSink& sink, const FlatSink& flat) {
+  Reader reader(bytes, limits, doc, error, consumed, sink, flat);
   return reader.Run();
 }
 

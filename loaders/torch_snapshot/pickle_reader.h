@@ -73,6 +73,7 @@ class Value {
   Value() = default;
   Value(const Document* doc, NodeId id) : doc_(doc), id_(id) {}
   bool valid() const { return doc_ != nullptr; }
+  const Document* doc() const { return doc_; }
   NodeId id() const { return id_; }
   // Which value this is, for as long as the document lives: ids are reused
   // once an ItemSink's items are reclaimed, serials never are.
@@ -122,10 +123,31 @@ using ConsumedCallback = std::function<void(uint64_t consumed)>;
 // The document is only valid during the call for the items' values.
 using ItemSink = std::function<bool(const Document& doc, NodeId list, std::span<const NodeId> items)>;
 
+// The fast path for a list whose items an ItemSink took: its next items are
+// read straight from the bytes, without values on the stack or reclaiming,
+// as long as each is a dict of string keys (memo references) whose values
+// are numbers, None/True/False, strings, or a list of memo references to
+// dicts (an entry's `frames`). Anything else, or a refusal by the FlatSink,
+// and the item is read again by the opcode loop (and offered to the
+// ItemSink as before), so a file reads the same either way.
+struct FlatField {
+  enum class Kind : uint8_t { kNode, kInt, kFloat, kList };
+  NodeId key = 0;  // a string node
+  Kind kind = Kind::kNode;
+  uint64_t value = 0;  // kNode: its NodeId; kInt: int64 bits; kFloat: double bits; kList: first item in `list_items`
+  uint32_t count = 0;  // kList: its items
+};
+struct FlatItem {
+  std::span<const FlatField> fields;
+  std::span<const NodeId> list_items;  // the dicts of every kList field, each field a run
+};
+// Returns true to take the item; false to have the opcode loop read it.
+using FlatSink = std::function<bool(const Document& doc, NodeId list, const FlatItem& item)>;
+
 // Reads one pickle. Returns false with `error` set (the offset of the opcode
 // at fault, or the input size when the input ends early).
 bool Read(std::string_view bytes, const ReadLimits& limits, Document* doc, PickleError* error,
-          const ConsumedCallback& consumed = {}, const ItemSink& sink = {});
+          const ConsumedCallback& consumed = {}, const ItemSink& sink = {}, const FlatSink& flat = {});
 
 // "SHORT_BINUNICODE" for 0x8C; "" for a byte that is no opcode.
 std::string_view OpcodeName(uint8_t op);

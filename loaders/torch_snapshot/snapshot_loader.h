@@ -24,4 +24,13 @@ Result<Trace, LoadError> LoadTorchSnapshot(const DecodedInput& input, const std:
 Result<Trace, LoadError> LoadTorchSnapshotBytes(std::string_view bytes, const std::string& name,
                                                 const LoadOptions& options = {});
 
+// How the device trace entries were read, for the tests that hold the
+// reader's fast path to the opcode loop's result.
+struct SnapshotReadCounts {
+  uint64_t fast_entries = 0;  // straight from the bytes (pickle::FlatSink)
+  uint64_t loop_entries = 0;  // through the opcode loop (pickle::ItemSink)
+};
+Result<Trace, LoadError> LoadTorchSnapshotBytesForTest(std::string_view bytes, bool fast_path,
+                                                       SnapshotReadCounts* counts);
+
 }  // namespace stepline::loaders

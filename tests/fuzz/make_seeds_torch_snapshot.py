@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of fuzz_torch_snapshot (corpus/torch_snapshot/):
 the synthetic snapshot of tests/data/memory_snapshots/make_snapshots.py at
-each pickle protocol, one without times, one with every action and a float
+each pickle protocol, the same in batches of two (so small seeds reach the
+reader's fast path), one without times, one with every action and a float
 time, and the first device trace entries of the shared public sample. Run
 once by hand; the output is committed.
    tests/fuzz/make_seeds_torch_snapshot.py [TRACES_DIR]   (default ../shared/traces)"""
@@ -23,6 +24,9 @@ def main():
     for protocol in (2, 3, 4, 5):
         write("torch_snapshot", f"small_p{protocol}.pickle", pickle.dumps(make_snapshots.snapshot(), protocol=protocol))
     write("torch_snapshot", "no_times.pickle", pickle.dumps(make_snapshots.snapshot(times=False), protocol=4))
+    for protocol in (2, 4):  # lists in batches of two: the reader's fast path from each list's second batch
+        write("torch_snapshot", f"small_batched_p{protocol}.pickle",
+              make_snapshots.batched_dumps(make_snapshots.snapshot(), protocol))
     frame = {"name": "f", "filename": "a.py", "line": 1}
     actions = ["segment_alloc", "alloc", "free_requested", "free_completed", "segment_map", "segment_unmap",
                "segment_free", "oom", "snapshot", "unknown_action"]

@@ -111,7 +111,7 @@ void ExpectSmallSnapshot(const Trace& trace, const std::string& what) {
 TEST(MemorySnapshotTest, EveryProtocolAndGzipGiveTheSameLevels) {
   REQUIRE_GENERATED();
   for (const char* name : {"small_p2.pickle", "small_p3.pickle", "small_p4.pickle", "small_p5.pickle",
-                           "small_p4.pickle.gz"}) {
+                           "small_p4.pickle.gz", "small_batched_p2.pickle", "small_batched_p4.pickle"}) {
     auto r = LoadFile(GeneratedDir() + "/" + name);
     ASSERT_TRUE(static_cast<bool>(r)) << name << ": " << r.error().ToString();
     ExpectSmallSnapshot(*r, name);

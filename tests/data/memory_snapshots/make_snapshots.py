@@ -14,8 +14,14 @@ pair_snapshot.pickle and three Kineto JSON traces of the same three steps,
 pair_trace.json (times relative to baseTimeNanoseconds, as Kineto writes
 since 2024), pair_trace_epoch.json (epoch microseconds, the older form) and
 pair_trace_no_clock.json (relative times without their base: no epoch clock).
+
+small_batched_p{2,4}.pickle: the small snapshot with lists in batches of two
+(the reader's fast path reads from each list's second batch on);
+mixed_p{2,4,5}.pickle: 5,000 entries of every shape that path takes or
+leaves (see mixed_snapshot()).
 """
 import gzip
+import io
 import json
 import os
 import pickle
@@ -72,6 +78,50 @@ def snapshot(times=True):
          "blocks": [{"address": 0x7C0000000000, "size": 1000, "state": "active_allocated", "frames": []}]},
     ]
     return {"segments": segments, "device_traces": [trace0, []], "allocator_settings": {"expandable": False}}
+
+
+def batched_dumps(obj, protocol, batch=2):
+    """pickle.dumps with lists and dicts in batches of `batch` items instead
+    of 1,000 (Python's own pickler, the pure-Python one, whose batch size is
+    a class attribute): small files whose device traces reach the reader's
+    fast path, which starts at a list's second batch."""
+    class Batched(pickle._Pickler):
+        _BATCHSIZE = batch
+
+    buf = io.BytesIO()
+    Batched(buf, protocol=protocol).dump(obj)
+    return buf.getvalue()
+
+
+def mixed_snapshot():
+    """5,000 entries in every shape the reader's fast path meets or leaves to
+    the opcode loop (snapshot_fast_path_test.cpp reads each both ways): frames
+    shared through the memo, then new frame dicts for the last fifth, single-frame and
+    empty frame lists, a fresh string per entry, float and missing times,
+    addresses past 32 bits, a negative and a huge (LONG1) size, None and
+    bool values, and a nested dict. Two devices, in batches of 1,000."""
+    shared = [frame(f"fn_{k}", f"mod_{k % 7}.py", k + 1) for k in range(40)]
+    entries = ([], [])
+    for i in range(5000):
+        if i < 4000:
+            frames = [shared[(i + j) % 40] for j in range(i % 5)]
+        else:  # new dicts from here: the fast path leaves each first use to the loop
+            frames = [frame(f"late_{i % 300}", "late.py", i % 300)] + [shared[i % 40]]
+        e = {"action": ("alloc", "free_requested", "free_completed", "segment_alloc")[i % 4],
+             "addr": 0x7F0000000000 + 512 * (i // 4), "size": 512 + i, "stream": i % 3}
+        if i % 11 != 0:
+            e["time_us"] = 1759252584000000 + 3 * i if i % 7 else 1759252584000000.5 + 3 * i
+        e["frames"] = frames
+        if i % 13 == 0:
+            e["compile_context"] = f"ctx {i}"  # a new string each time
+        if i % 17 == 0:
+            e["user_metadata"] = None if i % 2 else True
+        if i % 997 == 0:
+            e["size"] = -1 if i % 2 else 1 << 70
+        if i == 4321:
+            e["extra"] = {"nested": 1}
+        entries[i % 2].append(e)
+    return {"segments": [], "device_traces": list(entries)}
 
 
 PAIR_US = 1759252584000000     # the pair's first step starts here, epoch microseconds
@@ -138,6 +188,12 @@ def main():
         pickle.dump(snapshot(), f, protocol=4)
     with open(os.path.join(out, "no_times.pickle"), "wb") as f:
         pickle.dump(snapshot(times=False), f, protocol=4)
+    for protocol in (2, 4):
+        with open(os.path.join(out, f"small_batched_p{protocol}.pickle"), "wb") as f:
+            f.write(batched_dumps(snapshot(), protocol))
+    for protocol in (2, 4, 5):
+        with open(os.path.join(out, f"mixed_p{protocol}.pickle"), "wb") as f:
+            pickle.dump(mixed_snapshot(), f, protocol=protocol)
     with open(os.path.join(out, "pair_snapshot.pickle"), "wb") as f:
         pickle.dump(pair_snapshot(), f, protocol=4)
     for form, name in (("base", "pair_trace.json"), ("epoch", "pair_trace_epoch.json"),

@@ -1,0 +1,239 @@
+// The reader's fast path for the items of a list the ItemSink took (see
+// FlatSink in pickle_reader.h). A memory snapshot's device trace holds
+// millions of entry dicts of one shape; reading each through the opcode
+// loop made a node per value, a run per container and a reclaim per batch,
+// most of a load's time. Here an entry is read straight from the bytes into
+// a list of fields. Whatever does not fit (a frame dict met the first time,
+// a dict within a dict, a LONG4, ...) is left, untouched, to the loop: the
+// fast path changes how fast a file reads, never what it reads to.
+#include <cstring>
+
+#include "loaders/torch_snapshot/pickle_machine.h"
+
+namespace stepline::loaders::pickle {
+namespace {
+
+constexpr size_t kMaxFlatFields = 64;  // an entry has about 7; more is not an entry
+
+}  // namespace
+
+void Reader::NoteFlatList(NodeId list) {
+  for (const FlatList& l : flat_lists_) {
+    if (l.id == list && l.serial == doc_->serials_[list]) return;
+  }
+  flat_lists_.push_back({list, doc_->serials_[list]});
+}
+
+// Only at the start of a batch, or right after items the fast path read: a
+// value the loop left on the stack may be half an item (the first of a
+// TUPLE2), so the loop keeps the batch once it has read into it.
+bool Reader::AtFlatItem() {
+  if (marks_.empty()) return false;
+  const size_t m = marks_.back().stack;
+  if (m == 0 || m != stack_.size()) return false;
+  const NodeId list = stack_[m - 1];
+  if (doc_->nodes_[list].tag != Tag::kList) return false;
+  for (const FlatList& l : flat_lists_) {
+    if (l.id == list && l.serial == doc_->serials_[list]) return true;
+  }
+  return false;
+}
+
+bool Reader::FlatItems() {
+  const NodeId list = stack_[marks_.back().stack - 1];
+  bool any = false;
+  pos_ = op_at_;
+  for (;;) {
+    const size_t start = pos_;
+    const size_t nodes = doc_->nodes_.size(), text = doc_->text_.size(), memo = memo_.size();
+    const uint32_t serial = next_serial_;
+    bool taken = ReadFlatItem();
+    if (taken) taken = flat_(*doc_, list, FlatItem{flat_fields_, flat_items_});
+    if (!taken) {
+      // Undo what the item made (strings and memo entries, all at the ends).
+      doc_->nodes_.resize(nodes);
+      doc_->serials_.resize(nodes);
+      doc_->text_.resize(text);
+      memo_.resize(memo);
+      next_serial_ = serial;
+      pos_ = any ? start : op_at_ + 1;
+      return any;
+    }
+    any = true;
+    const size_t here = pos_;
+    const bool another = NextOp() == 0x7D;
+    pos_ = here;
+    if (!another) return true;
+  }
+}
+
+int Reader::NextOp() {
+  while (pos_ < in_.size() && static_cast<uint8_t>(in_[pos_]) == 0x95) {  // FRAME: a length hint only
+    if (in_.size() - pos_ < 9) return -1;
+    pos_ += 9;
+  }
+  if (pos_ >= in_.size()) return -1;
+  return static_cast<uint8_t>(in_[pos_++]);
+}
+
+bool Reader::MemoRef(int op, NodeId* id) {
+  uint64_t index = 0;
+  if (op == 0x68) {  // BINGET
+    if (in_.size() - pos_ < 1) return false;
+    index = LittleEndian(1);
+  } else if (op == 0x6A) {  // LONG_BINGET
+    if (in_.size() - pos_ < 4) return false;
+    index = LittleEndian(4);
+  } else {
+    return false;
+  }
+  if (index >= memo_.size() || memo_[index] >= kDropped) return false;
+  *id = memo_[index];
+  return true;
+}
+
+// Python memoizes every dict, list and string right after its opcode:
+// MEMOIZE, or BINPUT/LONG_BINPUT with the next index. Another index is left
+// to the loop (it may overwrite an entry).
+bool Reader::FlatMemo(NodeId value) {
+  const size_t here = pos_;
+  const int op = NextOp();
+  uint64_t index = memo_.size();
+  if (op == 0x71 || op == 0x72) {  // BINPUT, LONG_BINPUT
+    const size_t n = op == 0x71 ? 1 : 4;
+    if (in_.size() - pos_ < n) return false;
+    index = LittleEndian(n);
+  } else if (op != 0x94) {  // not MEMOIZE: the value is not memoized
+    pos_ = here;
+    return true;
+  }
+  if (index != memo_.size() || memo_.size() >= UINT32_MAX - 2) return false;
+  memo_.push_back(value);
+  return true;
+}
+
+bool Reader::FlatString(int op, NodeId* id) {
+  const size_t n = op == 0x8C ? 1 : 4;  // SHORT_BINUNICODE, BINUNICODE
+  if (in_.size() - pos_ < n) return false;
+  const uint64_t length = LittleEndian(n);
+  if (in_.size() - pos_ < length || doc_->nodes_.size() >= limits_.max_nodes || next_serial_ == UINT32_MAX) return false;
+  const uint64_t offset = doc_->text_.size();
+  doc_->text_.insert(doc_->text_.end(), in_.data() + pos_, in_.data() + pos_ + length);
+  pos_ += length;
+  *id = static_cast<NodeId>(doc_->nodes_.size());
+  doc_->nodes_.push_back(Node{offset, static_cast<uint32_t>(length), Tag::kString});
+  doc_->serials_.push_back(next_serial_++);
+  return FlatMemo(*id);
+}
+
+bool Reader::FlatValue(NodeId key) {
+  FlatField f;
+  f.key = key;
+  const int op = NextOp();
+  NodeId id = 0;
+  switch (op) {
+    case 0x68: case 0x6A:  // BINGET, LONG_BINGET
+      if (!MemoRef(op, &id)) return false;
+      f.value = id;
+      break;
+    case 0x4B: case 0x4D: case 0x4A: {  // BININT1, BININT2, BININT
+      const size_t n = op == 0x4B ? 1 : op == 0x4D ? 2 : 4;
+      if (in_.size() - pos_ < n) return false;
+      const uint64_t v = LittleEndian(n);
+      f.kind = FlatField::Kind::kInt;
+      f.value = op == 0x4A ? static_cast<uint64_t>(int64_t{static_cast<int32_t>(static_cast<uint32_t>(v))}) : v;
+      break;
+    }
+    case 0x8A: {  // LONG1 of at most 8 bytes, two's complement
+      if (in_.size() - pos_ < 1) return false;
+      const size_t n = static_cast<uint8_t>(in_[pos_++]);
+      if (n > 8 || in_.size() - pos_ < n) return false;
+      uint64_t v = 0;
+      for (size_t i = 0; i < n; ++i) v |= uint64_t{static_cast<uint8_t>(in_[pos_ + i])} << (8 * i);
+      if (n > 0 && n < 8 && (static_cast<uint8_t>(in_[pos_ + n - 1]) & 0x80) != 0) v |= ~uint64_t{0} << (8 * n);
+      pos_ += n;
+      f.kind = FlatField::Kind::kInt;
+      f.value = v;
+      break;
+    }
+    case 0x47: {  // BINFLOAT, big-endian
+      if (in_.size() - pos_ < 8) return false;
+      uint64_t bits = 0;
+      for (int i = 0; i < 8; ++i) bits = (bits << 8) | static_cast<uint8_t>(in_[pos_ + i]);
+      pos_ += 8;
+      f.kind = FlatField::Kind::kFloat;
+      f.value = bits;
+      break;
+    }
+    case 0x4E: f.value = kNoneNode; break;
+    case 0x88: f.value = kTrueNode; break;
+    case 0x89: f.value = kFalseNode; break;
+    case 0x8C: case 0x58:
+      if (!FlatString(op, &id)) return false;
+      f.value = id;
+      break;
+    case 0x5D: {  // EMPTY_LIST: items are memo references to dicts
+      f.kind = FlatField::Kind::kList;
+      f.value = flat_items_.size();
+      if (!FlatMemo(kDropped)) return false;
+      for (;;) {
+        const size_t here = pos_;
+        const int next = NextOp();
+        if (next == 0x28) {  // MARK ... APPENDS (a batch; more may follow)
+          for (int item = NextOp(); item != 0x65; item = NextOp()) {
+            if (!MemoRef(item, &id) || doc_->nodes_[id].tag != Tag::kDict) return false;
+            flat_items_.push_back(id);
+          }
+          continue;
+        }
+        if (next == 0x68 || next == 0x6A) {  // one item and APPEND, or the dict's next key
+          if (!MemoRef(next, &id)) return false;
+          if (NextOp() == 0x61 && doc_->nodes_[id].tag == Tag::kDict) {
+            flat_items_.push_back(id);
+            continue;
+          }
+        }
+        pos_ = here;
+        break;
+      }
+      f.count = static_cast<uint32_t>(flat_items_.size() - f.value);
+      break;
+    }
+    default: return false;
+  }
+  flat_fields_.push_back(f);
+  return true;
+}
+
+bool Reader::ReadFlatItem() {
+  flat_fields_.clear();
+  flat_items_.clear();
+  if (NextOp() != 0x7D || !FlatMemo(kDropped)) return false;
+  // Pairs come in batches: MARK key value ... SETITEMS, and a last single
+  // pair as key value SETITEM (Python's pickler batches 1,000).
+  for (;;) {
+    const size_t here = pos_;
+    int op = NextOp();
+    NodeId key = 0;
+    if (op == 0x28) {
+      while ((op = NextOp()) != 0x75) {
+        if (flat_fields_.size() >= kMaxFlatFields || !MemoRef(op, &key) || doc_->nodes_[key].tag != Tag::kString ||
+            !FlatValue(key)) {
+          return false;
+        }
+      }
+      continue;
+    }
+    if (op == 0x68 || op == 0x6A) {
+      if (flat_fields_.size() >= kMaxFlatFields || !MemoRef(op, &key) || doc_->nodes_[key].tag != Tag::kString ||
+          !FlatValue(key) || NextOp() != 0x73) {
+        return false;
+      }
+      continue;
+    }
+    pos_ = here;
+    return !flat_fields_.empty();
+  }
+}
+
+}  // namespace stepline::loaders::pickle
