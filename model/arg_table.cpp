@@ -67,8 +67,9 @@ ArgSetId ArgTable::EndSet() {
   return ArgSetId::FromIndex(set_begin_.size() - 2);
 }
 
-void ArgTable::Reserve(size_t sets, size_t rows) {
+void ArgTable::Reserve(size_t sets, size_t rows, size_t wide) {
   set_begin_.reserve(set_begin_.size() + sets);
+  if (wide > 0) wide_.reserve(wide_.size() + wide);
   key_.reserve(key_.size() + rows);
   type_.reserve(type_.size() + rows);
   value_.reserve(value_.size() + rows);

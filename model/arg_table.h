@@ -108,8 +108,9 @@ class ArgTable {
   };
   Rows AppendRows(size_t n);
   ArgSetId EndSet();
-  // Building phase: room for `sets` more sets holding `rows` more args in all.
-  void Reserve(size_t sets, size_t rows);
+  // Building phase: room for `sets` more sets holding `rows` more args in
+  // all, `wide` of them with values past 32 bits.
+  void Reserve(size_t sets, size_t rows, size_t wide = 0);
   // As SliceTable::ReservedStorage(): (address, bytes) of each column's capacity.
   std::vector<std::pair<const void*, size_t>> ReservedStorage() const;
   size_t set_count() const { return set_begin_.size() - 1; }  // including the empty set 0
@@ -129,6 +130,7 @@ class ArgTable {
                         : bits};
   }
   size_t wide_count() const { return wide_.size(); }  // values held in 64 bits (for tests)
+  const void* wide_data() const { return wide_.data(); }  // tells the wide column among ReservedStorage()
 
   // "" when the columns agree (sets ascending and ending at size(), every
   // wide row's index inside `wide`); else what does not (Trace::CheckInvariants).

@@ -13,6 +13,22 @@ InstantId InstantTable::Append(const Row& row) {
   return id;
 }
 
+void InstantTable::Reserve(size_t n) {
+  track_.reserve(track_.size() + n);
+  ts_ns_.reserve(ts_ns_.size() + n);
+  name_.reserve(name_.size() + n);
+  category_.reserve(category_.size() + n);
+  arg_set_.reserve(arg_set_.size() + n);
+}
+
+std::vector<std::pair<const void*, size_t>> InstantTable::ReservedStorage() const {
+  return {{track_.data(), track_.capacity() * sizeof(TrackId)},
+          {ts_ns_.data(), ts_ns_.capacity() * sizeof(TimeNs)},
+          {name_.data(), name_.capacity() * sizeof(StringId)},
+          {category_.data(), category_.capacity() * sizeof(StringId)},
+          {arg_set_.data(), arg_set_.capacity() * sizeof(ArgSetId)}};
+}
+
 size_t InstantTable::MemoryBytes() const {
   return track_.capacity() * sizeof(TrackId) + ts_ns_.capacity() * sizeof(TimeNs) +
          (name_.capacity() + category_.capacity()) * sizeof(StringId) + arg_set_.capacity() * sizeof(ArgSetId);

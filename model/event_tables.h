@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "model/column.h"
@@ -30,6 +31,10 @@ class InstantTable {
     ArgSetId arg_set;
   };
   InstantId Append(const Row& row);
+  // Building phase: room for `n` more rows, and (address, bytes) of each
+  // column's capacity for a loader's pre-faulting (as SliceTable's).
+  void Reserve(size_t n);
+  std::vector<std::pair<const void*, size_t>> ReservedStorage() const;
   size_t size() const { return ts_ns_.size(); }
   std::span<const TrackId> track() const { return track_; }
   std::span<const TimeNs> ts_ns() const { return ts_ns_; }

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "model/memory_snapshot_process.h"
+#include "model/page_prefault.h"
 #include "model/trace.h"
 
 namespace stepline {
@@ -276,6 +277,9 @@ class EventReader {
   explicit EventReader(const Trace& trace)
       : trace_(trace), k_(trace.strings()), snapshot_tracks_(SnapshotTracks(trace)) {}
 
+  bool IsMemoryName(StringId name) const {
+    return !name.is_none() && (name == k_.memory || name == k_.oom || name == k_.x_alloc || name == k_.x_free);
+  }
   bool any_names() const { return !(k_.memory.is_none() && k_.oom.is_none() && k_.x_alloc.is_none() && k_.x_free.is_none()); }
 
   // False for an instant that is no memory event (or not the snapshot's, when one is open with a trace).
@@ -388,6 +392,13 @@ MemoryTable BuildMemoryTable(const Trace& trace) {
     }
     return last_pool;
   };
+  // A pool reserves room for every memory event on the track of its first
+  // event (a snapshot's device track: exactly its events): growing millions
+  // of samples by doubling faulted in twice their memory.
+  std::vector<uint32_t> per_track(trace.tracks().size(), 0);
+  for (size_t i = 0; i < instants.size(); ++i) per_track[instants.track()[i].index()] += reader.IsMemoryName(instants.name()[i]);
+  constexpr uint32_t kMinPrefaultEvents = 1 << 20;
+  std::vector<std::unique_ptr<PagePrefaulter>> prefault;  // joined before the pools move
   bool any_collected = false;
   for (size_t i = 0; i < instants.size(); ++i) {
     RawEvent e;
@@ -395,6 +406,18 @@ MemoryTable BuildMemoryTable(const Trace& trace) {
     if (!reader.Read(i, &e, &key)) continue;
     ++table.memory_events;
     PoolState& st = *states[pool_index(key)];
+    if (!st.any && st.streaming) {
+      const uint32_t n = per_track[e.track.index()];
+      st.pool.samples.reserve(n);
+      st.pool.allocations.reserve(n / 2 + 1);
+      // Millions of samples (a memory snapshot's): their pages are faulted
+      // in on another core while this one fills them (page_prefault.h).
+      if (n >= kMinPrefaultEvents) {
+        prefault.push_back(std::make_unique<PagePrefaulter>(std::vector<std::pair<const void*, size_t>>{
+            {st.pool.samples.data(), st.pool.samples.capacity() * sizeof(MemorySample)},
+            {st.pool.allocations.data(), st.pool.allocations.capacity() * sizeof(MemoryAllocation)}}));
+      }
+    }
     if (!st.streaming) continue;
     if ((st.any && ByTime(e, st.last)) || (e.kind != EventKind::kOom && !e.has_addr)) {
       // Out of order, or a free that cannot be paired: collect this pool instead.
@@ -421,6 +444,7 @@ MemoryTable BuildMemoryTable(const Trace& trace) {
       if (!states[p]->streaming) Replay(trace, collected[p], &states[p]->pool);
     }
   }
+  prefault.clear();
   const std::map<int64_t, int64_t> capacities = DeviceCapacities(trace);
   for (size_t p = 0; p < keys.size(); ++p) {
     PoolState& st = *states[p];

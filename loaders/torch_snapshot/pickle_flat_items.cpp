@@ -6,7 +6,9 @@
 // a list of fields. Whatever does not fit (a frame dict met the first time,
 // a dict within a dict, a LONG4, ...) is left, untouched, to the loop: the
 // fast path changes how fast a file reads, never what it reads to.
+#include <algorithm>
 #include <cstring>
+#include <span>
 
 #include "loaders/torch_snapshot/pickle_machine.h"
 
@@ -172,36 +174,104 @@ bool Reader::FlatValue(NodeId key) {
       if (!FlatString(op, &id)) return false;
       f.value = id;
       break;
-    case 0x5D: {  // EMPTY_LIST: items are memo references to dicts
-      f.kind = FlatField::Kind::kList;
-      f.value = flat_items_.size();
-      if (!FlatMemo(kDropped)) return false;
-      for (;;) {
-        const size_t here = pos_;
-        const int next = NextOp();
-        if (next == 0x28) {  // MARK ... APPENDS (a batch; more may follow)
-          for (int item = NextOp(); item != 0x65; item = NextOp()) {
-            if (!MemoRef(item, &id) || doc_->nodes_[id].tag != Tag::kDict) return false;
-            flat_items_.push_back(id);
-          }
-          continue;
-        }
-        if (next == 0x68 || next == 0x6A) {  // one item and APPEND, or the dict's next key
-          if (!MemoRef(next, &id)) return false;
-          if (NextOp() == 0x61 && doc_->nodes_[id].tag == Tag::kDict) {
-            flat_items_.push_back(id);
-            continue;
-          }
-        }
-        pos_ = here;
-        break;
-      }
-      f.count = static_cast<uint32_t>(flat_items_.size() - f.value);
+    case 0x5D:  // EMPTY_LIST: items are memo references (an entry's frame dicts)
+      if (!ReadFlatList(&f)) return false;
       break;
-    }
     default: return false;
   }
   flat_fields_.push_back(f);
+  return true;
+}
+
+bool Reader::ScanListBytes(size_t from, size_t* end, uint64_t* hash) const {
+  const auto byte = [&](size_t at) { return at < in_.size() ? static_cast<uint8_t>(in_[at]) : 0; };
+  const auto ref_size = [&](size_t at) -> size_t { return byte(at) == 0x68 ? 2 : byte(at) == 0x6A ? 5 : 0; };
+  size_t at = from;
+  for (;;) {
+    if (byte(at) == 0x28) {  // MARK refs APPENDS
+      size_t n = 0;
+      for (at += 1; (n = ref_size(at)) != 0; at += n) {
+      }
+      if (byte(at) != 0x65) return false;
+      at += 1;
+      continue;
+    }
+    const size_t n = ref_size(at);
+    if (n != 0 && byte(at + n) == 0x61) {  // ref APPEND
+      at += n + 1;
+      continue;
+    }
+    break;
+  }
+  if (at == from || at > in_.size()) return false;
+  // Eight bytes a step: lists are tens of bytes, met millions of times.
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ (at - from);
+  size_t i = from;
+  for (; i + 8 <= at; i += 8) {
+    uint64_t word = 0;
+    std::memcpy(&word, in_.data() + i, 8);
+    h = (h ^ word) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 29;
+  }
+  for (; i < at; ++i) h = (h ^ static_cast<uint8_t>(in_[i])) * 0x100000001B3ull;
+  *end = at;
+  *hash = h;
+  return true;
+}
+
+bool Reader::ReadFlatList(FlatField* f) {
+  f->kind = FlatField::Kind::kList;
+  f->value = flat_items_.size();
+  if (!FlatMemo(kDropped)) return false;
+  size_t end = 0;
+  uint64_t hash = 0;
+  const size_t from = pos_;
+  const bool plain = ScanListBytes(from, &end, &hash);
+  const std::string_view bytes = plain ? in_.substr(from, end - from) : std::string_view();
+  if (plain) {
+    if (auto it = known_lists_.find(hash); it != known_lists_.end() && it->second.bytes == bytes) {
+      const KnownList& known = it->second;
+      flat_items_.insert(flat_items_.end(), known_items_.begin() + known.first,
+                         known_items_.begin() + known.first + known.count);
+      f->count = known.count;
+      f->content = known.content;
+      pos_ = end;
+      return true;
+    }
+  }
+  NodeId id = 0;
+  for (;;) {
+    const size_t here = pos_;
+    const int next = NextOp();
+    if (next == 0x28) {  // MARK ... APPENDS (a batch; more may follow)
+      for (int item = NextOp(); item != 0x65; item = NextOp()) {
+        if (!MemoRef(item, &id)) return false;
+        flat_items_.push_back(id);
+      }
+      continue;
+    }
+    if (next == 0x68 || next == 0x6A) {  // one item and APPEND, or the dict's next key
+      if (!MemoRef(next, &id)) return false;
+      if (NextOp() == 0x61) {
+        flat_items_.push_back(id);
+        continue;
+      }
+    }
+    pos_ = here;
+    break;
+  }
+  f->count = static_cast<uint32_t>(flat_items_.size() - f->value);
+  // Kept for next time when every item is older than this batch (nothing
+  // reclaimed later can renumber it) and the list read is the list scanned.
+  constexpr size_t kMaxKnownLists = size_t{1} << 20;
+  const auto items = std::span<const NodeId>(flat_items_).subspan(f->value);
+  if (plain && pos_ == end && known_lists_.size() < kMaxKnownLists && !marks_.empty() &&
+      std::all_of(items.begin(), items.end(), [&](NodeId n) { return n < marks_.back().nodes; }) &&
+      !known_lists_.contains(hash)) {
+    f->content = next_content_++;
+    known_lists_.emplace(hash, KnownList{std::string(bytes), static_cast<uint32_t>(known_items_.size()), f->count, f->content});
+    known_items_.insert(known_items_.end(), items.begin(), items.end());
+  }
   return true;
 }
 

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "loaders/torch_snapshot/pickle_reader.h"
@@ -141,7 +142,10 @@ class Reader {
   bool Memo(uint64_t index) {
     if (stack_.empty()) return Fail(op_at_, "opcode " + Describe(op_) + " with an empty stack");
     if (index > memo_.size() + (uint64_t{1} << 16)) return Fail(op_at_, "memo index " + std::to_string(index) + " is far beyond the memo");
-    if (index < memo_.size()) Dirty(&Mark::memo, index);
+    if (index < memo_.size()) {
+      Dirty(&Mark::memo, index);
+      ForgetKnownLists();  // the same bytes may now name another value
+    }
     if (index >= memo_.size()) memo_.resize(index + 1, UINT32_MAX);
     memo_[index] = stack_.back();
     return true;
@@ -172,6 +176,14 @@ class Reader {
   int NextOp();                 // the next opcode past FRAMEs; -1 at the end
   bool MemoRef(int op, NodeId* id);
   bool FlatString(int op, NodeId* id);
+  bool ReadFlatList(FlatField* f);
+  // The end of a list's items when they are memo references only (MARK ...
+  // APPENDS batches, or one item and APPEND), and a hash of their bytes.
+  bool ScanListBytes(size_t from, size_t* end, uint64_t* hash) const;
+  void ForgetKnownLists() {
+    known_lists_.clear();
+    known_items_.clear();
+  }
 
   std::string_view in_;
   size_t pos_ = 0;
@@ -188,6 +200,18 @@ class Reader {
   std::vector<FlatList> flat_lists_;  // the lists whose batches the ItemSink took
   std::vector<FlatField> flat_fields_;
   std::vector<NodeId> flat_items_;
+  // Lists of memo references read before, by a hash of their bytes: the
+  // same bytes name the same values until a memo entry is overwritten, so
+  // an entry's `frames` list (mostly one of a few thousand) is looked up
+  // once instead of resolving each reference (ReadFlatList).
+  struct KnownList {
+    std::string bytes;
+    uint32_t first = 0, count = 0;  // in known_items_
+    uint32_t content = 0;
+  };
+  std::unordered_map<uint64_t, KnownList> known_lists_;
+  std::vector<NodeId> known_items_;
+  uint32_t next_content_ = 0;
   std::vector<NodeId> stack_;
   std::vector<Mark> marks_;
   std::vector<NodeId> memo_;

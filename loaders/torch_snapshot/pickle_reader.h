@@ -136,6 +136,11 @@ struct FlatField {
   Kind kind = Kind::kNode;
   uint64_t value = 0;  // kNode: its NodeId; kInt: int64 bits; kFloat: double bits; kList: first item in `list_items`
   uint32_t count = 0;  // kList: its items
+  // kList: the same number for lists of the same items (read from the same
+  // bytes), so a reader of many such lists can look each up once; kNoContent
+  // when not known.
+  uint32_t content = kNoContent;
+  static constexpr uint32_t kNoContent = UINT32_MAX;
 };
 struct FlatItem {
   std::span<const FlatField> fields;

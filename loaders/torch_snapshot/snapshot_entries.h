@@ -108,6 +108,14 @@ class Converter {
     slot->second = index;
     return index;
   }
+  // The same for a fast-path list, looked up once per list content.
+  uint32_t FramesOfList(const pickle::Document& doc, std::span<const pickle::NodeId> frames, uint32_t content) {
+    if (content == pickle::FlatField::kNoContent) return FramesOf(doc, frames);
+    if (content >= stack_of_content_.size()) stack_of_content_.resize(content + 1, kUnknownStack);
+    uint32_t& stack = stack_of_content_[content];
+    if (stack == kUnknownStack) stack = FramesOf(doc, frames);
+    return stack;
+  }
   // The interned stack and its first line (the label) of a Frames() index.
   std::pair<StringId, StringId> Stack(uint32_t index) const {
     return {stack_ids_[index].stack, stack_ids_[index].label};
@@ -207,7 +215,7 @@ class Converter {
           else if (f.kind == Kind::kNode && node.tag() == Tag::kFloat) r.ts_ns = TimeOf(0, node.as_double(), true);
           break;
         case Field::kFrames:
-          if (f.kind == Kind::kList) r.stack = FramesOf(doc, item.list_items.subspan(f.value, f.count));
+          if (f.kind == Kind::kList) r.stack = FramesOfList(doc, item.list_items.subspan(f.value, f.count), f.content);
           else if (f.kind == Kind::kNode) r.stack = Frames(node);
           break;
         case Field::kOther: break;
@@ -270,6 +278,8 @@ class Converter {
     uint32_t next = kNoStack;  // the next stack of the same hash
   };
   std::vector<pickle::NodeId> frame_nodes_;          // Frames(): the list's items
+  static constexpr uint32_t kUnknownStack = UINT32_MAX - 1;
+  std::vector<uint32_t> stack_of_content_;           // FramesOfList(): by FlatField::content
   std::vector<uint32_t> key_;                        // the serials of the frames being looked up
   std::unordered_map<uint64_t, uint32_t> by_hash_;   // hash of the serials -> first stack with it
   std::vector<StackIds> stack_ids_;

@@ -10,10 +10,13 @@
 #include <deque>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/page_prefault.h"
 #include "loaders/torch_snapshot/pickle_reader.h"
 #include "loaders/torch_snapshot/snapshot_entries.h"
 #include "loaders/trace_builder.h"
@@ -248,8 +251,12 @@ TimeNs PlaceInTime(std::vector<Device>* devices) {
   return first_ts;
 }
 
+// Pre-faulting pays off once the tables span many pages (page_prefault.h).
+constexpr size_t kMinPrefaultBytes = 16'000'000;
+
 Result<Trace, LoadError> Convert(std::string_view bytes, const std::string& path, const ByteBuffer* release,
-                                 LoadProgress* progress, bool fast_path = true, SnapshotReadCounts* counts = nullptr) {
+                                 LoadProgress* progress, unsigned threads, bool fast_path = true,
+                                 SnapshotReadCounts* counts = nullptr) {
   SnapshotReadCounts unused_counts;
   if (counts == nullptr) counts = &unused_counts;
   TraceBuilder builder("torch-memory-snapshot");
@@ -303,16 +310,30 @@ Result<Trace, LoadError> Convert(std::string_view bytes, const std::string& path
   const TimeNs first_ts = PlaceInTime(&devices);
   // The exact room for the instants' args (levels counted as two): no
   // doubling slack in the model's largest columns.
-  size_t sets = 0, rows = 0;
+  size_t sets = 0, rows = 0, wide = 0;
   for (size_t d = 0; d < devices.size(); ++d) {
     const auto count = [&](const Record& r) {
       ++sets;
       rows += (d != 0 ? 1 : 0) + (r.stack == kNoStack ? 0 : 2) + 4;
+      // Values past 32 bits: the address, the size, and at most the two levels.
+      wide += (r.addr > UINT32_MAX) + (r.size < INT32_MIN || r.size > INT32_MAX) + 2;
     };
     for (const Record& r : devices[d].records) count(r);
     for (const Record& r : devices[d].before) count(r);
   }
-  builder.trace().mutable_args().Reserve(sets, rows);
+  builder.trace().mutable_args().Reserve(sets, rows, wide);
+  builder.trace().mutable_instants().Reserve(sets);
+  // The instants and their args are most of the model: their pages are
+  // faulted in on the other core while this one fills them (page_prefault.h).
+  // Not the wide values: their room is an upper bound.
+  std::optional<PagePrefaulter> prefault;
+  if (threads > 1 && bytes.size() >= kMinPrefaultBytes) {
+    auto blocks = builder.trace().instants().ReservedStorage();
+    for (const auto& b : builder.trace().args().ReservedStorage()) {
+      if (b.first != builder.trace().args().wide_data()) blocks.push_back(b);
+    }
+    prefault.emplace(std::move(blocks));
+  }
   const Keys keys(&builder);
   builder.SetProcessName(0, kMemorySnapshotProcessName, 0);
   for (size_t d = 0; d < devices.size(); ++d) {
@@ -332,20 +353,26 @@ bool IsPickleHead(std::string_view head) {
          static_cast<uint8_t>(head[1]) <= 5;
 }
 
+namespace {
+unsigned Threads(const LoadOptions& options) {
+  return options.threads > 0 ? static_cast<unsigned>(options.threads) : std::max(1u, std::thread::hardware_concurrency());
+}
+}  // namespace
+
 Result<Trace, LoadError> LoadTorchSnapshot(const DecodedInput& input, const std::string& path,
-                                           const LoadOptions& /*options*/, LoadProgress* progress) {
+                                           const LoadOptions& options, LoadProgress* progress) {
   if (progress) progress->bytes_total.store(input.bytes.size());
-  return torch_snapshot::Convert(input.bytes.view(), path, &input.bytes, progress);
+  return torch_snapshot::Convert(input.bytes.view(), path, &input.bytes, progress, Threads(options));
 }
 
 Result<Trace, LoadError> LoadTorchSnapshotBytes(std::string_view bytes, const std::string& name,
-                                                const LoadOptions& /*options*/) {
-  return torch_snapshot::Convert(bytes, name, nullptr, nullptr);
+                                                const LoadOptions& options) {
+  return torch_snapshot::Convert(bytes, name, nullptr, nullptr, Threads(options));
 }
 
 Result<Trace, LoadError> LoadTorchSnapshotBytesForTest(std::string_view bytes, bool fast_path,
                                                        SnapshotReadCounts* counts) {
-  return torch_snapshot::Convert(bytes, "snapshot.pickle", nullptr, nullptr, fast_path, counts);
+  return torch_snapshot::Convert(bytes, "snapshot.pickle", nullptr, nullptr, 1, fast_path, counts);
 }
 
 }  // namespace stepline::loaders

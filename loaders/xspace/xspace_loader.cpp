@@ -31,7 +31,7 @@
 #include <optional>
 #include <thread>
 
-#include "loaders/page_prefault.h"
+#include "model/page_prefault.h"
 #include "loaders/trace_builder.h"
 #include "loaders/xspace/xline_decoder.h"
 #include "loaders/xspace/xplane_reader.h"

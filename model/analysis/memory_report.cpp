@@ -2,13 +2,21 @@
 // for the report (names of ops become string_views).
 #include "model/analysis/memory_report.h"
 
+#include <optional>
+#include <utility>
+#include <vector>
+
 #include "model/analysis/memory_analysis.h"
 #include "model/analysis/report.h"
 #include "model/analysis/trace_analysis.h"
 #include "model/memory_table.h"
+#include "model/page_prefault.h"
 #include "model/trace.h"
 
 namespace stepline::analysis {
+namespace {
+constexpr size_t kMinPrefaultRows = 1 << 20;
+}  // namespace
 
 void AddMemoryReport(const Trace& trace, const TraceAnalysis& trace_analysis, Report* report) {
   const MemoryTable& table = trace_analysis.memory_table;
@@ -16,6 +24,13 @@ void AddMemoryReport(const Trace& trace, const TraceAnalysis& trace_analysis, Re
   size_t rows = 0;
   for (const MemoryPool& pool : table.pools) rows += pool.allocations.size();
   report->allocations.reserve(rows);
+  // A memory snapshot has millions: their pages are faulted in on another
+  // core while this one fills them (model/page_prefault.h).
+  std::optional<PagePrefaulter> prefault;
+  if (rows >= kMinPrefaultRows) {
+    prefault.emplace(std::vector<std::pair<const void*, size_t>>{
+        {report->allocations.data(), report->allocations.capacity() * sizeof(ReportAllocation)}});
+  }
   for (const MemoryPoolAnalysis& a : analysis.pools) {
     const MemoryPool& pool = table.pools[a.pool];
     ReportMemory m;

@@ -297,7 +297,7 @@ TEST_F(TraceTest, LargeTraceSortsAcrossThreads) {
   EXPECT_EQ(trace_.tracks().ranges(b).slice_begin, static_cast<uint32_t>(kN));
 }
 
-// Loaders pre-fault what they reserved (loaders/page_prefault.h): every
+// Loaders pre-fault what they reserved (model/page_prefault.h): every
 // column, including depth/parent that Finalize() fills, must be listed with
 // at least the reserved room, and Finalize() must fill them in place.
 TEST_F(TraceTest, ReservedStorageCoversEveryColumn) {

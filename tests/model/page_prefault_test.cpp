@@ -1,6 +1,6 @@
 // PagePrefaulter: reserved, untouched memory is resident after it ran, and
 // what was already written there is unchanged.
-#include "loaders/page_prefault.h"
+#include "model/page_prefault.h"
 
 #include <gtest/gtest.h>
 #include <sys/mman.h>
@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace stepline::loaders {
+namespace stepline {
 namespace {
 
 // Resident pages among the whole pages of [data, data + bytes).
@@ -47,4 +47,4 @@ TEST(PagePrefaulterTest, EmptyAndUnalignedBlocksAreHarmless) {
 }
 
 }  // namespace
-}  // namespace stepline::loaders
+}  // namespace stepline

@@ -1,6 +1,6 @@
-// Pre-faulting reserved memory on a helper thread. A loader that sizes its
-// tables first and reserves them exactly then spends a large share of the
-// appending thread in the kernel, zeroing each page on its first touch
+// Pre-faulting reserved memory on a helper thread. A loader (or an analysis
+// table) that sizes its tables first and reserves them exactly then spends a
+// large share of the appending thread in the kernel, zeroing each page on its first touch
 // (measured with perf on a 303 MB XSpace file: ~40% of the building thread).
 // MADV_POPULATE_WRITE (Linux 5.14) does that work up front on another core
 // while the loader decodes and appends; where it is unsupported the pages
@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace stepline::loaders {
+namespace stepline {
 
 class PagePrefaulter {
  public:
@@ -28,4 +28,4 @@ class PagePrefaulter {
   std::thread thread_;
 };
 
-}  // namespace stepline::loaders
+}  // namespace stepline

@@ -1,5 +1,5 @@
 // PagePrefaulter; see page_prefault.h.
-#include "loaders/page_prefault.h"
+#include "model/page_prefault.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 
 #include "model/worker_thread.h"
 
-namespace stepline::loaders {
+namespace stepline {
 namespace {
 
 void Prefault(const std::vector<std::pair<const void*, size_t>>& blocks) {
@@ -33,4 +33,4 @@ PagePrefaulter::PagePrefaulter(std::vector<std::pair<const void*, size_t>> block
 
 PagePrefaulter::~PagePrefaulter() { thread_.join(); }
 
-}  // namespace stepline::loaders
+}  // namespace stepline
