@@ -39,7 +39,7 @@ struct Keys {
   StringId memory, oom, x_alloc, x_free;
   StringId bytes, total_allocated, total_reserved, addr, device_type, device_id, ev_idx;
   StringId bytes_allocated, bytes_reserved, bytes_available, allocation_bytes, requested_bytes, x_addr,
-      allocator_name, tf_op, index_on_host;
+      allocator_name, tf_op, index_on_host, stack;
   explicit Keys(const StringPool& s)
       : memory(s.Find("[memory]")), oom(s.Find("[OutOfMemory]")), x_alloc(s.Find("MemoryAllocation")),
         x_free(s.Find("MemoryDeallocation")), bytes(s.Find("Bytes")), total_allocated(s.Find("Total Allocated")),
@@ -48,7 +48,7 @@ struct Keys {
         bytes_reserved(s.Find("bytes_reserved")), bytes_available(s.Find("bytes_available")),
         allocation_bytes(s.Find("allocation_bytes")), requested_bytes(s.Find("requested_bytes")),
         x_addr(s.Find("addr")), allocator_name(s.Find("allocator_name")), tf_op(s.Find("tf_op")),
-        index_on_host(s.Find("index_on_host")) {}
+        index_on_host(s.Find("index_on_host")), stack(s.Find("stack")) {}
 };
 
 // Identity of a pool while collecting: Kineto (type, id) or an XSpace allocator.
@@ -196,7 +196,10 @@ class PoolReplay {
     s.ts_ns = e.ts_ns;
     s.bytes = bytes;
     s.allocated = e.allocated;
-    s.reserved = e.reserved;
+    // Reserved bytes stay as last recorded until an event says otherwise (a
+    // memory snapshot says them only when they change).
+    if (e.reserved >= 0) last_reserved_ = e.reserved;
+    s.reserved = e.kind == EventKind::kKineto ? last_reserved_ : e.reserved;
     pool_->has_reserved |= e.reserved >= 0;
     if (e.available >= 0 && e.allocated >= 0) {
       pool_->capacity_bytes = std::max(pool_->capacity_bytes, e.allocated + std::max<int64_t>(e.reserved, 0) + e.available);
@@ -222,6 +225,7 @@ class PoolReplay {
   const Trace& trace_;
   MemoryPool* pool_;
   bool any_total_ = false;
+  int64_t last_reserved_ = -1;
   std::unordered_map<uint64_t, uint32_t> open_at_;  // addr -> allocation row still open
   std::vector<MemoryAllocation> before_;             // frees of allocations made before the capture
 };
@@ -305,6 +309,7 @@ class EventReader {
     key.kind = kind == EventKind::kKineto || kind == EventKind::kOom ? 0 : 2;
     key.a = 1;  // Kineto events without a Device Type are a GPU's (an OOM names only the device)
     int64_t x_alloc_bytes = -1, x_requested = -1;
+    StringId stack;
     const ArgTable& args = trace_.args();
     const ArgSetId set = instants.arg_set()[i];
     for (uint32_t r = args.set_begin(set); r < args.set_end(set); ++r) {
@@ -327,7 +332,10 @@ class EventReader {
       else if (a == k_.allocator_name && v.type == ArgType::kString) { key.kind = 1; key.name = v.as_string(); }
       else if (a == k_.index_on_host && numeric && key.kind == 2) key.a = n;
       else if (a == k_.tf_op && v.type == ArgType::kString) e.op_name = v.as_string();
+      else if (a == k_.stack && v.type == ArgType::kString) stack = v.as_string();
     }
+    // A memory snapshot's event names its op by its stack: the first line.
+    if (e.op_name.is_none() && !stack.is_none()) e.op_name = FirstLine(stack);
     if (kind == EventKind::kXAlloc || kind == EventKind::kXFree) {
       // XSpace: bytes_reserved is the allocator's stack reservation, counted
       // in capacity only; the level is bytes_allocated.
@@ -348,9 +356,21 @@ class EventReader {
   }
 
  private:
+  // The interned first line of an interned stack (the loader interns both),
+  // looked up once per distinct stack.
+  StringId FirstLine(StringId stack) const {
+    auto [it, inserted] = first_lines_.try_emplace(stack.value, StringId::None());
+    if (inserted) {
+      const std::string_view text = trace_.str(stack);
+      it->second = trace_.strings().Find(text.substr(0, text.find('\n')));
+    }
+    return it->second;
+  }
+
   const Trace& trace_;
   Keys k_;
   std::vector<bool> snapshot_tracks_;
+  mutable std::unordered_map<uint32_t, StringId> first_lines_;
 };
 
 // A pool while its events are read: replayed as they come while they come
@@ -408,14 +428,17 @@ MemoryTable BuildMemoryTable(const Trace& trace) {
     PoolState& st = *states[pool_index(key)];
     if (!st.any && st.streaming) {
       const uint32_t n = per_track[e.track.index()];
+      // Room for every event as an allocation too (address space only: a
+      // page is memory once written), so no copy of millions on growing.
       st.pool.samples.reserve(n);
-      st.pool.allocations.reserve(n / 2 + 1);
+      st.pool.allocations.reserve(n);
       // Millions of samples (a memory snapshot's): their pages are faulted
-      // in on another core while this one fills them (page_prefault.h).
+      // in on another core while this one fills them (page_prefault.h);
+      // half the events are allocations in a capture that frees what it allocates.
       if (n >= kMinPrefaultEvents) {
         prefault.push_back(std::make_unique<PagePrefaulter>(std::vector<std::pair<const void*, size_t>>{
             {st.pool.samples.data(), st.pool.samples.capacity() * sizeof(MemorySample)},
-            {st.pool.allocations.data(), st.pool.allocations.capacity() * sizeof(MemoryAllocation)}}));
+            {st.pool.allocations.data(), (n / 2) * sizeof(MemoryAllocation)}}));
       }
     }
     if (!st.streaming) continue;

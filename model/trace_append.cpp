@@ -53,6 +53,10 @@ bool AppendInstantTracks(Trace* to, const Trace& from, TimeNs shift_ns) {
     if (mapped.is_none()) mapped = strings.Intern(from.str(id));
     return mapped;
   };
+  // Every string comes along, used by a column or not: a memory snapshot's
+  // events name their stacks, and BuildMemoryTable finds each stack's first
+  // line (the op) in the pool.
+  for (size_t i = 1; i < from.strings().size(); ++i) map(StringId(static_cast<uint32_t>(i)));
   int64_t next_pid = 0;
   for (size_t p = 0; p < processes.size(); ++p) next_pid = std::max(next_pid, processes.pid(ProcessId::FromIndex(p)) + 1);
   std::vector<ProcessId> process_of(from.processes().size(), ProcessId::None());

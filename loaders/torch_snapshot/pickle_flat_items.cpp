@@ -229,8 +229,8 @@ bool Reader::ReadFlatList(FlatField* f) {
   const bool plain = ScanListBytes(from, &end, &hash);
   const std::string_view bytes = plain ? in_.substr(from, end - from) : std::string_view();
   if (plain) {
-    if (auto it = known_lists_.find(hash); it != known_lists_.end() && it->second.bytes == bytes) {
-      const KnownList& known = it->second;
+    if (const KnownList* hit = FindKnownList(hash, bytes); hit != nullptr) {
+      const KnownList& known = *hit;
       flat_items_.insert(flat_items_.end(), known_items_.begin() + known.first,
                          known_items_.begin() + known.first + known.count);
       f->count = known.count;
@@ -266,13 +266,42 @@ bool Reader::ReadFlatList(FlatField* f) {
   constexpr size_t kMaxKnownLists = size_t{1} << 20;
   const auto items = std::span<const NodeId>(flat_items_).subspan(f->value);
   if (plain && pos_ == end && known_lists_.size() < kMaxKnownLists && !marks_.empty() &&
-      std::all_of(items.begin(), items.end(), [&](NodeId n) { return n < marks_.back().nodes; }) &&
-      !known_lists_.contains(hash)) {
+      std::all_of(items.begin(), items.end(), [&](NodeId n) { return n < marks_.back().nodes; })) {
     f->content = next_content_++;
-    known_lists_.emplace(hash, KnownList{std::string(bytes), static_cast<uint32_t>(known_items_.size()), f->count, f->content});
-    known_items_.insert(known_items_.end(), items.begin(), items.end());
+    AddKnownList(hash, bytes, items, f->content);
   }
   return true;
+}
+
+const Reader::KnownList* Reader::FindKnownList(uint64_t hash, std::string_view bytes) const {
+  if (known_slots_.empty()) return nullptr;
+  const size_t mask = known_slots_.size() - 1;
+  for (size_t slot = hash & mask; known_slots_[slot] != 0; slot = (slot + 1) & mask) {
+    const KnownList& k = known_lists_[known_slots_[slot] - 1];
+    if (k.hash == hash && std::string_view(known_bytes_).substr(k.bytes_at, k.bytes_size) == bytes) return &k;
+  }
+  return nullptr;
+}
+
+void Reader::AddKnownList(uint64_t hash, std::string_view bytes, std::span<const NodeId> items, uint32_t content) {
+  if (2 * (known_lists_.size() + 1) > known_slots_.size()) {  // at most half full
+    std::vector<uint32_t> slots(std::max<size_t>(1024, 2 * known_slots_.size()), 0);
+    const size_t mask = slots.size() - 1;
+    for (size_t i = 0; i < known_lists_.size(); ++i) {
+      size_t slot = known_lists_[i].hash & mask;
+      while (slots[slot] != 0) slot = (slot + 1) & mask;
+      slots[slot] = static_cast<uint32_t>(i + 1);
+    }
+    known_slots_ = std::move(slots);
+  }
+  const size_t mask = known_slots_.size() - 1;
+  size_t slot = hash & mask;
+  while (known_slots_[slot] != 0) slot = (slot + 1) & mask;
+  known_lists_.push_back({hash, known_bytes_.size(), static_cast<uint32_t>(bytes.size()),
+                          static_cast<uint32_t>(known_items_.size()), static_cast<uint32_t>(items.size()), content});
+  known_slots_[slot] = static_cast<uint32_t>(known_lists_.size());
+  known_bytes_.append(bytes);
+  known_items_.insert(known_items_.end(), items.begin(), items.end());
 }
 
 bool Reader::ReadFlatItem() {

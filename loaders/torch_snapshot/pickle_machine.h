@@ -9,7 +9,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "loaders/torch_snapshot/pickle_reader.h"
@@ -182,7 +181,9 @@ class Reader {
   bool ScanListBytes(size_t from, size_t* end, uint64_t* hash) const;
   void ForgetKnownLists() {
     known_lists_.clear();
+    known_slots_.clear();
     known_items_.clear();
+    known_bytes_.clear();
   }
 
   std::string_view in_;
@@ -205,12 +206,18 @@ class Reader {
   // an entry's `frames` list (mostly one of a few thousand) is looked up
   // once instead of resolving each reference (ReadFlatList).
   struct KnownList {
-    std::string bytes;
+    uint64_t hash = 0;
+    uint64_t bytes_at = 0;          // in known_bytes_
+    uint32_t bytes_size = 0;
     uint32_t first = 0, count = 0;  // in known_items_
     uint32_t content = 0;
   };
-  std::unordered_map<uint64_t, KnownList> known_lists_;
+  const KnownList* FindKnownList(uint64_t hash, std::string_view bytes) const;  // null when not known
+  void AddKnownList(uint64_t hash, std::string_view bytes, std::span<const NodeId> items, uint32_t content);
+  std::vector<KnownList> known_lists_;
+  std::vector<uint32_t> known_slots_;  // open addressing by hash: index + 1 into known_lists_, 0 empty
   std::vector<NodeId> known_items_;
+  std::string known_bytes_;
   uint32_t next_content_ = 0;
   std::vector<NodeId> stack_;
   std::vector<Mark> marks_;

@@ -155,8 +155,7 @@ class Converter {
     });
     if (frame) return false;
     Record r;
-    std::string_view action;
-    Value frames, time;
+    Value action, frames, time;
     Value key;
     bool is_key = true;
     e.ForEachKid([&](Value v) {
@@ -168,7 +167,7 @@ class Converter {
       is_key = true;
       int64_t n = 0;
       switch (FieldOf(key)) {
-        case Field::kAction: action = v.as_string(); break;
+        case Field::kAction: action = v; break;
         case Field::kAddr:
           if (IntOf(v, &n)) r.addr = static_cast<uint64_t>(n);
           break;
@@ -178,7 +177,7 @@ class Converter {
         case Field::kOther: break;
       }
     });
-    if (action.empty()) return false;
+    if (action.as_string().empty()) return false;
     r.action_name = ActionName(action);
     if (time.is_int()) r.ts_ns = TimeOf(time.as_int(), 0, false);
     else if (time.tag() == Tag::kFloat) r.ts_ns = TimeOf(0, time.as_double(), true);
@@ -191,7 +190,7 @@ class Converter {
   bool Entry(const pickle::Document& doc, const pickle::FlatItem& item, Record* out) {
     using Kind = pickle::FlatField::Kind;
     Record r;
-    std::string_view action;
+    Value action;
     for (const pickle::FlatField& f : item.fields) {
       const Value node(&doc, static_cast<pickle::NodeId>(f.value));
       int64_t n = 0;
@@ -201,7 +200,7 @@ class Converter {
       else is_int = false;
       switch (FieldOf(Value(&doc, f.key))) {
         case Field::kAction:
-          if (f.kind == Kind::kNode) action = node.as_string();
+          if (f.kind == Kind::kNode) action = node;
           break;
         case Field::kAddr:
           if (is_int) r.addr = static_cast<uint64_t>(n);
@@ -221,7 +220,7 @@ class Converter {
         case Field::kOther: break;
       }
     }
-    if (action.empty()) return false;
+    if (action.as_string().empty()) return false;
     r.action_name = ActionName(action);
     *out = r;
     return true;
@@ -231,13 +230,15 @@ class Converter {
 
  private:
   // Entries alternate between few actions: most skip interning.
-  StringId ActionName(std::string_view action) {
-    if (action != last_action_text_) {
-      last_action_ = b_->Intern(action);
-      last_action_text_ = std::string(action);
-      ActionOfName(last_action_, action);
-    }
-    return last_action_;
+  // By the serial of the action's string: snapshots memoize the few action
+  // strings, so the same few serials come back millions of times.
+  StringId ActionName(Value action) {
+    ActionSlot& slot = action_names_[action.serial() % action_names_.size()];
+    if (slot.serial == action.serial()) return slot.name;
+    const StringId name = b_->Intern(action.as_string());
+    ActionOfName(name, action.as_string());
+    slot = {action.serial(), name};
+    return name;
   }
   // time_us as ns. Epoch microseconds in ns stay inside int64 until the year 2262.
   static TimeNs TimeOf(int64_t us, double us_float, bool is_float) {
@@ -285,8 +286,11 @@ class Converter {
   std::vector<StackIds> stack_ids_;
   std::vector<uint32_t> key_store_;
   std::unordered_map<uint32_t, Action> actions_;
-  std::string last_action_text_;
-  StringId last_action_;
+  struct ActionSlot {
+    uint32_t serial = UINT32_MAX;
+    StringId name;
+  };
+  std::array<ActionSlot, 16> action_names_{};
 };
 
 }  // namespace stepline::loaders::torch_snapshot

@@ -102,11 +102,11 @@ bool Collect(const pickle::Document& doc, Converter* conv, Consumed* consumed, T
 }
 
 struct Keys {
-  StringId memory, oom, addr, bytes, allocated, reserved, device_id, tf_op, stack, before;
+  StringId memory, oom, addr, bytes, allocated, reserved, device_id, stack, before;
   explicit Keys(TraceBuilder* b)
       : memory(b->Intern("[memory]")), oom(b->Intern("[OutOfMemory]")), addr(b->Intern("Addr")),
         bytes(b->Intern("Bytes")), allocated(b->Intern("Total Allocated")), reserved(b->Intern("Total Reserved")),
-        device_id(b->Intern("Device Id")), tf_op(b->Intern("tf_op")), stack(b->Intern("stack")),
+        device_id(b->Intern("Device Id")), stack(b->Intern("stack")),
         before(b->Intern("before capture")) {}
 };
 
@@ -155,15 +155,22 @@ void Emit(TraceBuilder* b, const Keys& k, Converter& conv, int32_t device, Devic
   const auto common = [&](const Record& r) {
     args.clear();
     if (device != 0) args.push_back({k.device_id, ArgValue::Int(device)});
-    if (r.stack != kNoStack) {
-      const auto [stack, label] = conv.Stack(r.stack);
-      args.push_back({k.tf_op, ArgValue::String(label)});
-      args.push_back({k.stack, ArgValue::String(stack)});
-    }
+    // The stack alone: BuildMemoryTable takes its first line, the
+    // allocating frame, as the op (a `tf_op` beside it cost 9 bytes an event).
+    if (r.stack != kNoStack) args.push_back({k.stack, ArgValue::String(conv.Stack(r.stack).first)});
   };
-  const auto levels = [&] {
+  // `Total Reserved` only where it differs from the last one said: it moves
+  // at segment events only, and BuildMemoryTable carries it forward. On each
+  // of millions of events it cost 17 bytes (most levels need 64 bits).
+  // Only `[memory]` instants count as said: segment and OOM instants say
+  // it always, and are no samples.
+  int64_t said_reserved = -1;
+  const auto levels = [&](bool sample = true) {
     args.push_back({k.allocated, ArgValue::Int(allocated)});
-    if (has_reserved) args.push_back({k.reserved, ArgValue::Int(reserved)});
+    if (has_reserved && (!sample || reserved != said_reserved)) {
+      args.push_back({k.reserved, ArgValue::Int(reserved)});
+      if (sample) said_reserved = reserved;
+    }
   };
   for (const Record& r : dev.before) {
     allocated += r.size;
@@ -199,12 +206,12 @@ void Emit(TraceBuilder* b, const Keys& k, Converter& conv, int32_t device, Devic
         reserved += grows ? r.size : -r.size;
         args.push_back({k.addr, ArgValue::Uint(r.addr)});
         args.push_back({k.bytes, ArgValue::Int(grows ? r.size : -r.size)});
-        levels();
+        levels(false);
         break;
       }
       case Action::kOom:
         args.push_back({k.bytes, ArgValue::Int(r.size)});
-        levels();
+        levels(false);
         name = k.oom;
         break;
       case Action::kFreeRequested:
@@ -314,7 +321,7 @@ Result<Trace, LoadError> Convert(std::string_view bytes, const std::string& path
   for (size_t d = 0; d < devices.size(); ++d) {
     const auto count = [&](const Record& r) {
       ++sets;
-      rows += (d != 0 ? 1 : 0) + (r.stack == kNoStack ? 0 : 2) + 4;
+      rows += (d != 0 ? 1 : 0) + (r.stack == kNoStack ? 0 : 1) + 4;
       // Values past 32 bits: the address, the size, and at most the two levels.
       wide += (r.addr > UINT32_MAX) + (r.size < INT32_MIN || r.size > INT32_MAX) + 2;
     };
