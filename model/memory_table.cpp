@@ -11,27 +11,18 @@
 #include <unordered_map>
 
 #include "model/memory_snapshot_process.h"
+#include "model/memory_replay.h"
 #include "model/page_prefault.h"
 #include "model/trace.h"
 
 namespace stepline {
 namespace {
 
-enum class EventKind : uint8_t { kKineto, kOom, kXAlloc, kXFree };
-
-// One memory instant with the args we use pulled out.
-struct RawEvent {
-  uint32_t pool = 0;
-  TimeNs ts_ns = 0;
-  int64_t seq = 0;  // Kineto `Ev Idx`, else the instant row: the order of events at one timestamp
-  EventKind kind = EventKind::kKineto;
-  int64_t bytes = 0;
-  uint64_t addr = 0;
-  bool has_addr = false;
-  int64_t allocated = -1, reserved = -1, available = -1;
-  TrackId track;
-  StringId op_name;
-};
+using memory_replay::EventKind;
+using memory_replay::PoolReplay;
+using memory_replay::RawEvent;
+using memory_replay::ByTime;
+using memory_replay::Replay;
 
 // Interned ids of the names and keys we look for; None when the trace never
 // mentions one (then no arg can carry it).
@@ -134,116 +125,6 @@ MemoryPool NewPool(const Trace& trace, const PoolKey& key) {
   return pool;
 }
 
-// Replays one pool's events, given in time order: levels, allocation
-// matching, OOMs. Levels are written as recorded (`Total Allocated`) and,
-// when no event recorded one, made the running sum at Finish().
-class PoolReplay {
- public:
-  PoolReplay(const Trace& trace, MemoryPool* pool) : trace_(trace), pool_(pool) { open_at_.reserve(1024); }
-
-  void Add(const RawEvent& e) {
-    if (e.kind == EventKind::kOom) {
-      pool_->ooms.push_back({e.ts_ns, e.bytes, e.allocated, e.reserved});
-      return;
-    }
-    any_total_ |= e.allocated >= 0;
-    const uint32_t index = static_cast<uint32_t>(pool_->samples.size());
-    int64_t bytes = e.bytes;
-    const bool is_free = e.kind == EventKind::kXFree || (e.kind == EventKind::kKineto && bytes < 0);
-    if (is_free && !pool_->addressed) {
-      // Without addresses a free cannot be paired: it only lowers the level.
-      ++pool_->free_events;
-      if (bytes > 0) bytes = -bytes;
-    } else if (is_free) {
-      ++pool_->free_events;
-      auto it = e.has_addr ? open_at_.find(e.addr) : open_at_.end();
-      if (it != open_at_.end()) {
-        MemoryAllocation& a = pool_->allocations[it->second];
-        a.free_ns = e.ts_ns;
-        a.free_event = index;
-        if (bytes == 0) bytes = -a.bytes;  // an XSpace free may omit its size
-        open_at_.erase(it);
-      } else {
-        ++pool_->unmatched_frees;
-        MemoryAllocation a;
-        a.addr = e.addr;
-        a.bytes = -bytes;
-        a.free_ns = e.ts_ns;
-        a.free_event = index;
-        a.thread = e.track;
-        a.op_name = e.op_name;
-        before_.push_back(a);
-      }
-      if (bytes > 0) bytes = -bytes;
-    } else {
-      ++pool_->alloc_events;
-      MemoryAllocation a;
-      a.addr = e.addr;
-      a.bytes = bytes;
-      a.alloc_ns = e.ts_ns;
-      a.alloc_event = index;
-      a.thread = e.track;
-      a.op = trace_.FindEnclosingSlice(e.track, e.ts_ns);
-      a.op_name = !e.op_name.is_none() ? e.op_name : a.op.is_none() ? StringId::None() : trace_.slices().name()[a.op.index()];
-      if (e.has_addr) {
-        // A second alloc at an open address means its free was not recorded:
-        // the older one stays open and the newer one takes the address.
-        open_at_[e.addr] = static_cast<uint32_t>(pool_->allocations.size());
-      }
-      pool_->allocations.push_back(a);
-    }
-    MemorySample s;
-    s.ts_ns = e.ts_ns;
-    s.bytes = bytes;
-    s.allocated = e.allocated;
-    // Reserved bytes stay as last recorded until an event says otherwise (a
-    // memory snapshot says them only when they change).
-    if (e.reserved >= 0) last_reserved_ = e.reserved;
-    s.reserved = e.kind == EventKind::kKineto ? last_reserved_ : e.reserved;
-    pool_->has_reserved |= e.reserved >= 0;
-    if (e.available >= 0 && e.allocated >= 0) {
-      pool_->capacity_bytes = std::max(pool_->capacity_bytes, e.allocated + std::max<int64_t>(e.reserved, 0) + e.available);
-    }
-    pool_->samples.push_back(s);
-  }
-
-  void Finish() {
-    pool_->relative = !any_total_;
-    if (pool_->relative) {
-      int64_t running = 0;
-      for (MemorySample& s : pool_->samples) s.allocated = running += s.bytes;
-    }
-    if (pool_->addressed) {
-      for (const MemoryAllocation& a : pool_->allocations) pool_->never_freed += a.free_event == kNoMemoryEvent;
-    }
-    if (!before_.empty()) pool_->allocations.insert(pool_->allocations.begin(), before_.begin(), before_.end());
-    before_ = {};
-    open_at_ = {};
-  }
-
- private:
-  const Trace& trace_;
-  MemoryPool* pool_;
-  bool any_total_ = false;
-  int64_t last_reserved_ = -1;
-  std::unordered_map<uint64_t, uint32_t> open_at_;  // addr -> allocation row still open
-  std::vector<MemoryAllocation> before_;             // frees of allocations made before the capture
-};
-
-bool ByTime(const RawEvent& a, const RawEvent& b) { return std::tie(a.ts_ns, a.seq) < std::tie(b.ts_ns, b.seq); }
-
-// Replays a pool whose events came out of time order, or without an
-// address somewhere (then no free is paired): sorted first.
-void Replay(const Trace& trace, std::vector<RawEvent>& events, MemoryPool* pool) {
-  if (!std::is_sorted(events.begin(), events.end(), ByTime)) std::stable_sort(events.begin(), events.end(), ByTime);
-  for (const RawEvent& e : events) pool->addressed &= e.kind == EventKind::kOom || e.has_addr;
-  pool->allocations.reserve(events.size() / 2 + 1);
-  pool->samples.reserve(events.size());
-  PoolReplay replay(trace, pool);
-  for (const RawEvent& e : events) replay.Add(e);
-  replay.Finish();
-}
-
 }  // namespace
 
 bool IsMemoryEventName(std::string_view name) {
@@ -312,27 +193,38 @@ class EventReader {
     StringId stack;
     const ArgTable& args = trace_.args();
     const ArgSetId set = instants.arg_set()[i];
-    for (uint32_t r = args.set_begin(set); r < args.set_end(set); ++r) {
-      const StringId a = args.key()[r];
+    for (uint32_t r = args.set_begin(set), j = 0; r < args.set_end(set); ++r, ++j) {
       const ArgValue v = args.value(r);
       int64_t n = 0;
       const bool numeric = v.ToInt64(&n);
-      if (a == k_.bytes && numeric) e.bytes = n;
-      else if (a == k_.total_allocated && numeric) e.allocated = n;
-      else if (a == k_.total_reserved && numeric) e.reserved = n;
-      else if ((a == k_.addr || a == k_.x_addr) && numeric) { e.addr = static_cast<uint64_t>(n); e.has_addr = true; }
-      else if (a == k_.device_type && numeric) key.a = n;
-      else if (a == k_.device_id && numeric) key.b = n;
-      else if (a == k_.ev_idx && numeric && key.kind == 0) e.seq = n;
-      else if (a == k_.bytes_allocated && numeric) e.allocated = n;
-      else if (a == k_.bytes_reserved && numeric) e.reserved = n;
-      else if (a == k_.bytes_available && numeric) e.available = n;
-      else if (a == k_.allocation_bytes && numeric) x_alloc_bytes = n;
-      else if (a == k_.requested_bytes && numeric) x_requested = n;
-      else if (a == k_.allocator_name && v.type == ArgType::kString) { key.kind = 1; key.name = v.as_string(); }
-      else if (a == k_.index_on_host && numeric && key.kind == 2) key.a = n;
-      else if (a == k_.tf_op && v.type == ArgType::kString) e.op_name = v.as_string();
-      else if (a == k_.stack && v.type == ArgType::kString) stack = v.as_string();
+      const bool text = v.type == ArgType::kString;
+      switch (FieldOf(args.key()[r], j)) {
+        case Field::kBytes: if (numeric) e.bytes = n; break;
+        case Field::kAllocated: if (numeric) e.allocated = n; break;
+        case Field::kReserved: if (numeric) e.reserved = n; break;
+        case Field::kAddr:
+          if (numeric) {
+            e.addr = static_cast<uint64_t>(n);
+            e.has_addr = true;
+          }
+          break;
+        case Field::kDeviceType: if (numeric) key.a = n; break;
+        case Field::kDeviceId: if (numeric) key.b = n; break;
+        case Field::kEvIdx: if (numeric && key.kind == 0) e.seq = n; break;
+        case Field::kAvailable: if (numeric) e.available = n; break;
+        case Field::kAllocationBytes: if (numeric) x_alloc_bytes = n; break;
+        case Field::kRequestedBytes: if (numeric) x_requested = n; break;
+        case Field::kAllocatorName:
+          if (text) {
+            key.kind = 1;
+            key.name = v.as_string();
+          }
+          break;
+        case Field::kIndexOnHost: if (numeric && key.kind == 2) key.a = n; break;
+        case Field::kTfOp: if (text) e.op_name = v.as_string(); break;
+        case Field::kStack: if (text) stack = v.as_string(); break;
+        case Field::kOther: break;
+      }
     }
     // A memory snapshot's event names its op by its stack: the first line.
     if (e.op_name.is_none() && !stack.is_none()) e.op_name = FirstLine(stack);
@@ -359,18 +251,54 @@ class EventReader {
   // The interned first line of an interned stack (the loader interns both),
   // looked up once per distinct stack.
   StringId FirstLine(StringId stack) const {
-    auto [it, inserted] = first_lines_.try_emplace(stack.value, StringId::None());
-    if (inserted) {
+    if (stack.index() >= first_lines_.size()) first_lines_.resize(stack.index() + 1, kUnknown);
+    uint32_t& line = first_lines_[stack.index()];
+    if (line == kUnknown) {
       const std::string_view text = trace_.str(stack);
-      it->second = trace_.strings().Find(text.substr(0, text.find('\n')));
+      line = trace_.strings().Find(text.substr(0, text.find('\n'))).value;
     }
-    return it->second;
+    return StringId(line);
   }
+
+  enum class Field : uint8_t {
+    kOther, kBytes, kAllocated, kReserved, kAddr, kDeviceType, kDeviceId, kEvIdx, kAvailable, kAllocationBytes,
+    kRequestedBytes, kAllocatorName, kIndexOnHost, kTfOp, kStack
+  };
+  // Which field an arg key names. Events of one kind list their args in one
+  // order, so the key last met at position `j` of a set mostly comes back there.
+  Field FieldOf(StringId a, uint32_t j) const {
+    FieldSlot& slot = by_position_[j % by_position_.size()];
+    if (slot.key == a && !a.is_none()) return slot.field;
+    Field f = Field::kOther;
+    if (a.is_none()) f = Field::kOther;
+    else if (a == k_.bytes) f = Field::kBytes;
+    else if (a == k_.total_allocated || a == k_.bytes_allocated) f = Field::kAllocated;
+    else if (a == k_.total_reserved || a == k_.bytes_reserved) f = Field::kReserved;
+    else if (a == k_.addr || a == k_.x_addr) f = Field::kAddr;
+    else if (a == k_.device_type) f = Field::kDeviceType;
+    else if (a == k_.device_id) f = Field::kDeviceId;
+    else if (a == k_.ev_idx) f = Field::kEvIdx;
+    else if (a == k_.bytes_available) f = Field::kAvailable;
+    else if (a == k_.allocation_bytes) f = Field::kAllocationBytes;
+    else if (a == k_.requested_bytes) f = Field::kRequestedBytes;
+    else if (a == k_.allocator_name) f = Field::kAllocatorName;
+    else if (a == k_.index_on_host) f = Field::kIndexOnHost;
+    else if (a == k_.tf_op) f = Field::kTfOp;
+    else if (a == k_.stack) f = Field::kStack;
+    slot = {a, f};
+    return f;
+  }
+  struct FieldSlot {
+    StringId key;
+    Field field = Field::kOther;
+  };
+  static constexpr uint32_t kUnknown = UINT32_MAX;
 
   const Trace& trace_;
   Keys k_;
   std::vector<bool> snapshot_tracks_;
-  mutable std::unordered_map<uint32_t, StringId> first_lines_;
+  mutable std::vector<uint32_t> first_lines_;  // by stack StringId; kUnknown until looked up
+  mutable std::array<FieldSlot, 16> by_position_{};
 };
 
 // A pool while its events are read: replayed as they come while they come

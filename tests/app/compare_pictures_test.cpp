@@ -49,7 +49,7 @@ TEST(ComparePicturesTest, WholeCompareViewWithItsCaption) {
     fs::create_directories(dir);
     const std::string self = fs::read_symlink("/proc/self/exe").string();
     const std::string log = (dir / "log.txt").string();
-    const std::string cmd = std::string(testing::kUnsharded) + "xvfb-run -a -s '-screen 0 1280x800x24' '" + self +
+    const std::string cmd = std::string(testing::kUnsharded) + testing::kXvfbRun + "'" + self +
                             "' --gtest_filter=ComparePicturesTest.* > '" + log + "' 2>&1";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << "the run under xvfb failed; see its log: " << log;
     fs::remove_all(dir);

@@ -68,7 +68,7 @@ TEST_F(PictureSaverWindowTest, SavesAPanelWithItsCaptionAndTheWholeWindow) {
   if (display == nullptr || *display == '\0') {
     if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) GTEST_SKIP() << "no display and no xvfb-run";
     const std::string self = fs::read_symlink("/proc/self/exe").string();
-    const std::string cmd = std::string(testing::kUnsharded) + "xvfb-run -a -s '-screen 0 1280x800x24' '" + self +
+    const std::string cmd = std::string(testing::kUnsharded) + testing::kXvfbRun + "'" + self +
                             "' --gtest_filter=PictureSaverWindowTest.* > '" + (dir_ / "log.txt").string() + "' 2>&1";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << "the run under xvfb failed; see its log: " << (dir_ / "log.txt").string();
     return;

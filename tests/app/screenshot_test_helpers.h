@@ -27,6 +27,12 @@ inline bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1
 // (tests/CMakeLists.txt), which would otherwise filter the one case out.
 inline constexpr const char* kUnsharded = "env -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX -u GTEST_SHARD_STATUS_FILE ";
 
+// xvfb-run for a test executable that opens several windows one after the
+// other: -noreset keeps Xvfb from resetting when the last window closes,
+// which made the next window's connection fail now and then ("Failed to
+// open display").
+inline constexpr const char* kXvfbRun = "xvfb-run -a -s '-screen 0 1280x800x24 -noreset' ";
+
 // Runs `stepline screenshot <args>` under its own X server; its exit code.
 inline int Screenshot(const std::string& args) {
   const std::string cmd = "xvfb-run -a -s '-screen 0 1920x1080x24' '" + std::string(STEPLINE_BINARY) + "' screenshot " +

@@ -93,7 +93,7 @@ TEST_F(WindowLongSessionTest, OpensAnalysesAndClosesEveryFormatInOneWindow) {
     ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
     const std::string self = fs::read_symlink("/proc/self/exe").string();
     const std::string log = (dir / "log.txt").string();
-    const std::string cmd = std::string(testing::kUnsharded) + "xvfb-run -a -s '-screen 0 1280x800x24' '" + self +
+    const std::string cmd = std::string(testing::kUnsharded) + testing::kXvfbRun + "'" + self +
                             "' --gtest_filter=WindowLongSessionTest.* > '" + log + "' 2>&1";
     const int status = std::system(cmd.c_str());
     FILE* f = std::fopen(log.c_str(), "r");
@@ -205,7 +205,7 @@ TEST(WindowMemoryQuestionTest, TheModalAsksBeforeTheLoad) {
   if (display == nullptr || *display == '\0') {
     if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) GTEST_SKIP() << "no display and no xvfb-run";
     const std::string self = fs::read_symlink("/proc/self/exe").string();
-    const std::string cmd = std::string(testing::kUnsharded) + "xvfb-run -a -s '-screen 0 1280x800x24' '" + self +
+    const std::string cmd = std::string(testing::kUnsharded) + testing::kXvfbRun + "'" + self +
                             "' --gtest_filter=WindowMemoryQuestionTest.* > '" + (dir / "log.txt").string() + "' 2>&1";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << "see " << (dir / "log.txt").string();
     return;
