@@ -26,6 +26,8 @@ constexpr DiagCodeInfo kInfos[kDiagCodeCount] = {
     {"limit_reached", Severity::kDataLoss, "a safety limit on memory was reached; the excess was replaced or dropped"},
     {"overlapping_device_work", Severity::kInfo,
      "GPU work that overlaps on one stream (programmatic dependent launch); each kept whole, in its own lane"},
+    {"memory_snapshot_apart", Severity::kWarning,
+     "a memory snapshot opened with the trace records nothing in the trace's time; are they of one run?"},
 };
 
 }  // namespace

@@ -34,8 +34,9 @@ enum class DiagCode : uint8_t {
   kOutOfRange,          // a number outside what the model stores (e.g. ts beyond int64 ns)
   kLimitReached,        // a safety limit (docs/formats.md, "Limits") was reached; the excess was replaced or dropped
   kOverlappingDeviceWork,  // GPU work overlapping on one stream (programmatic dependent launch); both kept whole
+  kSnapshotApart,          // a memory snapshot opened with the trace records no time the trace covers
 };
-inline constexpr int kDiagCodeCount = 18;
+inline constexpr int kDiagCodeCount = 19;
 
 struct DiagCodeInfo {
   std::string_view name;  // stable snake_case name, e.g. "unmatched_end"

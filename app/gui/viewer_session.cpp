@@ -79,6 +79,8 @@ void ViewerSession::OpenFile(const std::string& given) {
   job_single_ = true;
   job_wanted_[0] = true;
   job_path_[0] = path;
+  job_snapshot_.clear();
+  job_notice_.reset();
   status_.error.clear();
   jobs_[0].Start(path);
 }
@@ -90,6 +92,8 @@ void ViewerSession::OpenDemo(const std::string& scenario) {
   job_single_ = true;
   job_wanted_[0] = true;
   job_path_[0].clear();
+  job_snapshot_.clear();
+  job_notice_.reset();
   status_.error.clear();
   jobs_[0].StartWith("demo: " + scenario, [scenario] {
     demo::DemoOptions options;
@@ -185,6 +189,7 @@ void ViewerSession::Show(std::shared_ptr<const ui::TimelineData> data, const std
   state_.FitAll();
   status_.title = title;
   shown_path_.clear();  // a file's load sets it after
+  shown_snapshot_.clear();
   WatchShown();
   WatchData("", state_.data);
   ui::TestEvent("trace.shown", "title=" + title);
@@ -242,6 +247,7 @@ void ViewerSession::TakeOutcome(int job) {
     StartAnalysis(out->data, job_path_[job]);
     Show(std::move(out->data), FileName(out->path));
     shown_path_ = job_path_[job];
+    ShowSnapshotOutcome();
     return;
   }
   if (!assembling_) return;  // a side of a comparison that was abandoned

@@ -58,6 +58,7 @@ class ViewerSession {
   // Loads the trace and a PyTorch memory snapshot of the same run, its rows
   // added to the trace's timeline (app/runs/snapshot_pair.h).
   void OpenWithSnapshot(const std::string& trace_path, const std::string& snapshot_path);
+  const std::string& shown_snapshot() const { return shown_snapshot_; }  // "" when none is shown
   void OpenDemo(const std::string& scenario);
   // Loads two files in the background and compares them (A = baseline).
   void OpenCompare(const std::string& path_a, const std::string& path_b);
@@ -223,6 +224,12 @@ class ViewerSession {
   bool AskBeforeRanks(const std::vector<std::string>& paths, const std::string& title, const std::string& run_dir);
   void WatchShown();       // forgets the files watched and the offer; watches the ranks on screen
   void WatchData(const std::string& label, const std::shared_ptr<const ui::TimelineData>& data);
+  // viewer_session_snapshot.cpp: after job 0's trace is shown, the snapshot
+  // read with it (if any) is watched and its notice said; Reload reads the
+  // pair again when either file changed (true when it did).
+  static constexpr const char* kSnapshotWatchLabel = "memory snapshot";
+  void ShowSnapshotOutcome();
+  bool ReloadWithSnapshot(const FileWatch::Change& change);
   ui::CompareStatus MakeCompareStatus() const;
 
   LoadJob jobs_[2];
@@ -238,6 +245,12 @@ class ViewerSession {
   bool hold_analyses_ = false;
   bool hold_jobs_ = false;
   std::string job_path_[2];  // file each job reads, for the recent list ("" = demo)
+  // A trace opened with a memory snapshot (OpenWithSnapshot): the snapshot
+  // job 0 reads with it and what the load wants the user to know; then the
+  // snapshot shown with the trace, watched and read again on Reload.
+  std::string job_snapshot_;
+  std::shared_ptr<std::string> job_notice_;
+  std::string shown_snapshot_;
   bool job_wanted_[2] = {};  // the job's result is still awaited
   bool job_single_ = false;  // jobs_[0] loads a trace to show alone
   bool assembling_ = false;  // pending_ collects the sides of a comparison

@@ -73,6 +73,10 @@ void ViewerSession::Reload() {
     return;
   }
   for (const FileWatch::Change& c : offer) {
+    // A trace shown with a memory snapshot is read again with it, whichever changed.
+    if (ReloadWithSnapshot(c)) return;
+  }
+  for (const FileWatch::Change& c : offer) {
     if (c.label.empty()) OpenFile(c.path);
   }
 }

@@ -26,8 +26,8 @@ namespace stepline::column_cache {
 // column may hold changes (2: ArgType::kDecimalString; 3: args.value
 // holds 32 bits, wider values go to args.wide; 4: the key holds the trace
 // file's inode and status-change time; 5: TraceInfo's event_cap and
-// recorded_until_ns).
-inline constexpr uint32_t kFormatVersion = 5;
+// recorded_until_ns; 6: a diagnostic code more, memory_snapshot_apart).
+inline constexpr uint32_t kFormatVersion = 6;
 
 // What a cache file must match to stand for a trace file.
 struct TraceKey {

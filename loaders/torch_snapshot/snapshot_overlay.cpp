@@ -68,6 +68,9 @@ SnapshotOverlay AddMemorySnapshot(Trace* trace, const std::string& trace_name, c
     out.notice = "the memory snapshot " + snapshot_path + " and the trace do not overlap in time: its entries lie " +
                  (last < t.start_ns ? Seconds(t.start_ns - last) + " before" : Seconds(first - t.end_ns) + " after") +
                  " the trace's events; are they of the same run?";
+    // Said where a trace's other problems are said too: the diagnostics
+    // panel, `report`'s and `info`'s diagnostics and their JSON.
+    trace->mutable_diagnostics().Record(DiagCode::kSnapshotApart, Diagnostics::kNoOffset, out.notice);
   }
   return out;
 }

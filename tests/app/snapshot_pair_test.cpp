@@ -141,6 +141,27 @@ TEST(SnapshotPairTest, TraceWithoutAnEpochClockIsRefused) {
   EXPECT_TRUE(r.out.empty());
 }
 
+// A snapshot an hour after the trace: kept, and said on stderr and among the
+// diagnostics (report's JSON, the diagnostics panel) as a warning.
+TEST(SnapshotPairTest, ASnapshotOutsideTheTracesTimeIsSaidEverywhere) {
+  SNAPSHOT_PAIR_REQUIRE_GENERATED();
+  const RunOutput r = RunCommand(RunReport, {SnapshotPairFile("pair_trace.json"), "--memory-snapshot",
+                                             SnapshotPairFile("late_snapshot.pickle"), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("do not overlap in time: its entries lie 3599.970 s after"), std::string::npos) << r.err;
+  const auto report = ParseJson(r.out);
+  ASSERT_TRUE(report.has_value());
+  const JsonValue* diagnostics = report->Find("diagnostics");
+  ASSERT_NE(diagnostics, nullptr);
+  ASSERT_EQ(diagnostics->items.size(), 1u) << r.out.substr(0, 400);
+  const JsonValue& d = diagnostics->items[0];
+  EXPECT_EQ(d.Find("code")->text, "memory_snapshot_apart");
+  EXPECT_EQ(d.Find("severity")->text, "warning");
+  EXPECT_NE(d.Find("message")->text.find("late_snapshot.pickle"), std::string::npos);
+  // The rows are kept: the pool's peak is the pair's, an hour later.
+  EXPECT_EQ(SnapshotPairInt(SnapshotPairGpu0(*report), "peak_allocated_bytes"), static_cast<int64_t>(kPairPeakBytes));
+}
+
 TEST(SnapshotPairTest, SecondFileMustBeASnapshotWithTimes) {
   SNAPSHOT_PAIR_REQUIRE_GENERATED();
   RunOutput r = RunCommand(RunReport, {SnapshotPairFile("pair_trace.json"), "--memory-snapshot",

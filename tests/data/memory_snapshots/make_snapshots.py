@@ -13,7 +13,8 @@ A trace and a snapshot of one run, to open together (snapshot_pair_test.cpp):
 pair_snapshot.pickle and three Kineto JSON traces of the same three steps,
 pair_trace.json (times relative to baseTimeNanoseconds, as Kineto writes
 since 2024), pair_trace_epoch.json (epoch microseconds, the older form) and
-pair_trace_no_clock.json (relative times without their base: no epoch clock).
+pair_trace_no_clock.json (relative times without their base: no epoch clock);
+late_snapshot.pickle, the pair's snapshot an hour after the trace.
 
 small_batched_p{2,4}.pickle: the small snapshot with lists in batches of two
 (the reader's fast path reads from each list's second batch on);
@@ -151,6 +152,14 @@ def pair_snapshot():
     return {"segments": segments, "device_traces": [entries]}
 
 
+def late_snapshot():
+    """The pair's snapshot an hour later: no overlap in time with the trace."""
+    snap = pair_snapshot()
+    for e in snap["device_traces"][0]:
+        e["time_us"] += 3600 * 1000000
+    return snap
+
+
 def pair_trace(form):
     """The run's Kineto trace: three ProfilerStep#N of 10 ms, a kernel in each,
     and one memory event of its own (1 GiB, never freed) that the snapshot's
@@ -196,6 +205,8 @@ def main():
             pickle.dump(mixed_snapshot(), f, protocol=protocol)
     with open(os.path.join(out, "pair_snapshot.pickle"), "wb") as f:
         pickle.dump(pair_snapshot(), f, protocol=4)
+    with open(os.path.join(out, "late_snapshot.pickle"), "wb") as f:
+        pickle.dump(late_snapshot(), f, protocol=4)
     for form, name in (("base", "pair_trace.json"), ("epoch", "pair_trace_epoch.json"),
                        ("no_clock", "pair_trace_no_clock.json")):
         with open(os.path.join(out, name), "w") as f:
