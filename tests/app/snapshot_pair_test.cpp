@@ -28,16 +28,7 @@ constexpr uint64_t kPairPeakBytes = uint64_t{112} << 20;
 constexpr int64_t kPairPeakEpochNs = 1759252584023000000;  // step 3 + 3 ms, epoch ns
 constexpr int64_t kPairBaseNs = 1759252583995000000;       // the trace's baseTimeNanoseconds
 
-// The generated pair's folder, or "" when python3 could not write it.
-const std::string& SnapshotPairDir() {
-  static const std::string dir = [] {
-    const std::string out = ::testing::TempDir() + "stepline_snapshot_pair_" + std::to_string(::getpid());
-    const std::string cmd = "python3 '" + ::stepline::testing::TestDataPath("memory_snapshots/make_snapshots.py") +
-                            "' '" + out + "' > /dev/null 2>&1";
-    return std::system(cmd.c_str()) == 0 ? out : std::string();
-  }();
-  return dir;
-}
+const std::string& SnapshotPairDir() { return ::stepline::testing::GeneratedSnapshotsDir(); }
 
 std::string SnapshotPairFile(const std::string& name) { return SnapshotPairDir() + "/" + name; }
 

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -20,12 +19,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The generated files (make_snapshots.py), copied into a scratch folder the test may change.
+// The generated files (make_snapshots.py), written into a scratch folder the test may change.
 fs::path MakePair() {
   const fs::path dir = MakeScratchDirRemovedAtExit("snapshot-reload");
-  const std::string cmd = "python3 '" + ::stepline::testing::TestDataPath("memory_snapshots/make_snapshots.py") +
-                          "' '" + dir.string() + "' > /dev/null 2>&1";
-  return std::system(cmd.c_str()) == 0 ? dir : fs::path();
+  return ::stepline::testing::WriteGeneratedSnapshots(dir.string()) ? dir : fs::path();
 }
 
 void WaitForLoad(ViewerSession& session) {
@@ -48,6 +45,21 @@ bool ShowsSnapshotRows(const ViewerSession& session) {
 void Append(const fs::path& file, const std::string& text) {
   std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a later mtime on coarse clocks
   std::ofstream(file, std::ios::app) << text;
+}
+
+// A change offered under `label`; Reload reads the trace again with its snapshot.
+void ExpectOfferedAndReloadedWithSnapshot(ViewerSession& session, const std::string& label, const fs::path& snapshot) {
+  SCOPED_TRACE("changed: " + (label.empty() ? std::string("the trace") : label));
+  session.PollLoads();
+  ASSERT_EQ(session.reload_offer().size(), 1u);
+  EXPECT_EQ(session.reload_offer()[0].label, label);
+  session.Reload();
+  EXPECT_TRUE(session.loading());
+  WaitForLoad(session);
+  ASSERT_EQ(session.error(), "");
+  EXPECT_TRUE(ShowsSnapshotRows(session)) << "the snapshot's rows came back with the trace";
+  EXPECT_EQ(session.shown_snapshot(), snapshot.string());
+  EXPECT_TRUE(session.reload_offer().empty());
 }
 
 TEST(SnapshotReloadTest, TheNoticeOfAPairThatDoesNotOverlapReachesTheWindow) {
@@ -78,16 +90,7 @@ TEST(SnapshotReloadTest, ReloadReadsThePairAgainWhicheverFileChanged) {
   // The trace grows (a JSON file may end in white space): offered, and
   // reloaded with its snapshot.
   Append(trace, "\n");
-  session.PollLoads();
-  ASSERT_EQ(session.reload_offer().size(), 1u);
-  EXPECT_EQ(session.reload_offer()[0].label, "");
-  session.Reload();
-  EXPECT_TRUE(session.loading());
-  WaitForLoad(session);
-  ASSERT_EQ(session.error(), "");
-  EXPECT_TRUE(ShowsSnapshotRows(session)) << "the snapshot's rows came back with the trace";
-  EXPECT_EQ(session.shown_snapshot(), snapshot.string());
-  EXPECT_TRUE(session.reload_offer().empty());
+  ExpectOfferedAndReloadedWithSnapshot(session, "", snapshot);
 
   // The snapshot is rewritten: offered under its own name, and the pair read again.
   const std::string bytes = [&] {
@@ -97,15 +100,7 @@ TEST(SnapshotReloadTest, ReloadReadsThePairAgainWhicheverFileChanged) {
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   std::ofstream(snapshot, std::ios::binary | std::ios::trunc) << bytes;
   fs::last_write_time(snapshot, fs::last_write_time(snapshot) + std::chrono::seconds(2));
-  session.PollLoads();
-  ASSERT_EQ(session.reload_offer().size(), 1u);
-  EXPECT_EQ(session.reload_offer()[0].label, "memory snapshot");
-  session.Reload();
-  EXPECT_TRUE(session.loading());
-  WaitForLoad(session);
-  ASSERT_EQ(session.error(), "");
-  EXPECT_TRUE(ShowsSnapshotRows(session));
-  EXPECT_EQ(session.shown_snapshot(), snapshot.string());
+  ExpectOfferedAndReloadedWithSnapshot(session, "memory snapshot", snapshot);
 
   // Another file opened alone: no snapshot any more.
   session.OpenFile(trace.string());

@@ -6,36 +6,21 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "loaders/load.h"
 #include "loaders/torch_snapshot/pickle_reader.h"
 #include "loaders/torch_snapshot/snapshot_loader.h"
 #include "model/analysis/memory_analysis.h"
 #include "model/memory_table.h"
+#include "tests/support/file_bytes.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::loaders {
 namespace {
 
-std::string ReadSnapshotFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string ReadSnapshotFile(const std::string& path) { return ::stepline::testing::ReadFileBytes(path); }
 
-// The generated snapshots' folder, or "" when python3 could not write them.
-const std::string& GeneratedDir() {
-  static const std::string dir = [] {
-    const std::string out = ::testing::TempDir() + "stepline_snapshots_" + std::to_string(::getpid());
-    const std::string cmd = "python3 '" + ::stepline::testing::TestDataPath("memory_snapshots/make_snapshots.py") +
-                            "' '" + out + "' > /dev/null 2>&1";
-    return std::system(cmd.c_str()) == 0 ? out : std::string();
-  }();
-  return dir;
-}
+const std::string& GeneratedDir() { return ::stepline::testing::GeneratedSnapshotsDir(); }
 
 #define REQUIRE_GENERATED()                                                                        \
   do {                                                                                             \

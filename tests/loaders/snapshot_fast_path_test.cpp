@@ -5,33 +5,19 @@
 // ways and compared; the counts show both ways were used.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "loaders/torch_snapshot/snapshot_loader.h"
+#include "tests/support/file_bytes.h"
 #include "tests/support/test_traces.h"
 
 namespace stepline::loaders {
 namespace {
 
-std::string FileBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using ::stepline::testing::ReadFileBytes;
 
-const std::string& MixedDir() {
-  static const std::string dir = [] {
-    const std::string out = ::testing::TempDir() + "stepline_fast_path_" + std::to_string(::getpid());
-    const std::string cmd = "python3 '" + ::stepline::testing::TestDataPath("memory_snapshots/make_snapshots.py") +
-                            "' '" + out + "' > /dev/null 2>&1";
-    return std::system(cmd.c_str()) == 0 ? out : std::string();
-  }();
-  return dir;
-}
+std::string FileBytes(const std::string& path) { return ReadFileBytes(path); }
+const std::string& MixedDir() { return ::stepline::testing::GeneratedSnapshotsDir(); }
 
 // Every instant as one line: track, time, name and each arg.
 std::vector<std::string> InstantLines(const Trace& t) {

@@ -19,15 +19,7 @@
 namespace stepline::loaders {
 namespace {
 
-const std::string& OverlayPairDir() {
-  static const std::string dir = [] {
-    const std::string out = ::testing::TempDir() + "stepline_overlay_pair_" + std::to_string(::getpid());
-    const std::string cmd = "python3 '" + ::stepline::testing::TestDataPath("memory_snapshots/make_snapshots.py") +
-                            "' '" + out + "' > /dev/null 2>&1";
-    return std::system(cmd.c_str()) == 0 ? out : std::string();
-  }();
-  return dir;
-}
+const std::string& OverlayPairDir() { return ::stepline::testing::GeneratedSnapshotsDir(); }
 
 Trace OverlayLoad(const std::string& name) {
   auto r = LoadFile(OverlayPairDir() + "/" + name);

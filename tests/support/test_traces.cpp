@@ -1,6 +1,8 @@
 // Locating test data; see test_traces.h.
 #include "tests/support/test_traces.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +20,21 @@ std::string SharedTracesDir() {
   }
   fs::path p = fs::path(STEPLINE_SOURCE_DIR).parent_path() / "shared" / "traces";
   return fs::is_directory(p) ? p.string() : std::string();
+}
+
+bool WriteGeneratedSnapshots(const std::string& dir) {
+  const std::string cmd =
+      "python3 '" + TestDataPath("memory_snapshots/make_snapshots.py") + "' '" + dir + "' > /dev/null 2>&1";
+  return std::system(cmd.c_str()) == 0;
+}
+
+const std::string& GeneratedSnapshotsDir() {
+  static const std::string dir = [] {
+    const std::string out =
+        (std::filesystem::temp_directory_path() / ("stepline_snapshots_" + std::to_string(::getpid()))).string();
+    return WriteGeneratedSnapshots(out) ? out : std::string();
+  }();
+  return dir;
 }
 
 std::vector<std::vector<std::string>> ReadTsvRows(const std::string& name) {

@@ -16,6 +16,13 @@ std::string SharedTracesDir();
 // Full path of a shared trace (relative to the traces dir); calls GTEST_SKIP
 // from the caller's perspective via the macro below when absent.
 std::string SharedTracePath(const std::string& relative);
+// Writes the PyTorch memory snapshots and paired traces of
+// tests/data/memory_snapshots/make_snapshots.py into `dir`; false when
+// python3 could not.
+bool WriteGeneratedSnapshots(const std::string& dir);
+// The same, written once per test process into a temporary folder; "" when
+// python3 could not (tests then skip, saying so).
+const std::string& GeneratedSnapshotsDir();
 
 }  // namespace stepline::testing
 
