@@ -26,9 +26,8 @@ void Reader::NoteFlatList(NodeId list) {
   flat_lists_.push_back({list, doc_->serials_[list]});
 }
 
-// Only at the start of a batch, or right after items the fast path read: a
-// value the loop left on the stack may be half an item (the first of a
-// TUPLE2), so the loop keeps the batch once it has read into it.
+// Only at a batch's first item: once the loop has read into a batch, the
+// batch is the loop's.
 bool Reader::AtFlatItem() {
   if (marks_.empty()) return false;
   const size_t m = marks_.back().stack;
@@ -43,29 +42,34 @@ bool Reader::AtFlatItem() {
 
 bool Reader::FlatItems() {
   const NodeId list = stack_[marks_.back().stack - 1];
-  bool any = false;
+  const size_t nodes = doc_->nodes_.size(), text = doc_->text_.size(), memo = memo_.size();
+  const uint32_t serial = next_serial_;
   pos_ = op_at_;
+  const bool taken = ReadFlatBatch(list);
+  flat_.end(taken);
+  if (taken) {
+    // As APPENDS would: the batch's mark is done, its items taken.
+    marks_.pop_back();
+    return true;
+  }
+  // Undo what the batch made (strings and memo entries, all at the ends).
+  doc_->nodes_.resize(nodes);
+  doc_->serials_.resize(nodes);
+  doc_->text_.resize(text);
+  memo_.resize(memo);
+  next_serial_ = serial;
+  pos_ = op_at_ + 1;
+  return false;
+}
+
+// Items up to the batch's APPENDS, each given to the FlatSink as it is read.
+bool Reader::ReadFlatBatch(NodeId list) {
   for (;;) {
-    const size_t start = pos_;
-    const size_t nodes = doc_->nodes_.size(), text = doc_->text_.size(), memo = memo_.size();
-    const uint32_t serial = next_serial_;
-    bool taken = ReadFlatItem();
-    if (taken) taken = flat_(*doc_, list, FlatItem{flat_fields_, flat_items_});
-    if (!taken) {
-      // Undo what the item made (strings and memo entries, all at the ends).
-      doc_->nodes_.resize(nodes);
-      doc_->serials_.resize(nodes);
-      doc_->text_.resize(text);
-      memo_.resize(memo);
-      next_serial_ = serial;
-      pos_ = any ? start : op_at_ + 1;
-      return any;
-    }
-    any = true;
-    const size_t here = pos_;
-    const bool another = NextOp() == 0x7D;
-    pos_ = here;
-    if (!another) return true;
+    if (!ReadFlatItem() || !flat_.item(*doc_, list, FlatItem{flat_fields_, flat_items_})) return false;
+    const int next = NextOp();
+    if (next == 0x65) return true;  // APPENDS
+    if (next != 0x7D) return false;
+    --pos_;  // the next item's EMPTY_DICT, read again by ReadFlatItem
   }
 }
 

@@ -163,12 +163,14 @@ class Reader {
   bool Step();
 
   // The fast path (pickle_flat_items.cpp). At an EMPTY_DICT: whether it
-  // starts an item of a list the ItemSink took.
+  // is the first item of a batch of a list the ItemSink took.
   bool AtFlatItem();
   void NoteFlatList(NodeId list);
-  // Reads items from op_at_ while they fit the flat shape and the FlatSink
-  // takes them; false (with nothing changed) when not even the first did.
+  // Reads the batch from op_at_ through its APPENDS when every item fits
+  // the flat shape and the FlatSink takes it; false, with nothing changed,
+  // when not.
   bool FlatItems();
+  bool ReadFlatBatch(NodeId list);
   bool ReadFlatItem();  // one item into flat_fields_/flat_items_; false to let the loop read it
   bool FlatValue(NodeId key);
   bool FlatMemo(NodeId value);  // an optional MEMOIZE/BINPUT after a value

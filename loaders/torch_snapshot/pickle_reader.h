@@ -123,13 +123,15 @@ using ConsumedCallback = std::function<void(uint64_t consumed)>;
 // The document is only valid during the call for the items' values.
 using ItemSink = std::function<bool(const Document& doc, NodeId list, std::span<const NodeId> items)>;
 
-// The fast path for a list whose items an ItemSink took: its next items are
-// read straight from the bytes, without values on the stack or reclaiming,
-// as long as each is a dict of string keys (memo references) whose values
-// are numbers, None/True/False, strings, or a list of memo references to
-// dicts (an entry's `frames`). Anything else, or a refusal by the FlatSink,
-// and the item is read again by the opcode loop (and offered to the
-// ItemSink as before), so a file reads the same either way.
+// The fast path for a list whose items an ItemSink took: each later batch
+// (MARK items APPENDS) is read straight from the bytes, without values on
+// the stack or reclaiming, when every item is a dict of string keys (memo
+// references) whose values are numbers, None/True/False, strings, or a list
+// of memo references (an entry's `frames`), and the FlatSink takes each.
+// Anything else, anywhere in the batch, and the whole batch is read again by
+// the opcode loop (and offered to the ItemSink as before): all or nothing,
+// so a file reads to the same values, and fails with the same error, either
+// way.
 struct FlatField {
   enum class Kind : uint8_t { kNode, kInt, kFloat, kList };
   NodeId key = 0;  // a string node
@@ -146,8 +148,14 @@ struct FlatItem {
   std::span<const FlatField> fields;
   std::span<const NodeId> list_items;  // the dicts of every kList field, each field a run
 };
-// Returns true to take the item; false to have the opcode loop read it.
-using FlatSink = std::function<bool(const Document& doc, NodeId list, const FlatItem& item)>;
+struct FlatSink {
+  // One item of the batch; false leaves the batch to the opcode loop.
+  std::function<bool(const Document& doc, NodeId list, const FlatItem& item)> item;
+  // After the batch: true when it was taken whole, false when it is left to
+  // the loop (then forget what `item` kept of it).
+  std::function<void(bool taken)> end;
+  explicit operator bool() const { return static_cast<bool>(item); }
+};
 
 // Reads one pickle. Returns false with `error` set (the offset of the opcode
 // at fault, or the input size when the input ends early).

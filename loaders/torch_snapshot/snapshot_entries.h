@@ -189,6 +189,11 @@ class Converter {
   // The same for an entry the reader's fast path read (pickle::FlatItem).
   bool Entry(const pickle::Document& doc, const pickle::FlatItem& item, Record* out) {
     using Kind = pickle::FlatField::Kind;
+    // As Entry(Value) decides: a dict whose first key names a frame field is
+    // no entry, and the last of a repeated key wins.
+    if (item.fields.empty()) return false;
+    const std::string_view first = Value(&doc, item.fields.front().key).as_string();
+    if (first == "name" || first == "filename" || first == "line") return false;
     Record r;
     Value action;
     for (const pickle::FlatField& f : item.fields) {
@@ -200,7 +205,7 @@ class Converter {
       else is_int = false;
       switch (FieldOf(Value(&doc, f.key))) {
         case Field::kAction:
-          if (f.kind == Kind::kNode) action = node;
+          action = f.kind == Kind::kNode ? node : Value();
           break;
         case Field::kAddr:
           if (is_int) r.addr = static_cast<uint64_t>(n);
@@ -212,10 +217,12 @@ class Converter {
           if (is_int) r.ts_ns = TimeOf(n, 0, false);
           else if (f.kind == Kind::kFloat) r.ts_ns = TimeOf(0, std::bit_cast<double>(f.value), true);
           else if (f.kind == Kind::kNode && node.tag() == Tag::kFloat) r.ts_ns = TimeOf(0, node.as_double(), true);
+          else r.ts_ns = Record::kNoTime;
           break;
         case Field::kFrames:
           if (f.kind == Kind::kList) r.stack = FramesOfList(doc, item.list_items.subspan(f.value, f.count), f.content);
           else if (f.kind == Kind::kNode) r.stack = Frames(node);
+          else r.stack = kNoStack;
           break;
         case Field::kOther: break;
       }

@@ -290,22 +290,29 @@ Result<Trace, LoadError> Convert(std::string_view bytes, const std::string& path
       counts->loop_entries += batch.size();
       return true;
     };
-    // ... and, once a list's batch was taken, straight from the bytes.
-    std::deque<Record>* flat_records = nullptr;
+    // ... and, once a list's batch was taken, its later batches straight
+    // from the bytes: each batch's records wait in `flat_batch` until the reader
+    // says the batch is taken whole.
+    std::vector<Record> flat_batch;
     pickle::NodeId flat_list = UINT32_MAX;
-    const auto flat = [&](const pickle::Document& d, pickle::NodeId list, const pickle::FlatItem& item) {
-      Record r;
-      if (!conv.Entry(d, item, &r)) return false;
-      if (list != flat_list) {
-        flat_records = &consumed[list];
+    pickle::FlatSink flat;
+    if (fast_path) {
+      flat.item = [&](const pickle::Document& d, pickle::NodeId list, const pickle::FlatItem& item) {
+        if (flat_list != list) flat_batch.clear();
         flat_list = list;
-      }
-      flat_records->push_back(r);
-      ++counts->fast_entries;
-      return true;
-    };
-    if (!pickle::Read(bytes, pickle::ReadLimits{}, doc.get(), &perr, consumed_bytes, sink,
-                      fast_path ? pickle::FlatSink(flat) : pickle::FlatSink())) {
+        return conv.Entry(d, item, &flat_batch.emplace_back());
+      };
+      flat.end = [&](bool taken) {
+        if (taken && flat_list != UINT32_MAX) {
+          std::deque<Record>& records = consumed[flat_list];
+          records.insert(records.end(), flat_batch.begin(), flat_batch.end());
+          counts->fast_entries += flat_batch.size();
+        }
+        flat_batch.clear();
+        flat_list = UINT32_MAX;
+      };
+    }
+    if (!pickle::Read(bytes, pickle::ReadLimits{}, doc.get(), &perr, consumed_bytes, sink, flat)) {
       return MakeUnexpected(MakeLoadError(LoadErrorCode::kPickleInvalid, path, perr.offset, perr.message));
     }
     if (progress && progress->cancel.load()) {
