@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Writes a large synthetic PyTorch memory snapshot for `stepline bench`.
 
-    make_memory_snapshot.py OUT.pickle [SIZE_MB]   (default 1024)
+    make_memory_snapshot.py OUT.pickle [SIZE_MB] [--fresh-frames]   (default 1024)
     make_memory_snapshot.py --check                 (small one, checked against pickle.loads)
+
+--fresh-frames writes every entry's frames as new dicts, as a snapshot
+rebuilt by a script may (facebookresearch/mosaic's sample): the shape the
+reader's fast path leaves to its opcode loop.
 
 The bytes are the opcodes Python's pickler writes at protocol 4 for the dict
 torch.cuda.memory._snapshot() returns (without the optional FRAME opcodes),
@@ -58,8 +62,10 @@ class Writer:
         n = (v.bit_length() + 8) // 8
         return b"\x8a" + bytes([n]) + v.to_bytes(n, "little", signed=True)
 
+    fresh_frames = False
+
     def frame(self, fid):
-        if fid in self.frames:
+        if fid in self.frames and not self.fresh_frames:
             self.out.write(self.get(self.frames[fid]))
             return
         self.out.write(b"}")
@@ -97,10 +103,11 @@ class Writer:
         self.out.write(b"u")
 
 
-def write(out, target_bytes, seed=1):
+def write(out, target_bytes, seed=1, fresh_frames=False):
     rng = random.Random(seed)
     stacks = [[rng.randrange(FRAMES) for _ in range(rng.randint(*DEPTH))] for _ in range(STACKS)]
     w = Writer(out)
+    w.fresh_frames = fresh_frames
     out.write(b"\x80\x04}")
     w.memoize()
     out.write(b"(")
@@ -131,7 +138,7 @@ def write(out, target_bytes, seed=1):
             size = rng.choice([512, 4096, 1 << 20, rng.randrange(512, 1 << 21, 512)])
             live[addr] = (size, stacks[s])
             action = "alloc"
-        if fixed is not None and s in stack_bytes and action in w.strings:
+        if fixed is not None and s in stack_bytes and action in w.strings and not fresh_frames:
             # The bytes Writer.entry() writes when every string and frame is in the memo already.
             b = b"".join((b"}\x94(", fixed["action"], w.get(w.strings[action]), fixed["addr"], w.int_bytes(addr),
                           fixed["size"], w.int_bytes(size), fixed["stream"], b"K\x00", fixed["time_us"],
@@ -186,9 +193,10 @@ def main():
         assert snap == again and len(snap["device_traces"][0]) > 1000, "the stream does not unpickle as written"
         print(f"ok: {len(snap['device_traces'][0])} entries, {len(snap['segments'])} segments")
         return
-    target = int(sys.argv[2]) << 20 if len(sys.argv) > 2 else 1 << 30
-    with open(sys.argv[1], "wb") as f:
-        live = write(f, target)
+    args = [a for a in sys.argv[1:] if a != "--fresh-frames"]
+    target = int(args[1]) << 20 if len(args) > 1 else 1 << 30
+    with open(args[0], "wb") as f:
+        live = write(f, target, fresh_frames="--fresh-frames" in sys.argv)
         print(f"{sys.argv[1]}: {f.tell()} bytes, {live} blocks live at the end")
 
 
