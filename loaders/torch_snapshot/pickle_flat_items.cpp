@@ -3,9 +3,10 @@
 // millions of entry dicts of one shape; reading each through the opcode
 // loop made a node per value, a run per container and a reclaim per batch,
 // most of a load's time. Here an entry is read straight from the bytes into
-// a list of fields. Whatever does not fit (a frame dict met the first time,
-// a dict within a dict, a LONG4, ...) is left, untouched, to the loop: the
-// fast path changes how fast a file reads, never what it reads to.
+// a list of fields. A batch with anything that does not fit (a frame dict
+// met the first time, a dict within a dict, a LONG4, ...) is left whole,
+// untouched, to the loop: the fast path changes how fast a file reads,
+// never what it reads to.
 #include <algorithm>
 #include <cstring>
 #include <span>
@@ -19,11 +20,15 @@ constexpr size_t kMaxFlatFields = 64;  // an entry has about 7; more is not an e
 
 }  // namespace
 
-void Reader::NoteFlatList(NodeId list) {
+bool Reader::IsFlatList(NodeId list) const {
   for (const FlatList& l : flat_lists_) {
-    if (l.id == list && l.serial == doc_->serials_[list]) return;
+    if (l.id == list && l.serial == doc_->serials_[list]) return true;
   }
-  flat_lists_.push_back({list, doc_->serials_[list]});
+  return false;
+}
+
+void Reader::NoteFlatList(NodeId list) {
+  if (!IsFlatList(list)) flat_lists_.push_back({list, doc_->serials_[list]});
 }
 
 // Only at a batch's first item: once the loop has read into a batch, the
@@ -33,11 +38,7 @@ bool Reader::AtFlatItem() {
   const size_t m = marks_.back().stack;
   if (m == 0 || m != stack_.size()) return false;
   const NodeId list = stack_[m - 1];
-  if (doc_->nodes_[list].tag != Tag::kList) return false;
-  for (const FlatList& l : flat_lists_) {
-    if (l.id == list && l.serial == doc_->serials_[list]) return true;
-  }
-  return false;
+  return doc_->nodes_[list].tag == Tag::kList && IsFlatList(list);
 }
 
 bool Reader::FlatItems() {
@@ -122,14 +123,9 @@ bool Reader::FlatString(int op, NodeId* id) {
   const size_t n = op == 0x8C ? 1 : 4;  // SHORT_BINUNICODE, BINUNICODE
   if (in_.size() - pos_ < n) return false;
   const uint64_t length = LittleEndian(n);
-  if (in_.size() - pos_ < length || doc_->nodes_.size() >= limits_.max_nodes || next_serial_ == UINT32_MAX) return false;
-  const uint64_t offset = doc_->text_.size();
-  doc_->text_.insert(doc_->text_.end(), in_.data() + pos_, in_.data() + pos_ + length);
-  pos_ += length;
-  *id = static_cast<NodeId>(doc_->nodes_.size());
-  doc_->nodes_.push_back(Node{offset, static_cast<uint32_t>(length), Tag::kString});
-  doc_->serials_.push_back(next_serial_++);
-  return FlatMemo(*id);
+  // (Past the limits the batch is given up, and FlatItems undoes the text.)
+  return in_.size() - pos_ >= length && AddNode(Tag::kString, CopyText(length), static_cast<uint32_t>(length), id) &&
+         FlatMemo(*id);
 }
 
 bool Reader::FlatValue(NodeId key) {
@@ -150,27 +146,23 @@ bool Reader::FlatValue(NodeId key) {
       f.value = op == 0x4A ? static_cast<uint64_t>(int64_t{static_cast<int32_t>(static_cast<uint32_t>(v))}) : v;
       break;
     }
-    case 0x8A: {  // LONG1 of at most 8 bytes, two's complement
+    case 0x8A: {  // LONG1 of at most 8 bytes
       if (in_.size() - pos_ < 1) return false;
       const size_t n = static_cast<uint8_t>(in_[pos_++]);
-      if (n > 8 || in_.size() - pos_ < n) return false;
-      uint64_t v = 0;
-      for (size_t i = 0; i < n; ++i) v |= uint64_t{static_cast<uint8_t>(in_[pos_ + i])} << (8 * i);
-      if (n > 0 && n < 8 && (static_cast<uint8_t>(in_[pos_ + n - 1]) & 0x80) != 0) v |= ~uint64_t{0} << (8 * n);
+      int64_t v = 0;
+      if (n > 8 || in_.size() - pos_ < n || !DecodeLong(reinterpret_cast<const uint8_t*>(in_.data() + pos_), n, &v)) {
+        return false;
+      }
       pos_ += n;
       f.kind = FlatField::Kind::kInt;
-      f.value = v;
+      f.value = static_cast<uint64_t>(v);
       break;
     }
-    case 0x47: {  // BINFLOAT, big-endian
+    case 0x47:  // BINFLOAT, big-endian
       if (in_.size() - pos_ < 8) return false;
-      uint64_t bits = 0;
-      for (int i = 0; i < 8; ++i) bits = (bits << 8) | static_cast<uint8_t>(in_[pos_ + i]);
-      pos_ += 8;
       f.kind = FlatField::Kind::kFloat;
-      f.value = bits;
+      f.value = BigEndian8();
       break;
-    }
     case 0x4E: f.value = kNoneNode; break;
     case 0x88: f.value = kTrueNode; break;
     case 0x89: f.value = kFalseNode; break;
@@ -308,6 +300,12 @@ void Reader::AddKnownList(uint64_t hash, std::string_view bytes, std::span<const
   known_items_.insert(known_items_.end(), items.begin(), items.end());
 }
 
+bool Reader::ReadFlatPair(int key_op) {
+  NodeId key = 0;
+  return flat_fields_.size() < kMaxFlatFields && MemoRef(key_op, &key) && doc_->nodes_[key].tag == Tag::kString &&
+         FlatValue(key);
+}
+
 bool Reader::ReadFlatItem() {
   flat_fields_.clear();
   flat_items_.clear();
@@ -317,21 +315,14 @@ bool Reader::ReadFlatItem() {
   for (;;) {
     const size_t here = pos_;
     int op = NextOp();
-    NodeId key = 0;
     if (op == 0x28) {
       while ((op = NextOp()) != 0x75) {
-        if (flat_fields_.size() >= kMaxFlatFields || !MemoRef(op, &key) || doc_->nodes_[key].tag != Tag::kString ||
-            !FlatValue(key)) {
-          return false;
-        }
+        if (!ReadFlatPair(op)) return false;
       }
       continue;
     }
     if (op == 0x68 || op == 0x6A) {
-      if (flat_fields_.size() >= kMaxFlatFields || !MemoRef(op, &key) || doc_->nodes_[key].tag != Tag::kString ||
-          !FlatValue(key) || NextOp() != 0x73) {
-        return false;
-      }
+      if (!ReadFlatPair(op) || NextOp() != 0x73) return false;
       continue;
     }
     pos_ = here;

@@ -3,6 +3,7 @@
 // (pickle_flat_items.cpp). Internal to loaders/torch_snapshot.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -52,13 +53,50 @@ class Reader {
     const std::string_view name = OpcodeName(op);
     return std::string(hex) + (name.empty() ? std::string(" (not an opcode)") : " (" + std::string(name) + ")");
   }
-  bool NewNode(Tag tag, uint64_t payload, uint32_t aux, NodeId* id) {
-    if (doc_->nodes_.size() >= limits_.max_nodes) return Fail(op_at_, "more values than the reader allows");
-    if (next_serial_ == UINT32_MAX) return Fail(op_at_, "more values than the reader allows");
+  uint64_t BigEndian8() {
+    uint64_t v = 0;
+    for (size_t i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(in_[pos_ + i]);
+    pos_ += 8;
+    return v;
+  }
+  // A LONG1/LONG4 argument: two's complement, little-endian; false when it
+  // does not fit in 64 bits (every byte past the eighth must only repeat the sign).
+  static bool DecodeLong(const uint8_t* p, uint64_t length, int64_t* out) {
+    if (length == 0) {
+      *out = 0;
+      return true;
+    }
+    const bool negative = (p[length - 1] & 0x80) != 0;
+    bool fits = true;
+    for (uint64_t i = 8; i < length; ++i) fits &= p[i] == (negative ? 0xFF : 0x00);
+    if (length > 8 && fits) fits = ((p[7] & 0x80) != 0) == negative;
+    if (!fits) return false;
+    uint64_t v = negative ? ~uint64_t{0} : 0;
+    for (uint64_t i = 0; i < std::min<uint64_t>(length, 8); ++i) {
+      v &= ~(uint64_t{0xFF} << (8 * i));
+      v |= uint64_t{p[i]} << (8 * i);
+    }
+    *out = static_cast<int64_t>(v);
+    return true;
+  }
+  // A node; false, saying nothing, past the reader's limits (NewNode says it).
+  bool AddNode(Tag tag, uint64_t payload, uint32_t aux, NodeId* id) {
+    if (doc_->nodes_.size() >= limits_.max_nodes || next_serial_ == UINT32_MAX) return false;
     *id = static_cast<NodeId>(doc_->nodes_.size());
     doc_->nodes_.push_back(Node{payload, aux, tag});
     doc_->serials_.push_back(next_serial_++);
     return true;
+  }
+  bool NewNode(Tag tag, uint64_t payload, uint32_t aux, NodeId* id) {
+    return AddNode(tag, payload, aux, id) || Fail(op_at_, "more values than the reader allows");
+  }
+  // Copies `length` bytes of string from the input (checked by the caller)
+  // into the text arena; their offset there.
+  uint64_t CopyText(uint64_t length) {
+    const uint64_t offset = doc_->text_.size();
+    doc_->text_.insert(doc_->text_.end(), in_.data() + pos_, in_.data() + pos_ + length);
+    pos_ += length;
+    return offset;
   }
   bool Push(Tag tag, uint64_t payload, uint32_t aux = 0) {
     NodeId id = 0;
@@ -76,9 +114,7 @@ class Reader {
   bool PushText(Tag tag, uint64_t length) {
     if (!Need(length)) return false;
     if (length > UINT32_MAX) return Fail(op_at_, "a string longer than 4 GiB");
-    const uint64_t offset = doc_->text_.size();
-    doc_->text_.insert(doc_->text_.end(), in_.data() + pos_, in_.data() + pos_ + length);
-    pos_ += length;
+    const uint64_t offset = CopyText(length);
     return Push(tag, offset, static_cast<uint32_t>(length));
   }
   bool PushLong(uint64_t length);
@@ -165,6 +201,7 @@ class Reader {
   // The fast path (pickle_flat_items.cpp). At an EMPTY_DICT: whether it
   // is the first item of a batch of a list the ItemSink took.
   bool AtFlatItem();
+  bool IsFlatList(NodeId list) const;
   void NoteFlatList(NodeId list);
   // Reads the batch from op_at_ through its APPENDS when every item fits
   // the flat shape and the FlatSink takes it; false, with nothing changed,
@@ -172,6 +209,7 @@ class Reader {
   bool FlatItems();
   bool ReadFlatBatch(NodeId list);
   bool ReadFlatItem();  // one item into flat_fields_/flat_items_; false to let the loop read it
+  bool ReadFlatPair(int key_op);  // a string key (a memo reference) and its value
   bool FlatValue(NodeId key);
   bool FlatMemo(NodeId value);  // an optional MEMOIZE/BINPUT after a value
   int NextOp();                 // the next opcode past FRAMEs; -1 at the end

@@ -139,20 +139,9 @@ bool Reader::PushLong(uint64_t length) {
   if (!Need(length)) return false;
   const auto* p = reinterpret_cast<const uint8_t*>(in_.data() + pos_);
   pos_ += length;
-  if (length == 0) return PushInt(0);
-  // Two's complement, little-endian: it fits in 64 bits when every byte past
-  // the eighth only repeats the sign.
-  const bool negative = (p[length - 1] & 0x80) != 0;
-  bool fits = true;
-  for (uint64_t i = 8; i < length; ++i) fits &= p[i] == (negative ? 0xFF : 0x00);
-  if (length > 8 && fits) fits = ((p[7] & 0x80) != 0) == negative;
-  if (!fits) return Push(Tag::kBigInt, 0, static_cast<uint32_t>(std::min<uint64_t>(length, UINT32_MAX)));
-  uint64_t v = negative ? ~uint64_t{0} : 0;
-  for (uint64_t i = 0; i < std::min<uint64_t>(length, 8); ++i) {
-    v &= ~(uint64_t{0xFF} << (8 * i));
-    v |= uint64_t{p[i]} << (8 * i);
-  }
-  return PushInt(static_cast<int64_t>(v));
+  int64_t v = 0;
+  if (!DecodeLong(p, length, &v)) return Push(Tag::kBigInt, 0, static_cast<uint32_t>(std::min<uint64_t>(length, UINT32_MAX)));
+  return PushInt(v);
 }
 
 bool Reader::Step() {
@@ -223,13 +212,9 @@ bool Reader::Step() {
       if (n < 0) return Fail(op_at_, "LONG4 with a negative length");
       return PushLong(static_cast<uint64_t>(n));
     }
-    case 0x47: {  // BINFLOAT, big-endian
+    case 0x47:  // BINFLOAT, big-endian
       if (!Need(8)) return false;
-      uint64_t bits = 0;
-      for (int i = 0; i < 8; ++i) bits = (bits << 8) | static_cast<uint8_t>(in_[pos_ + i]);
-      pos_ += 8;
-      return Push(Tag::kFloat, bits);
-    }
+      return Push(Tag::kFloat, BigEndian8());
     case 0x4E: stack_.push_back(kNoneNode); return true;
     case 0x88: stack_.push_back(kTrueNode); return true;
     case 0x89: stack_.push_back(kFalseNode); return true;
