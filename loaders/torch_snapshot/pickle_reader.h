@@ -134,7 +134,7 @@ using ItemSink = std::function<bool(const Document& doc, NodeId list, std::span<
 // way.
 struct FlatField {
   enum class Kind : uint8_t { kNode, kInt, kFloat, kList };
-  NodeId key = 0;  // a string node
+  NodeId key = 0;  // the key's node (the fast path reads string keys only)
   Kind kind = Kind::kNode;
   uint64_t value = 0;  // kNode: its NodeId; kInt: int64 bits; kFloat: double bits; kList: first item in `list_items`
   uint32_t count = 0;  // kList: its items
