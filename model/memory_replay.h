@@ -22,7 +22,6 @@ enum class EventKind : uint8_t { kKineto, kOom, kXAlloc, kXFree };
 
 // One memory instant with the args we use pulled out.
 struct RawEvent {
-  uint32_t pool = 0;
   TimeNs ts_ns = 0;
   int64_t seq = 0;  // Kineto `Ev Idx`, else the instant row: the order of events at one timestamp
   EventKind kind = EventKind::kKineto;
